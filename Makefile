@@ -1,0 +1,144 @@
+# SPDX-License-Identifier: MIT
+# hotblocks: one non-recursive GNU Makefile.
+#   make            build plugin/hotblocks.so and postproc/hotblocks
+#   make check      build and run every test (unit, end-to-end under real perf)
+#   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
+#   make bench      record a large run and print the speed ratios (scripts/bench)
+# Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
+# */tests/test-*.c is built without touching this file.
+
+PKG_CONFIG ?= pkg-config
+CC ?= cc
+CFLAGS ?= -O2 -g
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+PERF ?= perf
+# perf looks for dlfilters by bare name in <exec-path>/dlfilters.
+PERF_EXEC_PATH ?= $(shell $(PERF) --exec-path 2>/dev/null || echo /usr/lib/perf-core)
+DLFILTERDIR ?= $(PERF_EXEC_PATH)/dlfilters
+
+B := build
+WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
+	-Wno-unused-parameter
+# Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
+PLUGIN_PKGS := libzstd
+POSTPROC_PKGS := capstone
+PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
+PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
+POSTPROC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(POSTPROC_PKGS))
+POSTPROC_LIBS = $(shell $(PKG_CONFIG) --libs $(POSTPROC_PKGS)) -lm
+TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
+TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+PLUGIN_SO := plugin/hotblocks.so
+POSTPROC_BIN := postproc/hotblocks
+
+PLUGIN_SRC := $(wildcard plugin/*.c)
+PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
+# Everything but the perf entry points: what the plugin's unit tests link.
+PLUGIN_CORE_OBJ := $(filter-out $(B)/plugin/hotblocks-dlfilter.o,$(PLUGIN_OBJ))
+PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out plugin/tests/test-%,$(wildcard plugin/tests/*.c)))
+PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugin/tests/test-*.c))
+
+POSTPROC_SRC := $(wildcard postproc/*.c)
+POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o)
+POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/main.o,$(POSTPROC_OBJ))
+POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out postproc/tests/test-%,$(wildcard postproc/tests/*.c)))
+POSTPROC_TESTS := $(patsubst postproc/tests/%.c,$(B)/tests/postproc-%,$(wildcard postproc/tests/test-*.c))
+
+# Helper programs the tests and benchmarks run (test-data generators, no-op filters).
+TOOL_SRC := $(wildcard scripts/tools/*.c)
+TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
+BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
+
+ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT)
+
+.DELETE_ON_ERROR:
+.PHONY: all check install uninstall clean deps check-deps bench run
+
+all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
+
+deps:
+	$(Q)scripts/ensure-deps build
+check-deps:
+	$(Q)scripts/ensure-deps check
+
+$(B)/.deps-build:
+	$(Q)scripts/ensure-deps build && mkdir -p $(B) && touch $@
+
+$(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PLUGIN_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(PLUGIN_SO): $(PLUGIN_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -shared -fPIC -o $@ $^ $(PLUGIN_LIBS)
+
+$(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc -Iplugin $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(POSTPROC_BIN): $(POSTPROC_OBJ)
+	$(call msg,LD,$@)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
+
+$(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
+
+$(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
+
+$(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -o $@ $<
+
+$(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ $<
+
+check: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
+	$(Q)scripts/ensure-deps check
+	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+
+bench: all $(BENCH_FILTERS)
+	$(Q)scripts/bench
+
+install: all
+	install -d -m 755 $(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(BINDIR)
+	install -m 644 $(PLUGIN_SO) $(DESTDIR)$(DLFILTERDIR)/hotblocks.so
+	$(if $(POSTPROC_SRC),install -m 755 $(POSTPROC_BIN) $(DESTDIR)$(BINDIR)/hotblocks)
+
+uninstall:
+	rm -f $(DESTDIR)$(DLFILTERDIR)/hotblocks.so $(DESTDIR)$(BINDIR)/hotblocks
+
+clean:
+	rm -rf $(B) $(PLUGIN_SO) $(POSTPROC_BIN)
+
+-include $(ALL_OBJ:.o=.d)

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: MIT */
+/* The annotated stream's constants, shared by the writer (plugin) and the reader (postproc).
+ * The format itself is specified in plugin/STREAM.md. */
+#ifndef PLUGIN_STREAM_FORMAT_H
+#define PLUGIN_STREAM_FORMAT_H
+
+#define HB_STREAM_MAGIC "hotblocks-stream"
+#define HB_STREAM_VERSION 1
+/* At most this many code bytes per `code` line. */
+#define HB_STREAM_CODE_CHUNK 64
+
+/*
+ * Sample classes of the `total` record. Every sample falls in exactly one class
+ * other than ALL. Columns: enum suffix, name on the wire.
+ */
+#define HB_SAMPLE_CLASSES(X)                                    \
+	X(ALL, "all")                                           \
+	X(JIT, "jit")                                           \
+	X(NATIVE, "native")                                     \
+	X(KERNEL, "kernel")                                     \
+	X(BEFORE_LOAD, "unattributed.before-load")              \
+	X(JIT_NO_LOAD, "unattributed.jit-no-load")              \
+	X(NO_SYMBOL, "unattributed.no-symbol")                  \
+	X(NO_MAP, "unattributed.no-map")                        \
+	X(NOT_RESOLVED, "unattributed.not-resolved")            \
+	X(TABLE_FULL, "unattributed.table-full")
+
+enum hb_sample_class {
+#define HB_CLASS_ENUM(suffix, name) HB_CLASS_##suffix,
+	HB_SAMPLE_CLASSES(HB_CLASS_ENUM)
+#undef HB_CLASS_ENUM
+	HB_CLASS__NR
+};
+
+/* Object kinds of the `object` record. */
+#define HB_OBJECT_KINDS(X) \
+	X(JIT, "jit")      \
+	X(NATIVE, "native") \
+	X(CWASM, "cwasm")
+
+enum hb_object_kind {
+#define HB_KIND_ENUM(suffix, name) HB_KIND_##suffix,
+	HB_OBJECT_KINDS(HB_KIND_ENUM)
+#undef HB_KIND_ENUM
+	HB_KIND__NR
+};
+
+#endif

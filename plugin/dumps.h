@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/* The set of jitdump files the plugin reads: discovery, fallbacks, re-reading as
+ * they grow, and feeding their loads into the code map. */
+#ifndef PLUGIN_DUMPS_H
+#define PLUGIN_DUMPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "codemap.h"
+#include "jitdump.h"
+
+typedef void (*dumps_warn_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+struct dump_file {
+	struct jitdump *jd;
+	uint32_t pid;		/* host pid the samples carry (marker record's pid, else the header's) */
+	size_t indexed;		/* loads already added to the code map */
+	uint64_t size_seen;	/* file size at the last re-read */
+	bool failed;		/* a corrupt record stopped reading; the error was reported */
+};
+
+struct dumps {
+	struct dump_file *files;
+	size_t nr, alloc;
+	struct codemap *map;
+	/* Directories searched for jit-<pid>.dump when perf.data named none for a pid. */
+	char *dirs[4];
+	size_t dirs_nr;
+	/* Pids whose fallback search already ran (open addressing, 0 = empty slot). */
+	uint32_t *tried;
+	size_t tried_mask, tried_nr;
+	/* What was searched, for the one-time "could not resolve JIT samples" hint. */
+	char searched[2048];
+	size_t searched_len;
+	dumps_warn_fn warn;
+	void *warn_arg;
+};
+
+/* 0 or -ENOMEM. warn is called for every problem worth telling the user (once each). */
+int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg);
+void dumps__release(struct dumps *d);
+
+/* Add a fallback directory (copied). Order of calls = search order. */
+void dumps__add_dir(struct dumps *d, const char *dir);
+
+/*
+ * Open the jitdump at path for host pid (0: take the pid from its header).
+ * If path cannot be opened, try jit-<pid>.dump's basename in each fallback
+ * directory. A file already open (same device and inode) is not added twice.
+ * Returns 0, or a negative errno after warning.
+ */
+int dumps__add(struct dumps *d, const char *path, uint32_t pid);
+
+/* For a pid no dump was found for: look for jit-<pid>.dump in the fallback
+ * directories, once per pid. Cheap when already tried. */
+void dumps__try_pid(struct dumps *d, uint32_t pid);
+
+/* Read what was appended to every dump whose size changed, and index new
+ * loads. Returns the number of new loads. */
+size_t dumps__refresh(struct dumps *d);
+
+/* The load a code map entry refers to. */
+const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file);
+
+#endif

@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: MIT
+/* Code objects of file-backed code (see natives.h). */
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "natives.h"
+
+/* wasmtime marks its .cwasm artifacts with this ELF OSABI (formats.md §3.1). */
+#define ELFOSABI_WASMTIME 200
+
+struct dso_info {
+	char *path;
+	uint16_t e_machine;
+	bool cwasm;
+};
+
+#if defined(__x86_64__)
+#define HOST_E_MACHINE EM_X86_64
+#elif defined(__aarch64__)
+#define HOST_E_MACHINE EM_AARCH64
+#else
+#define HOST_E_MACHINE EM_NONE
+#endif
+
+void natives__init(struct natives *n)
+{
+	memset(n, 0, sizeof(*n));
+}
+
+void natives__release(struct natives *n)
+{
+	for (size_t i = 0; i < n->nr; i++) {
+		free(n->objs[i].dso);
+		free(n->objs[i].name);
+		free(n->objs[i].code);
+	}
+	for (size_t i = 0; i < n->dsos_nr; i++)
+		free(n->dsos[i].path);
+	free(n->objs);
+	free(n->slots);
+	free(n->dsos);
+	memset(n, 0, sizeof(*n));
+}
+
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	/* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static size_t key_hash(const char *dso, const char *name, uint64_t sym_start)
+{
+	uint64_t h = str_hash(0xcbf29ce484222325ULL, dso);
+
+	h = str_hash(h ^ sym_start, name);
+	return (size_t)(h ^ (h >> 29));
+}
+
+/* Read e_machine and OSABI from the file's ELF header; unreadable files get the host's machine. */
+static const struct dso_info *dso_info(struct natives *n, const char *path)
+{
+	for (size_t i = 0; i < n->dsos_nr; i++)
+		if (!strcmp(n->dsos[i].path, path))
+			return &n->dsos[i];
+	if (n->dsos_nr == n->dsos_alloc) {
+		size_t alloc = n->dsos_alloc ? n->dsos_alloc * 2 : 16;
+		struct dso_info *d = reallocarray(n->dsos, alloc, sizeof(*d));
+
+		if (!d)
+			return NULL;
+		n->dsos = d;
+		n->dsos_alloc = alloc;
+	}
+	struct dso_info *d = &n->dsos[n->dsos_nr];
+
+	d->path = strdup(path);
+	if (!d->path)
+		return NULL;
+	d->e_machine = HOST_E_MACHINE;
+	d->cwasm = false;
+
+	unsigned char ehdr[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (pread(fd, ehdr, sizeof(ehdr), 0) == (ssize_t)sizeof(ehdr) &&
+		    !memcmp(ehdr, ELFMAG, SELFMAG)) {
+			bool be = ehdr[EI_DATA] == ELFDATA2MSB;
+
+			d->e_machine = be ? (uint16_t)(ehdr[18] << 8 | ehdr[19])
+					  : (uint16_t)(ehdr[19] << 8 | ehdr[18]);
+			d->cwasm = ehdr[EI_OSABI] == ELFOSABI_WASMTIME;
+		}
+		close(fd);
+	}
+	n->dsos_nr++;
+	return d;
+}
+
+static int grow_slots(struct natives *n)
+{
+	size_t cap = n->mask ? (n->mask + 1) * 2 : 1024;
+	size_t *slots = calloc(cap, sizeof(*slots));
+
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < n->nr; i++) {
+		const struct native_obj *o = &n->objs[i];
+		size_t h = key_hash(o->dso, o->name, o->sym_start) & (cap - 1);
+
+		while (slots[h])
+			h = (h + 1) & (cap - 1);
+		slots[h] = i + 1;
+	}
+	free(n->slots);
+	n->slots = slots;
+	n->mask = cap - 1;
+	return 0;
+}
+
+long natives__get(struct natives *n, const char *dso, const char *name, uint64_t sym_start,
+		  bool *created)
+{
+	*created = false;
+	if (!n->slots && grow_slots(n) < 0)
+		return -ENOMEM;
+
+	size_t h = key_hash(dso, name, sym_start) & n->mask;
+
+	for (; n->slots[h]; h = (h + 1) & n->mask) {
+		const struct native_obj *o = &n->objs[n->slots[h] - 1];
+
+		if (o->sym_start == sym_start && !strcmp(o->name, name) && !strcmp(o->dso, dso))
+			return (long)(n->slots[h] - 1);
+	}
+
+	const struct dso_info *info = dso_info(n, dso);
+
+	if (!info)
+		return -ENOMEM;
+	if (n->nr == n->alloc) {
+		size_t alloc = n->alloc ? n->alloc * 2 : 64;
+		struct native_obj *objs = reallocarray(n->objs, alloc, sizeof(*objs));
+
+		if (!objs)
+			return -ENOMEM;
+		n->objs = objs;
+		n->alloc = alloc;
+	}
+	struct native_obj *o = &n->objs[n->nr];
+
+	memset(o, 0, sizeof(*o));
+	o->dso = strdup(dso);
+	o->name = strdup(name);
+	if (!o->dso || !o->name) {
+		free(o->dso);
+		free(o->name);
+		return -ENOMEM;
+	}
+	o->sym_start = sym_start;
+	o->e_machine = info->e_machine;
+	o->cwasm = info->cwasm;
+	n->slots[h] = ++n->nr;
+	*created = true;
+	/* Keep the load factor under 1/2. */
+	if (n->nr * 2 > n->mask + 1 && grow_slots(n) < 0)
+		return -ENOMEM;
+	return (long)(n->nr - 1);
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Code objects of file-backed code: one per (DSO, symbol), with its code read once. */
+#ifndef PLUGIN_NATIVES_H
+#define PLUGIN_NATIVES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct native_obj {
+	char *dso;		/* owned: the file perf mapped */
+	char *name;		/* owned: symbol name */
+	uint64_t sym_start;	/* symbol start in the DSO's own address space */
+	uint64_t addr;		/* run-time address of the symbol start, first pid seen */
+	uint64_t size;		/* symbol size (sym_end - sym_start) */
+	uint32_t pid;		/* first pid seen */
+	uint16_t e_machine;	/* from the DSO's ELF header, else the host's */
+	bool cwasm;		/* ELF OSABI 200: a wasmtime compiled module */
+	uint8_t *code;		/* owned, code_len bytes from the symbol start (may be fewer than size) */
+	size_t code_len;
+};
+
+struct natives {
+	struct native_obj *objs;
+	size_t nr, alloc;
+	size_t *slots;		/* hash of object index + 1 (0 = empty) */
+	size_t mask;
+	struct dso_info *dsos;	/* per-DSO ELF facts, read once */
+	size_t dsos_nr, dsos_alloc;
+};
+
+void natives__init(struct natives *n);
+void natives__release(struct natives *n);
+
+/*
+ * The object id of (dso, name, sym_start), adding it if it is new (*created is
+ * then true and the caller fills addr/size/pid/code; e_machine and cwasm are
+ * set here from the DSO's ELF header, read once per DSO). Returns the id (>= 0)
+ * or -ENOMEM.
+ */
+long natives__get(struct natives *n, const char *dso, const char *name, uint64_t sym_start,
+		  bool *created);
+
+#endif

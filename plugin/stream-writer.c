@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/* Writes one section of the annotated stream (see stream-writer.h, STREAM.md). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream-writer.h"
+
+static const char *const class_names[] = {
+#define HB_CLASS_NAME(suffix, name) name,
+	HB_SAMPLE_CLASSES(HB_CLASS_NAME)
+#undef HB_CLASS_NAME
+};
+
+static const char *const kind_names[] = {
+#define HB_KIND_NAME(suffix, name) name,
+	HB_OBJECT_KINDS(HB_KIND_NAME)
+#undef HB_KIND_NAME
+};
+
+void stream__put_string(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p <= 0x20 || *p == 0x7f || *p == '%')
+			fprintf(f, "%%%02X", *p);
+		else
+			putc(*p, f);
+	}
+}
+
+static int str_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+/* STREAM.md "Objects are written in a deterministic order". */
+static int cmp_object(const void *pa, const void *pb)
+{
+	const struct stream_object *a = pa, *b = pb;
+	int c;
+
+	if ((a->kind == HB_KIND_JIT) != (b->kind == HB_KIND_JIT))
+		return a->kind == HB_KIND_JIT ? -1 : 1;
+	if (a->kind == HB_KIND_JIT) {
+		if ((c = cmp_u64(a->pid, b->pid)) || (c = cmp_u64(a->load_time, b->load_time)) ||
+		    (c = cmp_u64(a->code_index, b->code_index)) || (c = cmp_u64(a->addr, b->addr)))
+			return c;
+		return cmp_u64(a->id, b->id);
+	}
+	if ((c = str_cmp(a->dso, b->dso)) || (c = cmp_u64(a->sym_start, b->sym_start)) ||
+	    (c = str_cmp(a->name, b->name)) || (c = cmp_u64(a->pid, b->pid)))
+		return c;
+	return cmp_u64(a->id, b->id);
+}
+
+struct id_map {
+	uint32_t id, stream_id;
+};
+
+static int cmp_id_map(const void *pa, const void *pb)
+{
+	const struct id_map *a = pa, *b = pb;
+
+	return cmp_u64(a->id, b->id);
+}
+
+static int cmp_sample(const void *pa, const void *pb)
+{
+	const struct count_entry *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->obj, b->obj)) || (c = cmp_u64(a->ev, b->ev)))
+		return c;
+	return cmp_u64(a->off, b->off);
+}
+
+static void write_object(FILE *f, const struct stream_object *o, size_t sid)
+{
+	fprintf(f, "object %zu %s pid=%" PRIu32 " e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64,
+		sid, kind_names[o->kind], o->pid, o->e_machine, o->addr, o->size);
+	if (o->kind == HB_KIND_JIT) {
+		fprintf(f, " code-index=%" PRIu64 " load-time=%" PRIu64 " dump=", o->code_index,
+			o->load_time);
+		stream__put_string(f, o->dump ? o->dump : "");
+	} else {
+		fputs(" dso=", f);
+		stream__put_string(f, o->dso ? o->dso : "");
+		fprintf(f, " sym-start=0x%" PRIx64, o->sym_start);
+	}
+	fputs(" name=", f);
+	stream__put_string(f, o->name ? o->name : "");
+	putc('\n', f);
+
+	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
+		size_t n = o->code_len - off < HB_STREAM_CODE_CHUNK ? o->code_len - off : HB_STREAM_CODE_CHUNK;
+
+		fprintf(f, "code %zu 0x%zx ", sid, off);
+		for (size_t i = 0; i < n; i++)
+			fprintf(f, "%02x", o->code[off + i]);
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < o->debug_nr; i++) {
+		const struct jitdump_debug_entry *e = &o->debug[i];
+
+		fprintf(f, "debug %zu 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", sid, e->addr, e->line,
+			e->discrim);
+		stream__put_string(f, e->file ? e->file : "");
+		putc('\n', f);
+	}
+}
+
+int stream__write(FILE *f, const struct stream_header *h, struct stream_object *objs, size_t nr,
+		  const struct count_entry *counts, size_t counts_nr)
+{
+	struct id_map *ids = NULL;
+	struct count_entry *samples = NULL;
+	int ret = -ENOMEM;
+
+	qsort(objs, nr, sizeof(*objs), cmp_object);
+	ids = malloc((nr ? nr : 1) * sizeof(*ids));
+	samples = malloc((counts_nr ? counts_nr : 1) * sizeof(*samples));
+	if (!ids || !samples)
+		goto out;
+	for (size_t i = 0; i < nr; i++)
+		ids[i] = (struct id_map){ .id = objs[i].id, .stream_id = (uint32_t)i };
+	qsort(ids, nr, sizeof(*ids), cmp_id_map);
+
+	size_t n = 0;
+
+	for (size_t i = 0; i < counts_nr; i++) {
+		struct id_map key = { .id = counts[i].obj };
+		const struct id_map *m = bsearch(&key, ids, nr, sizeof(*ids), cmp_id_map);
+
+		if (!m)
+			continue;
+		samples[n] = counts[i];
+		samples[n++].obj = m->stream_id;
+	}
+	qsort(samples, n, sizeof(*samples), cmp_sample);
+
+	fprintf(f, "%s %d\n", HB_STREAM_MAGIC, HB_STREAM_VERSION);
+	fputs("producer ", f);
+	stream__put_string(f, h->producer);
+	fputs("\ninput ", f);
+	stream__put_string(f, h->input ? h->input : "-");
+	fprintf(f, "\ntime-aware %s\n", h->time_aware ? "yes" : "no");
+	for (size_t e = 0; e < h->events_nr; e++) {
+		fprintf(f, "event %zu ", e);
+		stream__put_string(f, h->events[e]);
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < h->jitdumps_nr; i++) {
+		const struct stream_jitdump *j = &h->jitdumps[i];
+
+		fputs("jitdump ", f);
+		stream__put_string(f, j->path);
+		fprintf(f, " pid=%" PRIu32 " loads=%zu status=%s\n", j->pid, j->loads, j->status);
+	}
+	for (size_t i = 0; i < h->warnings_nr; i++) {
+		fputs("warning ", f);
+		stream__put_string(f, h->warnings[i]);
+		putc('\n', f);
+	}
+	for (size_t e = 0; e < h->events_nr; e++)
+		for (int c = 0; c < HB_CLASS__NR; c++)
+			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
+				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, class_names[c],
+					h->totals[e][c][0], h->totals[e][c][1]);
+	for (size_t i = 0; i < nr; i++)
+		write_object(f, &objs[i], i);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "sample %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+			samples[i].obj, samples[i].ev, samples[i].off, samples[i].samples,
+			samples[i].period);
+	fputs("end\n", f);
+	ret = fflush(f) || ferror(f) ? -EIO : 0;
+out:
+	free(ids);
+	free(samples);
+	return ret;
+}

@@ -1,0 +1,180 @@
+// SPDX-License-Identifier: MIT
+/* Unit tests of the time-aware code map and the count table. Expected answers
+ * follow from the rule in codemap.h (newest load with time <= sample time
+ * covering ip), worked out by hand for each small case below. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include "codemap.h"
+#include "counts.h"
+
+static void a_sample_hits_the_load_covering_it(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id = 99;
+
+	assert_int_equal(codemap__add(m, 7, 0x1000, 0x100, 10, 0, 0), 0);
+	assert_int_equal(codemap__add(m, 7, 0x2000, 0x10, 10, 0, 1), 1);
+	assert_int_equal(codemap__lookup(m, 7, 0x10ff, 20, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(codemap__lookup(m, 7, 0x2000, 20, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	/* End is exclusive; gaps and other pids miss. */
+	assert_int_equal(codemap__lookup(m, 7, 0x1100, 20, true, &id), CODEMAP_MISS);
+	assert_int_equal(codemap__lookup(m, 7, 0xfff, 20, true, &id), CODEMAP_MISS);
+	assert_int_equal(codemap__lookup(m, 8, 0x1000, 20, true, &id), CODEMAP_MISS);
+	codemap__free(m);
+}
+
+static void a_reused_address_goes_to_the_load_current_at_sample_time(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id;
+
+	/* alpha at t=100, beta at the same address at t=200, gamma (partly overlapping) at t=300. */
+	codemap__add(m, 1, 0x1000, 0x40, 100, 0, 0);
+	codemap__add(m, 1, 0x1000, 0x20, 200, 0, 1);
+	codemap__add(m, 1, 0x1010, 0x40, 300, 0, 2);
+
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 50, true, &id), CODEMAP_BEFORE_LOAD);
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 100, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 199, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 200, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	/* The same ip again at an earlier time must not reuse the cached later answer. */
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 150, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	/* 0x1030 is covered by alpha (to 0x1040) and gamma (from t=300), not by beta. */
+	assert_int_equal(codemap__lookup(m, 1, 0x1030, 250, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(codemap__lookup(m, 1, 0x1030, 300, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 2);
+	assert_int_equal(codemap__lookup(m, 1, 0x1048, 250, true, &id), CODEMAP_BEFORE_LOAD);
+	/* Without time: the newest load covering ip, whatever the sample time. */
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 50, false, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	codemap__free(m);
+}
+
+static void equal_load_times_go_to_the_load_added_last(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id;
+
+	codemap__add(m, 1, 0x1000, 0x10, 5, 0, 0);
+	codemap__add(m, 1, 0x1000, 0x10, 5, 0, 1);
+	assert_int_equal(codemap__lookup(m, 1, 0x1000, 5, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	codemap__free(m);
+}
+
+static void a_large_early_load_does_not_hide_later_small_ones(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id;
+
+	/* A big region first, then many small loads after it, then lookups past the
+	 * big region's end must still find the small loads (prefix max of ends). */
+	codemap__add(m, 1, 0x1000, 0x10000, 1, 0, 0);
+	for (int i = 0; i < 1000; i++)
+		codemap__add(m, 1, 0x2000 + (uint64_t)i * 0x20, 0x20, 2, 0, (size_t)i + 1);
+	assert_int_equal(codemap__lookup(m, 1, 0x2000 + 500 * 0x20 + 4, 3, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 501);
+	assert_int_equal(codemap__lookup(m, 1, 0x2000 + 500 * 0x20 + 4, 1, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 0);
+	assert_int_equal(codemap__lookup(m, 1, 0x10ffff, 3, true, &id), CODEMAP_MISS);
+	codemap__free(m);
+}
+
+static void loads_added_after_a_lookup_are_found(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id;
+
+	codemap__add(m, 1, 0x1000, 0x10, 1, 0, 0);
+	assert_int_equal(codemap__lookup(m, 1, 0x3000, 9, true, &id), CODEMAP_MISS);
+	codemap__add(m, 1, 0x3000, 0x10, 2, 0, 1);
+	assert_int_equal(codemap__lookup(m, 1, 0x3000, 9, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	assert_true(codemap__has_pid(m, 1));
+	assert_false(codemap__has_pid(m, 2));
+	codemap__free(m);
+}
+
+static void a_zero_size_or_wrapping_load_is_harmless(void **state)
+{
+	struct codemap *m = codemap__new();
+	size_t id;
+
+	codemap__add(m, 1, 0x1000, 0, 1, 0, 0);
+	codemap__add(m, 1, UINT64_MAX - 4, 100, 1, 0, 1);
+	assert_int_equal(codemap__lookup(m, 1, 0x1000, 9, true, &id), CODEMAP_MISS);
+	assert_int_equal(codemap__lookup(m, 1, UINT64_MAX - 1, 9, true, &id), CODEMAP_HIT);
+	assert_int_equal(id, 1);
+	codemap__free(m);
+}
+
+static void counts_sum_samples_and_periods_per_key(void **state)
+{
+	struct counts c;
+	size_t nr;
+
+	assert_int_equal(counts__init(&c, 1 << 20), 0);
+	/* 20000 distinct keys force several growths; each key gets (key % 3) + 1 samples. */
+	for (uint32_t k = 0; k < 20000; k++)
+		for (uint32_t r = 0; r <= k % 3; r++)
+			assert_int_equal(counts__add(&c, k % 7, k % 2, k, 10), 0);
+	struct count_entry *e = counts__sorted(&c, &nr);
+
+	assert_non_null(e);
+	assert_int_equal(nr, 20000);
+	for (size_t i = 1; i < nr; i++) {
+		int ordered = e[i - 1].obj < e[i].obj ||
+			      (e[i - 1].obj == e[i].obj && (e[i - 1].ev < e[i].ev ||
+			       (e[i - 1].ev == e[i].ev && e[i - 1].off < e[i].off)));
+		assert_true(ordered);
+	}
+	for (size_t i = 0; i < nr; i++) {
+		assert_int_equal(e[i].samples, e[i].off % 3 + 1);
+		assert_int_equal(e[i].period, 10 * (e[i].off % 3 + 1));
+		assert_int_equal(e[i].obj, e[i].off % 7);
+	}
+	free(e);
+	counts__release(&c);
+}
+
+static void a_full_count_table_refuses_new_keys_but_counts_old_ones(void **state)
+{
+	struct counts c;
+
+	assert_int_equal(counts__init(&c, 4096), 0);
+	/* The table holds 2048 keys at load factor 1/2. */
+	for (uint64_t k = 0; k < 2048; k++)
+		assert_int_equal(counts__add(&c, 0, 0, k, 1), 0);
+	assert_int_equal(counts__add(&c, 0, 0, 5000, 1), -ENOSPC);
+	assert_int_equal(counts__add(&c, 0, 0, 7, 1), 0);
+	counts__release(&c);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_sample_hits_the_load_covering_it),
+		cmocka_unit_test(a_reused_address_goes_to_the_load_current_at_sample_time),
+		cmocka_unit_test(equal_load_times_go_to_the_load_added_last),
+		cmocka_unit_test(a_large_early_load_does_not_hide_later_small_ones),
+		cmocka_unit_test(loads_added_after_a_lookup_are_found),
+		cmocka_unit_test(a_zero_size_or_wrapping_load_is_harmless),
+		cmocka_unit_test(counts_sum_samples_and_periods_per_key),
+		cmocka_unit_test(a_full_count_table_refuses_new_keys_but_counts_old_ones),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -33,7 +33,7 @@
 #include "stream-writer.h"
 
 #define HB_EXPORT __attribute__((visibility("default")))
-#define PRODUCER "hotblocks.so 1"
+#define PRODUCER "hotblocks.so/1"
 
 /* perf fills this table in; it must not be const (a const table lands in
  * .rodata and perf's memcpy into it crashes, perf.md §1.1). */

@@ -22,7 +22,7 @@ static const char *const kind_names[] = {
 void stream__put_string(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p <= 0x20 || *p == 0x7f || *p == '%')
+		if (*p <= 0x20 || *p >= 0x7f || *p == '%')
 			fprintf(f, "%%%02X", *p);
 		else
 			putc(*p, f);

@@ -60,7 +60,7 @@ struct stream_header {
 int stream__write(FILE *f, const struct stream_header *h, struct stream_object *objs, size_t nr,
 		  const struct count_entry *counts, size_t counts_nr);
 
-/* Write s with the stream's string escaping (bytes <= 0x20, 0x7f and '%' as %XX). */
+/* Write s with the stream's string escaping (bytes <= 0x20, >= 0x7f and '%' as %XX). */
 void stream__put_string(FILE *f, const char *s);
 
 #endif

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# Shared helpers of the shell tests: TAP output, a scratch directory, the
+# committed recordings. Source it; every test prints "ok N - ..." lines.
+set -u
+export LC_ALL=C
+top=$(cd "$(dirname "$0")/../.." && pwd)
+PLUGIN=$top/plugin/hotblocks.so
+POSTPROC=$top/postproc/hotblocks
+tmp=$(mktemp -d /tmp/hotblocks-test.XXXXXX)
+[ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+tap_n=0
+
+ok() {	# description
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n - $1"
+}
+not_ok() {	# description [detail file]
+	tap_n=$((tap_n + 1))
+	echo "not ok $tap_n - $1"
+	[ $# -gt 1 ] && [ -f "$2" ] && sed 's/^/# /' "$2" | head -40
+	return 0
+}
+check() {	# description command... : ok when the command succeeds
+	d=$1; shift
+	if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$tmp/check.out"; fi
+}
+
+# recording CASE: the dump of test-data/CASE is put back at the absolute path
+# perf.data recorded for it (/tmp/hotblocks-rec/CASE/), as on the recording machine.
+restore_recording() {
+	mkdir -p "/tmp/hotblocks-rec/$1"
+	cp "$top/test-data/$1"/jit-*.dump "/tmp/hotblocks-rec/$1/"
+}
+
+# perf script with our plugin: plugin_stream PERF_DATA OUT [DLARG...]
+plugin_stream() {
+	pd=$1 out=$2; shift 2
+	args=
+	for a in "$@"; do args="$args --dlarg $a"; done
+	# shellcheck disable=SC2086
+	perf --no-pager script -i "$pd" --dlfilter "$PLUGIN" --dlarg "out=$out" $args
+}

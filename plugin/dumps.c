@@ -112,6 +112,10 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid)
 	struct dump_file *f = &d->files[d->nr];
 
 	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size };
+	if (jd->error) {
+		d->warn(d->warn_arg, "%s (the loads before it are used)", jd->error_msg);
+		f->failed = true;
+	}
 	d->nr++;
 	index_new_loads(d, f, d->nr - 1);
 	return 0;
@@ -214,8 +218,10 @@ size_t dumps__refresh(struct dumps *d)
 		if (f->failed || fstat(f->jd->fd, &st) < 0 || (uint64_t)st.st_size == f->size_seen)
 			continue;
 		f->size_seen = (uint64_t)st.st_size;
-		if (jitdump__update(f->jd, err, sizeof(err)) < 0) {
-			d->warn(d->warn_arg, "%s", err);
+		int ret = jitdump__update(f->jd, err, sizeof(err));
+
+		if (ret == -EINVAL) {
+			d->warn(d->warn_arg, "%s (the loads before it are used)", err);
 			f->failed = true;
 		}
 		added += index_new_loads(d, f, i);

@@ -30,7 +30,11 @@ struct jitdump_debug_entry {
 
 /*
  * One code load. A CODE_MOVE record adds another load that copies the moved
- * load's name and code (moved_from = index of that load in jitdump.loads).
+ * load's name, code, code_size and unwind_mapped_size (moved_from = index of
+ * that load in jitdump.loads: the latest one with the MOVE's code_index). Its
+ * timestamp, pid, tid, vma and code_index are the MOVE's, code_addr is the
+ * MOVE's new_code_addr, and debug is NULL (the entries' addresses are those of
+ * the old place; see loads[moved_from].debug).
  */
 struct jitdump_load {
 	uint64_t timestamp;	/* record timestamp, ns of the writer's clock */
@@ -41,9 +45,9 @@ struct jitdump_load {
 	uint64_t code_index;
 	char *name;		/* owned, NUL-terminated */
 	uint8_t *code;		/* owned copy of code_size bytes (NULL when code_size is 0) */
-	struct jitdump_debug_entry *debug; /* owned; entries of the DEBUG_INFO record before this LOAD */
+	struct jitdump_debug_entry *debug; /* owned; entries of the DEBUG_INFO record before this LOAD; NULL if none */
 	size_t debug_nr;
-	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0 */
+	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0; unchecked */
 	uint64_t file_offset;	/* where the LOAD (or MOVE) record starts in the file */
 	long moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
 };
@@ -54,7 +58,7 @@ struct jitdump {
 	bool swapped;		/* file written in the other byte order */
 	uint32_t version, elf_mach, pid;
 	uint64_t flags;
-	uint64_t header_size;	/* the header's total_size */
+	uint64_t header_size;	/* the header's total_size (>= 40); records start there */
 	uint64_t parsed_off;	/* file offset of the first byte not yet consumed */
 	bool closed;		/* a CODE_CLOSE record was seen */
 
@@ -70,32 +74,57 @@ struct jitdump {
 	struct jitdump_debug_entry *pending_debug;
 	size_t pending_debug_nr;
 	uint64_t pending_unwind_mapped_size;
+
+	/* Internal: file size at the last read (for jitdump__tail_bytes) and the
+	 * sticky error that jitdump__update repeats (0 = none; message owned). */
+	uint64_t file_size;
+	int error;
+	char *error_msg;
 };
 
 /*
- * Open the jitdump at path and read every complete record in it.
- * Returns 0 and sets *out, or a negative errno and writes a message that names
- * the file and byte offset into err (e.g. "jit-1.dump+0x0: bad magic 0x12345678").
- * Refuses: bad magic, version > 1, reserved flag bits, header total_size < 40,
- * JITDUMP_FLAGS_ARCH_TIMESTAMP (perf converts those with perf.data's TIME_CONV,
- * which a dlfilter cannot see), a header shorter than 40 bytes.
+ * Open the jitdump at path and read every complete record in it (the file
+ * stays open for jitdump__update; either byte order).
+ * Returns 0 and sets *out (owned by the caller, free with jitdump__close), or
+ * a negative errno, sets *out to NULL and writes a message that names the file
+ * and byte offset into err (e.g. "jit-1.dump+0x0: bad magic 0x12345678").
+ * Refuses: bad magic (-EINVAL), version > 1 (-ENOTSUP), reserved flag bits
+ * (-ENOTSUP), header total_size < 40 (-EINVAL), JITDUMP_FLAGS_ARCH_TIMESTAMP
+ * (-ENOTSUP: perf converts those with perf.data's TIME_CONV, which a dlfilter
+ * cannot see), a file shorter than the 40-byte header (-ENODATA: the JIT may
+ * not have written it yet, so the caller may try again later).
+ * A malformed record (what jitdump__update reports as -EINVAL) does not fail
+ * the open: the loads before it are kept, jd->error is -EINVAL and
+ * jd->error_msg (and err) hold the message. Check jd->error after opening.
  * A truncated last record is not an error: it is left for jitdump__update.
+ * Nor is a header total_size past the end of the file: records are read once
+ * the file has grown past it. err may be NULL; messages are cut to errlen
+ * (512 plus the length of the path is always enough).
  */
 int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errlen);
 
 /*
- * Read the records appended since the last call. Returns the number of new
- * loads (>= 0) or a negative errno with a message in err naming the file and
- * offset (a record with total_size < 16, a LOAD whose name or code run past its
- * total_size, a DEBUG_INFO whose entries run past it). After an error the
- * loads read so far stay valid and later calls return the same error.
+ * Read the records appended since the last call (one fstat when nothing is
+ * new, else preads of up to 1 MiB). Returns the number of new loads (>= 0,
+ * MOVEs included) or a negative errno with a message in err naming the file and
+ * offset. -EINVAL is a malformed record: total_size < 16, a LOAD < 56 bytes or
+ * whose name is not NUL-terminated or whose code_size does not fit after the
+ * name, a MOVE < 64 bytes, an UNWINDING_INFO < 40 bytes, a DEBUG_INFO < 32
+ * bytes or whose nr_entry entries run past its total_size. After -EINVAL the
+ * loads read before the bad record stay valid (jd->nr may have grown) and
+ * later calls return the same error and message. -ENOMEM and I/O errors
+ * (fstat, pread) are not sticky: parsed_off stays on the record that failed,
+ * a later call retries.
+ * A file that shrank is not an error either: nothing new is read.
  */
 int jitdump__update(struct jitdump *jd, char *err, size_t errlen);
 
 /*
- * Bytes at the end of the file that do not form a complete record (0 when the
- * file ends on a record boundary). Used in the final summary: a dump that ends
- * mid-record when perf is done was truncated.
+ * Bytes at the end of the file, as seen by the last open/update, that do not
+ * form a complete record (0 when the file ends on a record boundary). Also
+ * counts the bytes of a header whose total_size runs past the end of the file,
+ * and, after an -EINVAL, the bytes from the bad record on. Used in the final
+ * summary: a dump that ends mid-record when perf is done was truncated.
  */
 uint64_t jitdump__tail_bytes(const struct jitdump *jd);
 

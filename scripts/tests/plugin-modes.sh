@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The plugin's ways of finding jitdumps, its options, its failure modes and its
+# installation, run under real perf. Known answers come from the recordings'
+# READMEs (by construction of test-data/fakejit) or from another run of the
+# plugin on the same data (the reference stream of the first test, which
+# plugin-vs-perf.sh checks against perf inject).
+. "$(dirname "$0")/lib.sh"
+
+fj=$top/test-data/fakejit
+fakejit=$top/build/tools/fakejit
+
+# The samples section of a stream (objects and counts), without the jitdump
+# lines that name where the dump was found.
+body() { grep -v -e '^jitdump ' -e '^input ' -e '^warning ' "$1" | sed 's| dump=[^ ]*||'; }
+total() { awk -v c="$2" '$1 == "total" && $3 == c { s += $4 } END { print s + 0 }' "$1"; }
+object_samples() {	# stream, name: samples of all objects with that name
+	awk -v n="name=$2" '$1 == "object" { for (i = 4; i <= NF; i++) if ($i == n) id[$2] = 1 }
+		$1 == "sample" && ($2 in id) { s += $5 } END { print s + 0 }' "$1"
+}
+
+restore_recording fakejit
+plugin_stream "$fj/perf.data" "$tmp/ref.hbs" 2>"$tmp/ref.err"
+check "the dump at the path perf.data recorded is found" grep -q "^jitdump /tmp/hotblocks-rec/fakejit/jit-" "$tmp/ref.hbs"
+
+# Fallback 1: the recording moved; the dump lies next to perf.data.
+rm -rf /tmp/hotblocks-rec/fakejit
+mkdir "$tmp/moved"
+cp "$fj/perf.data" "$fj"/jit-*.dump "$tmp/moved/"
+(cd / && plugin_stream "$tmp/moved/perf.data" "$tmp/moved.hbs" 2>"$tmp/moved.err")
+body "$tmp/ref.hbs" >"$tmp/a"; body "$tmp/moved.hbs" >"$tmp/b"
+check "a dump next to perf.data is found when the recorded path is gone" diff -u "$tmp/a" "$tmp/b"
+
+# Fallback 2: --dlarg jitdump=FILE, with perf.data's markers unreadable.
+mkdir "$tmp/explicit"
+cp "$fj/perf.data" "$tmp/explicit/"
+(cd / && plugin_stream "$tmp/explicit/perf.data" "$tmp/explicit.hbs" "jitdump=$(echo "$fj"/jit-*.dump)" 2>/dev/null)
+body "$tmp/explicit.hbs" >"$tmp/b"
+check "--dlarg jitdump=FILE is used" diff -u "$tmp/a" "$tmp/b"
+
+# Fallback 3: --dlarg jitdir=DIR.
+mkdir "$tmp/dir"
+cp "$fj"/jit-*.dump "$tmp/dir/"
+(cd / && plugin_stream "$tmp/explicit/perf.data" "$tmp/jitdir.hbs" "jitdir=$tmp/dir" 2>/dev/null)
+body "$tmp/jitdir.hbs" >"$tmp/b"
+check "--dlarg jitdir=DIR is searched" diff -u "$tmp/a" "$tmp/b"
+
+# No dump anywhere: JIT samples are counted as unattributed and the user is told what was searched.
+(cd / && plugin_stream "$tmp/explicit/perf.data" "$tmp/none.hbs" 2>"$tmp/none.err")
+jit_ref=$(total "$tmp/ref.hbs" jit)
+check "without a dump the JIT samples are unattributed.jit-no-load, not lost" \
+	test "$(total "$tmp/none.hbs" unattributed.jit-no-load)" -eq "$jit_ref"
+check "without a dump the plugin says what it searched and how to fix it" \
+	grep -q -e "searched:" -e "--dlarg jitdump=FILE" "$tmp/none.err"
+
+# jit-only: same JIT counts, everything non-JIT and non-kernel left unresolved.
+restore_recording fakejit
+plugin_stream "$fj/perf.data" "$tmp/jitonly.hbs" jit-only 2>/dev/null
+grep '^sample' "$tmp/ref.hbs" | sort >"$tmp/a"
+awk '$1 == "object" && $3 == "jit" { j[$2] = 1 } $1 == "sample" && ($2 in j)' "$tmp/ref.hbs" | sort >"$tmp/a"
+grep '^sample' "$tmp/jitonly.hbs" | sort >"$tmp/b"
+check "jit-only gives the same JIT counts" diff -u "$tmp/a" "$tmp/b"
+check "jit-only counts the rest as unattributed.not-resolved" test \
+	"$(total "$tmp/jitonly.hbs" unattributed.not-resolved)" -eq \
+	"$(( $(total "$tmp/ref.hbs" native) + $(total "$tmp/ref.hbs" unattributed.no-symbol) + $(total "$tmp/ref.hbs" unattributed.no-map) ))"
+
+# Address reuse, by construction (test-data/fakejit/README.md): alpha and beta
+# share an address and neither may absorb the other's samples; gamma was moved.
+alpha=$(object_samples "$tmp/ref.hbs" alpha)
+beta=$(object_samples "$tmp/ref.hbs" beta)
+check "alpha and beta (same address, different times) both have samples" test "$alpha" -gt 500 -a "$beta" -gt 500
+check "the moved gamma has samples at both addresses" test \
+	"$(awk '$1 == "object" && / name=gamma$/' "$tmp/ref.hbs" | wc -l)" -eq 2
+
+# perf's own filters (--time etc.): the plugin then classifies only what perf keeps.
+start=$(perf --no-pager script -i "$fj/perf.data" -F time 2>/dev/null | head -1 | tr -d ' :')
+perf --no-pager script -i "$fj/perf.data" --time "$start," --dlfilter "$PLUGIN" --dlarg "out=$tmp/time.hbs" 2>/dev/null
+check "with perf's --time filter every sample is still accounted for" \
+	test "$(total "$tmp/time.hbs" all)" -eq "$(total "$tmp/ref.hbs" all)"
+
+# Usage errors stop perf with a message; help explains the options.
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"
+rc=$?
+check "an unknown --dlarg fails with a message" test "$rc" -ne 0 -a -n "$(grep "unknown --dlarg 'bogus'" "$tmp/bogus.err")"
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg help >/dev/null 2>"$tmp/help.err"
+check "--dlarg help lists the options" grep -q "jitdump=FILE" "$tmp/help.err"
+
+# A recording without -k mono: not time-aware, said once, still attributed.
+if [ -x "$fakejit" ]; then
+	mkdir "$tmp/nomono"
+	(cd "$tmp/nomono" && perf record -q -e cpu-clock -F 999 -o perf.data "$fakejit" >/dev/null 2>&1)
+	(cd "$tmp/nomono" && plugin_stream perf.data s.hbs 2>err)
+	check "without -k mono the stream says time-aware no" grep -qx "time-aware no" "$tmp/nomono/s.hbs"
+	check "without -k mono the plugin warns once" test "$(grep -c "perf record -k mono" "$tmp/nomono/err")" -eq 1
+
+	# Pipe mode, live: the dump grows while perf script reads; found in the cwd.
+	mkdir "$tmp/pipe"
+	(cd "$tmp/pipe" && perf record -q -k mono -e cpu-clock -F 999 -o - "$fakejit" 2>/dev/null |
+		perf --no-pager script -i - --dlfilter "$PLUGIN" --dlarg out=s.hbs 2>err)
+	all=$(total "$tmp/pipe/s.hbs" all); jit=$(total "$tmp/pipe/s.hbs" jit)
+	check "pipe mode: live jitdump read, most samples JIT ($jit of $all)" test "$all" -gt 100 -a $((jit * 10)) -gt $((all * 8))
+	check "pipe mode: alpha, beta and gamma all resolved" test \
+		"$(object_samples "$tmp/pipe/s.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/pipe/s.hbs" beta)" -gt 0 -a \
+		"$(object_samples "$tmp/pipe/s.hbs" gamma)" -gt 0
+else
+	not_ok "build/tools/fakejit exists (make check builds it)"
+fi
+
+# make install: by bare name from any directory, and listed with its description.
+make -s -C "$top" install DESTDIR="$tmp/dest" PREFIX=/usr >/dev/null 2>"$tmp/install.err"
+execpath=$tmp/dest$(perf --exec-path)
+check "make install puts the plugin in perf's exec path" test -f "$execpath/dlfilters/hotblocks.so"
+perf --exec-path="$execpath" script --list-dlfilters >"$tmp/list" 2>&1
+check "perf script --list-dlfilters shows hotblocks.so with a description" \
+	grep -q "hotblocks.so.*hot basic blocks" "$tmp/list"
+(cd / && perf --no-pager --exec-path="$execpath" script -i "$fj/perf.data" --dlfilter hotblocks.so \
+	--dlarg "out=$tmp/bare.hbs" 2>/dev/null)
+check "--dlfilter hotblocks.so works by bare name from another directory" \
+	test "$(total "$tmp/bare.hbs" jit)" -eq "$jit_ref"

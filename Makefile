@@ -3,6 +3,7 @@
 #   make            build plugin/hotblocks.so and postproc/hotblocks
 #   make check      build and run every test (unit, end-to-end under real perf)
 #   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
+#   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench)
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
@@ -126,6 +127,16 @@ $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 check: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
 	$(Q)scripts/ensure-deps check
 	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+
+# The main job on the bundled real recordings: V8 running a hot WebAssembly
+# loop, and our own JIT with address reuse (test-data/*/README.md).
+RUN_CASES ?= v8-wasm fakejit
+run: all
+	$(Q)scripts/ensure-deps run
+	$(Q)for c in $(RUN_CASES); do \
+		echo "== test-data/$$c: perf script --dlfilter plugin/hotblocks.so | postproc/hotblocks"; \
+		perf --no-pager script -i test-data/$$c/perf.data --dlfilter ./$(PLUGIN_SO) | ./$(POSTPROC_BIN) || exit 1; \
+	done
 
 bench: all $(BENCH_FILTERS)
 	$(Q)scripts/bench

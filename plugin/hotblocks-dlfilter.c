@@ -567,13 +567,18 @@ static void resolve_pending(struct hb *hb)
 
 static void explain_unresolved(struct hb *hb)
 {
-	uint64_t no_load = 0, before = 0;
+	uint64_t no_load = 0, before = 0, jit = 0;
 
 	for (size_t e = 0; e < hb->events_nr; e++) {
 		no_load += hb->totals[e][HB_CLASS_JIT_NO_LOAD][0];
 		before += hb->totals[e][HB_CLASS_BEFORE_LOAD][0];
+		jit += hb->totals[e][HB_CLASS_JIT][0];
 	}
-	if (no_load) {
+	/* A few strays (a stub perf did not see either) are worth a line; a
+	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
+	if (no_load && no_load * 100 < jit) {
+		warn(hb, "%" PRIu64 " samples in JIT-looking memory matched no jitdump code load", no_load);
+	} else if (no_load) {
 		fprintf(stderr,
 			"hotblocks: warning: %" PRIu64 " samples in JIT-looking memory matched no jitdump code load.\n"
 			"  perf.data scanned for jitdump markers: %s\n"

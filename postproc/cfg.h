@@ -11,22 +11,31 @@
 enum {
 	INSN_JUMP = 1 << 0,	/* unconditional jump (direct or indirect) */
 	INSN_COND = 1 << 1,	/* conditional branch */
-	INSN_INDIRECT = 1 << 2,	/* target not known statically (jmp rax, br x0) */
+	INSN_INDIRECT = 1 << 2,	/* target not known statically (jmp rax, br x0, call rax) */
 	INSN_RET = 1 << 3,	/* return */
 	INSN_TRAP = 1 << 4,	/* ud2, int3, brk, hlt, udf...: execution does not continue */
 	INSN_CALL = 1 << 5,	/* call (does not end a block) */
-	INSN_DATA = 1 << 6,	/* bytes capstone could not decode (skipdata) */
-	INSN_HAS_TARGET = 1 << 7, /* target below is valid (direct branch/call) */
+	INSN_DATA = 1 << 6,	/* bytes capstone could not decode (skipdata), or a jump
+				 * table entry (with INSN_TABLE) */
+	INSN_HAS_TARGET = 1 << 7, /* target below is valid (direct branch/call, table entry) */
+	INSN_TABLE = 1 << 8,	/* entry of a jump table recognised right after an indirect
+				 * jump (Cranelift br_table): INSN_DATA | INSN_HAS_TARGET,
+				 * 4 bytes, target = the case it sends control to */
 };
 
 struct cfg_insn {
 	uint32_t off;		/* offset from the function start */
 	uint16_t size;		/* bytes */
 	uint16_t flags;		/* INSN_* */
-	uint64_t target;	/* direct branch/call target, function-relative (may lie outside) */
-	char *text;		/* owned: assembly cell, "{mnemonic:7} {operands}" (or just the
-				 * mnemonic), branch targets inside the function printed as
-				 * function-relative offsets ("jae     0x2a") */
+	uint64_t target;	/* direct branch/call target, function-relative (may lie
+				 * outside [0, size); a backward target outside is a wrapped
+				 * 64-bit value, 0xfff...) */
+	char *text;		/* owned by the cfg_func: assembly cell, "{mnemonic:7}
+				 * {operands}" (or just the mnemonic), capstone's Intel/ARM
+				 * syntax; direct branch targets printed as function-relative
+				 * "0x<hex>" ("jae     0x2a", "b.ne    #0x0" on aarch64);
+				 * undecodable bytes as ".byte   0x0f"; table entries as
+				 * ".long   <target> - <table start>" */
 };
 
 struct cfg_block {
@@ -36,26 +45,40 @@ struct cfg_block {
 };
 
 struct cfg_func {
-	struct cfg_insn *insns;	/* in address order, covering [0, code_end) */
+	struct cfg_insn *insns;	/* in address order, contiguous, covering [0, size) */
 	size_t insns_nr;
-	struct cfg_block *blocks; /* in address order */
+	struct cfg_block *blocks; /* in address order, contiguous, covering [0, code_end) */
 	size_t blocks_nr;
-	uint32_t code_end;	/* end of the last reachable instruction; bytes after it
-				 * (trailing data, V8 metadata) belong to no block */
+	uint32_t code_end;	/* end of the last reachable instruction; instructions at or
+				 * after it (trailing data, V8 metadata) belong to no block */
 	uint32_t size;		/* size of the code given */
+	size_t bad_targets;	/* direct targets inside [0, code_end) that are not an
+				 * instruction start (mis-decoded code or data): ignored */
+	char *strtab;		/* private: storage behind every insns[].text */
 };
 
 /*
  * Disassemble code[0..size) as one function for ELF machine e_machine
- * (62 x86-64 in Intel syntax, 183 aarch64) with capstone skipdata on, and build
- * its blocks. Leaders: offset 0, every direct branch target inside the function,
- * the instruction after any jump, conditional branch, indirect jump, return or
- * trap. Calls do not end blocks. Instructions not reachable from offset 0 or from
- * a branch target by fall-through (code after the last jump/ret/trap with no
- * jump into it) are trailing data: they are kept out of blocks and code_end stops
- * before them.
- * Returns 0, -ENOTSUP for another e_machine (message in err names it), or
- * -ENOMEM. On success the caller owns *out and frees it with cfg_func__release.
+ * (62 x86-64 in Intel syntax, 183 aarch64) with capstone skipdata on, at address 0
+ * so that every direct target is function-relative, and build its blocks.
+ *
+ * Reachability: from offset 0 along fall-through and direct targets (an indirect
+ * jump has no known successor, except the cases of a jump table recognised right
+ * after it). Undecodable bytes fall through: reached by fall-through they are far
+ * more likely an instruction capstone 4 does not know (LSE atomics, pointer auth)
+ * than data. code_end is the end of the highest reachable instruction; what follows
+ * (V8 metadata, literal pools, padding) is kept in insns[] but in no block.
+ *
+ * Leaders, among the instructions below code_end: offset 0, every direct branch,
+ * call or jump table target inside [0, code_end) that is an instruction start, the
+ * instruction after any jump, conditional branch, indirect jump, return or trap,
+ * and the instruction after a jump table. Calls do not end blocks. A target that
+ * lands inside an instruction is counted in bad_targets and otherwise ignored.
+ *
+ * Returns 0, -ENOTSUP for another e_machine (message in err names it), -ERANGE if
+ * size does not fit 32 bits, or -ENOMEM. err may be NULL. On success the caller
+ * owns *out and frees it with cfg_func__release; on failure *out is zeroed (and
+ * releasing it is harmless). code may be NULL if size is 0.
  */
 int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,
 		    char *err, size_t errlen);
@@ -66,6 +89,7 @@ long cfg_func__insn_at(const struct cfg_func *f, uint32_t off);
 /* Index of the block containing off (start <= off < end), or -1. */
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off);
 
+/* Free everything *f owns and zero it. */
 void cfg_func__release(struct cfg_func *f);
 
 #endif

@@ -4,32 +4,68 @@
 #ifndef PLUGIN_PERFDATA_SCAN_H
 #define PLUGIN_PERFDATA_SCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 /* Called once per MMAP/MMAP2 record whose file name's basename is
- * jit-<digits>.dump (in file order, duplicates included). pid is the record's
+ * jit-<digits>.dump (in file order, duplicates included; for a directory:
+ * data first, then data.* in version order). pid is the record's
  * pid; path is the file name exactly as recorded (borrowed, valid during the
  * call). A non-zero return stops the scan and is returned by perfdata__scan. */
 typedef int (*perfdata_jitdump_cb)(void *arg, uint32_t pid, const char *path);
 
 struct perfdata_scan_stats {
 	uint64_t records;	/* records walked (inside compressed ones too) */
-	uint64_t compressed;	/* PERF_RECORD_COMPRESSED records seen */
+	uint64_t compressed;	/* PERF_RECORD_COMPRESSED/COMPRESSED2 records seen */
 	uint64_t compressed_failed; /* ... that could not be decompressed (skipped) */
+	uint64_t decompressed_bytes; /* bytes the compressed records expanded to */
+	uint64_t split_records;	/* records cut at the end of a COMPRESSED record's
+				 * output, to be completed by the next one */
+	uint64_t mmaps;		/* MMAP and MMAP2 records */
+	uint64_t markers;	/* ... whose name matched: calls of the callback */
+	uint64_t malformed;	/* MMAP/MMAP2 records too short or with an unterminated name (skipped) */
 	int pipe_format;	/* 1 if the file is in pipe format (perf record -o -) */
 	int swapped;		/* 1 if written in the other byte order */
+	int dir_format;		/* 1 if path is a directory (perf record --threads) */
+	int truncated;		/* 1 if the records ended mid-record: a pipe-format or
+				 * data.* file cut short, or compressed data ending
+				 * inside a record (not an error) */
 };
 
 /*
  * Walk the data section of the perf.data file at path (file format, or pipe
  * format saved to a file; either byte order; zstd-compressed records are
- * decompressed) and call cb for every jitdump marker mapping.
+ * decompressed) and call cb (may be NULL) for every jitdump marker mapping.
+ * The file is mapped read-only; only regular files are read (a FIFO is refused
+ * without reading from it, so perf's own input is never consumed).
+ * A directory is read as perf record --threads writes it: the perf.data file
+ * path/data, then the header-less path/data.* files in version order
+ * (data.2 before data.10); such a file may end mid-record like a pipe.
+ *
  * Returns 0, the callback's non-zero value, or a negative errno with a message
- * naming the file and byte offset in err (not a perf.data file, truncated
- * header, a record whose size is < 8 or runs past the data section).
- * A pipe-format file that simply ends mid-record is not an error.
- * stats may be NULL.
+ * "<path>+0x<offset>: <what>" in err (lowercase, no trailing period; <path>
+ * is the file inside the directory for the directory format):
+ *   -EINVAL   not a perf.data file, truncated header, a record whose size is
+ *             < 8 or that runs past the data section, a data section outside
+ *             the file, or path is neither a regular file nor a directory
+ *             ("<path>: not a regular file")
+ *   -ENOTSUP  perf.data version 1 ("PERFFILE")
+ *   -ENOMEM, or the errno of open/fstat/mmap/scandir ("<path>: <what>")
+ * A pipe-format file that simply ends mid-record is not an error (stats->truncated).
+ *
+ * Compressed records are decompressed as one zstd stream per file, as perf
+ * does: perf 6.1 writes a single zstd frame that each COMPRESSED record
+ * continues (only the first one has the frame magic), and the ring buffer's
+ * wrap-around can split a record across two COMPRESSED records. A COMPRESSED
+ * record that cannot be decompressed (corrupt payload, a zstd window above
+ * 128 MiB, more than 64 MiB of output, or records inside it with size < 8) is
+ * counted in compressed_failed and skipped; the scan goes on, though in perf's
+ * single stream the records after a bad one fail too. Decompressed output is bounded
+ * in total by max(256 MiB, 64 x the input size); compressed records past that
+ * bound are counted as failed too. Memory use is about 1 MiB plus the zstd
+ * window (512 KiB for perf record -z 1, 128 MiB for -z 22), all freed on return.
+ * stats may be NULL; err may be NULL or errlen 0.
  */
 int perfdata__scan(const char *path, perfdata_jitdump_cb cb, void *arg,
 		   struct perfdata_scan_stats *stats, char *err, size_t errlen);
@@ -38,5 +74,8 @@ int perfdata__scan(const char *path, perfdata_jitdump_cb cb, void *arg,
 int perfdata__scan_buf(const uint8_t *buf, size_t len, const char *name,
 		       perfdata_jitdump_cb cb, void *arg,
 		       struct perfdata_scan_stats *stats, char *err, size_t errlen);
+
+/* Whether the basename of name[0, len) is exactly jit-<one or more digits>.dump. */
+bool perfdata__is_jitdump_name(const char *name, size_t len);
 
 #endif

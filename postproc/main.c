@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/* hotblocks: read annotated streams, rank the hottest blocks of JIT code, print them. */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "rank.h"
+#include "render.h"
+#include "stream.h"
+
+/* Exit codes (also in usage_text). */
+enum {
+	EXIT_OK = 0,
+	EXIT_INPUT = 1,		/* bad or unreadable input, unwritable output */
+	EXIT_USAGE = 2,		/* bad command line */
+};
+
+static const char usage_text[] =
+	"usage: hotblocks [options] [STREAM...]\n"
+	"\n"
+	"Read hotblocks annotated streams (written by `perf script --dlfilter hotblocks.so`)\n"
+	"from the files given, or from standard input when there is none or for '-', merge\n"
+	"them, and print the hottest basic blocks of the sampled code.\n"
+	"\n"
+	"  -p, --percent P     print the hottest blocks until they cover P% of all samples\n"
+	"                      (0..100, default 50; the block that crosses P is printed)\n"
+	"      --top N         print at most N blocks\n"
+	"      --function NAME only blocks of code objects called NAME\n"
+	"  -e, --event NAME    rank samples of event NAME (default: the first event)\n"
+	"      --all           no --percent threshold; with --json, every sampled function\n"
+	"                      with all its blocks and instructions\n"
+	"      --json          one JSON document (schema: postproc/JSON.md)\n"
+	"      --color[=WHEN]  colour the sample cells: auto (default: when stdout is a\n"
+	"                      terminal and NO_COLOR is unset), always, never\n"
+	"  -o, --output FILE   write the report to FILE instead of standard output\n"
+	"  -h, --help          show this help and exit\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
+
+/* Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind, then exit 1. */
+static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hotblocks: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hotblocks: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'hotblocks --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hotblocks: note: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct options {
+	struct rank_opts rank;
+	const char *event;
+	const char *output;
+	bool json;
+	bool all;
+	enum color_mode color;
+};
+
+enum {
+	OPT_TOP = 256,
+	OPT_FUNCTION,
+	OPT_JSON,
+	OPT_ALL,
+	OPT_COLOR,
+};
+
+static const struct option long_options[] = {
+	{ "percent", required_argument, NULL, 'p' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct {
+	const char *name;
+	enum color_mode mode;
+} color_modes[] = {
+	{ "auto", COLOR_AUTO },
+	{ "always", COLOR_ALWAYS },
+	{ "never", COLOR_NEVER },
+};
+
+static double parse_percent(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	/* !(v >= 0) also refuses NaN. */
+	if (!*arg || *end || errno || !(v >= 0.0) || v > 100.0)
+		usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
+			    arg);
+	return v;
+}
+
+static size_t parse_count(const char *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
+		usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
+	return (size_t)v;
+}
+
+#define SHORT_OPTIONS ":p:e:o:h"
+
+/*
+ * getopt_long's '?'. optopt is 0 for an unknown long option, the letter of an
+ * unknown short one, and the val of a known long option given "=value" it does
+ * not take (a letter of SHORT_OPTIONS for --help, else >= OPT_TOP).
+ */
+static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
+{
+	const struct option *lo;
+
+	if (!opt)
+		usage_error("unknown option '%s'", arg);
+	if (opt < OPT_TOP && !strchr(SHORT_OPTIONS, opt))
+		usage_error("unknown option '-%c'", opt);
+	for (lo = long_options; lo->name; lo++)
+		if (lo->val == opt && lo->has_arg == no_argument)
+			usage_error("option '--%s' takes no argument", lo->name);
+	usage_error("bad option '%s'", arg);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+	size_t i;
+
+	o->rank.percent = 50.0;
+	o->rank.top = SIZE_MAX;
+	o->color = COLOR_AUTO;
+	opterr = 0;	/* our own messages, without argv[0] */
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->rank.percent = parse_percent(optarg);
+			break;
+		case 'e':
+			o->event = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+		case OPT_TOP:
+			o->rank.top = parse_count("--top", optarg);
+			break;
+		case OPT_FUNCTION:
+			o->rank.function = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_ALL:
+			o->all = true;
+			o->rank.no_threshold = true;
+			break;
+		case OPT_COLOR:
+			if (!optarg) {
+				o->color = COLOR_ALWAYS;
+				break;
+			}
+			for (i = 0; i < ARRAY_SIZE(color_modes); i++)
+				if (!strcmp(optarg, color_modes[i].name))
+					break;
+			if (i == ARRAY_SIZE(color_modes))
+				usage_error("--color takes auto, always or never, not '%s'", optarg);
+			o->color = color_modes[i].mode;
+			break;
+		case ':':
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			bad_option(argv[optind - 1], optopt);
+		}
+	}
+}
+
+static int read_input(struct stream *s, const char *path)
+{
+	bool is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? "<stdin>" : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	char err[1024];
+	int ret;
+
+	if (!f)
+		return error("%s: %s", path, strerror(errno));
+	ret = stream__read(s, f, name, err, sizeof(err));
+	if (!is_stdin)
+		fclose(f);
+	if (ret == -ENOMEM)
+		return error("out of memory reading %s", name);
+	if (ret)
+		return error("%s", err);
+	return 0;
+}
+
+static bool use_color(const struct options *o, FILE *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if (o->json || o->color == COLOR_NEVER)
+		return false;
+	if (o->color == COLOR_ALWAYS)
+		return true;
+	/* https://no-color.org: set and not empty disables colour by default. */
+	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+/* stderr summary of what the report cannot show: nothing is dropped silently. */
+static void report_losses(const struct stream *s, const struct rank *r, const struct options *o)
+{
+	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
+
+	if (s->skipped_kinds)
+		note("skipped %" PRIu64 " record%s of unknown kinds", s->skipped_kinds,
+		     plural(s->skipped_kinds));
+	if (s->skipped_classes)
+		note("skipped %" PRIu64 " total%s of unknown sample classes", s->skipped_classes,
+		     plural(s->skipped_classes));
+	if (skipped)
+		note("skipped %" PRIu64 " object%s of unknown kinds and their %" PRIu64
+		     " code/debug/sample line%s", s->skipped_objects, plural(s->skipped_objects),
+		     s->skipped_object_lines, plural(s->skipped_object_lines));
+	if (r->nocode_objects)
+		note("%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes: counted,"
+		     " in no block", r->nocode_samples, plural(r->nocode_samples),
+		     r->nocode_objects, plural(r->nocode_objects));
+	if (r->failed_objects)
+		note("%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled (%s): counted,"
+		     " in no block", r->failed_samples, plural(r->failed_samples),
+		     r->failed_objects, plural(r->failed_objects), r->failed_error);
+	if (r->unaligned_samples)
+		note("%" PRIu64 " sample%s not at an instruction start: counted, in no block",
+		     r->unaligned_samples, plural(r->unaligned_samples));
+	if (r->outside_samples)
+		note("%" PRIu64 " sample%s past the end of the code (trailing data): counted,"
+		     " in no block", r->outside_samples, plural(r->outside_samples));
+	if (r->attributed > r->total)
+		note("the stream's total of %" PRIu64 " sample%s is less than the %" PRIu64
+		     " it attributes to code objects", r->total, plural(r->total), r->attributed);
+	if (o->rank.function) {
+		size_t i;
+
+		for (i = 0; i < r->funcs_nr && !r->funcs[i].selected; i++)
+			;
+		if (i == r->funcs_nr)
+			note("no sampled code object is called '%s'", o->rank.function);
+	}
+}
+
+/* Everything after option parsing; returns the exit status, having freed what it took. */
+static int run(const struct options *o, int nfiles, char **files)
+{
+	struct render_opts ro = { .all = o->all, .rank = &o->rank };
+	struct stream s;
+	struct rank r;
+	FILE *out = stdout;
+	int i, ret = EXIT_INPUT;
+	long ev = -1;
+
+	stream__init(&s);
+	if (!nfiles && read_input(&s, "-"))
+		goto out_stream;
+	for (i = 0; i < nfiles; i++)
+		if (read_input(&s, files[i]))
+			goto out_stream;
+	if (stream__finish(&s)) {
+		error("out of memory");
+		goto out_stream;
+	}
+
+	if (o->event) {
+		ev = stream__find_event(&s, o->event);
+		if (ev < 0) {
+			error("the input has no event called '%s'", o->event);
+			goto out_stream;
+		}
+	} else if (s.events_nr) {
+		ev = 0;
+	}
+	if (rank__build(&r, &s, ev, &o->rank)) {
+		error("out of memory");
+		goto out_rank;
+	}
+	report_losses(&s, &r, o);
+
+	/* Opened only now, so that bad input does not clobber an earlier report. */
+	if (o->output && !(out = fopen(o->output, "w"))) {
+		error("%s: %s", o->output, strerror(errno));
+		goto out_rank;
+	}
+	ro.color = use_color(o, out);
+	i = (o->json ? &render_json : &render_text)->render(out, &r, &ro);
+	if (i == -ENOMEM)
+		error("out of memory");
+	else if (i || fflush(out) || ferror(out))
+		error("%s: write error", o->output ? o->output : "<stdout>");
+	else
+		ret = EXIT_OK;
+	if (out != stdout && fclose(out) && ret == EXIT_OK) {
+		error("%s: write error", o->output);
+		ret = EXIT_INPUT;
+	}
+out_rank:
+	rank__release(&r);
+out_stream:
+	stream__release(&s);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o = { 0 };
+
+	parse_options(argc, argv, &o);
+	return run(&o, argc - optind, argv + optind);
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/* Fold one event's samples into the blocks of each sampled object, rank and select them. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rank.h"
+
+size_t rank__threshold(const uint64_t *counts, size_t nr, uint64_t total, double percent,
+		       size_t top)
+{
+	uint64_t printed = 0;
+	size_t i;
+
+	for (i = 0; i < nr && i < top; i++) {
+		/* Same float expression as hot_blocks.rs: with total 0 it is NaN (never
+		 * stops) before the first block and inf after it, as in the reference. */
+		if ((double)printed / (double)total * 100.0 >= percent)
+			break;
+		printed = sat_add(printed, counts[i]);
+	}
+	return i;
+}
+
+/* qsort is not stable: the comparison itself carries every tie-break. */
+static int block_cmp(const void *a, const void *b)
+{
+	const struct rank_block *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return 0;
+}
+
+void rank__sort(struct rank_block *blocks, size_t nr)
+{
+	if (nr)
+		qsort(blocks, nr, sizeof(*blocks), block_cmp);
+}
+
+static bool counts_as_jit(enum hb_object_kind kind)
+{
+	/* What the reference calls Wasm samples: JIT code and wasmtime's .cwasm images. */
+	return kind == HB_KIND_JIT || kind == HB_KIND_CWASM;
+}
+
+/* The range of obj's samples for event ev (samples are sorted by (ev, off)). */
+static const struct stream_sample *event_samples(const struct stream_object *obj, long ev,
+						 size_t *nr)
+{
+	size_t i = 0, j;
+
+	while (i < obj->samples_nr && obj->samples[i].ev < (uint64_t)ev)
+		i++;
+	for (j = i; j < obj->samples_nr && obj->samples[j].ev == (uint64_t)ev; j++)
+		;
+	*nr = j - i;
+	return obj->samples + i;
+}
+
+/* Disassemble f's object and put each sample in its instruction and block. */
+static int fold(struct rank *r, struct rank_func *f, const struct stream_sample *smp, size_t nr)
+{
+	const struct stream_object *obj = &r->stream->objects[f->obj];
+	char err[256];
+	size_t i;
+	int ret;
+
+	if (!obj->code_nr) {
+		f->code = RANK_CODE_NONE;
+		r->nocode_objects++;
+		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
+		return 0;
+	}
+	/* Only the bytes the stream has: STREAM.md forbids inventing the rest. */
+	err[0] = '\0';
+	ret = cfg_func__build(&f->cfg, (int)obj->e_machine, obj->code, obj->code_nr, err,
+			      sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		f->code = RANK_CODE_FAILED;
+		f->error = strdup(err[0] ? err : strerror(-ret));
+		if (!f->error)
+			return -ENOMEM;
+		if (!r->failed_objects)
+			r->failed_error = f->error;
+		r->failed_objects++;
+		r->failed_samples = sat_add(r->failed_samples, f->samples);
+		return 0;
+	}
+	f->code = RANK_CODE_OK;
+	f->insn_samples = calloc(f->cfg.insns_nr ? f->cfg.insns_nr : 1, sizeof(uint64_t));
+	f->block_samples = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint64_t));
+	f->block_rank = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint32_t));
+	if (!f->insn_samples || !f->block_samples || !f->block_rank)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++) {
+		uint64_t off = smp[i].off, n = smp[i].samples;
+		long insn, block;
+
+		if (off >= f->cfg.code_end) {
+			f->outside = sat_add(f->outside, n);
+			continue;
+		}
+		insn = cfg_func__insn_at(&f->cfg, (uint32_t)off);
+		block = cfg_func__block_at(&f->cfg, (uint32_t)off);
+		if (insn < 0) {
+			/* perf's ip is an instruction start: the code or the decoding is off. */
+			f->unaligned = sat_add(f->unaligned, n);
+		} else if (block < 0) {
+			f->outside = sat_add(f->outside, n);
+		} else {
+			f->insn_samples[insn] = sat_add(f->insn_samples[insn], n);
+			f->block_samples[block] = sat_add(f->block_samples[block], n);
+		}
+	}
+	r->unaligned_samples = sat_add(r->unaligned_samples, f->unaligned);
+	r->outside_samples = sat_add(r->outside_samples, f->outside);
+	return 0;
+}
+
+int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
+{
+	size_t i, j, alloc = 0, nblocks = 0;
+	uint64_t *counts;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->stream = s;
+	r->event = ev;
+	if (ev < 0)
+		return 0;
+	r->total = s->events[ev].samples[HB_CLASS_ALL];
+
+	for (i = 0; i < s->objects_nr; i++) {
+		const struct stream_object *obj = &s->objects[i];
+		const struct stream_sample *smp;
+		struct rank_func *f;
+		uint64_t sum = 0;
+		size_t nr;
+
+		smp = event_samples(obj, ev, &nr);
+		for (j = 0; j < nr; j++)
+			sum = sat_add(sum, smp[j].samples);
+		if (!sum)
+			continue;
+		if (VEC_GROW(r->funcs, r->funcs_nr + 1, alloc))
+			return -ENOMEM;
+		f = &r->funcs[r->funcs_nr++];
+		memset(f, 0, sizeof(*f));
+		f->obj = i;
+		f->samples = sum;
+		f->selected = !o->function || !strcmp(o->function, obj->name);
+		r->attributed = sat_add(r->attributed, sum);
+		if (counts_as_jit(obj->kind))
+			r->jit = sat_add(r->jit, sum);
+		ret = fold(r, f, smp, nr);
+		if (ret)
+			return ret;
+		if (f->selected && f->code == RANK_CODE_OK)
+			for (j = 0; j < f->cfg.blocks_nr; j++)
+				nblocks += f->block_samples[j] != 0;
+	}
+
+	if (!nblocks)
+		return 0;
+	if (nblocks > UINT32_MAX || !(r->blocks = calloc(nblocks, sizeof(*r->blocks))))
+		return -ENOMEM;
+	for (i = 0; i < r->funcs_nr; i++) {
+		const struct rank_func *f = &r->funcs[i];
+
+		if (!f->selected || f->code != RANK_CODE_OK)
+			continue;
+		for (j = 0; j < f->cfg.blocks_nr; j++) {
+			if (!f->block_samples[j])
+				continue;
+			r->blocks[r->blocks_nr].func = (uint32_t)i;
+			r->blocks[r->blocks_nr].block = (uint32_t)j;
+			r->blocks[r->blocks_nr].start = f->cfg.blocks[j].start;
+			r->blocks[r->blocks_nr].samples = f->block_samples[j];
+			r->blocks_nr++;
+		}
+	}
+	rank__sort(r->blocks, r->blocks_nr);
+
+	counts = malloc(r->blocks_nr * sizeof(*counts));
+	if (!counts)
+		return -ENOMEM;
+	for (i = 0; i < r->blocks_nr; i++) {
+		struct rank_block *b = &r->blocks[i];
+
+		counts[i] = b->samples;
+		r->funcs[b->func].block_rank[b->block] = (uint32_t)(i + 1);
+	}
+	r->shown_nr = o->no_threshold ? (o->top < r->blocks_nr ? o->top : r->blocks_nr)
+				      : rank__threshold(counts, r->blocks_nr, r->total, o->percent,
+							o->top);
+	free(counts);
+	for (i = 0; i < r->shown_nr; i++)
+		r->funcs[r->blocks[i].func].shown = true;
+	return 0;
+}
+
+void rank__release(struct rank *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->funcs_nr; i++) {
+		struct rank_func *f = &r->funcs[i];
+
+		free(f->error);
+		free(f->insn_samples);
+		free(f->block_samples);
+		free(f->block_rank);
+		if (f->code == RANK_CODE_OK)
+			cfg_func__release(&f->cfg);
+	}
+	free(r->funcs);
+	free(r->blocks);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Fold one event's samples into the blocks of each sampled object, rank and select them. */
+#ifndef POSTPROC_RANK_H
+#define POSTPROC_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cfg.h"
+#include "stream.h"
+
+struct rank_opts {
+	double percent;		/* the reference's --percent threshold, in [0, 100] */
+	bool no_threshold;	/* --all: ignore percent */
+	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
+	const char *function;	/* only rank objects with this name; NULL = all */
+};
+
+/* Why an object has no blocks. */
+enum rank_code {
+	RANK_CODE_OK,		/* disassembled: cfg is valid */
+	RANK_CODE_NONE,		/* the stream has no code bytes for it */
+	RANK_CODE_FAILED,	/* cfg_func__build refused (architecture...): see error */
+};
+
+/* One sampled object. */
+struct rank_func {
+	size_t obj;			/* index in stream.objects */
+	enum rank_code code;
+	char *error;			/* owned: cfg_func__build's message, RANK_CODE_FAILED only */
+	struct cfg_func cfg;		/* owned, RANK_CODE_OK only */
+	uint64_t *insn_samples;		/* owned: [cfg.insns_nr], samples at each instruction start */
+	uint64_t *block_samples;	/* owned: [cfg.blocks_nr] */
+	uint32_t *block_rank;		/* owned: [cfg.blocks_nr], 1-based place in rank.blocks, 0 = none */
+	uint64_t samples;		/* every sample of the event in this object */
+	uint64_t unaligned;		/* inside [0, code_end) but not at an instruction start */
+	uint64_t outside;		/* at or past code_end: trailing data or unknown bytes */
+	bool selected;			/* passes --function */
+	bool shown;			/* has a block in rank.blocks[0..shown_nr) */
+};
+
+/* One block with samples. */
+struct rank_block {
+	uint32_t func;			/* index in rank.funcs */
+	uint32_t block;			/* index in that function's cfg.blocks */
+	uint32_t start;			/* that block's start offset */
+	uint64_t samples;
+};
+
+struct rank {
+	const struct stream *stream;	/* borrowed */
+	long event;			/* index in stream.events, -1 if the stream has none */
+	uint64_t total;			/* T: the event's `total all` */
+	uint64_t jit;			/* W: samples in objects of kind jit or cwasm */
+	uint64_t attributed;		/* samples in any object */
+	struct rank_func *funcs;	/* every object with samples of the event, object order */
+	size_t funcs_nr;
+	struct rank_block *blocks;	/* blocks with samples of selected funcs, hottest first */
+	size_t blocks_nr;
+	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
+	/* What could not go into a block, over every sampled object. */
+	uint64_t nocode_objects, nocode_samples;
+	uint64_t failed_objects, failed_samples;
+	const char *failed_error;	/* first failure's message, borrowed from funcs */
+	uint64_t unaligned_samples, outside_samples;
+};
+
+/*
+ * Disassemble every object of s (finished) with samples of event ev (-1: none),
+ * fold its samples into instructions and blocks, rank the blocks and apply the
+ * selection in o. Returns 0 or -ENOMEM; r must be released either way.
+ * r borrows s.
+ */
+int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o);
+void rank__release(struct rank *r);
+
+/*
+ * The reference's threshold (formats.md 6.3): printed = 0; before each block stop
+ * once printed/total*100 >= percent, else take it and add its count. The block
+ * that crosses the threshold is therefore taken, and percent 0 takes none.
+ * counts are in rank order; at most top are taken. Returns how many are taken.
+ */
+size_t rank__threshold(const uint64_t *counts, size_t nr, uint64_t total, double percent,
+		       size_t top);
+
+/* Sort blocks hottest first; ties by function index, then block start (stable output). */
+void rank__sort(struct rank_block *blocks, size_t nr);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader of the annotated stream (plugin/STREAM.md): every section of every input merged. */
+#ifndef POSTPROC_STREAM_H
+#define POSTPROC_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream-format.h"
+#include "util.h"
+
+/* Longest line accepted; longer ones are refused so memory stays bounded. */
+#define STREAM_LINE_MAX (1u << 20)
+
+/* One event, merged by name over all sections. */
+struct stream_event {
+	char *name;				/* owned */
+	uint64_t samples[HB_CLASS__NR];		/* `total` records summed, by enum hb_sample_class */
+	uint64_t period[HB_CLASS__NR];
+};
+
+/* The samples of one (object, event, offset), summed over all sections. */
+struct stream_sample {
+	uint32_t obj;		/* index in stream.objects */
+	uint32_t ev;		/* index in stream.events */
+	uint64_t off;		/* from the object's addr, in bytes */
+	uint64_t samples;
+	uint64_t period;
+};
+
+/* One code object, merged over sections by its identity (STREAM.md `object`). */
+struct stream_object {
+	enum hb_object_kind kind;
+	uint32_t pid;
+	uint32_t e_machine;	/* ELF machine of the code */
+	uint64_t addr;		/* run-time address of the first code byte */
+	uint64_t size;		/* bytes, as the writer gave it */
+	uint64_t code_index;	/* jit only */
+	uint64_t load_time;	/* jit only, CLOCK_MONOTONIC ns */
+	uint64_t sym_start;	/* native and cwasm only */
+	char *name;		/* owned */
+	char *path;		/* owned: jit `dump`, native/cwasm `dso` */
+	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
+	size_t code_nr, code_alloc;
+	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
+	struct stream_sample *samples;
+	size_t samples_nr;
+};
+
+struct stream {
+	struct stream_object *objects;	/* first-appearance order over all sections */
+	size_t objects_nr, objects_alloc;
+	struct stream_event *events;	/* first-appearance order */
+	size_t events_nr, events_alloc;
+	struct stream_sample *samples;	/* after stream__finish: sorted by (obj, ev, off) */
+	size_t samples_nr, samples_alloc;
+	uint64_t sections;		/* complete sections read */
+	uint64_t skipped_kinds;		/* lines of a record kind this reader does not know */
+	uint64_t skipped_classes;	/* `total` lines of an unknown sample class */
+	uint64_t skipped_objects;	/* `object` lines of an unknown object kind */
+	uint64_t skipped_object_lines;	/* code/debug/sample lines of those objects */
+	/* private */
+	struct idx_table obj_tab, sample_tab;
+	bool finished;
+};
+
+/* Set up an empty stream. */
+void stream__init(struct stream *s);
+
+/*
+ * Read every section of f (named fname in messages) and merge it into s.
+ * Returns 0, or on bad input -EINVAL with "FNAME:LINE: message" in err
+ * (-EIO for a read error, -ENOMEM); s must then only be released.
+ * Not valid after stream__finish.
+ */
+int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
+
+/* Done reading: sort the samples and point each object at its own. Returns 0 or -ENOMEM. */
+int stream__finish(struct stream *s);
+
+/* Index of the event called name, or -1. */
+long stream__find_event(const struct stream *s, const char *name);
+
+/* Free everything s owns. */
+void stream__release(struct stream *s);
+
+/* The wire names of the enums, "jit", "unattributed.no-map", ... */
+const char *stream__kind_name(enum hb_object_kind kind);
+const char *stream__class_name(enum hb_sample_class cls);
+
+#endif

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of block ranking and the reference's --percent rule (postproc/rank.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rank.h"
+
+/*
+ * x86-64, blocks [0x0,0x5) [0x5,0xf) [0xf,0x10):
+ *   0: b9 00 00 00 00      mov ecx, 0
+ *   5: ff c1               inc ecx
+ *   7: 81 f9 00 00 00 01   cmp ecx, 0x1000000
+ *   d: 7c f6               jl 0x5
+ *   f: c3                  ret
+ */
+#define LOOP "b900000000ffc181f9000000017cf6c3"
+
+#define NO_TOP SIZE_MAX
+
+static void threshold_stops_after_the_crossing_block(void **state)
+{
+	const uint64_t c[] = { 40, 30, 20, 10 };
+
+	/* 0 < 50: take 40; 40 < 50: take 30 (crosses); 70 >= 50: stop. */
+	assert_int_equal(rank__threshold(c, 4, 100, 50.0, NO_TOP), 2);
+	/* Exactly reaching P stops before the next block. */
+	assert_int_equal(rank__threshold(c, 4, 100, 40.0, NO_TOP), 1);
+	assert_int_equal(rank__threshold(c, 4, 100, 40.01, NO_TOP), 2);
+	assert_int_equal(rank__threshold(c, 4, 100, 90.0, NO_TOP), 3);
+	assert_int_equal(rank__threshold(c, 4, 100, 100.0, NO_TOP), 4);
+	/* The denominator is every sample, not the ranked ones. */
+	assert_int_equal(rank__threshold(c, 4, 1000, 100.0, NO_TOP), 4);
+	assert_int_equal(rank__threshold(c, 4, 1000, 5.0, NO_TOP), 2);
+}
+
+static void percent_zero_prints_nothing(void **state)
+{
+	const uint64_t c[] = { 40, 30 };
+
+	assert_int_equal(rank__threshold(c, 2, 100, 0.0, NO_TOP), 0);
+}
+
+static void top_limits_the_count(void **state)
+{
+	const uint64_t c[] = { 10, 10, 10, 10 };
+
+	assert_int_equal(rank__threshold(c, 4, 100, 100.0, 2), 2);
+	assert_int_equal(rank__threshold(c, 4, 100, 15.0, 3), 2);
+	assert_int_equal(rank__threshold(c, 4, 100, 100.0, 0), 0);
+	assert_int_equal(rank__threshold(c, 0, 100, 100.0, NO_TOP), 0);
+}
+
+static void zero_total_behaves_like_the_reference(void **state)
+{
+	const uint64_t c[] = { 1, 1 };
+
+	/* 0/0 is NaN (never >= P), then 1/0 is inf: one block, as in Rust. */
+	assert_int_equal(rank__threshold(c, 2, 0, 50.0, NO_TOP), 1);
+	assert_int_equal(rank__threshold(c, 2, 0, 0.0, NO_TOP), 1);
+}
+
+static void ties_keep_function_then_block_order(void **state)
+{
+	struct rank_block b[] = {
+		{ .func = 2, .block = 0, .start = 0x0, .samples = 5 },
+		{ .func = 1, .block = 3, .start = 0x30, .samples = 5 },
+		{ .func = 1, .block = 1, .start = 0x10, .samples = 5 },
+		{ .func = 0, .block = 9, .start = 0x90, .samples = 1 },
+		{ .func = 3, .block = 0, .start = 0x0, .samples = 8 },
+	};
+
+	rank__sort(b, ARRAY_SIZE(b));
+	assert_int_equal(b[0].func, 3);
+	assert_int_equal(b[1].func, 1);
+	assert_int_equal(b[1].start, 0x10);
+	assert_int_equal(b[2].func, 1);
+	assert_int_equal(b[2].start, 0x30);
+	assert_int_equal(b[3].func, 2);
+	assert_int_equal(b[4].func, 0);
+}
+
+/* A stream from text; fails the test on a parse error. */
+static void load(struct stream *s, const char *text)
+{
+	char err[512];
+	FILE *f = tmpfile();
+
+	assert_non_null(f);
+	fputs(text, f);
+	rewind(f);
+	stream__init(s);
+	if (stream__read(s, f, "t.hbs", err, sizeof(err)))
+		fail_msg("%s", err);
+	fclose(f);
+	assert_int_equal(stream__finish(s), 0);
+}
+
+static const char two_loops[] =
+	"hotblocks-stream 1\n"
+	"event 0 cycles\n"
+	"event 1 instructions\n"
+	"total 0 all 100 100\n"
+	"total 1 all 10 10\n"
+	"object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 dump=d name=alpha\n"
+	"code 0 0x0 " LOOP "\n"
+	"object 1 jit pid=1 e_machine=62 addr=0x2000 size=16 code-index=1 load-time=1 dump=d name=beta\n"
+	"code 1 0x0 " LOOP "\n"
+	"object 2 cwasm pid=1 e_machine=62 addr=0x3000 size=16 dso=m.cwasm sym-start=0x0 name=gamma\n"
+	"object 3 native pid=1 e_machine=40 addr=0x4000 size=4 dso=libc.so sym-start=0x10 name=delta\n"
+	"code 3 0x0 00000000\n"
+	"object 4 native pid=1 e_machine=62 addr=0x5000 size=4 dso=libc.so sym-start=0x20 name=eps\n"
+	"code 4 0x0 c3\n"
+	"sample 0 0 0x0 10 10\n"
+	"sample 0 0 0x5 30 30\n"
+	"sample 0 0 0x6 2 2\n"
+	"sample 0 0 0x20 1 1\n"
+	"sample 1 0 0x0 30 30\n"
+	"sample 1 1 0xd 10 10\n"
+	"sample 2 0 0x4 5 5\n"
+	"sample 3 0 0x0 4 4\n"
+	"sample 4 1 0x0 7 7\n"
+	"end\n";
+
+static void blocks_are_folded_ranked_and_selected(void **state)
+{
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	const struct rank_func *alpha, *beta;
+	struct stream s;
+	struct rank r;
+
+	load(&s, two_loops);
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_int_equal(r.total, 100);
+	/* jit and cwasm objects: alpha 43, beta 30, gamma 5; delta is native. */
+	assert_int_equal(r.jit, 78);
+	assert_int_equal(r.attributed, 82);
+	/* eps has no samples of this event. */
+	assert_int_equal(r.funcs_nr, 4);
+	alpha = &r.funcs[0];
+	beta = &r.funcs[1];
+	assert_int_equal(alpha->samples, 43);
+	assert_int_equal(alpha->unaligned, 2);
+	assert_int_equal(alpha->outside, 1);
+	assert_int_equal(alpha->cfg.blocks_nr, 3);
+	assert_int_equal(alpha->block_samples[0], 10);
+	assert_int_equal(alpha->block_samples[1], 30);
+	assert_int_equal(alpha->block_samples[2], 0);
+	assert_int_equal(alpha->insn_samples[1], 30);
+	assert_int_equal(r.funcs[2].code, RANK_CODE_NONE);
+	assert_int_equal(r.funcs[3].code, RANK_CODE_FAILED);
+	assert_non_null(r.funcs[3].error);
+	assert_int_equal(r.nocode_objects, 1);
+	assert_int_equal(r.nocode_samples, 5);
+	assert_int_equal(r.failed_objects, 1);
+	assert_int_equal(r.failed_samples, 4);
+	assert_int_equal(r.unaligned_samples, 2);
+	assert_int_equal(r.outside_samples, 1);
+
+	/* alpha@0x5 (30) and beta@0x0 (30) tie: alpha comes first in the stream. */
+	assert_int_equal(r.blocks_nr, 3);
+	assert_int_equal(r.blocks[0].func, 0);
+	assert_int_equal(r.blocks[0].start, 0x5);
+	assert_int_equal(r.blocks[1].func, 1);
+	assert_int_equal(r.blocks[1].start, 0x0);
+	assert_int_equal(r.blocks[2].func, 0);
+	assert_int_equal(r.blocks[2].start, 0x0);
+	/* 0 < 50, 30 < 50, then 60 >= 50. */
+	assert_int_equal(r.shown_nr, 2);
+	assert_true(alpha->shown && beta->shown);
+	assert_int_equal(alpha->block_rank[1], 1);
+	assert_int_equal(alpha->block_rank[0], 3);
+	assert_int_equal(alpha->block_rank[2], 0);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+static void function_filter_and_no_threshold(void **state)
+{
+	struct rank_opts o = { .percent = 0.0, .no_threshold = true, .top = NO_TOP,
+			       .function = "beta" };
+	struct stream s;
+	struct rank r;
+
+	load(&s, two_loops);
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_int_equal(r.blocks_nr, 1);
+	assert_int_equal(r.blocks[0].func, 1);
+	assert_int_equal(r.shown_nr, 1);
+	assert_false(r.funcs[0].selected);
+	/* W and the losses still cover every object. */
+	assert_int_equal(r.jit, 78);
+	assert_int_equal(r.unaligned_samples, 2);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+static void other_event_is_ranked_on_its_own(void **state)
+{
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	load(&s, two_loops);
+	assert_int_equal(rank__build(&r, &s, 1, &o), 0);
+	assert_int_equal(r.total, 10);
+	assert_int_equal(r.funcs_nr, 2);
+	assert_int_equal(r.jit, 10);
+	assert_int_equal(r.attributed, 17);
+	assert_int_equal(r.blocks_nr, 2);
+	/* beta's jl at 0xd is in block 0x5; eps's ret is its only block. */
+	assert_int_equal(r.funcs[0].obj, 1);
+	assert_int_equal(r.funcs[1].obj, 4);
+	assert_int_equal(r.blocks[0].func, 0);
+	assert_int_equal(r.blocks[0].start, 0x5);
+	assert_int_equal(r.blocks[1].func, 1);
+	assert_int_equal(r.shown_nr, 1);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+static void trailing_data_is_outside_code(void **state)
+{
+	struct rank_opts o = { .percent = 100.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	/* ret, then bytes nothing jumps to. */
+	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=5 code-index=0 load-time=1 "
+	     "dump=d name=t\ncode 0 0x0 c300000000\n"
+	     "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\nend\n");
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_int_equal(r.funcs[0].cfg.code_end, 1);
+	assert_int_equal(r.outside_samples, 2);
+	assert_int_equal(r.blocks_nr, 1);
+	assert_int_equal(r.blocks[0].samples, 1);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+static void no_event_gives_an_empty_rank(void **state)
+{
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	load(&s, "hotblocks-stream 1\nend\n");
+	assert_int_equal(rank__build(&r, &s, -1, &o), 0);
+	assert_int_equal(r.total, 0);
+	assert_int_equal(r.funcs_nr, 0);
+	assert_int_equal(r.shown_nr, 0);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(threshold_stops_after_the_crossing_block),
+		cmocka_unit_test(percent_zero_prints_nothing),
+		cmocka_unit_test(top_limits_the_count),
+		cmocka_unit_test(zero_total_behaves_like_the_reference),
+		cmocka_unit_test(ties_keep_function_then_block_order),
+		cmocka_unit_test(blocks_are_folded_ranked_and_selected),
+		cmocka_unit_test(function_filter_and_no_threshold),
+		cmocka_unit_test(other_event_is_ranked_on_its_own),
+		cmocka_unit_test(trailing_data_is_outside_code),
+		cmocka_unit_test(no_event_gives_an_empty_rank),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers shared by the post-processor: growable arrays, hashing, an index table. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+int vec_grow(void **p, size_t *alloc, size_t need, size_t elsize)
+{
+	size_t n = *alloc;
+	void *q;
+
+	if (need <= n)
+		return 0;
+	n = n < 8 ? 8 : n;
+	while (n < need) {
+		if (n > SIZE_MAX / 2)
+			return -ENOMEM;
+		n *= 2;
+	}
+	if (elsize && n > SIZE_MAX / elsize)
+		return -ENOMEM;
+	q = realloc(*p, n * elsize);
+	if (!q)
+		return -ENOMEM;
+	*p = q;
+	*alloc = n;
+	return 0;
+}
+
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *c = p;
+
+	while (n--) {
+		h ^= *c++;
+		h *= 0x100000001b3ULL;
+	}
+	/* Separate consecutive fields: ("ab","c") must not hash like ("a","bc"). */
+	h ^= 0xff;
+	return h * 0x100000001b3ULL;
+}
+
+uint64_t hash_u64(uint64_t h, uint64_t v)
+{
+	/* splitmix64 finaliser: sample offsets are small and clustered. */
+	v += 0x9e3779b97f4a7c15ULL + h;
+	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
+	return v ^ (v >> 31);
+}
+
+long idx_table__find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+		     const void *ctx)
+{
+	size_t i;
+
+	if (!t->cap)
+		return -1;
+	for (i = hash & (t->cap - 1); t->slots[i].idx; i = (i + 1) & (t->cap - 1)) {
+		if (t->slots[i].hash == hash && eq(t->slots[i].idx - 1, key, ctx))
+			return t->slots[i].idx - 1;
+	}
+	return -1;
+}
+
+static void put(struct idx_slot *slots, size_t cap, uint64_t hash, uint32_t idx1)
+{
+	size_t i;
+
+	for (i = hash & (cap - 1); slots[i].idx; i = (i + 1) & (cap - 1))
+		;
+	slots[i].hash = hash;
+	slots[i].idx = idx1;
+}
+
+int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx)
+{
+	if (idx == UINT32_MAX)
+		return -ENOMEM;
+	/* Keep the load at most 1/2 so probe runs stay short. */
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : 64, i;
+		struct idx_slot *slots;
+
+		if (cap > SIZE_MAX / sizeof(*slots))
+			return -ENOMEM;
+		slots = calloc(cap, sizeof(*slots));
+		if (!slots)
+			return -ENOMEM;
+		for (i = 0; i < t->cap; i++)
+			if (t->slots[i].idx)
+				put(slots, cap, t->slots[i].hash, t->slots[i].idx);
+		free(t->slots);
+		t->slots = slots;
+		t->cap = cap;
+	}
+	put(t->slots, t->cap, hash, idx + 1);
+	t->nr++;
+	return 0;
+}
+
+void idx_table__clear(struct idx_table *t)
+{
+	if (t->nr)
+		memset(t->slots, 0, t->cap * sizeof(*t->slots));
+	t->nr = 0;
+}
+
+void idx_table__release(struct idx_table *t)
+{
+	FREE_AND_NULL(t->slots);
+	t->cap = t->nr = 0;
+}
+
+const char *fmt_pct(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "NaN");
+	else if (isinf(v))
+		snprintf(buf, len, v < 0 ? "-inf" : "inf");
+	else
+		snprintf(buf, len, "%.2f", v);
+	return buf;
+}

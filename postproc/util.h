@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/* Small helpers shared by the post-processor: growable arrays, hashing, an index table. */
+#ifndef POSTPROC_UTIL_H
+#define POSTPROC_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* free(*p) and set it to NULL. */
+#define FREE_AND_NULL(p) \
+	do {             \
+		free(p); \
+		(p) = NULL; \
+	} while (0)
+
+/*
+ * Make room for at least need elements of elsize bytes in *p, which holds
+ * *alloc elements now; grows geometrically. Returns 0 or -ENOMEM (also on a
+ * size overflow); on failure *p and *alloc are unchanged.
+ */
+int vec_grow(void **p, size_t *alloc, size_t need, size_t elsize);
+#define VEC_GROW(p, need, alloc) vec_grow((void **)&(p), &(alloc), (need), sizeof(*(p)))
+
+/* FNV-1a style mixing, good enough for the tables below; h is the running hash. */
+uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
+uint64_t hash_u64(uint64_t h, uint64_t v);
+#define HASH_SEED 0xcbf29ce484222325ULL
+
+/*
+ * An open-addressing table of uint32_t indexes into an array the caller owns,
+ * keyed by whatever the caller hashes: the table keeps each entry's hash so it
+ * can grow without calling back. Lookups compare candidates with eq(idx, key, ctx).
+ */
+typedef bool (*idx_eq_fn)(uint32_t idx, const void *key, const void *ctx);
+
+struct idx_slot {
+	uint64_t hash;
+	uint32_t idx;		/* index + 1; 0 = empty */
+};
+
+struct idx_table {
+	struct idx_slot *slots;	/* owned; NULL while empty */
+	size_t cap;		/* power of two, or 0 */
+	size_t nr;
+};
+
+/* The index stored for key, or -1. */
+long idx_table__find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+		     const void *ctx);
+/* Add idx under hash (the caller checked it is absent). Returns 0 or -ENOMEM. */
+int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx);
+/* Forget every entry, keep the memory. */
+void idx_table__clear(struct idx_table *t);
+void idx_table__release(struct idx_table *t);
+
+/* a += b; false if that would overflow (a is then unchanged). */
+static inline bool add_u64(uint64_t *a, uint64_t b)
+{
+	if (*a > UINT64_MAX - b)
+		return false;
+	*a += b;
+	return true;
+}
+
+/* a + b, stuck at UINT64_MAX: counts from hostile input must not wrap. */
+static inline uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+/*
+ * Format v with "%.2f" as Rust's {:.2} does (the reference prints with Rust):
+ * NaN as "NaN", infinities as "inf" / "-inf". Returns buf.
+ */
+const char *fmt_pct(char *buf, size_t len, double v);
+
+/* "1 sample" / "2 samples": the plural s when n != 1. */
+static inline const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+#endif

@@ -124,11 +124,54 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 	return 0;
 }
 
+/* Append the sampled blocks of f (funcs[fi]) to r->blocks. */
+static int collect_blocks(struct rank *r, size_t fi, size_t *alloc)
+{
+	const struct rank_func *f = &r->funcs[fi];
+
+	if (!f->selected || f->code != RANK_CODE_OK)
+		return 0;
+	for (size_t j = 0; j < f->cfg.blocks_nr; j++) {
+		if (!f->block_samples[j])
+			continue;
+		if (r->blocks_nr >= UINT32_MAX || VEC_GROW(r->blocks, r->blocks_nr + 1, *alloc))
+			return -ENOMEM;
+		r->blocks[r->blocks_nr++] = (struct rank_block){
+			.func = (uint32_t)fi, .block = (uint32_t)j, .start = f->cfg.blocks[j].start,
+			.samples = f->block_samples[j],
+		};
+	}
+	return 0;
+}
+
+/* How many of the ranked r->blocks pass the threshold and --top. */
+static size_t shown_count(const struct rank *r, const struct rank_opts *o, uint64_t *scratch)
+{
+	if (o->no_threshold)
+		return o->top < r->blocks_nr ? o->top : r->blocks_nr;
+	for (size_t i = 0; i < r->blocks_nr; i++)
+		scratch[i] = r->blocks[i].samples;
+	return rank__threshold(scratch, r->blocks_nr, r->total, o->percent, o->top);
+}
+
+/* Hottest first; ties in object order, as the final ranking breaks them. */
+static const struct rank_func *order_funcs;
+
+static int func_heat_cmp(const void *a, const void *b)
+{
+	const struct rank_func *x = &order_funcs[*(const size_t *)a], *y = &order_funcs[*(const size_t *)b];
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
 {
-	size_t i, j, alloc = 0, nblocks = 0;
-	uint64_t *counts;
-	int ret;
+	size_t i, j, alloc = 0, blocks_alloc = 0, *order = NULL, built = 0, batch = 1;
+	uint64_t *scratch = NULL;
+	bool lazy = !o->every_function && !o->no_threshold;
+	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
 	r->stream = s;
@@ -155,55 +198,89 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		memset(f, 0, sizeof(*f));
 		f->obj = i;
 		f->samples = sum;
+		f->code = RANK_CODE_SKIPPED;
 		f->selected = !o->function || !strcmp(o->function, obj->name);
 		r->attributed = sat_add(r->attributed, sum);
 		if (counts_as_jit(obj->kind))
 			r->jit = sat_add(r->jit, sum);
-		ret = fold(r, f, smp, nr);
-		if (ret)
-			return ret;
-		if (f->selected && f->code == RANK_CODE_OK)
-			for (j = 0; j < f->cfg.blocks_nr; j++)
-				nblocks += f->block_samples[j] != 0;
 	}
-
-	if (!nblocks)
+	if (!r->funcs_nr)
 		return 0;
-	if (nblocks > UINT32_MAX || !(r->blocks = calloc(nblocks, sizeof(*r->blocks))))
-		return -ENOMEM;
-	for (i = 0; i < r->funcs_nr; i++) {
-		const struct rank_func *f = &r->funcs[i];
 
-		if (!f->selected || f->code != RANK_CODE_OK)
-			continue;
-		for (j = 0; j < f->cfg.blocks_nr; j++) {
-			if (!f->block_samples[j])
-				continue;
-			r->blocks[r->blocks_nr].func = (uint32_t)i;
-			r->blocks[r->blocks_nr].block = (uint32_t)j;
-			r->blocks[r->blocks_nr].start = f->cfg.blocks[j].start;
-			r->blocks[r->blocks_nr].samples = f->block_samples[j];
-			r->blocks_nr++;
+	/* Lazily, objects --function excludes are never disassembled. */
+	size_t order_nr = 0;
+
+	order = malloc(r->funcs_nr * sizeof(*order));
+	if (!order)
+		goto out;
+	for (i = 0; i < r->funcs_nr; i++)
+		if (!lazy || r->funcs[i].selected)
+			order[order_nr++] = i;
+	order_funcs = r->funcs;
+	qsort(order, order_nr, sizeof(*order), func_heat_cmp);
+	order_funcs = NULL;
+
+	/*
+	 * Disassemble in batches of doubling size, hottest first. Stop once the
+	 * shown blocks are final: the threshold stopped before the end of the
+	 * candidates (or none are shown), and the coldest shown block is hotter
+	 * than the hottest object not yet disassembled, whose blocks cannot
+	 * outrank it. A tie is not enough: ties go by object order.
+	 */
+	while (built < order_nr) {
+		size_t end = built + batch < order_nr ? built + batch : order_nr;
+
+		for (; built < end; built++) {
+			struct rank_func *f = &r->funcs[order[built]];
+			const struct stream_sample *smp;
+			size_t nr;
+
+			smp = event_samples(&s->objects[f->obj], ev, &nr);
+			ret = fold(r, f, smp, nr);
+			if (ret)
+				goto out;
+			ret = collect_blocks(r, order[built], &blocks_alloc);
+			if (ret)
+				goto out;
 		}
-	}
-	rank__sort(r->blocks, r->blocks_nr);
+		batch *= 2;
+		if (!lazy || built == order_nr)
+			continue;
+		ret = -ENOMEM;
+		free(scratch);
+		scratch = malloc((r->blocks_nr ? r->blocks_nr : 1) * sizeof(*scratch));
+		if (!scratch)
+			goto out;
+		rank__sort(r->blocks, r->blocks_nr);
 
-	counts = malloc(r->blocks_nr * sizeof(*counts));
-	if (!counts)
-		return -ENOMEM;
+		size_t shown = shown_count(r, o, scratch);
+		uint64_t next = r->funcs[order[built]].samples;
+
+		if (shown < r->blocks_nr && (shown == 0 || r->blocks[shown - 1].samples > next))
+			break;
+	}
+	for (i = 0; i < r->funcs_nr; i++)
+		r->skipped_objects += r->funcs[i].code == RANK_CODE_SKIPPED;
+
+	rank__sort(r->blocks, r->blocks_nr);
+	ret = -ENOMEM;
+	free(scratch);
+	scratch = malloc((r->blocks_nr ? r->blocks_nr : 1) * sizeof(*scratch));
+	if (!scratch)
+		goto out;
 	for (i = 0; i < r->blocks_nr; i++) {
 		struct rank_block *b = &r->blocks[i];
 
-		counts[i] = b->samples;
 		r->funcs[b->func].block_rank[b->block] = (uint32_t)(i + 1);
 	}
-	r->shown_nr = o->no_threshold ? (o->top < r->blocks_nr ? o->top : r->blocks_nr)
-				      : rank__threshold(counts, r->blocks_nr, r->total, o->percent,
-							o->top);
-	free(counts);
+	r->shown_nr = shown_count(r, o, scratch);
 	for (i = 0; i < r->shown_nr; i++)
 		r->funcs[r->blocks[i].func].shown = true;
-	return 0;
+	ret = 0;
+out:
+	free(order);
+	free(scratch);
+	return ret;
 }
 
 void rank__release(struct rank *r)

@@ -13,6 +13,7 @@
 struct rank_opts {
 	double percent;		/* the reference's --percent threshold, in [0, 100] */
 	bool no_threshold;	/* --all: ignore percent */
+	bool every_function;	/* disassemble every sampled object, even those too cold to show */
 	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
 	const char *function;	/* only rank objects with this name; NULL = all */
 };
@@ -22,6 +23,7 @@ enum rank_code {
 	RANK_CODE_OK,		/* disassembled: cfg is valid */
 	RANK_CODE_NONE,		/* the stream has no code bytes for it */
 	RANK_CODE_FAILED,	/* cfg_func__build refused (architecture...): see error */
+	RANK_CODE_SKIPPED,	/* not disassembled: too cold for any of its blocks to be shown */
 };
 
 /* One sampled object. */
@@ -59,7 +61,8 @@ struct rank {
 	struct rank_block *blocks;	/* blocks with samples of selected funcs, hottest first */
 	size_t blocks_nr;
 	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
-	/* What could not go into a block, over every sampled object. */
+	uint64_t skipped_objects;	/* RANK_CODE_SKIPPED */
+	/* What could not go into a block, over every disassembled object. */
 	uint64_t nocode_objects, nocode_samples;
 	uint64_t failed_objects, failed_samples;
 	const char *failed_error;	/* first failure's message, borrowed from funcs */
@@ -67,10 +70,13 @@ struct rank {
 };
 
 /*
- * Disassemble every object of s (finished) with samples of event ev (-1: none),
- * fold its samples into instructions and blocks, rank the blocks and apply the
- * selection in o. Returns 0 or -ENOMEM; r must be released either way.
- * r borrows s.
+ * Disassemble the objects of s (finished) with samples of event ev (-1: none),
+ * fold their samples into instructions and blocks, rank the blocks and apply
+ * the selection in o. Objects are disassembled hottest first, and only until
+ * no object left could have a block among those shown (a block never has more
+ * samples than its object): the rest are RANK_CODE_SKIPPED, unless
+ * o->every_function or o->no_threshold. Returns 0 or -ENOMEM; r must be
+ * released either way. r borrows s.
  */
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o);
 void rank__release(struct rank *r);

@@ -151,7 +151,9 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 		put_key_u64(out, in, "code_end", f->cfg.code_end);
 	} else {
 		put_key_str(out, in, "error",
-			    f->code == RANK_CODE_NONE ? "no code bytes in the stream" : f->error);
+			    f->code == RANK_CODE_NONE ? "no code bytes in the stream" :
+			    f->code == RANK_CODE_SKIPPED ? "not disassembled: no block of it can be shown" :
+			    f->error);
 	}
 	fputs(",\n", out);
 	put_key_u64(out, in, "samples", f->samples);

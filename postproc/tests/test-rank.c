@@ -130,7 +130,7 @@ static const char two_loops[] =
 
 static void blocks_are_folded_ranked_and_selected(void **state)
 {
-	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP, .every_function = true };
 	const struct rank_func *alpha, *beta;
 	struct stream s;
 	struct rank r;
@@ -178,6 +178,45 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	assert_int_equal(alpha->block_rank[0], 3);
 	assert_int_equal(alpha->block_rank[2], 0);
 	rank__release(&r);
+	stream__release(&s);
+}
+
+/*
+ * Without every_function, objects are disassembled hottest first until the
+ * shown blocks are settled: alpha (43) then beta and gamma (30, 5) give blocks
+ * 30, 30, 10 of which 30 + 30 cross 50%, and the coldest shown (30) beats
+ * delta's 4 samples, so delta is never disassembled. The shown blocks must be
+ * the same as with every object disassembled, at every threshold.
+ */
+static void cold_objects_are_not_disassembled_and_nothing_shown_changes(void **state)
+{
+	struct rank_opts lazy = { .percent = 50.0, .top = NO_TOP };
+	struct rank_opts eager = { .percent = 50.0, .top = NO_TOP, .every_function = true };
+	struct stream s;
+	struct rank r, e;
+
+	load(&s, two_loops);
+	assert_int_equal(rank__build(&r, &s, 0, &lazy), 0);
+	assert_int_equal(r.funcs[3].code, RANK_CODE_SKIPPED);
+	assert_int_equal(r.skipped_objects, 1);
+	assert_int_equal(r.failed_objects, 0);
+	rank__release(&r);
+	for (int p = 0; p <= 100; p += 5) {
+		for (size_t top = 1; top <= 4; top++) {
+			lazy.percent = eager.percent = p;
+			lazy.top = eager.top = top == 4 ? NO_TOP : top;
+			assert_int_equal(rank__build(&r, &s, 0, &lazy), 0);
+			assert_int_equal(rank__build(&e, &s, 0, &eager), 0);
+			assert_int_equal(r.shown_nr, e.shown_nr);
+			for (size_t i = 0; i < r.shown_nr; i++) {
+				assert_int_equal(r.blocks[i].func, e.blocks[i].func);
+				assert_int_equal(r.blocks[i].start, e.blocks[i].start);
+				assert_int_equal(r.blocks[i].samples, e.blocks[i].samples);
+			}
+			rank__release(&r);
+			rank__release(&e);
+		}
+	}
 	stream__release(&s);
 }
 
@@ -269,6 +308,7 @@ int main(void)
 		cmocka_unit_test(zero_total_behaves_like_the_reference),
 		cmocka_unit_test(ties_keep_function_then_block_order),
 		cmocka_unit_test(blocks_are_folded_ranked_and_selected),
+		cmocka_unit_test(cold_objects_are_not_disassembled_and_nothing_shown_changes),
 		cmocka_unit_test(function_filter_and_no_threshold),
 		cmocka_unit_test(other_event_is_ranked_on_its_own),
 		cmocka_unit_test(trailing_data_is_outside_code),

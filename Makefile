@@ -64,6 +64,8 @@ BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT)
 
 .DELETE_ON_ERROR:
+# Keep test objects: make would otherwise delete them after linking and print the rm.
+.SECONDARY:
 .PHONY: all check install uninstall clean deps check-deps bench run
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))

@@ -591,7 +591,7 @@ static int split(struct cfg_func *f)
 }
 
 int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,
-		    char *err, size_t errlen)
+		    unsigned int flags, char *err, size_t errlen)
 {
 	struct builder b = { .f = out, .code = code };
 	cs_insn *ci;
@@ -643,6 +643,11 @@ int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, si
 	b.textoff = NULL;
 
 	ret = reach(out, &out->code_end);
+	if (!ret && !(flags & CFG_TRAILING_DATA) && out->insns_nr) {
+		const struct cfg_insn *last = &out->insns[out->insns_nr - 1];
+
+		out->code_end = last->off + last->size;
+	}
 	if (!ret)
 		ret = split(out);
 	if (!ret)

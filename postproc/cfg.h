@@ -7,6 +7,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* cfg_func__build flags. */
+enum {
+	/* Bytes after the last instruction reachable from the entry are trailing
+	 * data (V8 appends metadata to its code). Off: the code is exactly the
+	 * function (an ELF symbol's size), and code reached only through a jump
+	 * table elsewhere (GCC's switch tables in .rodata) is still code. */
+	CFG_TRAILING_DATA = 1 << 0,
+};
+
 /* Instruction flags. */
 enum {
 	INSN_JUMP = 1 << 0,	/* unconditional jump (direct or indirect) */
@@ -81,7 +90,7 @@ struct cfg_func {
  * releasing it is harmless). code may be NULL if size is 0.
  */
 int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,
-		    char *err, size_t errlen);
+		    unsigned int flags, char *err, size_t errlen);
 
 /* Index of the instruction starting exactly at off, or -1 (not an instruction start). */
 long cfg_func__insn_at(const struct cfg_func *f, uint32_t off);

@@ -78,8 +78,9 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 	}
 	/* Only the bytes the stream has: STREAM.md forbids inventing the rest. */
 	err[0] = '\0';
-	ret = cfg_func__build(&f->cfg, (int)obj->e_machine, obj->code, obj->code_nr, err,
-			      sizeof(err));
+	/* Only JIT code may carry trailing metadata; ELF symbol sizes are exact. */
+	ret = cfg_func__build(&f->cfg, (int)obj->e_machine, obj->code, obj->code_nr,
+			      obj->kind == HB_KIND_JIT ? CFG_TRAILING_DATA : 0, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {

@@ -62,7 +62,8 @@ static void build(struct cfg_func *f, int e_machine, const uint8_t *code, size_t
 {
 	char err[128] = "";
 
-	assert_int_equal(cfg_func__build(f, e_machine, code, size, err, sizeof(err)), 0);
+	/* JIT code: the cases here test the trailing-data detection too */
+	assert_int_equal(cfg_func__build(f, e_machine, code, size, CFG_TRAILING_DATA, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	check_shape(f);
 }
@@ -379,6 +380,34 @@ static void trailing_data_after_the_final_ret_is_in_no_block(void **state)
 	cfg_func__release(&f);
 }
 
+/*
+ * A native switch: GCC keeps the jump table in .rodata, so the case after the
+ * indirect jump is reached only through it. Hand-assembled, checked with
+ * objdump -d -M intel: 89 f8 mov eax,edi; ff e0 jmp rax; b8 01 00 00 00
+ * mov eax,0x1; c3 ret.
+ */
+static const uint8_t native_switch[] = { 0x89, 0xf8, 0xff, 0xe0, 0xb8, 0x01, 0x00, 0x00, 0x00, 0xc3 };
+
+static void without_trailing_data_detection_every_instruction_is_code(void **state)
+{
+	struct cfg_func f;
+	char err[128] = "";
+
+	assert_int_equal(cfg_func__build(&f, EM_X86_64, native_switch, sizeof(native_switch), 0,
+					 err, sizeof(err)), 0);
+	check_shape(&f);
+	assert_int_equal(f.code_end, sizeof(native_switch));
+	assert_int_equal(f.blocks_nr, 2);
+	assert_block(&f, 0, 0x0, 0x4);
+	assert_block(&f, 1, 0x4, 0xa);
+	cfg_func__release(&f);
+
+	/* As JIT code, the unreached case counts as trailing bytes. */
+	build(&f, EM_X86_64, native_switch, sizeof(native_switch));
+	assert_int_equal(f.code_end, 0x4);
+	cfg_func__release(&f);
+}
+
 /* skipdata.S */
 static const uint8_t skipdata[] = {
 	0xeb, 0x02,				/* 0: jmp 0x4 */
@@ -570,7 +599,7 @@ static void unknown_e_machine_is_not_supported(void **state)
 	struct cfg_func f;
 	char err[128] = "";
 
-	assert_int_equal(cfg_func__build(&f, 40 /* EM_ARM */, &nop, 1, err, sizeof(err)),
+	assert_int_equal(cfg_func__build(&f, 40 /* EM_ARM */, &nop, 1, 0, err, sizeof(err)),
 			 -ENOTSUP);
 	assert_non_null(strstr(err, "e_machine 40"));
 	assert_null(f.insns);
@@ -578,7 +607,7 @@ static void unknown_e_machine_is_not_supported(void **state)
 	assert_int_equal(f.insns_nr, 0);
 	cfg_func__release(&f);
 	/* no room for a message is fine */
-	assert_int_equal(cfg_func__build(&f, 243, &nop, 1, NULL, 0), -ENOTSUP);
+	assert_int_equal(cfg_func__build(&f, 243, &nop, 1, 0, NULL, 0), -ENOTSUP);
 }
 
 static void code_larger_than_32_bits_is_refused(void **state)
@@ -590,7 +619,7 @@ static void code_larger_than_32_bits_is_refused(void **state)
 	if (SIZE_MAX <= UINT32_MAX)
 		skip();
 	/* refused before a byte is read */
-	assert_int_equal(cfg_func__build(&f, EM_X86_64, &nop, (size_t)UINT32_MAX + 1, err,
+	assert_int_equal(cfg_func__build(&f, EM_X86_64, &nop, (size_t)UINT32_MAX + 1, 0, err,
 					 sizeof(err)), -ERANGE);
 	assert_true(err[0] != '\0');
 	assert_null(f.insns);
@@ -653,6 +682,7 @@ int main(void)
 		cmocka_unit_test(ud2_ends_its_block),
 		cmocka_unit_test(calls_do_not_end_their_block),
 		cmocka_unit_test(trailing_data_after_the_final_ret_is_in_no_block),
+		cmocka_unit_test(without_trailing_data_detection_every_instruction_is_code),
 		cmocka_unit_test(undecodable_bytes_do_not_derail_decoding),
 		cmocka_unit_test(assembly_text_pads_the_mnemonic_to_seven_columns),
 		cmocka_unit_test(target_inside_an_instruction_is_counted_not_split),

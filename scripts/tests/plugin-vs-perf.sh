@@ -9,6 +9,10 @@
 #   native <dso> <symbol> <offset>
 #   kernel                           (all kernel samples)
 #   unattributed                     (perf: [unknown] symbol; ours: unattributed.*)
+# Then the post-processor's `--json --all` per-instruction counts are compared
+# with the same perf keys: every perf sample at an instruction start must be in
+# that instruction's count, every other one in the function's unaligned or
+# outside-code count (at or past code_end).
 # Nothing here is typed in by hand: both sides come from the same perf.data.
 . "$(dirname "$0")/lib.sh"
 
@@ -58,6 +62,39 @@ perf_keys() {
 	END { for (k in n) print k, n[k] }' "$1" | sort
 }
 
+# postproc JSON (--all) + perf keys -> a diff-able list of both sides.
+json_vs_perf() {	# json perf-keys
+	node -e '
+	const fs = require("fs");
+	const d = JSON.parse(fs.readFileSync(process.argv[1]));
+	const ours = new Map(), theirs = new Map(), insns = new Map();
+	const add = (m, k, n) => m.set(k, (m.get(k) || 0) + n);
+	for (const f of d.functions) {
+		const fk = f.kind === "jit" ? "jit " + f.code_index : "native " + f.dso + " " + f.symbol;
+		if (!insns.has(fk)) insns.set(fk, new Set());
+		for (const i of f.instructions) {
+			if (i.offset < f.code_end) insns.get(fk).add(i.offset);
+			if (i.samples) add(ours, fk + " 0x" + i.offset.toString(16), i.samples);
+		}
+		const lost = f.unaligned_samples + f.outside_code_samples;
+		if (lost) add(ours, fk + " not-at-an-instruction", lost);
+		if (!f.disassembled) add(ours, fk + " not-disassembled", f.samples);
+	}
+	for (const line of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
+		const t = line.split(" ");
+		if (t[0] !== "jit" && t[0] !== "native") continue;
+		const n = Number(t.pop()), off = t.pop(), fk = t.join(" ");
+		const set = insns.get(fk);
+		if (!set) add(theirs, fk + " not-disassembled", n);
+		else if (set.has(parseInt(off, 16))) add(theirs, fk + " " + off, n);
+		else add(theirs, fk + " not-at-an-instruction", n);
+	}
+	const dump = (m) => [...m].map(([k, n]) => k + " " + n).sort();
+	fs.writeFileSync(process.argv[3], dump(theirs).join("\n") + "\n");
+	fs.writeFileSync(process.argv[4], dump(ours).join("\n") + "\n");
+	' "$1" "$2" "$3.theirs" "$3.ours"
+}
+
 for case in fakejit v8-wasm; do
 	pd=$top/test-data/$case/perf.data
 	restore_recording "$case"
@@ -96,5 +133,13 @@ for case in fakejit v8-wasm; do
 		ok "$case: per-offset counts of $(wc -l <"$tmp/$case.ours") keys ($jit JIT offsets) equal perf inject's"
 	else
 		not_ok "$case: per-offset counts equal perf inject's" "$tmp/$case.diff"
+	fi
+	if "$POSTPROC" --json --all "$tmp/$case.hbs" >"$tmp/$case.json" 2>"$tmp/post.err" &&
+		json_vs_perf "$tmp/$case.json" "$tmp/$case.theirs" "$tmp/$case.insn" 2>>"$tmp/post.err" &&
+		diff -u "$tmp/$case.insn.theirs" "$tmp/$case.insn.ours" >"$tmp/$case.insn.diff" 2>&1; then
+		ok "$case: hotblocks --json --all per-instruction counts ($(wc -l <"$tmp/$case.insn.ours") keys) equal perf's"
+	else
+		cat "$tmp/post.err" >>"$tmp/$case.insn.diff"
+		not_ok "$case: hotblocks --json --all per-instruction counts equal perf's" "$tmp/$case.insn.diff"
 	fi
 done

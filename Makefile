@@ -24,7 +24,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd
-POSTPROC_PKGS := capstone
+POSTPROC_PKGS := capstone libelf
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 POSTPROC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(POSTPROC_PKGS))
@@ -116,10 +116,13 @@ $(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_T
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
 
+# Test-data generators may use libelf (writing .cwasm-format ELF files).
+TOOL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libelf)
+TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LIBS)
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)

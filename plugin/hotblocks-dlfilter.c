@@ -57,6 +57,20 @@ struct pending {
 	uint32_t pid, ev;
 };
 
+/*
+ * perf hands out the same dso and symbol strings for the same dso and symbol
+ * (they live in its long-lived dso/symbol objects), so their addresses key a
+ * small cache in front of the string-hashed object table. The addresses are
+ * only compared, never dereferenced after the callback returns.
+ */
+#define NATIVE_CACHE_SLOTS 256
+
+struct native_cache_slot {
+	const char *dso, *sym;
+	uint64_t sym_start;
+	long id;
+};
+
 struct event {
 	const char *seen_ptr;	/* perf's string for this event, compared by address first */
 	char *name;
@@ -83,6 +97,8 @@ struct hb {
 
 	struct pending *pending;
 	size_t pending_nr, pending_alloc;
+
+	struct native_cache_slot native_cache[NATIVE_CACHE_SLOTS];
 
 	uint64_t last_refresh_ns;
 	uint8_t *code_buf;	/* MAX_NATIVE_CODE bytes, for object_code() */
@@ -492,11 +508,19 @@ static void classify_native(struct hb *hb, const struct perf_dlfilter_sample *s,
 		account(hb, ev, HB_CLASS_NO_SYMBOL, s->period);
 		return;
 	}
+	struct native_cache_slot *slot =
+		&hb->native_cache[(((uintptr_t)al->sym >> 4) ^ al->sym_start) % NATIVE_CACHE_SLOTS];
+
+	if (slot->sym == al->sym && slot->dso == al->dso && slot->sym_start == al->sym_start) {
+		add_count(hb, NATIVE_ID_BIT | (uint32_t)slot->id, ev, al->symoff, s->period, HB_CLASS_NATIVE);
+		return;
+	}
 	id = natives__get(&hb->natives, al->dso, al->sym, al->sym_start, &created);
 	if (id < 0) {
 		account(hb, ev, HB_CLASS_TABLE_FULL, s->period);
 		return;
 	}
+	*slot = (struct native_cache_slot){ al->dso, al->sym, al->sym_start, id };
 	if (created) {
 		struct native_obj *o = &hb->natives.objs[id];
 

@@ -5,6 +5,7 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench)
+#   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
 
@@ -66,7 +67,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check install uninstall clean deps check-deps bench run
+.PHONY: all check install uninstall clean deps check-deps bench run fuzz fuzz-run
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -129,9 +130,60 @@ $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ $<
 
-check: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
+# The unit tests once more, built with AddressSanitizer and UndefinedBehaviorSanitizer.
+AB := build-asan
+ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
+ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
+
+$(AB)/%.o: %.c | $(B)/.deps-build
+	$(call msg,CC-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $(PLUGIN_TEST_SUPPORT:$(B)/%=$(AB)/%)
+	$(call msg,LD-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(PLUGIN_LIBS) $(TEST_LIBS)
+
+$(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB)/%) $(POSTPROC_TEST_SUPPORT:$(B)/%=$(AB)/%)
+	$(call msg,LD-ASAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
+
+check: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS)
 	$(Q)scripts/ensure-deps check
-	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS)
+
+# libFuzzer targets, one per reader: plugin/tests/fuzz/fuzz-*.c and
+# postproc/tests/fuzz/fuzz-*.c. Seeds: test-data/corpus/<target>/.
+#   make fuzz                  build them (clang)
+#   make fuzz-run SECONDS=N    run each for N seconds (default 60)
+FUZZ_CC ?= clang
+FB := build-fuzz
+FUZZ_FLAGS := -g -O1 -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined
+FUZZ_LINK := -fsanitize=fuzzer,address,undefined
+FUZZ_TARGETS := $(patsubst plugin/tests/fuzz/%.c,$(FB)/%,$(wildcard plugin/tests/fuzz/fuzz-*.c)) \
+	$(patsubst postproc/tests/fuzz/%.c,$(FB)/%,$(wildcard postproc/tests/fuzz/fuzz-*.c))
+SECONDS ?= 60
+
+$(FB)/obj/%.o: %.c | $(B)/.deps-build
+	$(call msg,CC-FUZZ,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB)/obj/%)
+	$(call msg,LD-FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PLUGIN_LIBS)
+
+$(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%)
+	$(call msg,LD-FUZZ,$@)
+	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)
+
+fuzz: $(FUZZ_TARGETS)
+
+fuzz-run: fuzz
+	$(Q)scripts/fuzz-run $(SECONDS) $(FUZZ_TARGETS)
 
 # The main job on the bundled real recordings: V8 running a hot WebAssembly
 # loop, and our own JIT with address reuse (test-data/*/README.md).
@@ -155,6 +207,6 @@ uninstall:
 	rm -f $(DESTDIR)$(DLFILTERDIR)/hotblocks.so $(DESTDIR)$(BINDIR)/hotblocks
 
 clean:
-	rm -rf $(B) $(PLUGIN_SO) $(POSTPROC_BIN)
+	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)
 
--include $(ALL_OBJ:.o=.d)
+-include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d)

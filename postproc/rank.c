@@ -59,7 +59,8 @@ static const struct stream_sample *event_samples(const struct stream_object *obj
 	for (j = i; j < obj->samples_nr && obj->samples[j].ev == (uint64_t)ev; j++)
 		;
 	*nr = j - i;
-	return obj->samples + i;
+	/* An object may have no sample lines at all (samples NULL). */
+	return i ? obj->samples + i : obj->samples;
 }
 
 /* Disassemble f's object and put each sample in its instruction and block. */

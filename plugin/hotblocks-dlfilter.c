@@ -747,9 +747,15 @@ HB_EXPORT int stop(void *data, void *ctx)
 		const struct dump_file *df = &hb->dumps.files[i];
 		uint64_t tail = jitdump__tail_bytes(df->jd);
 
-		if (tail)
+		/* A corrupt record was already reported; what follows it is not a truncation. */
+		if (tail && !df->failed)
 			warn(hb, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64 " bytes); the dump was truncated",
 			     df->jd->path, df->jd->parsed_off, tail);
+		if (df->jd->unknown_records)
+			warn(hb, "%s: skipped %zu records of unknown type", df->jd->path, df->jd->unknown_records);
+		if (df->jd->orphan_moves)
+			warn(hb, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
+			     df->jd->path, df->jd->orphan_moves);
 	}
 	explain_unresolved(hb);
 	write_stream(hb);

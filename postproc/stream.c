@@ -104,10 +104,16 @@ static int next_line(struct reader *r, struct parser *p, char **line)
 		size_t got;
 
 		if (nl) {
+			size_t len = (size_t)(nl - (r->buf + r->pos));
+
 			*nl = '\0';
 			*line = r->buf + r->pos;
 			r->pos = nl + 1 - r->buf;
 			p->line++;
+			/* The stream is text: a NUL would silently cut the line short. */
+			if (memchr(*line, '\0', len))
+				return bad(p, "NUL byte in line at column %zu",
+					   (size_t)((char *)memchr(*line, '\0', len) - *line) + 1);
 			return 1;
 		}
 		if (r->pos) {

@@ -62,7 +62,8 @@ TOOL_SRC := $(wildcard scripts/tools/*.c)
 TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
-ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT)
+ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c))
 
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.

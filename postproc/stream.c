@@ -49,6 +49,9 @@ struct local_obj {
 	uint64_t id;
 	uint32_t obj;		/* index in stream.objects, or SKIPPED */
 	uint64_t code_next;	/* offset the next `code` chunk of this section must start at */
+	/* 0: no debug line yet in this section; 1: this section supplies the object's
+	 * debug entries; 2: an earlier section did (the same load: keep those). */
+	uint8_t debug_state;
 };
 
 struct local_ev {
@@ -609,18 +612,40 @@ static int rec_code(struct parser *p)
 static int rec_debug(struct parser *p)
 {
 	struct local_obj *lo = NULL;
-	uint64_t v = 0;
 	int err;
 
-	/* Not used yet; still checked so a corrupt line does not pass unnoticed. */
+	uint64_t addr = 0, line = 0, discrim = 0;
+	struct stream_object *obj;
+	struct stream_debug *d;
+
 	if ((err = check_fields(p, 6)) || (err = find_obj(p, p->f[1], &lo)) ||
-	    (err = get_hex(p, p->f[2], "debug address", &v)) ||
-	    (err = get_dec(p, p->f[3], "debug line", &v)) ||
-	    (err = get_dec(p, p->f[4], "debug discriminator", &v)) ||
+	    (err = get_hex(p, p->f[2], "debug address", &addr)) ||
+	    (err = get_dec(p, p->f[3], "debug line", &line)) ||
+	    (err = get_dec(p, p->f[4], "debug discriminator", &discrim)) ||
 	    (err = get_str(p, p->f[5], "debug file")))
 		return err;
-	if (lo->obj == SKIPPED)
+
+	if (lo->obj == SKIPPED) {
 		p->s->skipped_object_lines++;
+		return 0;
+	}
+	if (line > UINT32_MAX || discrim > UINT32_MAX)
+		return bad(p, "debug line or discriminator past 32 bits");
+	obj = &p->s->objects[lo->obj];
+	if (!lo->debug_state)
+		lo->debug_state = obj->debug_nr ? 2 : 1;
+	if (lo->debug_state == 2)
+		return 0;
+	if (VEC_GROW(obj->debug, obj->debug_nr + 1, obj->debug_alloc))
+		return oom(p);
+	d = &obj->debug[obj->debug_nr];
+	d->file = strdup(p->f[5]);
+	if (!d->file)
+		return oom(p);
+	d->addr = addr;
+	d->line = (uint32_t)line;
+	d->discrim = (uint32_t)discrim;
+	obj->debug_nr++;
 	return 0;
 }
 
@@ -856,6 +881,9 @@ void stream__release(struct stream *s)
 		free(s->objects[i].name);
 		free(s->objects[i].path);
 		free(s->objects[i].code);
+		for (size_t j = 0; j < s->objects[i].debug_nr; j++)
+			free(s->objects[i].debug[j].file);
+		free(s->objects[i].debug);
 	}
 	free(s->objects);
 	for (i = 0; i < s->events_nr; i++)

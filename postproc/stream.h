@@ -30,6 +30,13 @@ struct stream_sample {
 	uint64_t period;
 };
 
+/* One jitdump DEBUG_INFO entry of a code object (STREAM.md `debug`). */
+struct stream_debug {
+	uint64_t addr;		/* code address as the JIT wrote it (absolute) */
+	uint32_t line, discrim;
+	char *file;		/* owned, decoded; "\xff" = same file as the previous entry */
+};
+
 /* One code object, merged over sections by its identity (STREAM.md `object`). */
 struct stream_object {
 	enum hb_object_kind kind;
@@ -44,6 +51,9 @@ struct stream_object {
 	char *path;		/* owned: jit `dump`, native/cwasm `dso` */
 	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
 	size_t code_nr, code_alloc;
+	/* owned: DEBUG_INFO entries in record order, from the first section that had them */
+	struct stream_debug *debug;
+	size_t debug_nr, debug_alloc;
 	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
 	struct stream_sample *samples;
 	size_t samples_nr;

@@ -25,7 +25,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd
-POSTPROC_PKGS := capstone libelf
+POSTPROC_PKGS := capstone libelf libdw
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 POSTPROC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(POSTPROC_PKGS))
@@ -199,13 +199,20 @@ run: all
 bench: all $(BENCH_FILTERS)
 	$(Q)scripts/bench
 
+# perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of
+# PATH and execvp()s perf-hotblocks), so BINDIR is enough; `perf hotblocks --help`
+# shows the man page perf-hotblocks(1).
 install: all
-	install -d -m 755 $(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(BINDIR)
+	install -d -m 755 $(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 644 $(PLUGIN_SO) $(DESTDIR)$(DLFILTERDIR)/hotblocks.so
 	$(if $(POSTPROC_SRC),install -m 755 $(POSTPROC_BIN) $(DESTDIR)$(BINDIR)/hotblocks)
+	install -m 755 scripts/perf-hotblocks $(DESTDIR)$(BINDIR)/perf-hotblocks
+	install -m 644 scripts/perf-hotblocks.1 postproc/hotblocks.1 $(DESTDIR)$(MANDIR)/man1/
 
 uninstall:
-	rm -f $(DESTDIR)$(DLFILTERDIR)/hotblocks.so $(DESTDIR)$(BINDIR)/hotblocks
+	rm -f $(DESTDIR)$(DLFILTERDIR)/hotblocks.so $(DESTDIR)$(BINDIR)/hotblocks \
+		$(DESTDIR)$(BINDIR)/perf-hotblocks $(DESTDIR)$(MANDIR)/man1/perf-hotblocks.1 \
+		$(DESTDIR)$(MANDIR)/man1/hotblocks.1
 
 clean:
 	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)

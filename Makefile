@@ -29,7 +29,8 @@ POSTPROC_PKGS := capstone libelf libdw
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 POSTPROC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(POSTPROC_PKGS))
-POSTPROC_LIBS = $(shell $(PKG_CONFIG) --libs $(POSTPROC_PKGS)) -lm
+# libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
+POSTPROC_LIBS = $(shell $(PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 

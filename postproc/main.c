@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "rank.h"
 #include "render.h"
 #include "stream.h"
@@ -36,6 +37,12 @@ static const char usage_text[] =
 	"      --json          one JSON document (schema: postproc/JSON.md)\n"
 	"      --color[=WHEN]  colour the sample cells: auto (default: when stdout is a\n"
 	"                      terminal and NO_COLOR is unset), always, never\n"
+	"      --cwasm FILE    wasmtime's compiled module: map samples to wasm functions\n"
+	"                      and instructions to wasm offsets (its address map)\n"
+	"      --clif DIR      its --emit-clif directory: the [CLIF] column\n"
+	"      --wasm FILE     the original .wasm: the [Wasm] column, names, and the\n"
+	"                      [Source] column when it has DWARF\n"
+	"      --no-source     no [Source] column\n"
 	"  -o, --output FILE   write the report to FILE instead of standard output\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
@@ -93,6 +100,7 @@ struct options {
 	bool json;
 	bool all;
 	enum color_mode color;
+	struct annot_inputs annot;
 };
 
 enum {
@@ -101,6 +109,10 @@ enum {
 	OPT_JSON,
 	OPT_ALL,
 	OPT_COLOR,
+	OPT_CWASM,
+	OPT_CLIF,
+	OPT_WASM,
+	OPT_NO_SOURCE,
 };
 
 static const struct option long_options[] = {
@@ -114,6 +126,10 @@ static const struct option long_options[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ "cwasm", required_argument, NULL, OPT_CWASM },
+	{ "clif", required_argument, NULL, OPT_CLIF },
+	{ "wasm", required_argument, NULL, OPT_WASM },
+	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -221,6 +237,18 @@ static void parse_options(int argc, char **argv, struct options *o)
 				usage_error("--color takes auto, always or never, not '%s'", optarg);
 			o->color = color_modes[i].mode;
 			break;
+		case OPT_CWASM:
+			o->annot.cwasm = optarg;
+			break;
+		case OPT_CLIF:
+			o->annot.clif_dir = optarg;
+			break;
+		case OPT_WASM:
+			o->annot.wasm = optarg;
+			break;
+		case OPT_NO_SOURCE:
+			o->annot.no_source = true;
+			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
@@ -303,10 +331,30 @@ static void report_losses(const struct stream *s, const struct rank *r, const st
 	}
 }
 
+struct display_arg {
+	struct annotator *annot;
+	const struct stream *s;
+};
+
+static const char *display_name(void *arg, size_t obj)
+{
+	const struct display_arg *d = arg;
+
+	return annotator__func(d->annot, d->s, obj)->display;
+}
+
+static void summary_note(void *arg, const char *line)
+{
+	note("%s", line);
+}
+
 /* Everything after option parsing; returns the exit status, having freed what it took. */
-static int run(const struct options *o, int nfiles, char **files)
+static int run(struct options *o, int nfiles, char **files)
 {
 	struct render_opts ro = { .all = o->all, .rank = &o->rank };
+	struct annotator *annot = NULL;
+	struct display_arg disp;
+	char err[1024];
 	struct stream s;
 	struct rank r;
 	FILE *out = stdout;
@@ -333,6 +381,15 @@ static int run(const struct options *o, int nfiles, char **files)
 	} else if (s.events_nr) {
 		ev = 0;
 	}
+	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
+		error("%s", err);
+		memset(&r, 0, sizeof(r));
+		goto out_rank;
+	}
+	disp = (struct display_arg){ annot, &s };
+	o->rank.alt_name = display_name;
+	o->rank.alt_arg = &disp;
+	ro.annot = annot;
 	if (rank__build(&r, &s, ev, &o->rank)) {
 		error("out of memory");
 		goto out_rank;
@@ -346,6 +403,7 @@ static int run(const struct options *o, int nfiles, char **files)
 	}
 	ro.color = use_color(o, out);
 	i = (o->json ? &render_json : &render_text)->render(out, &r, &ro);
+	annotator__summary(annot, summary_note, NULL);
 	if (i == -ENOMEM)
 		error("out of memory");
 	else if (i || fflush(out) || ferror(out))
@@ -358,6 +416,7 @@ static int run(const struct options *o, int nfiles, char **files)
 	}
 out_rank:
 	rank__release(&r);
+	annotator__close(annot);
 out_stream:
 	stream__release(&s);
 	return ret;

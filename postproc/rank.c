@@ -202,6 +202,11 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		f->samples = sum;
 		f->code = RANK_CODE_SKIPPED;
 		f->selected = !o->function || !strcmp(o->function, obj->name);
+		if (!f->selected && o->alt_name) {
+			const char *alt = o->alt_name(o->alt_arg, i);
+
+			f->selected = alt && !strcmp(o->function, alt);
+		}
 		r->attributed = sat_add(r->attributed, sum);
 		if (counts_as_jit(obj->kind))
 			r->jit = sat_add(r->jit, sum);

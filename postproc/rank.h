@@ -16,6 +16,9 @@ struct rank_opts {
 	bool every_function;	/* disassemble every sampled object, even those too cold to show */
 	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
 	const char *function;	/* only rank objects with this name; NULL = all */
+	/* Another name an object answers --function to (its display name), or NULL. */
+	const char *(*alt_name)(void *arg, size_t obj);
+	void *alt_arg;
 };
 
 /* Why an object has no blocks. */

@@ -103,6 +103,45 @@ static void put_key_u64(FILE *out, const char *indent, const char *key, uint64_t
 	fprintf(out, "%s\"%s\": %" PRIu64, indent, key, v);
 }
 
+static void put_opt_str(FILE *out, const char *key, const char *val)
+{
+	fprintf(out, ", \"%s\": ", key);
+	if (val)
+		put_str(out, val);
+	else
+		fputs("null", out);
+}
+
+/* The instruction's wasm offset and its CLIF / Wasm / source cells (null when absent). */
+static void put_insn_annot(FILE *out, struct annotator *a, const struct rank *r,
+			   const struct rank_func *f, const struct annot_func *af, uint32_t off)
+{
+	struct annot_cell cells[ANNOT__NR];
+	bool any = false;
+
+	annotator__cells(a, r->stream, f->obj, off, cells);
+	for (int c = 0; c < ANNOT__NR; c++)
+		any |= af->has[c];
+	if (!any)
+		return;
+	if (af->wasm) {
+		/* The key of a CLIF or Wasm cell is the wasm offset both come from. */
+		struct annot_cell w = cells[ANNOT_CLIF].text ? cells[ANNOT_CLIF] : cells[ANNOT_WASM];
+		uint32_t woff;
+
+		if (w.text)
+			fprintf(out, ", \"wasm_offset\": %" PRIu64, w.key);
+		else if (annotator__wasm_offset(a, af, off, &woff))
+			fprintf(out, ", \"wasm_offset\": %" PRIu32, woff);
+		else
+			fputs(", \"wasm_offset\": null", out);
+		put_opt_str(out, "clif", cells[ANNOT_CLIF].text);
+		put_opt_str(out, "wasm", cells[ANNOT_WASM].text);
+	}
+	if (af->has[ANNOT_SOURCE])
+		put_opt_str(out, "source", cells[ANNOT_SOURCE].text);
+}
+
 static bool want_block(const struct rank_func *f, size_t b, const struct render_opts *o,
 		       size_t shown_nr)
 {
@@ -117,9 +156,24 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 	bool first;
 	size_t b, i;
 
+	const struct annot_func *af = o->annot ? annotator__func(o->annot, r->stream, f->obj) : NULL;
+
 	fputs("    {\n", out);
 	put_key_str(out, in, "name", obj->name);
 	fputs(",\n", out);
+	put_key_str(out, in, "display_name", af ? af->display : obj->name);
+	fputs(",\n", out);
+	if (af && af->wasm) {
+		/* Matched to the .cwasm: which function, and whether its code agrees. */
+		fprintf(out, "%s\"wasm_function\": {\"symbol\": ", in);
+		put_str(out, af->symbol);
+		fprintf(out, ", \"text_offset\": %" PRIu64 ", \"module\": ", af->text_off);
+		if (af->module >= 0)
+			fprintf(out, "%d, \"index\": %d", af->module, af->func_index);
+		else
+			fputs("null, \"index\": null", out);
+		fprintf(out, ", \"stale\": %s},\n", af->stale ? "true" : "false");
+	}
 	put_key_str(out, in, "kind", stream__kind_name(obj->kind));
 	fputs(",\n", out);
 	put_key_u64(out, in, "pid", obj->pid);
@@ -181,7 +235,10 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 			fprintf(out, "%s\n%s  {\"offset\": %" PRIu32 ", \"size\": %" PRIu16
 				", \"asm\": ", first ? "" : ",", in, insn->off, insn->size);
 			put_str(out, insn->text);
-			fprintf(out, ", \"samples\": %" PRIu64 "}", f->insn_samples[i]);
+			fprintf(out, ", \"samples\": %" PRIu64, f->insn_samples[i]);
+			if (af)
+				put_insn_annot(out, o->annot, r, f, af, insn->off);
+			fputc('}', out);
 			first = false;
 		}
 	}

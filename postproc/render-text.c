@@ -2,6 +2,7 @@
 /* Text report in the layout of `wasmtime hot-blocks` (shared/docs/formats.md 6.3). */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "render.h"
@@ -61,32 +62,122 @@ static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 	fprintf(out, "%s%s%s", heat[i].sgr, cell, COLOR_RESET);
 }
 
-static void put_block(FILE *out, const struct rank *r, const struct rank_block *rb, bool color)
+/* Column widths, as the reference clamps them (formats.md 6.3). */
+#define CLIF_MIN 6
+#define CLIF_MAX 40
+#define WASM_MIN 6
+#define WASM_MAX 40
+#define SOURCE_MAX 60
+
+static const char *const col_header[ANNOT__NR] = { "[CLIF]", "[Wasm]", "[Source]" };
+static const size_t col_min[ANNOT__NR] = { CLIF_MIN, WASM_MIN, 8 };
+static const size_t col_max[ANNOT__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
+
+/* The ditto rule (formats.md 6.3): a cell equal in text and wasm offset to the
+ * last one printed in full is a '"'; an absent one is '-' and resets it. */
+struct ditto {
+	bool valid;
+	const char *text;	/* points into the previous row's cell copy */
+	uint64_t key;
+	char copy[512];
+};
+
+static const char *ditto__cell(struct ditto *d, const struct annot_cell *c)
+{
+	if (!c->text) {
+		d->valid = false;
+		return "-";
+	}
+	if (d->valid && c->key == d->key && !strcmp(c->text, d->copy))
+		return "\"";
+	snprintf(d->copy, sizeof(d->copy), "%s", c->text);
+	d->key = c->key;
+	d->valid = true;
+	return c->text;
+}
+
+/* Print s cut to w bytes, padded to w unless it is the row's last cell. */
+static void put_col(FILE *out, const char *s, size_t w, bool last)
+{
+	size_t n = strlen(s);
+
+	if (n > w)
+		n = w;
+	fprintf(out, "   %.*s", (int)n, s);
+	if (!last)
+		fprintf(out, "%*s", (int)(w - n), "");
+}
+
+static void put_block(FILE *out, const struct rank *r, const struct rank_block *rb,
+		      const struct render_opts *o)
 {
 	const struct rank_func *f = &r->funcs[rb->func];
 	const struct cfg_block *b = &f->cfg.blocks[rb->block];
-	size_t i, w = 0;
+	const struct stream_object *obj = &r->stream->objects[f->obj];
+	const struct annot_func *af = o->annot ? annotator__func(o->annot, r->stream, f->obj) : NULL;
+	struct annot_cell (*cells)[ANNOT__NR] = calloc(b->nr ? b->nr : 1, sizeof(*cells));
+	struct ditto ditto[ANNOT__NR];
+	bool show[ANNOT__NR] = { false };
+	size_t w[ANNOT__NR] = { 0 };
+	size_t i, c, asm_w = 0, last = 0;
 	char num[64];
 
+	if (!cells)
+		return;
 	/* Deliberate divergence: the whole CFG block, so the header names its start. */
 	fputc('`', out);
-	put_name(out, r->stream->objects[f->obj].name);
+	put_name(out, af ? af->display : obj->name);
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
 		fmt_pct(num, sizeof(num), pct(rb->samples, r->total)));
-	for (i = b->first; i < b->first + b->nr; i++) {
-		size_t len = strlen(f->cfg.insns[i].text);
+	for (i = 0; i < b->nr; i++) {
+		size_t len = strlen(f->cfg.insns[b->first + i].text);
 
-		if (len > w)
-			w = len;
+		if (len > asm_w)
+			asm_w = len;
+		if (af)
+			annotator__cells(o->annot, r->stream, f->obj, f->cfg.insns[b->first + i].off, cells[i]);
 	}
-	w = w < ASM_MIN ? ASM_MIN : w > ASM_MAX ? ASM_MAX : w;
-	/* The reference pads every column but the last; [Assembly] is the last one here. */
-	fprintf(out, "%10s   %s\n", "[Samples]", "[Assembly]");
-	for (i = b->first; i < b->first + b->nr; i++) {
-		put_cell(out, f->insn_samples[i], r->total, color);
-		fprintf(out, "   %.*s\n", (int)w, f->cfg.insns[i].text);
+	asm_w = asm_w < ASM_MIN ? ASM_MIN : asm_w > ASM_MAX ? ASM_MAX : asm_w;
+	/* [CLIF] and [Wasm] come with wasmtime code (the reference always shows both);
+	 * [Source] only when some row has one. */
+	for (c = 0; af && c < ANNOT__NR; c++) {
+		show[c] = af->has[c];
+		for (i = 0; i < b->nr; i++) {
+			/* A missing cell prints as "-": it counts as width 1. */
+			size_t len = cells[i][c].text ? strlen(cells[i][c].text) : 1;
+
+			if (c == ANNOT_SOURCE && cells[i][c].text)
+				show[c] = true;
+			if (len > w[c])
+				w[c] = len;
+		}
+		if (c == ANNOT_SOURCE && show[c]) {
+			for (i = 0; i < b->nr && !cells[i][c].text; i++)
+				;
+			show[c] = i < b->nr;
+		}
+		w[c] = w[c] < col_min[c] ? col_min[c] : w[c] > col_max[c] ? col_max[c] : w[c];
+		if (show[c])
+			last = c + 1;
+	}
+	/* The reference pads every column but the last. */
+	fprintf(out, "%10s", "[Samples]");
+	put_col(out, "[Assembly]", asm_w, !last);
+	for (c = 0; c < ANNOT__NR; c++)
+		if (show[c])
+			put_col(out, col_header[c], w[c], c + 1 == last);
+	fputc('\n', out);
+	memset(ditto, 0, sizeof(ditto));
+	for (i = 0; i < b->nr; i++) {
+		put_cell(out, f->insn_samples[b->first + i], r->total, o->color);
+		put_col(out, f->cfg.insns[b->first + i].text, asm_w, !last);
+		for (c = 0; c < ANNOT__NR; c++)
+			if (show[c])
+				put_col(out, ditto__cell(&ditto[c], &cells[i][c]), w[c], c + 1 == last);
+		fputc('\n', out);
 	}
 	fputc('\n', out);
+	free(cells);
 }
 
 static int render(FILE *out, const struct rank *r, const struct render_opts *o)
@@ -103,7 +194,7 @@ static int render(FILE *out, const struct rank *r, const struct render_opts *o)
 			fputc('\n', out);
 	}
 	for (i = 0; i < r->shown_nr; i++)
-		put_block(out, r, &r->blocks[i], o->color);
+		put_block(out, r, &r->blocks[i], o);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -6,12 +6,14 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "annotate.h"
 #include "rank.h"
 
 struct render_opts {
 	bool color;		/* text: ANSI colours on the sample cells */
 	bool all;		/* json: every sampled function, all blocks and instructions */
 	const struct rank_opts *rank;	/* the selection, echoed by json */
+	struct annotator *annot;	/* CLIF / Wasm / source columns and display names */
 };
 
 struct render_ops {

@@ -7,7 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifndef ARRAY_SIZE	/* libiberty.h has the same one */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
 
 /* free(*p) and set it to NULL. */
 #define FREE_AND_NULL(p) \

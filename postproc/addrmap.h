@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* wasmtime's .wasmtime.addrmap section: decoder and encoder of both encodings (no ELF here). */
+#ifndef POSTPROC_ADDRMAP_H
+#define POSTPROC_ADDRMAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* FilePos::none(): code with no wasm source (prologue, gaps, epilogue padding). */
+#define ADDRMAP_NONE 0xFFFFFFFFu
+/* Entries per block of the block encoding (ADDRMAP_BLOCK_SIZE in wasmtime). */
+#define ADDRMAP_BLOCK_ENTRIES 128
+
+/*
+ * One entry: the code from text_off up to the next entry's text_off comes from
+ * the wasm instruction at wasm_off (formats.md §4.1).
+ */
+struct addrmap_entry {
+	uint32_t text_off;	/* from the start of .text (not of the function) */
+	uint32_t wasm_off;	/* byte offset in the whole original .wasm file, or ADDRMAP_NONE */
+};
+
+enum addrmap_format {
+	ADDRMAP_PLAIN,		/* u32 N, u32 text_off[N], u32 wasm_off[N]; wasmtime <= 46 */
+	ADDRMAP_BLOCKS,		/* block index + LEB128 block bodies; wasmtime >= 47 */
+};
+
+/* "plain" / "block", for messages ("the block encoding"). */
+const char *addrmap_format__name(enum addrmap_format fmt);
+
+/*
+ * Decode the len bytes of a .wasmtime.addrmap section at buf (any alignment;
+ * the section is little-endian on every target).
+ *
+ * The section carries no format tag, so both encodings are tried
+ * (formats.md §4.4): plain fits when len == 4 + 8*N and the offsets do not
+ * decrease; blocks fits when the block count is ceil(N/128), the blocks lie in
+ * order without overlapping and every entry decodes. If exactly one fits, it
+ * wins. If both do (only contrived sections), engine_major breaks the tie:
+ * the leading number of the .wasmtime.engine version string, >= 47 means
+ * blocks, 0..46 means plain; with engine_major < 0 (unknown) blocks wins if its
+ * bodies are used up exactly, else plain.
+ *
+ * Stricter than wasmtime's reader, so that hostile input costs bounded memory
+ * (at most one 8-byte entry per input byte): blocks must lie in order without
+ * overlapping, the block count must match the entry count, no offset or
+ * position may wrap, and LEB128s are at most 10 bytes. wasmtime's encoder
+ * never writes anything these rules refuse.
+ *
+ * On success returns 0 and sets *entries (owned by the caller, free(); NULL
+ * when *nr is 0), *nr and *fmt (fmt may be NULL). The entries are sorted by
+ * text_off (non-decreasing; duplicates kept in section order).
+ * On failure returns -EINVAL (malformed; the message in err is
+ * "NAME+0xOFF: ...", OFF counted from the start of the section, NAME as
+ * given) or -ENOMEM, and leaves the outputs untouched. err may be NULL.
+ */
+int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char *name,
+		    struct addrmap_entry **entries, size_t *nr, enum addrmap_format *fmt,
+		    char *err, size_t errlen);
+
+/*
+ * Encode nr entries (sorted by text_off, non-decreasing) exactly as given in
+ * format fmt, into *out (owned by the caller, free()) of *len bytes. Unlike
+ * wasmtime's AddressMapSection::push nothing is merged or dropped: repeated
+ * positions are the caller's business. Returns 0, -EINVAL (unsorted entries,
+ * more than UINT32_MAX entries) or -ENOMEM.
+ */
+int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_format fmt,
+		    uint8_t **out, size_t *len);
+
+/*
+ * The wasm offset of the code at text offset pc in the function occupying
+ * [fstart, fend) of .text, as the reference computes it (formats.md §6.2):
+ * among the entries with fstart <= text_off < fend, the last one with
+ * text_off <= pc. Returns false when there is none or its position is
+ * ADDRMAP_NONE; otherwise stores the offset in *wasm_off. e must be sorted.
+ */
+bool addrmap__lookup(const struct addrmap_entry *e, size_t nr, uint32_t fstart, uint32_t fend,
+		     uint32_t pc, uint32_t *wasm_off);
+
+#endif

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+/* The columns beside each machine instruction (see annotate.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <libiberty/demangle.h>
+
+#include "annotate.h"
+#include "clif.h"
+#include "cwasm.h"
+#include "srcline.h"
+#include "wasm.h"
+
+/* A DSO's DWARF, opened once (or known to be absent). */
+struct elf_src {
+	char *path;
+	struct srcmap *map;	/* NULL: no DWARF or unreadable */
+};
+
+struct annotator {
+	struct cwasm *cwasm;
+	struct clif_set *clif;
+	struct wasm_module *wasm;
+	uint8_t *wasm_buf;	/* the module's bytes (the decoder borrows them) */
+	size_t wasm_len;
+	struct srcmap *wasm_src; /* the module's DWARF, if any */
+	bool no_source;
+
+	struct annot_func *funcs; /* per stream object, computed on first use */
+	bool *done;
+	size_t funcs_nr;
+	char **names;		/* owned display names */
+	size_t names_nr, names_alloc;
+	struct elf_src *elfs;
+	size_t elfs_nr, elfs_alloc;
+
+	char cell[ANNOT__NR][512];	/* the text of the last cells returned */
+
+	/* summary counts */
+	size_t wasm_matched, jit_unmatched, stale, no_clif;
+	const char *first_unmatched, *first_stale, *first_no_clif;
+};
+
+static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	size_t got = 0;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	*len = (size_t)st.st_size;
+	*buf = malloc(*len ? *len : 1);
+	if (!*buf) {
+		close(fd);
+		snprintf(err, errlen, "%s: out of memory", path);
+		return -ENOMEM;
+	}
+	while (got < *len) {
+		ssize_t n = read(fd, *buf + got, *len - got);
+
+		if (n <= 0) {
+			snprintf(err, errlen, "%s: read failed at byte %zu", path, got);
+			close(fd);
+			free(*buf);
+			*buf = NULL;
+			return -EIO;
+		}
+		got += (size_t)n;
+	}
+	close(fd);
+	return 0;
+}
+
+int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen)
+{
+	struct annotator *a = calloc(1, sizeof(*a));
+	int ret;
+
+	*out = NULL;
+	if (!a) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	a->no_source = in->no_source;
+	if (in->cwasm && (ret = cwasm__open(&a->cwasm, in->cwasm, err, errlen)) < 0)
+		goto fail;
+	if (a->cwasm && !cwasm__has_addrmap(a->cwasm)) {
+		snprintf(err, errlen, "%s: the .cwasm has no address map (.wasmtime.addrmap); "
+			 "compile it with -D address-map=y", in->cwasm);
+		ret = -EINVAL;
+		goto fail;
+	}
+	if (in->clif_dir && (ret = clif_set__load(&a->clif, in->clif_dir, err, errlen)) < 0)
+		goto fail;
+	if (in->wasm) {
+		if ((ret = read_file(in->wasm, &a->wasm_buf, &a->wasm_len, err, errlen)) < 0)
+			goto fail;
+		if ((ret = wasm_module__parse(&a->wasm, a->wasm_buf, a->wasm_len, in->wasm, err, errlen)) < 0)
+			goto fail;
+		if (!a->no_source) {
+			char e[512];
+			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_buf, a->wasm_len, in->wasm, e, sizeof(e));
+
+			/* No DWARF is normal; broken DWARF loses only the column. */
+			if (r < 0 && r != -ENODATA)
+				fprintf(stderr, "hotblocks: warning: %s (no [Source] column from it)\n", e);
+		}
+	}
+	*out = a;
+	return 0;
+fail:
+	annotator__close(a);
+	return ret;
+}
+
+void annotator__close(struct annotator *a)
+{
+	if (!a)
+		return;
+	cwasm__close(a->cwasm);
+	clif_set__free(a->clif);
+	wasm_module__free(a->wasm);
+	free(a->wasm_buf);
+	srcmap__close(a->wasm_src);
+	for (size_t i = 0; i < a->names_nr; i++)
+		free(a->names[i]);
+	for (size_t i = 0; i < a->elfs_nr; i++) {
+		free(a->elfs[i].path);
+		srcmap__close(a->elfs[i].map);
+	}
+	free(a->names);
+	free(a->elfs);
+	free(a->funcs);
+	free(a->done);
+	free(a);
+}
+
+bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *af, uint32_t off,
+			    uint32_t *wasm_off)
+{
+	return af->cf && cwasm__wasm_offset(a->cwasm, af->cf, af->cf->text_off + off, wasm_off);
+}
+
+bool annotator__wasm_inputs(const struct annotator *a)
+{
+	return a->cwasm || a->clif || a->wasm;
+}
+
+/* Keep s (owned) for the annotator's lifetime; returns it, or fallback on failure. */
+static const char *keep(struct annotator *a, char *s, const char *fallback)
+{
+	if (!s)
+		return fallback;
+	if (VEC_GROW(a->names, a->names_nr + 1, a->names_alloc)) {
+		free(s);
+		return fallback;
+	}
+	a->names[a->names_nr++] = s;
+	return s;
+}
+
+/* The DWARF of a native DSO, opened once per path. */
+static struct srcmap *elf_src(struct annotator *a, const char *path)
+{
+	for (size_t i = 0; i < a->elfs_nr; i++)
+		if (!strcmp(a->elfs[i].path, path))
+			return a->elfs[i].map;
+	if (VEC_GROW(a->elfs, a->elfs_nr + 1, a->elfs_alloc))
+		return NULL;
+	struct elf_src *e = &a->elfs[a->elfs_nr];
+	char err[512];
+
+	e->path = strdup(path);
+	if (!e->path)
+		return NULL;
+	e->map = NULL;
+	if (srcmap__open_elf(&e->map, path, err, sizeof(err)) < 0)
+		e->map = NULL;
+	a->elfs_nr++;
+	return e->map;
+}
+
+/*
+ * Which .cwasm function a sampled object is. A file-backed sample names the
+ * ELF symbol itself; a jitdump load is named by wasmtime's profiling agent:
+ * the ELF symbol for unnamed functions and trampolines, the bare (demangled)
+ * name-section name otherwise (formats.md 1.4-1.5), so those are found by their
+ * code bytes.
+ */
+static const struct cwasm_func *match(struct annotator *a, const struct stream_object *obj, bool *stale)
+{
+	const struct cwasm_func *f = cwasm__find_symbol(a->cwasm, obj->name);
+	size_t text_size;
+	const uint8_t *text = cwasm__text(a->cwasm, &text_size);
+
+	*stale = false;
+	if (f) {
+		size_t n = obj->code_nr < f->size ? obj->code_nr : f->size;
+
+		if (obj->size != f->size || (uint64_t)f->text_off + n > text_size ||
+		    memcmp(obj->code, text + f->text_off, n))
+			*stale = obj->code_nr > 0 || obj->size != f->size;
+		return f;
+	}
+	if (obj->kind != HB_KIND_JIT || !obj->code_nr || obj->code_nr != obj->size)
+		return NULL;
+	/* Identical bodies: prefer the one whose name-section name is the load's. */
+	const struct cwasm_func *first = NULL;
+
+	for (f = cwasm__find_code(a->cwasm, obj->code, obj->code_nr, NULL); f;
+	     f = cwasm__find_code(a->cwasm, obj->code, obj->code_nr, f)) {
+		if (!first)
+			first = f;
+		if (f->wasm_name && !strcmp(f->wasm_name, obj->name))
+			return f;
+	}
+	return first;
+}
+
+static void annotate(struct annotator *a, const struct stream *s, size_t idx, struct annot_func *af)
+{
+	const struct stream_object *obj = &s->objects[idx];
+	char *dm = cplus_demangle(obj->name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+
+	memset(af, 0, sizeof(*af));
+	af->raw = obj->name;
+	af->display = keep(a, dm, obj->name);
+	af->module = af->func_index = -1;
+
+	const struct cwasm_func *cf = a->cwasm && obj->kind != HB_KIND_NATIVE ? match(a, obj, &af->stale) : NULL;
+
+	if (cf) {
+		af->wasm = true;
+		af->symbol = cf->symbol;
+		af->text_off = cf->text_off;
+		af->module = cf->module;
+		af->func_index = cf->func_index;
+		a->wasm_matched++;
+		if (af->stale && !a->stale++)
+			a->first_stale = cf->symbol;
+		/* As the reference: the raw name-section name, else the ELF symbol. */
+		const char *nm = NULL;
+
+		if (a->wasm && cf->func_index >= 0)
+			nm = cf->module > 0 ? wasm_module__module_func_name(a->wasm, (uint32_t)cf->module,
+									  (uint32_t)cf->func_index)
+					    : wasm_module__func_name(a->wasm, (uint32_t)cf->func_index);
+		if (!nm && cf->func_index >= 0)
+			nm = cf->wasm_name;
+		af->display = nm ? nm : cf->symbol;
+		af->cf = cf;
+		af->clif = a->clif ? clif_set__find(a->clif, cf->symbol) : NULL;
+		if (a->clif && !af->clif && !a->no_clif++)
+			a->first_no_clif = cf->symbol;
+		af->has[ANNOT_CLIF] = a->clif != NULL;
+		af->has[ANNOT_WASM] = a->wasm != NULL;
+		af->has[ANNOT_SOURCE] = a->wasm_src != NULL && cf->func_index >= 0;
+	} else if (a->cwasm && obj->kind == HB_KIND_JIT && !a->jit_unmatched++) {
+		a->first_unmatched = obj->name;
+	}
+	if (a->no_source || af->has[ANNOT_SOURCE])
+		return;
+	if (obj->kind == HB_KIND_JIT && obj->debug_nr &&
+	    srcline__jit_debug_bias(obj->name, obj->e_machine, &af->debug_bias)) {
+		af->debug_ok = true;
+		af->has[ANNOT_SOURCE] = true;
+	} else if (obj->kind == HB_KIND_NATIVE && obj->path) {
+		/* The DSO's DWARF is opened when a cell is first asked for: most
+		 * annotated objects are never shown. */
+		af->elf_lazy = true;
+		af->has[ANNOT_SOURCE] = true;
+	}
+}
+
+const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx)
+{
+	if (!a->funcs) {
+		a->funcs = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->funcs));
+		a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
+		a->funcs_nr = s->objects_nr;
+		if (!a->funcs || !a->done) {
+			static struct annot_func none;
+
+			free(a->funcs);
+			free(a->done);
+			a->funcs = NULL;
+			a->done = NULL;
+			none.display = none.raw = s->objects[idx].name;
+			return &none;
+		}
+	}
+	if (!a->done[idx]) {
+		annotate(a, s, idx, &a->funcs[idx]);
+		a->done[idx] = true;
+	}
+	return &a->funcs[idx];
+}
+
+void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
+		      struct annot_cell cells[ANNOT__NR])
+{
+	const struct annot_func *af = annotator__func(a, s, idx);
+	const struct stream_object *obj = &s->objects[idx];
+	uint32_t woff = 0;
+	bool have_woff = false;
+
+	for (int c = 0; c < ANNOT__NR; c++)
+		cells[c] = (struct annot_cell){ NULL, 0 };
+	have_woff = annotator__wasm_offset(a, af, off, &woff);
+	if (have_woff) {
+		if (af->clif)
+			cells[ANNOT_CLIF] = (struct annot_cell){ clif_func__text(af->clif, woff), woff };
+		if (a->wasm)
+			cells[ANNOT_WASM] = (struct annot_cell){ wasm_module__insn_text(a->wasm, woff), woff };
+	}
+	if (!af->has[ANNOT_SOURCE])
+		return;
+
+	const struct srcline_frame *fr;
+	size_t n = 0;
+	char buf[400];
+
+	if (af->elf_lazy) {
+		struct annot_func *w = &a->funcs[idx];
+
+		w->elf_src = elf_src(a, obj->path);
+		w->elf_lazy = false;
+		w->has[ANNOT_SOURCE] = w->elf_src != NULL;
+		if (!w->elf_src)
+			return;
+	}
+
+	if (af->wasm && have_woff && a->wasm_src) {
+		n = srcmap__lookup(a->wasm_src, woff, &fr);
+		if (n) {
+			/* The maintainers asked for the wasm offset too: "0x12 fib fib.rs:12:4". */
+			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "0x%" PRIx32 " %s", woff,
+				 srcline__short(buf, sizeof(buf), fr, n));
+			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], woff };
+		}
+	} else if (af->elf_src) {
+		n = srcmap__lookup(af->elf_src, obj->sym_start + off, &fr);
+		if (n) {
+			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "%s",
+				 srcline__short(buf, sizeof(buf), fr, n));
+			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], 0 };
+		}
+	} else if (af->debug_ok) {
+		const char *file = NULL;
+		long e = srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr, obj->size,
+						 af->debug_bias, off, &file);
+
+		if (e >= 0) {
+			const char *base = file ? strrchr(file, '/') : NULL;
+
+			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "%s:%" PRIu32 ":%" PRIu32,
+				 base ? base + 1 : file ? file : "?", obj->debug[e].line, obj->debug[e].discrim);
+			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], (uint64_t)e };
+		}
+	}
+}
+
+void annotator__summary(const struct annotator *a, void (*note)(void *arg, const char *line), void *arg)
+{
+	char line[1024];
+
+	if (a->cwasm && !a->wasm_matched && a->jit_unmatched) {
+		snprintf(line, sizeof(line), "no sampled code matches the .cwasm (e.g. %s): it is not the "
+			 "module that ran, or it was compiled with other settings", a->first_unmatched);
+		note(arg, line);
+	} else if (a->jit_unmatched) {
+		snprintf(line, sizeof(line), "%zu sampled JIT objects are not in the .cwasm (e.g. %s)",
+			 a->jit_unmatched, a->first_unmatched);
+		note(arg, line);
+	}
+	if (a->stale) {
+		snprintf(line, sizeof(line), "%zu functions differ from the .cwasm's code (e.g. %s): stale "
+			 "build? their CLIF and Wasm columns may be wrong", a->stale, a->first_stale);
+		note(arg, line);
+	}
+	if (a->no_clif) {
+		snprintf(line, sizeof(line), "missing CLIF for %zu shown functions (e.g. %s)", a->no_clif,
+			 a->first_no_clif);
+		note(arg, line);
+	}
+}

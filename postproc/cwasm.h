@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
+#ifndef POSTPROC_CWASM_H
+#define POSTPROC_CWASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addrmap.h"
+
+/* e_ident[EI_OSABI] of every wasmtime artifact (ELFOSABI_WASMTIME). */
+#define CWASM_OSABI 200
+/* e_flags bits (wasmtime crates/environ/src/obj.rs). */
+#define CWASM_EF_MODULE		0x1
+#define CWASM_EF_COMPONENT	0x2
+#define CWASM_EF_PULLEY32	0x4	/* .text is Pulley bytecode, not machine code */
+#define CWASM_EF_PULLEY64	0x8
+
+/* One compiled function: an STT_FUNC symbol of size > 0 in .text (formats.md §3.3). */
+struct cwasm_func {
+	const char *symbol;	/* ELF symbol name, e.g. "wasm[0]::function[1]::fib"; borrowed */
+	uint32_t text_off;	/* st_value: offset from the start of .text */
+	uint32_t size;		/* st_size: exact code length, no padding */
+	int module;		/* M of wasm[M]::function[F][::name], else -1 (trampolines etc.) */
+	int func_index;		/* F (function index space, imports count), else -1 */
+	const char *wasm_name;	/* the "::name" suffix without "::" (wasmtime's clean()ed,
+				 * possibly cut name-section name), or NULL; points into symbol */
+};
+
+struct cwasm;
+
+/*
+ * Open the .cwasm at path (mapped read-only with ELF_C_READ_MMAP and kept
+ * open until cwasm__close). Refuses, with -EINVAL and a message naming the
+ * file and a byte offset: anything but ELF64; EI_OSABI other than 200
+ * (not a wasmtime artifact); e_type other than ET_REL (symbol values would
+ * not be .text offsets); no .text or a .text of SHT_NOBITS or over 4 GiB;
+ * sections running past the end of the file; a corrupt .wasmtime.addrmap.
+ *
+ * Tolerated: no .symtab (-D symbols=n: no functions), no .wasmtime.addrmap
+ * (-D address-map=n: cwasm__has_addrmap() is false and the caller should
+ * say "the .cwasm has no address map (compiled with -D address-map=n?)"),
+ * no or an unreadable .wasmtime.engine (version unknown). Function symbols
+ * that lie outside .text, have no name or overlap an earlier function are
+ * dropped and counted (cwasm__nr_skipped_symbols).
+ *
+ * Returns 0 and *out (free with cwasm__close), -EINVAL as above, -ENOENT etc.
+ * from open(2), -EIO for other libelf failures (with elf_errmsg), -ENOMEM.
+ * err may be NULL.
+ */
+int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen);
+/* Unmap and free everything; every pointer obtained from c dies. NULL is fine. */
+void cwasm__close(struct cwasm *c);
+
+/* ELF header facts: e_machine (EM_X86_64 62, EM_AARCH64 183, EM_S390 22, EM_RISCV 243), e_flags. */
+uint16_t cwasm__e_machine(const struct cwasm *c);
+uint32_t cwasm__e_flags(const struct cwasm *c);
+/* Whether the ELF is big-endian (s390x). The address map is little-endian regardless. */
+bool cwasm__big_endian(const struct cwasm *c);
+
+/* The .text bytes (borrowed, *size bytes; NULL when empty) exactly as mapped at run time (§3.5). */
+const uint8_t *cwasm__text(const struct cwasm *c, size_t *size);
+
+/* All functions, sorted by text_off, not overlapping; *nr of them (borrowed). */
+const struct cwasm_func *cwasm__funcs(const struct cwasm *c, size_t *nr);
+/* Whether the file has a .symtab at all (without one there are no functions). */
+bool cwasm__has_symbols(const struct cwasm *c);
+/* FUNC symbols dropped: outside .text, nameless, or overlapping an earlier function. */
+size_t cwasm__nr_skipped_symbols(const struct cwasm *c);
+
+/* The function whose ELF symbol is exactly symbol (the first in text order), or NULL. */
+const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *symbol);
+/*
+ * The next function after prev (NULL: the first), in text order, whose code is
+ * exactly the size bytes at code; NULL when there is no more. For jitdump
+ * LOADs named by bare name-section names (formats.md §1.5). Identical bodies
+ * (twin trampolines, equal small functions) all match: iterate to see them.
+ */
+const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *code, size_t size,
+					  const struct cwasm_func *prev);
+/* The function containing .text offset text_off, or NULL (padding, out of range). */
+const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off);
+
+/*
+ * The decoded .wasmtime.addrmap: entries sorted by text_off (borrowed; NULL
+ * and *nr = 0 when absent or empty) and, if fmt is not NULL, its encoding.
+ */
+bool cwasm__has_addrmap(const struct cwasm *c);
+const struct addrmap_entry *cwasm__addrmap(const struct cwasm *c, size_t *nr,
+					   enum addrmap_format *fmt);
+/*
+ * The wasm offset of .text offset pc inside function f, by the reference's rule
+ * (addrmap__lookup over f's range). False without an address map, before f's
+ * first entry, or where the position is none.
+ */
+bool cwasm__wasm_offset(const struct cwasm *c, const struct cwasm_func *f, uint32_t pc,
+			uint32_t *wasm_off);
+
+/*
+ * The .wasmtime.engine version string ("47", "30.0.0", "" or a custom one;
+ * NUL-terminated copy) or NULL if that section is missing or malformed, and
+ * its leading decimal number, or -1.
+ */
+const char *cwasm__engine_version(const struct cwasm *c);
+int cwasm__engine_major(const struct cwasm *c);
+
+#endif

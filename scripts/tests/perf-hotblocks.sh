@@ -1,0 +1,231 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `perf hotblocks` (scripts/perf-hotblocks) under real perf: one command from
+# program to hot blocks on build/tools/fakejit, whose known answer is that its
+# JIT functions alpha, beta and gamma are the hot code (test-data/fakejit/README.md);
+# record then report from elsewhere, -o, --jitdir, help and usage errors, perf's
+# own dispatcher, make install, the man pages, and the wasm subcommand without
+# and with the stand-in wasmtime.
+# shellcheck source=scripts/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+script=$top/scripts/perf-hotblocks
+fakejit=$top/build/tools/fakejit
+fake_wasmtime=$top/test-data/wasmtime/fake-wasmtime
+ph() { "$script" "$@"; }
+# perf runs perf-hotblocks from the exec path given with --exec-path (and from PATH).
+execdir=$tmp/exec-path
+mkdir "$execdir"
+ln -s "$script" "$execdir/perf-hotblocks"
+
+# The functions of the report's blocks, hottest first, one per line.
+# shellcheck disable=SC2016
+block_funcs() { sed -n 's/^`\(.*\)` :: block 0x[0-9a-f]* :: .*/\1/p' "$1"; }
+# Known answer: alpha, beta and gamma all have blocks, and the three hottest
+# blocks are theirs (together about 80% of fakejit's samples).
+known_answer() {	# report
+	for f in alpha beta gamma; do
+		block_funcs "$1" | grep -qx "$f" || { echo "no block of $f in:"; cat "$1"; return 1; }
+	done
+	block_funcs "$1" | head -3 | grep -qvx -e alpha -e beta -e gamma &&
+		{ echo "a block other than alpha/beta/gamma among the 3 hottest:"; cat "$1"; return 1; }
+	return 0
+}
+
+if ! [ -x "$fakejit" ]; then
+	not_ok "build/tools/fakejit exists (make check builds it)"
+	exit 0
+fi
+
+# 1. No subcommand: record and report in a temporary directory, leave nothing behind.
+mkdir "$tmp/run" "$tmp/tmpdir"
+(cd "$tmp/run" && TMPDIR=$tmp/tmpdir ph -p 100 -- "$fakejit" >"$tmp/run.out" 2>"$tmp/run.err")
+rc=$?
+check "perf hotblocks -- fakejit exits 0" test "$rc" -eq 0
+check "perf hotblocks -- fakejit: alpha, beta and gamma are the hot blocks" known_answer "$tmp/run.out"
+check "perf hotblocks says which event and rate it samples" \
+	grep -Eq "sampling (cycles|cpu-clock) .*at [0-9]+ Hz" "$tmp/run.err"
+check "perf hotblocks removes its temporary directory" test -z "$(ls -A "$tmp/tmpdir")"
+check "perf hotblocks leaves no perf.data or jit dump in the current directory" test -z "$(ls -A "$tmp/run")"
+
+# 2. record, then report -i from another current directory.
+mkdir "$tmp/rec"
+(cd "$tmp/rec" && ph record -F 2999 -- "$fakejit" >/dev/null 2>"$tmp/rec.err")
+rc=$?
+check "record exits 0 with perf.data and the JIT's dump in the current directory" \
+	test "$rc" -eq 0 -a -s "$tmp/rec/perf.data" -a -n "$(ls "$tmp/rec"/jit-*.dump 2>/dev/null)"
+check "record prints the command that reports it" \
+	grep -q "report it with: perf hotblocks report -i perf.data$" "$tmp/rec.err"
+check "record names the JIT dump it saw written" grep -q "JIT dumps written: jit-[0-9]*\.dump" "$tmp/rec.err"
+(cd / && ph report -i "$tmp/rec/perf.data" -p 100 >"$tmp/rep.out" 2>"$tmp/rep.err")
+rc=$?
+check "report -i from another directory exits 0" test "$rc" -eq 0
+check "report -i from another directory: alpha, beta and gamma are the hot blocks" known_answer "$tmp/rep.out"
+
+# 3. record -o into another directory: the printed command (with --jitdir) works
+# as printed, through perf's dispatcher, from a third directory.
+mkdir "$tmp/rec2" "$tmp/store" "$tmp/dumps"
+(cd "$tmp/rec2" && ph record -o "$tmp/store/x.data" -- "$fakejit" >/dev/null 2>"$tmp/rec2.err")
+cmd=$(sed -n 's/^perf hotblocks: report it with: //p' "$tmp/rec2.err")
+check "record -o elsewhere prints a report command with --jitdir" \
+	test "$cmd" = "perf hotblocks report -i $tmp/store/x.data --jitdir $tmp/rec2"
+(cd / && PATH=$execdir:$PATH sh -c "$cmd -p 100" >"$tmp/printed.out" 2>"$tmp/printed.err")
+check "the printed report command works as printed" known_answer "$tmp/printed.out"
+# The dump moves away from where perf.data says it was: --jitdir finds it.
+mv "$tmp/rec2"/jit-*.dump "$tmp/dumps/"
+(cd / && ph report -i "$tmp/store/x.data" -p 100 >"$tmp/nodir.out" 2>/dev/null)
+check "a moved dump is not found without --jitdir (control)" test -z "$(block_funcs "$tmp/nodir.out" | grep -x alpha)"
+(cd / && ph report -i "$tmp/store/x.data" --jitdir "$tmp/dumps" -p 100 >"$tmp/jitdir.out" 2>"$tmp/jitdir.err")
+check "report --jitdir DIR finds a moved dump" known_answer "$tmp/jitdir.out"
+
+# 4. No subcommand with -o: the recording is kept and reports again.
+mkdir "$tmp/keep"
+(cd "$tmp/keep" && ph -o kept.data -p 100 -- "$fakejit" >"$tmp/keep.out" 2>"$tmp/keep.err")
+rc=$?
+check "-o: perf hotblocks -o FILE -- fakejit exits 0 and reports" known_answer "$tmp/keep.out"
+check "-o keeps the recording" test "$rc" -eq 0 -a -s "$tmp/keep/kept.data"
+(cd / && ph report -i "$tmp/keep/kept.data" -p 100 >"$tmp/kept.out" 2>/dev/null)
+check "-o: the kept recording reports again with report -i" known_answer "$tmp/kept.out"
+check "-o: says how to report the kept recording" grep -q "report it again with: perf hotblocks report -i kept.data" "$tmp/keep.err"
+
+# 5. report options are passed to hotblocks: --json, --top, --function.
+ph report -i "$tmp/rec/perf.data" --json --top 2 >"$tmp/json.out" 2>/dev/null
+check "report --json --top 2 gives hotblocks' JSON with 2 blocks shown" \
+	grep -q '"blocks_shown": 2' "$tmp/json.out"
+ph report -i "$tmp/rec/perf.data" --function beta -p 100 >"$tmp/beta.out" 2>/dev/null
+check "report --function beta shows only beta" test "$(block_funcs "$tmp/beta.out" | sort -u)" = beta
+
+# 6. Help on every subcommand, usage errors exit 2 before anything runs.
+for sub in "" record report wasm; do
+	for h in -h --help; do
+		# shellcheck disable=SC2086
+		ph $sub $h >"$tmp/help.out" 2>&1
+		rc=$?
+		check "perf hotblocks${sub:+ $sub} $h prints its usage" \
+			test "$rc" -eq 0 -a "$(head -c 21 "$tmp/help.out")" = "usage: perf hotblocks" \
+			-a -n "$(grep "^usage: perf hotblocks${sub:+ $sub}" "$tmp/help.out")"
+	done
+	# shellcheck disable=SC2086
+	ph $sub --bogus-option -- true >"$tmp/bad.out" 2>&1
+	rc=$?
+	check "perf hotblocks${sub:+ $sub} --bogus-option: exit 2 with a message" \
+		test "$rc" -eq 2 -a -n "$(grep "unknown option '--bogus-option'" "$tmp/bad.out")"
+done
+ph help report >"$tmp/help.out" 2>&1
+check "perf hotblocks help report prints the report usage" grep -q "^usage: perf hotblocks report" "$tmp/help.out"
+ph report -i "$tmp/rec/perf.data" -p 200 >/dev/null 2>"$tmp/bad.out"
+rc=$?
+check "report -p 200: exit 2, hotblocks' message" test "$rc" -eq 2 -a -n "$(grep -e "--percent" "$tmp/bad.out")"
+ph record -F often -- true >/dev/null 2>"$tmp/bad.out"
+check "record -F often: exit 2" test "$?" -eq 2
+ph record -p 1 -- true >/dev/null 2>"$tmp/bad.out"
+check "record -p (a report option): exit 2" test "$?" -eq 2
+ph >/dev/null 2>&1
+check "perf hotblocks without a command: exit 2" test "$?" -eq 2
+ph report -i "$tmp/nonexistent.data" >/dev/null 2>"$tmp/missing.err"
+rc=$?
+check "report of a missing file: exit 1, names the file and what to do" \
+	test "$rc" -eq 1 -a -n "$(grep "nonexistent.data: no such file; record one with" "$tmp/missing.err")"
+echo "not a perf.data" >"$tmp/garbage.data"
+ph report -i "$tmp/garbage.data" >/dev/null 2>"$tmp/garbage.err"
+rc=$?
+check "report of a bad file: perf script's exit status, and perf's message" \
+	test "$rc" -ne 0 -a "$rc" -ne 1 -a -n "$(grep "perf script failed (exit $rc)" "$tmp/garbage.err")"
+check "report of a bad file: no second, misleading message from hotblocks" \
+	test -z "$(grep "hotblocks-stream" "$tmp/garbage.err")"
+
+# 7. perf's own dispatcher: `perf hotblocks` through --exec-path and through PATH.
+perf --exec-path="$execdir" hotblocks record -h >"$tmp/disp.out" 2>&1
+check "perf --exec-path=DIR hotblocks record -h runs DIR/perf-hotblocks" \
+	grep -q "^usage: perf hotblocks record" "$tmp/disp.out"
+mkdir "$tmp/bin"
+cp "$script" "$tmp/bin/perf-hotblocks"
+PATH=$tmp/bin:$PATH perf hotblocks -h >"$tmp/disp.out" 2>&1
+check "perf hotblocks runs perf-hotblocks found on PATH" grep -q "^usage: perf hotblocks" "$tmp/disp.out"
+(cd / && perf --exec-path="$execdir" hotblocks report -i "$tmp/rec/perf.data" -p 100 >"$tmp/disp.out" 2>/dev/null)
+check "perf hotblocks report through perf's dispatcher: the known answer" known_answer "$tmp/disp.out"
+
+# 8. make install: perf-hotblocks in BINDIR (on PATH is enough for perf), the man
+# pages; the installed script uses the installed plugin and hotblocks.
+dest=$tmp/dest
+make -s -C "$top" install DESTDIR="$dest" PREFIX=/usr/local >/dev/null 2>"$tmp/install.err"
+iexec=$dest$(perf --exec-path)
+check "make install PREFIX=/usr/local installs perf-hotblocks, hotblocks, the plugin and both man pages" \
+	test -x "$dest/usr/local/bin/perf-hotblocks" -a -x "$dest/usr/local/bin/hotblocks" \
+	-a -f "$iexec/dlfilters/hotblocks.so" -a -f "$dest/usr/local/share/man/man1/perf-hotblocks.1" \
+	-a -f "$dest/usr/local/share/man/man1/hotblocks.1"
+(cd / && PATH=$dest/usr/local/bin:$PATH perf --exec-path="$iexec" hotblocks report -v \
+	-i "$tmp/rec/perf.data" -p 100 >"$tmp/inst.out" 2>"$tmp/inst.err")
+check "installed: perf hotblocks report gives the known answer" known_answer "$tmp/inst.out"
+check "installed: it uses the installed plugin and hotblocks, not the source tree's" grep -qx \
+	"perf hotblocks: plugin: $iexec/dlfilters/hotblocks.so; post-processor: $dest/usr/local/bin/hotblocks" \
+	"$tmp/inst.err"
+MANPATH=$dest/usr/local/share/man MANPAGER=cat PAGER=cat MANWIDTH=80 \
+	PATH=$dest/usr/local/bin:$PATH perf hotblocks --help >"$tmp/man.out" 2>&1
+check "installed: perf hotblocks --help shows the perf-hotblocks(1) manual" \
+	grep -q "perf hotblocks report \[-i FILE\]" "$tmp/man.out"
+make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null 2>&1
+check "make uninstall removes them" test -z "$(find "$dest" -type f)"
+
+# 9. The man pages render without warnings.
+for page in "$top/scripts/perf-hotblocks.1" "$top/postproc/hotblocks.1"; do
+	name=$(basename "$page")
+	if command -v groff >/dev/null 2>&1; then
+		groff -man -Tutf8 -ww -z "$page" >"$tmp/groff.err" 2>&1
+		check "$name: groff -man -ww renders it without warnings" test ! -s "$tmp/groff.err"
+	else
+		not_ok "$name: groff -man -ww renders it without warnings (groff not installed: apt-get install groff-base)"
+	fi
+	if command -v man >/dev/null 2>&1; then
+		man --warnings -l "$page" >/dev/null 2>"$tmp/man.err"
+		check "$name: man --warnings -l renders it without warnings" test ! -s "$tmp/man.err"
+	else
+		not_ok "$name: man --warnings -l renders it without warnings (man not installed: apt-get install man-db)"
+	fi
+done
+# Every long option of postproc/hotblocks is in hotblocks(1) (outside roff comments).
+grep -v '^\.\\"' "$top/postproc/hotblocks.1" >"$tmp/hotblocks.roff"
+sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument.*/\1/p' "$top/postproc/main.c" >"$tmp/options"
+documented() {
+	n=0
+	while read -r opt; do
+		n=$((n + 1))
+		grep -q -e "\\\\-\\\\-$(echo "$opt" | sed 's/-/\\\\-/g')\\b" "$tmp/hotblocks.roff" ||
+			{ echo "--$opt is not in postproc/hotblocks.1"; return 1; }
+	done <"$tmp/options"
+	[ "$n" -ge 5 ] || { echo "only $n long options found in postproc/main.c"; return 1; }
+}
+check "hotblocks(1) documents every long option of postproc/main.c" documented
+
+# 10. wasm: without wasmtime a clear message and exit 1; with the stand-in, a report.
+nowasm=
+oldifs=$IFS
+IFS=:
+for d in $PATH; do
+	[ -x "$d/wasmtime" ] || nowasm=$nowasm${nowasm:+:}$d
+done
+IFS=$oldifs
+echo '(module)' >"$tmp/empty.wat"
+PATH=$nowasm ph wasm "$tmp/empty.wat" >"$tmp/nowasm.out" 2>"$tmp/nowasm.err"
+rc=$?
+check "wasm without wasmtime on PATH: exit 1, says it is missing and how to install it" \
+	test "$rc" -eq 1 -a -n "$(grep "wasmtime is not on PATH" "$tmp/nowasm.err")" \
+	-a -n "$(grep "wasmtime.dev/install.sh" "$tmp/nowasm.err")"
+if [ -x "$fake_wasmtime" ]; then
+	mkdir "$tmp/wbin" "$tmp/wasm"
+	printf '#!/bin/sh\nexec "%s" "$@"\n' "$fake_wasmtime" >"$tmp/wbin/wasmtime"
+	chmod +x "$tmp/wbin/wasmtime"
+	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH TMPDIR=$tmp/tmpdir \
+		ph wasm -p 100 "$top/test-data/wasmtime/hot.wasm" >"$tmp/wasm.out" 2>"$tmp/wasm.err")
+	rc=$?
+	check "wasm with the stand-in wasmtime exits 0" \
+		sh -c "test $rc -eq 0 || { cat '$tmp/wasm.err'; exit 1; }"
+	check "wasm with the stand-in wasmtime reports blocks" test -n "$(block_funcs "$tmp/wasm.out")"
+	# fib's loop back-edge: CLIF and Wasm columns from the .cwasm, clif/ and the module
+	# (test-data/wasmtime/README.md: text 0xa2 -> wasm 0x6b, `br 0` to the label $loop).
+	check "wasm report has the CLIF and Wasm columns of fib's back-edge" \
+		grep -q 'jmp     0xe  *jump block3(v18, v12, v13)  *br \$loop$' "$tmp/wasm.out"
+	check "wasm leaves nothing behind" test -z "$(ls -A "$tmp/tmpdir")$(ls -A "$tmp/wasm")"
+else
+	not_ok "wasm with the stand-in wasmtime: $fake_wasmtime does not exist yet (it is being written)"
+fi

@@ -304,6 +304,33 @@ static void report_losses(const struct stream *s, const struct rank *r, const st
 		note("skipped %" PRIu64 " object%s of unknown kinds and their %" PRIu64
 		     " code/debug/sample line%s", s->skipped_objects, plural(s->skipped_objects),
 		     s->skipped_object_lines, plural(s->skipped_object_lines));
+	if (r->event >= 0) {
+		/* The plugin's own losses: in the total (the denominator), in no function. */
+		static const struct { enum hb_sample_class c; const char *what; } lost[] = {
+			{ HB_CLASS_BEFORE_LOAD, "before their code's load record" },
+			{ HB_CLASS_JIT_NO_LOAD, "in JIT memory no jitdump load covers" },
+			{ HB_CLASS_NO_SYMBOL, "in files without a symbol there" },
+			{ HB_CLASS_NO_MAP, "outside every mapping" },
+			{ HB_CLASS_NOT_RESOLVED, "not resolved (jit-only)" },
+			{ HB_CLASS_TABLE_FULL, "beyond the plugin's table" },
+		};
+		const uint64_t *n = s->events[r->event].samples;
+		char why[512];
+		size_t len = 0;
+		uint64_t sum = 0;
+
+		why[0] = '\0';
+		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
+			if (!n[lost[k].c])
+				continue;
+			sum = sat_add(sum, n[lost[k].c]);
+			len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0,
+						"%s%" PRIu64 " %s", len ? ", " : "", n[lost[k].c], lost[k].what);
+		}
+		if (sum)
+			note("%" PRIu64 " sample%s unattributed (%s): counted in the total, in no function",
+			     sum, plural(sum), why);
+	}
 	if (r->nocode_objects)
 		note("%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes: counted,"
 		     " in no block", r->nocode_samples, plural(r->nocode_samples),

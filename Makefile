@@ -190,12 +190,19 @@ fuzz-run: fuzz
 # The main job on the bundled real recordings: V8 running a hot WebAssembly
 # loop, and our own JIT with address reuse (test-data/*/README.md).
 RUN_CASES ?= v8-wasm fakejit
+# The wasmtime-format recording (test-data/wasmtime/cwasm): the .cwasm is put back
+# where perf.data recorded it, so perf resolves its ELF symbols.
+WT := test-data/wasmtime
 run: all
 	$(Q)scripts/ensure-deps run
 	$(Q)for c in $(RUN_CASES); do \
 		echo "== test-data/$$c: perf script --dlfilter plugin/hotblocks.so | postproc/hotblocks"; \
 		perf --no-pager script -i test-data/$$c/perf.data --dlfilter ./$(PLUGIN_SO) | ./$(POSTPROC_BIN) || exit 1; \
 	done
+	$(Q)mkdir -p /tmp/hotblocks-rec/wasmtime-cwasm && cp $(WT)/cwasm/* /tmp/hotblocks-rec/wasmtime-cwasm/
+	$(Q)echo "== $(WT)/cwasm: ... | postproc/hotblocks --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm"
+	$(Q)perf --no-pager script -i $(WT)/cwasm/perf.data --dlfilter ./$(PLUGIN_SO) | \
+		./$(POSTPROC_BIN) -p 80 --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm
 
 bench: all $(BENCH_FILTERS)
 	$(Q)scripts/bench

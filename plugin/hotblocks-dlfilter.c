@@ -75,6 +75,7 @@ struct event {
 	const char *seen_ptr;	/* perf's string for this event, compared by address first */
 	char *name;
 	bool time_aware;
+	bool clock_warned;
 };
 
 struct hb {
@@ -102,6 +103,11 @@ struct hb {
 
 	uint64_t last_refresh_ns;
 	uint8_t *code_buf;	/* MAX_NATIVE_CODE bytes, for object_code() */
+
+	/* Progress on a terminal: perf script can run for minutes on big files. */
+	bool progress;
+	bool progress_shown;
+	uint64_t seen;
 
 	char *warnings[MAX_WARNINGS];
 	size_t warnings_nr;
@@ -298,6 +304,7 @@ HB_EXPORT int start(void **data, void *ctx)
 		goto out;
 	}
 	hb->live = !strcmp(hb->perf_data, "-");
+	hb->progress = isatty(STDERR_FILENO);
 	find_dumps(hb, jitdumps, jitdumps_nr, jitdir);
 	ret = 0;
 out:
@@ -322,10 +329,16 @@ static void check_clock(struct hb *hb, struct event *e, void *ctx)
 
 	e->time_aware = attr && attr->use_clockid && attr->clockid == CLOCK_MONOTONIC &&
 			(attr->sample_type & PERF_SAMPLE_TIME);
-	if (!e->time_aware)
-		warn(hb, "event %s was not recorded with `perf record -k mono`: JIT samples are matched to the "
-			 "newest code load covering them, not by time (address reuse can misattribute)",
-		     e->name);
+}
+
+/* Said once, when the first JIT sample shows that time would have mattered. */
+static void warn_not_time_aware(struct hb *hb, struct event *e)
+{
+	if (e->time_aware || e->clock_warned)
+		return;
+	e->clock_warned = true;
+	warn(hb, "event %s was not recorded with `perf record -k mono`: JIT samples are matched to the "
+		 "newest code load covering them, not by time (address reuse can misattribute)", e->name);
 }
 
 static uint32_t event_id(struct hb *hb, const char *name, void *ctx)
@@ -357,10 +370,16 @@ static uint32_t event_id(struct hb *hb, const char *name, void *ctx)
 	return hb->last_event = (uint32_t)hb->events_nr++;
 }
 
+#define PROGRESS_EVERY (1u << 18)
+
 static void account(struct hb *hb, uint32_t ev, enum hb_sample_class c, uint64_t period)
 {
 	hb->totals[ev][c][0]++;
 	hb->totals[ev][c][1] += period;
+	if (c == HB_CLASS_ALL && hb->progress && !(++hb->seen % PROGRESS_EVERY)) {
+		fprintf(stderr, "\rhotblocks.so: %" PRIu64 " samples...", hb->seen);
+		hb->progress_shown = true;
+	}
 }
 
 static void add_count(struct hb *hb, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period,
@@ -432,7 +451,11 @@ static bool classify_fast(struct hb *hb, const struct perf_dlfilter_sample *s, u
 		return true;
 	}
 	dumps__try_pid(&hb->dumps, pid);
-	switch (jit_lookup(hb, pid, s->ip, s->time, ev, &id)) {
+	enum codemap_result res = jit_lookup(hb, pid, s->ip, s->time, ev, &id);
+
+	if (res != CODEMAP_MISS)
+		warn_not_time_aware(hb, &hb->events[ev]);
+	switch (res) {
 	case CODEMAP_HIT:
 		add_count(hb, (uint32_t)id, ev, s->ip - codemap__entry(hb->dumps.map, id)->start,
 			  s->period, HB_CLASS_JIT);
@@ -741,6 +764,8 @@ HB_EXPORT int stop(void *data, void *ctx)
 		hb_free(hb);
 		return 0;
 	}
+	if (hb->progress_shown)
+		fputs("\r\033[K", stderr);	/* clear the progress line */
 	dumps__refresh(&hb->dumps);
 	resolve_pending(hb);
 	for (size_t i = 0; i < hb->dumps.nr; i++) {

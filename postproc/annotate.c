@@ -41,7 +41,9 @@ struct annotator {
 	struct elf_src *elfs;
 	size_t elfs_nr, elfs_alloc;
 
-	char cell[ANNOT__NR][512];	/* the text of the last cells returned */
+	/* Source cell texts, interned: a renderer holds a whole block's cells at once. */
+	char **interned;
+	size_t interned_mask, interned_nr;
 
 	/* summary counts */
 	size_t wasm_matched, jit_unmatched, stale, no_clif;
@@ -140,6 +142,9 @@ void annotator__close(struct annotator *a)
 		free(a->elfs[i].path);
 		srcmap__close(a->elfs[i].map);
 	}
+	for (size_t i = 0; a->interned && i <= a->interned_mask; i++)
+		free(a->interned[i]);
+	free(a->interned);
 	free(a->names);
 	free(a->elfs);
 	free(a->funcs);
@@ -156,6 +161,47 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 bool annotator__wasm_inputs(const struct annotator *a)
 {
 	return a->cwasm || a->clif || a->wasm;
+}
+
+/* A copy of s that lives as long as the annotator (one per distinct text), or NULL. */
+static const char *intern(struct annotator *a, const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *p = s; *p; p++)
+		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	if ((a->interned_nr + 1) * 2 > a->interned_mask + 1) {
+		size_t cap = a->interned ? (a->interned_mask + 1) * 2 : 256;
+		char **t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return NULL;
+		for (size_t i = 0; a->interned && i <= a->interned_mask; i++) {
+			uint64_t g = 0xcbf29ce484222325ULL;
+
+			if (!a->interned[i])
+				continue;
+			for (const char *p = a->interned[i]; *p; p++)
+				g = (g ^ (unsigned char)*p) * 0x100000001b3ULL;
+			size_t j = g & (cap - 1);
+
+			while (t[j])
+				j = (j + 1) & (cap - 1);
+			t[j] = a->interned[i];
+		}
+		free(a->interned);
+		a->interned = t;
+		a->interned_mask = cap - 1;
+	}
+	size_t i = h & a->interned_mask;
+
+	for (; a->interned[i]; i = (i + 1) & a->interned_mask)
+		if (!strcmp(a->interned[i], s))
+			return a->interned[i];
+	if (!(a->interned[i] = strdup(s)))
+		return NULL;
+	a->interned_nr++;
+	return a->interned[i];
 }
 
 /* Keep s (owned) for the annotator's lifetime; returns it, or fallback on failure. */
@@ -229,6 +275,42 @@ static const struct cwasm_func *match(struct annotator *a, const struct stream_o
 	return first;
 }
 
+/*
+ * The script a V8 load name carries ("JS:*work /path/hot.js:5:14" -> "/path/hot.js"),
+ * or NULL. V8 11 sometimes writes heap garbage for DEBUG_INFO file names
+ * (srcline.h); the load name is then the better witness of the file.
+ */
+static const char *name_file(struct annotator *a, const char *name)
+{
+	const char *sp = strrchr(name, ' ');
+	char buf[4096];
+	size_t n;
+
+	if (!sp || !sp[1])
+		return NULL;
+	n = strlen(sp + 1);
+	if (n >= sizeof(buf))
+		return NULL;
+	memcpy(buf, sp + 1, n + 1);
+	/* Drop ":line:col" (either may be missing). */
+	for (int k = 0; k < 2; k++) {
+		char *c = strrchr(buf, ':');
+
+		if (c && c[1] && strspn(c + 1, "0123456789") == strlen(c + 1))
+			*c = '\0';
+	}
+	return buf[0] ? intern(a, buf) : NULL;
+}
+
+/* A file name fit to print: no control bytes (V8 sometimes writes garbage). */
+static bool printable_name(const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+			return false;
+	return *s != '\0';
+}
+
 static void annotate(struct annotator *a, const struct stream *s, size_t idx, struct annot_func *af)
 {
 	const struct stream_object *obj = &s->objects[idx];
@@ -276,6 +358,7 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	    srcline__jit_debug_bias(obj->name, obj->e_machine, &af->debug_bias)) {
 		af->debug_ok = true;
 		af->has[ANNOT_SOURCE] = true;
+		af->name_file = name_file(a, obj->name);
 	} else if (obj->kind == HB_KIND_NATIVE && obj->path) {
 		/* The DSO's DWARF is opened when a cell is first asked for: most
 		 * annotated objects are never shown. */
@@ -317,20 +400,20 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	bool have_woff = false;
 
 	for (int c = 0; c < ANNOT__NR; c++)
-		cells[c] = (struct annot_cell){ NULL, 0 };
+		cells[c] = (struct annot_cell){ NULL, 0, NULL, 0 };
 	have_woff = annotator__wasm_offset(a, af, off, &woff);
 	if (have_woff) {
 		if (af->clif)
-			cells[ANNOT_CLIF] = (struct annot_cell){ clif_func__text(af->clif, woff), woff };
+			cells[ANNOT_CLIF] = (struct annot_cell){ .text = clif_func__text(af->clif, woff), .key = woff };
 		if (a->wasm)
-			cells[ANNOT_WASM] = (struct annot_cell){ wasm_module__insn_text(a->wasm, woff), woff };
+			cells[ANNOT_WASM] = (struct annot_cell){ .text = wasm_module__insn_text(a->wasm, woff), .key = woff };
 	}
 	if (!af->has[ANNOT_SOURCE])
 		return;
 
 	const struct srcline_frame *fr;
 	size_t n = 0;
-	char buf[400];
+	char buf[400], text[512];
 
 	if (af->elf_lazy) {
 		struct annot_func *w = &a->funcs[idx];
@@ -346,16 +429,15 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 		n = srcmap__lookup(a->wasm_src, woff, &fr);
 		if (n) {
 			/* The maintainers asked for the wasm offset too: "0x12 fib fib.rs:12:4". */
-			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "0x%" PRIx32 " %s", woff,
+			snprintf(text, sizeof(text), "0x%" PRIx32 " %s", woff,
 				 srcline__short(buf, sizeof(buf), fr, n));
-			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], woff };
+			cells[ANNOT_SOURCE] = (struct annot_cell){ intern(a, text), woff, fr[0].file, fr[0].line };
 		}
 	} else if (af->elf_src) {
 		n = srcmap__lookup(af->elf_src, obj->sym_start + off, &fr);
 		if (n) {
-			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "%s",
-				 srcline__short(buf, sizeof(buf), fr, n));
-			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], 0 };
+			cells[ANNOT_SOURCE] = (struct annot_cell){
+				intern(a, srcline__short(buf, sizeof(buf), fr, n)), 0, fr[0].file, fr[0].line };
 		}
 	} else if (af->debug_ok) {
 		const char *file = NULL;
@@ -363,11 +445,14 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 						 af->debug_bias, off, &file);
 
 		if (e >= 0) {
+			if (!file || !printable_name(file))
+				file = af->name_file;
 			const char *base = file ? strrchr(file, '/') : NULL;
 
-			snprintf(a->cell[ANNOT_SOURCE], sizeof(a->cell[0]), "%s:%" PRIu32 ":%" PRIu32,
+			snprintf(text, sizeof(text), "%s:%" PRIu32 ":%" PRIu32,
 				 base ? base + 1 : file ? file : "?", obj->debug[e].line, obj->debug[e].discrim);
-			cells[ANNOT_SOURCE] = (struct annot_cell){ a->cell[ANNOT_SOURCE], (uint64_t)e };
+			cells[ANNOT_SOURCE] = (struct annot_cell){ intern(a, text), (uint64_t)e, file,
+								   obj->debug[e].line };
 		}
 	}
 }

@@ -33,6 +33,10 @@ struct annot_inputs {
 struct annot_cell {
 	const char *text;
 	uint64_t key;
+	/* [Source] only: the innermost frame's file (as DWARF or the JIT names it)
+	 * and line, for printing source lines above the instructions; NULL / 0 if unknown. */
+	const char *file;
+	unsigned line;
 };
 
 /* What is known about one sampled object. */
@@ -54,6 +58,7 @@ struct annot_func {
 	struct srcmap *elf_src;
 	bool elf_lazy;
 	uint64_t debug_bias;
+	const char *name_file;	/* the script named in a V8 load name, if any */
 	bool debug_ok;
 };
 

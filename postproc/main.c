@@ -43,6 +43,8 @@ static const char usage_text[] =
 	"      --wasm FILE     the original .wasm: the [Wasm] column, names, and the\n"
 	"                      [Source] column when it has DWARF\n"
 	"      --no-source     no [Source] column\n"
+	"      --source-lines  print each source line (when its file is readable) above\n"
+	"                      the first instruction of a run that it produced\n"
 	"  -o, --output FILE   write the report to FILE instead of standard output\n"
 	"  -h, --help          show this help and exit\n"
 	"\n"
@@ -101,6 +103,7 @@ struct options {
 	bool all;
 	enum color_mode color;
 	struct annot_inputs annot;
+	bool source_lines;
 };
 
 enum {
@@ -113,6 +116,7 @@ enum {
 	OPT_CLIF,
 	OPT_WASM,
 	OPT_NO_SOURCE,
+	OPT_SOURCE_LINES,
 };
 
 static const struct option long_options[] = {
@@ -130,6 +134,7 @@ static const struct option long_options[] = {
 	{ "clif", required_argument, NULL, OPT_CLIF },
 	{ "wasm", required_argument, NULL, OPT_WASM },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "source-lines", no_argument, NULL, OPT_SOURCE_LINES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -248,6 +253,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_SOURCE:
 			o->annot.no_source = true;
+			break;
+		case OPT_SOURCE_LINES:
+			o->source_lines = true;
 			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -417,6 +425,10 @@ static int run(struct options *o, int nfiles, char **files)
 	o->rank.alt_name = display_name;
 	o->rank.alt_arg = &disp;
 	ro.annot = annot;
+	if (o->source_lines && !o->json && !(ro.source_lines = source_text__new())) {
+		error("out of memory");
+		goto out_rank_early;
+	}
 	if (rank__build(&r, &s, ev, &o->rank)) {
 		error("out of memory");
 		goto out_rank;
@@ -443,7 +455,9 @@ static int run(struct options *o, int nfiles, char **files)
 	}
 out_rank:
 	rank__release(&r);
+out_rank_early:
 	annotator__close(annot);
+	source_text__free(ro.source_lines);
 out_stream:
 	stream__release(&s);
 	return ret;

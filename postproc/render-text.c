@@ -168,7 +168,25 @@ static void put_block(FILE *out, const struct rank *r, const struct rank_block *
 			put_col(out, col_header[c], w[c], c + 1 == last);
 	fputc('\n', out);
 	memset(ditto, 0, sizeof(ditto));
+	const char *src_file = NULL;
+	unsigned src_line = 0;
+
 	for (i = 0; i < b->nr; i++) {
+		const struct annot_cell *sc = &cells[i][ANNOT_SOURCE];
+
+		/* objdump -S style: the source line above the first instruction it produced. */
+		if (o->source_lines && sc->file && sc->line &&
+		    (sc->line != src_line || !src_file || strcmp(sc->file, src_file))) {
+			size_t len;
+			const char *text = source_text__line(o->source_lines, sc->file, sc->line, &len);
+			const char *base = strrchr(sc->file, '/');
+
+			if (text)
+				fprintf(out, "%13s%s:%u:  %.*s\n", "", base ? base + 1 : sc->file, sc->line,
+					(int)len, text);
+			src_file = sc->file;
+			src_line = sc->line;
+		}
 		put_cell(out, f->insn_samples[b->first + i], r->total, o->color);
 		put_col(out, f->cfg.insns[b->first + i].text, asm_w, !last);
 		for (c = 0; c < ANNOT__NR; c++)

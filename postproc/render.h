@@ -8,12 +8,14 @@
 
 #include "annotate.h"
 #include "rank.h"
+#include "source-text.h"
 
 struct render_opts {
 	bool color;		/* text: ANSI colours on the sample cells */
 	bool all;		/* json: every sampled function, all blocks and instructions */
 	const struct rank_opts *rank;	/* the selection, echoed by json */
 	struct annotator *annot;	/* CLIF / Wasm / source columns and display names */
+	struct source_text *source_lines; /* text: print source lines above their instructions */
 };
 
 struct render_ops {

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: MIT */
+/* Lines of source files, for printing them above the instructions they produced. */
+#ifndef POSTPROC_SOURCE_TEXT_H
+#define POSTPROC_SOURCE_TEXT_H
+
+#include <stddef.h>
+
+struct source_text;
+
+/* An empty cache; NULL on allocation failure. */
+struct source_text *source_text__new(void);
+void source_text__free(struct source_text *st);
+
+/*
+ * Line `line` (1-based) of the file at path, without its newline: *len bytes
+ * at the returned pointer (valid until source_text__free), or NULL when the
+ * file cannot be read, is larger than 16 MiB, or is shorter. Each file is read
+ * once; a file that failed is not tried again.
+ */
+const char *source_text__line(struct source_text *st, const char *path, unsigned line, size_t *len);
+
+#endif

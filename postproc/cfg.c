@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Disassemble one JIT code object with capstone 4 and split it into basic blocks. */
 #include "cfg.h"
+#include "util.h"
 
 #include <capstone/capstone.h>
 #include <errno.h>
@@ -47,20 +48,6 @@ struct builder {
 	uint64_t addr;
 	size_t addr_insn;
 };
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 static bool has_group(const cs_insn *in, uint8_t grp)
 {

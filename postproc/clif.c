@@ -64,17 +64,6 @@ static bool blank(char c)
 	return c == ' ' || c == '\t';
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* The SYMBOL of a header line (len bytes, no newline) into *out: 0, -ENOENT (not one) or -ENOMEM. */
 static int header_symbol(const char *p, size_t len, char **out)
 {

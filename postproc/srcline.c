@@ -51,20 +51,6 @@ struct srcmap {
 	struct idx_table path_tab;
 };
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !errlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
-
 static int lib_init(char *err, size_t errlen)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {

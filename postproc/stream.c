@@ -174,17 +174,6 @@ static void split(struct parser *p, char *line)
 	}
 }
 
-static int hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static int get_dec(struct parser *p, const char *tok, const char *what, uint64_t *v)
 {
 	uint64_t n = 0;

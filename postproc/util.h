@@ -79,6 +79,12 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
  */
 const char *fmt_pct(char *buf, size_t len, double v);
 
+/* The value of hex digit c, or -1. */
+int hexval(int c);
+
+/* vsnprintf into err (nothing when err is NULL or errlen 0): the readers' error messages. */
+void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 /* "1 sample" / "2 samples": the plural s when n != 1. */
 static inline const char *plural(uint64_t n)
 {

@@ -32,6 +32,7 @@ struct annotator {
 	size_t wasm_len;
 	struct srcmap *wasm_src; /* the module's DWARF, if any */
 	bool no_source;
+	const char *cwasm_path, *clif_path, *wasm_path;
 
 	struct annot_func *funcs; /* per stream object, computed on first use */
 	bool *done;
@@ -46,43 +47,66 @@ struct annotator {
 	size_t interned_mask, interned_nr;
 
 	/* summary counts */
-	size_t wasm_matched, jit_unmatched, stale, no_clif;
-	const char *first_unmatched, *first_stale, *first_no_clif;
+	size_t wasm_matched, jit_unmatched, cwasm_unmatched, stale, no_clif;
+	const char *first_unmatched, *first_cwasm_unmatched, *first_stale, *first_no_clif;
 };
 
+/* The whole file: regular files by size, pipes (--wasm <(zcat ...)) to their end. */
 static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
 {
+	const size_t max = (size_t)1 << 30;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	size_t got = 0;
+	size_t alloc = 0;
 
+	*buf = NULL;
+	*len = 0;
 	if (fd < 0 || fstat(fd, &st) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		int e = errno;
+
+		snprintf(err, errlen, "%s: %s", path, strerror(e));
 		if (fd >= 0)
 			close(fd);
-		return -errno;
+		return -e;
 	}
-	*len = (size_t)st.st_size;
-	*buf = malloc(*len ? *len : 1);
-	if (!*buf) {
+	if (S_ISDIR(st.st_mode)) {
 		close(fd);
-		snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+		snprintf(err, errlen, "%s: is a directory", path);
+		return -EISDIR;
 	}
-	while (got < *len) {
-		ssize_t n = read(fd, *buf + got, *len - got);
+	for (;;) {
+		if (*len == alloc) {
+			size_t want = S_ISREG(st.st_mode) && !alloc ? (size_t)st.st_size + 1 : alloc * 2 + 65536;
+			uint8_t *b;
 
-		if (n <= 0) {
-			snprintf(err, errlen, "%s: read failed at byte %zu", path, got);
-			close(fd);
-			free(*buf);
-			*buf = NULL;
-			return -EIO;
+			if (want > max + 1)
+				want = max + 1;
+			if (want <= alloc || !(b = realloc(*buf, want))) {
+				snprintf(err, errlen, "%s: %s", path, want <= alloc ? "larger than 1 GiB" : "out of memory");
+				goto fail;
+			}
+			*buf = b;
+			alloc = want;
 		}
-		got += (size_t)n;
+		ssize_t n = read(fd, *buf + *len, alloc - *len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			snprintf(err, errlen, "%s+0x%zx: read failed: %s", path, *len, strerror(errno));
+			goto fail;
+		}
+		if (n == 0)
+			break;
+		*len += (size_t)n;
 	}
 	close(fd);
 	return 0;
+fail:
+	close(fd);
+	free(*buf);
+	*buf = NULL;
+	return -EIO;
 }
 
 int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen)
@@ -96,8 +120,17 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 		return -ENOMEM;
 	}
 	a->no_source = in->no_source;
+	a->cwasm_path = in->cwasm;
+	a->clif_path = in->clif_dir;
+	a->wasm_path = in->wasm;
 	if (in->cwasm && (ret = cwasm__open(&a->cwasm, in->cwasm, err, errlen)) < 0)
 		goto fail;
+	if (a->cwasm && !cwasm__has_symbols(a->cwasm)) {
+		snprintf(err, errlen, "%s: the .cwasm has no symbol table (built with -D symbols=n?): "
+			 "its functions cannot be found, which hotblocks does not support", in->cwasm);
+		ret = -ENOTSUP;
+		goto fail;
+	}
 	if (a->cwasm && !cwasm__has_addrmap(a->cwasm)) {
 		snprintf(err, errlen, "%s: the .cwasm has no address map (.wasmtime.addrmap); "
 			 "compile it with -D address-map=y", in->cwasm);
@@ -351,6 +384,8 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 		af->has[ANNOT_SOURCE] = a->wasm_src != NULL && cf->func_index >= 0;
 	} else if (a->cwasm && obj->kind == HB_KIND_JIT && !a->jit_unmatched++) {
 		a->first_unmatched = obj->name;
+	} else if (a->cwasm && obj->kind == HB_KIND_CWASM && !a->cwasm_unmatched++) {
+		a->first_cwasm_unmatched = obj->name;
 	}
 	if (a->no_source || af->has[ANNOT_SOURCE])
 		return;
@@ -475,9 +510,40 @@ void annotator__summary(const struct annotator *a, void (*note)(void *arg, const
 			 "build? their CLIF and Wasm columns may be wrong", a->stale, a->first_stale);
 		note(arg, line);
 	}
+	if (a->cwasm_unmatched) {
+		snprintf(line, sizeof(line), "%zu sampled functions of a .cwasm file have no symbol in %s "
+			 "(e.g. %s): shown without CLIF and Wasm columns", a->cwasm_unmatched, a->cwasm_path,
+			 a->first_cwasm_unmatched);
+		note(arg, line);
+	}
+	if (a->cwasm && cwasm__nr_skipped_symbols(a->cwasm)) {
+		snprintf(line, sizeof(line), "%s: skipped %zu function symbols (outside .text, nameless, "
+			 "or overlapping another)", a->cwasm_path, cwasm__nr_skipped_symbols(a->cwasm));
+		note(arg, line);
+	}
 	if (a->no_clif) {
 		snprintf(line, sizeof(line), "missing CLIF for %zu shown functions (e.g. %s)", a->no_clif,
 			 a->first_no_clif);
+		note(arg, line);
+	}
+	if (a->clif) {
+		const struct clif_stats *st = clif_set__stats(a->clif);
+		const char *first = clif_set__first_warning(a->clif);
+
+		if (st->unidentified || st->duplicates || st->bad_lines) {
+			snprintf(line, sizeof(line), "%s: skipped %zu files that are not CLIF dumps, %zu "
+				 "duplicate functions (the later file wins), %zu bad lines (first: %s)",
+				 a->clif_path, st->unidentified, st->duplicates, st->bad_lines,
+				 first ? first : "?");
+			note(arg, line);
+		}
+	}
+	if (a->wasm && wasm_module__name_errors(a->wasm)) {
+		const char *first = wasm_module__name_error(a->wasm);
+
+		snprintf(line, sizeof(line), "%s: %u malformed name sections, partly ignored (first: %s): "
+			 "some names are missing", a->wasm_path, wasm_module__name_errors(a->wasm),
+			 first ? first : "?");
 		note(arg, line);
 	}
 }

@@ -136,16 +136,18 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 
 /*
  * formats.md §4.3: u32 E, u32 B, B x {u32 first_offset, u32 block_pos}, then
- * the bodies. *exact tells whether the last block ends at the section's end,
- * which is what wasmtime writes; it only breaks ties in the detection.
+ * the bodies. wasmtime's encoder writes the bodies back to back from body
+ * offset 0 to the section's end, so every body byte belongs to exactly one
+ * entry; a byte that does not (an entry count too low, a gap between blocks)
+ * is refused. That is also what tells the encodings apart (§4.4).
  */
 static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
-			 bool *exact, struct fail *f)
+			 struct fail *f)
 {
 	struct addrmap_entry *e = NULL;
 	uint64_t want_b, index_end;
-	uint32_t n, b, k, last_off = 0;
-	size_t blen, prev_end = 0, idx = 0;
+	uint32_t n, b, k, last_off = 0, gap_block = 0;
+	size_t blen, prev_end = 0, idx = 0, gap_at = SIZE_MAX, gap_len = 0;
 	int ret;
 
 	if (len < 8)
@@ -189,6 +191,12 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 			ret = failf(f, ioff + 4, "block %" PRIu32 " at body offset %#" PRIx32
 				    " overlaps the previous block (ends at %#zx)", k, pos, prev_end);
 			goto out_free;
+		}
+		/* Reported once every block decoded: a corrupt body explains more. */
+		if (pos > prev_end && gap_at == SIZE_MAX) {
+			gap_at = prev_end;
+			gap_len = pos - prev_end;
+			gap_block = k;
 		}
 		if (idx && first < last_off) {
 			ret = failf(f, ioff, "block %" PRIu32 " starts at text offset %#" PRIx32
@@ -257,7 +265,20 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 		last_off = prev_off;
 		prev_end = cur - index_end;
 	}
-	*exact = prev_end == blen;
+	if (gap_at != SIZE_MAX) {
+		ret = failf(f, index_end + gap_at, "%zu byte%s before block %" PRIu32
+			    " belong%s to no block", gap_len, gap_len == 1 ? "" : "s", gap_block,
+			    gap_len == 1 ? "s" : "");
+		goto out_free;
+	}
+	if (prev_end != blen) {
+		size_t left = blen - prev_end;
+
+		ret = failf(f, index_end + prev_end, "%zu byte%s after the last of the %" PRIu32
+			    " entries belong%s to no entry", left, left == 1 ? "" : "s", n,
+			    left == 1 ? "s" : "");
+		goto out_free;
+	}
 	*out = e;
 	*nr = n;
 	return 0;
@@ -272,33 +293,35 @@ const char *addrmap_format__name(enum addrmap_format fmt)
 	return fmt == ADDRMAP_PLAIN ? "plain" : "block";
 }
 
-int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char *name,
-		    struct addrmap_entry **entries, size_t *nr, enum addrmap_format *fmt,
-		    char *err, size_t errlen)
+/*
+ * Both decoders, then the pick of §4.4. in_file: the section starts at
+ * file_off of file name, and messages give the file offset first.
+ */
+static int decode(const uint8_t *buf, size_t len, int engine_major, const char *name, bool in_file,
+		  uint64_t file_off, struct addrmap_entry **entries, size_t *nr,
+		  enum addrmap_format *fmt, char *err, size_t errlen)
 {
 	struct addrmap_entry *pe = NULL, *be = NULL;
 	size_t pnr = 0, bnr = 0;
 	struct fail pf, bf;
 	enum addrmap_format pick;
-	bool exact = false;
 	int prc, brc;
 
 	prc = decode_plain(buf, len, &pe, &pnr, &pf);
 	if (prc == -ENOMEM)
 		return -ENOMEM;
-	brc = decode_blocks(buf, len, &be, &bnr, &exact, &bf);
+	brc = decode_blocks(buf, len, &be, &bnr, &bf);
 	if (brc == -ENOMEM) {
 		free(pe);
 		return -ENOMEM;
 	}
 
 	if (!prc && !brc) {
-		if (engine_major >= 47)
+		/* Only contrived sections fit both; wasmtime's own version says which it wrote. */
+		if (engine_major >= 47 || engine_major < 0)
 			pick = ADDRMAP_BLOCKS;
-		else if (engine_major >= 0)
-			pick = ADDRMAP_PLAIN;
 		else
-			pick = exact ? ADDRMAP_BLOCKS : ADDRMAP_PLAIN;
+			pick = ADDRMAP_PLAIN;
 	} else if (!prc) {
 		pick = ADDRMAP_PLAIN;
 	} else if (!brc) {
@@ -317,7 +340,13 @@ int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char
 		other = guess == ADDRMAP_BLOCKS ? ADDRMAP_PLAIN : ADDRMAP_BLOCKS;
 		first = guess == ADDRMAP_BLOCKS ? &bf : &pf;
 		second = guess == ADDRMAP_BLOCKS ? &pf : &bf;
-		if (err && errlen)
+		if (err && errlen && in_file)
+			snprintf(err, errlen, "%s+0x%" PRIx64 ": .wasmtime.addrmap+0x%zx: %s (as the %s"
+				 " encoding; as the %s encoding, +0x%zx: %s)",
+				 name, file_off + first->off, first->off, first->msg,
+				 addrmap_format__name(guess), addrmap_format__name(other), second->off,
+				 second->msg);
+		else if (err && errlen)
 			snprintf(err, errlen,
 				 "%s+0x%zx: %s (as the %s encoding; as the %s encoding, +0x%zx: %s)",
 				 name, first->off, first->msg, addrmap_format__name(guess),
@@ -337,6 +366,20 @@ int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char
 	if (fmt)
 		*fmt = pick;
 	return 0;
+}
+
+int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char *name,
+		    struct addrmap_entry **entries, size_t *nr, enum addrmap_format *fmt,
+		    char *err, size_t errlen)
+{
+	return decode(buf, len, engine_major, name, false, 0, entries, nr, fmt, err, errlen);
+}
+
+int addrmap__decode_at(const uint8_t *buf, size_t len, uint64_t file_off, int engine_major,
+		       const char *name, struct addrmap_entry **entries, size_t *nr,
+		       enum addrmap_format *fmt, char *err, size_t errlen)
+{
+	return decode(buf, len, engine_major, name, true, file_off, entries, nr, fmt, err, errlen);
 }
 
 static size_t put_uleb(uint8_t *p, uint64_t v)

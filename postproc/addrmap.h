@@ -36,17 +36,18 @@ const char *addrmap_format__name(enum addrmap_format fmt);
  * The section carries no format tag, so both encodings are tried
  * (formats.md §4.4): plain fits when len == 4 + 8*N and the offsets do not
  * decrease; blocks fits when the block count is ceil(N/128), the blocks lie in
- * order without overlapping and every entry decodes. If exactly one fits, it
- * wins. If both do (only contrived sections), engine_major breaks the tie:
- * the leading number of the .wasmtime.engine version string, >= 47 means
- * blocks, 0..46 means plain; with engine_major < 0 (unknown) blocks wins if its
- * bodies are used up exactly, else plain.
+ * order, back to back, every entry decodes and the last block ends exactly at
+ * the end of the section. If exactly one fits, it wins. If both do (only
+ * contrived sections), engine_major breaks the tie: the leading number of the
+ * .wasmtime.engine version string, 0..46 means plain, >= 47 or unknown (< 0)
+ * means blocks.
  *
  * Stricter than wasmtime's reader, so that hostile input costs bounded memory
- * (at most one 8-byte entry per input byte): blocks must lie in order without
- * overlapping, the block count must match the entry count, no offset or
- * position may wrap, and LEB128s are at most 10 bytes. wasmtime's encoder
- * never writes anything these rules refuse.
+ * (at most one 8-byte entry per input byte) and is told apart from the other
+ * encoding: blocks must lie in order without overlapping or leaving bytes
+ * between them, no byte may follow the last entry, the block count must match
+ * the entry count, no offset or position may wrap, and LEB128s are at most 10
+ * bytes. wasmtime's encoder never writes anything these rules refuse.
  *
  * On success returns 0 and sets *entries (owned by the caller, free(); NULL
  * when *nr is 0), *nr and *fmt (fmt may be NULL). The entries are sorted by
@@ -58,6 +59,15 @@ const char *addrmap_format__name(enum addrmap_format fmt);
 int addrmap__decode(const uint8_t *buf, size_t len, int engine_major, const char *name,
 		    struct addrmap_entry **entries, size_t *nr, enum addrmap_format *fmt,
 		    char *err, size_t errlen);
+
+/*
+ * As addrmap__decode, for a section found at byte file_off of file name (a
+ * .cwasm): messages are "NAME+0xFILEOFF: .wasmtime.addrmap+0xOFF: ...", with
+ * FILEOFF = file_off + OFF, so they point into the file as every reader's do.
+ */
+int addrmap__decode_at(const uint8_t *buf, size_t len, uint64_t file_off, int engine_major,
+		       const char *name, struct addrmap_entry **entries, size_t *nr,
+		       enum addrmap_format *fmt, char *err, size_t errlen);
 
 /*
  * Encode nr entries (sorted by text_off, non-decreasing) exactly as given in

@@ -96,12 +96,45 @@ static int check_header(struct cwasm *c, char *err, size_t errlen)
 	return 0;
 }
 
-/* The data of section ndx, after checking that the header's range lies inside the file. */
-static int section_data(struct cwasm *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t ndx,
-			const char *name, Elf_Data **out, char *err, size_t errlen)
+/*
+ * What libelf would only call "invalid ELF file data": a file too short for
+ * its ELF64 header (64 bytes). The magic and class are checked first so that
+ * short files of another kind are named as such.
+ */
+static int check_short_header(struct cwasm *c, char *err, size_t errlen)
 {
-	Elf_Data *d;
+	unsigned char h[sizeof(Elf64_Ehdr)];
+	size_t have = c->file_size < sizeof(h) ? c->file_size : sizeof(h), got = 0;
 
+	while (got < have) {
+		ssize_t n = pread(c->fd, h + got, have - got, got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errf(err, errlen, -EIO, "%s+0x%zx: read failed: %s", c->path, got,
+				    strerror(errno));
+		if (!n)
+			break;
+		got += n;
+	}
+	have = got;
+	if (!have || memcmp(h, ELFMAG, have < SELFMAG ? have : SELFMAG))
+		return errf(err, errlen, -EINVAL, "%s+0x0: not an ELF file", c->path);
+	if (have > EI_CLASS && h[EI_CLASS] != ELFCLASS64)
+		return errf(err, errlen, -EINVAL, "%s+0x%x: ELF class %u, a .cwasm is always ELF64",
+			    c->path, EI_CLASS, h[EI_CLASS]);
+	if (have < sizeof(h))
+		return errf(err, errlen, -EINVAL,
+			    "%s+0x%zx: truncated ELF header (%zu of %zu bytes)", c->path, have, have,
+			    sizeof(h));
+	return 0;
+}
+
+/* Whether section ndx's bytes lie inside the file (any type but SHT_NOBITS). */
+static int section_range(struct cwasm *c, const GElf_Shdr *sh, size_t ndx, const char *name,
+			 char *err, size_t errlen)
+{
 	if (sh->sh_type == SHT_NOBITS)
 		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section %s has no data (SHT_NOBITS)",
 			    c->path, shdr_off(c, ndx), name);
@@ -110,6 +143,19 @@ static int section_data(struct cwasm *c, Elf_Scn *scn, const GElf_Shdr *sh, size
 			    " of 0x%" PRIx64 " bytes runs past the end of the file (0x%" PRIx64 " bytes)",
 			    c->path, shdr_off(c, ndx), name, (uint64_t)sh->sh_offset,
 			    (uint64_t)sh->sh_size, c->file_size);
+	return 0;
+}
+
+/* The data of section ndx, after checking that the header's range lies inside the file. */
+static int section_data(struct cwasm *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t ndx,
+			const char *name, Elf_Data **out, char *err, size_t errlen)
+{
+	Elf_Data *d;
+	int ret;
+
+	ret = section_range(c, sh, ndx, name, err, errlen);
+	if (ret)
+		return ret;
 	d = elf_getdata(scn, NULL);
 	if (!d && sh->sh_size)
 		return errf(err, errlen, -EIO, "%s: section %s: libelf: elf_getdata: %s", c->path, name,
@@ -119,6 +165,51 @@ static int section_data(struct cwasm *c, Elf_Scn *scn, const GElf_Shdr *sh, size
 			    c->path, name, d->d_size, (uint64_t)sh->sh_size);
 	*out = d;
 	return 0;
+}
+
+/*
+ * The section count and the section name table, which libelf takes on trust:
+ * with e_shnum 0 or e_shstrndx out of range no section would have a name, and
+ * the file would only seem to lack a .text. Sets *shstrndx.
+ */
+static int check_sections(struct cwasm *c, size_t *shstrndx, char *err, size_t errlen)
+{
+	uint64_t num_at = offsetof(Elf64_Ehdr, e_shnum);
+	/* Past 0xff00 sections the index sits in section 0's sh_link (ELF gABI). */
+	uint64_t ndx_at = c->eh.e_shstrndx != SHN_XINDEX ? offsetof(Elf64_Ehdr, e_shstrndx) :
+			  c->eh.e_shoff + offsetof(Elf64_Shdr, sh_link);
+	char what[48];
+	size_t shnum;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (elf_getshdrnum(c->elf, &shnum))
+		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": libelf: elf_getshdrnum: %s",
+			    c->path, num_at, elf_errmsg(-1));
+	if (!shnum)
+		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shnum %u: the file has no"
+			    " sections", c->path, num_at, (unsigned)c->eh.e_shnum);
+	if (elf_getshdrstrndx(c->elf, shstrndx))
+		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": libelf: elf_getshdrstrndx: %s",
+			    c->path, ndx_at, elf_errmsg(-1));
+	if (*shstrndx == SHN_UNDEF)
+		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shstrndx is 0 (SHN_UNDEF):"
+			    " no section has a name", c->path, ndx_at);
+	if (*shstrndx >= shnum)
+		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shstrndx %zu is not one of"
+			    " the %zu sections: no section has a name", c->path, ndx_at, *shstrndx,
+			    shnum);
+	scn = elf_getscn(c->elf, *shstrndx);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": section header %zu: libelf: %s",
+			    c->path, shdr_off(c, *shstrndx), *shstrndx, elf_errmsg(-1));
+	if (sh.sh_type != SHT_STRTAB)
+		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section %zu (e_shstrndx) has"
+			    " type %" PRIu32 ", not SHT_STRTAB: no section has a name", c->path,
+			    shdr_off(c, *shstrndx) + offsetof(Elf64_Shdr, sh_type), *shstrndx,
+			    (uint32_t)sh.sh_type);
+	snprintf(what, sizeof(what), "%zu (e_shstrndx)", *shstrndx);
+	return section_range(c, &sh, *shstrndx, what, err, errlen);
 }
 
 /* §3.2: byte 0 = 0, byte 1 = length L, then L bytes of version string, then postcard. */
@@ -235,6 +326,16 @@ static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Dat
 	if (!gelf_getshdr(symscn, &sh))
 		return errf(err, errlen, -EIO, "%s: .symtab: libelf: gelf_getshdr: %s", c->path,
 			    elf_errmsg(-1));
+	ret = section_range(c, &sh, symndx, ".symtab", err, errlen);
+	if (ret)
+		return ret;
+	/* libelf refuses a partial symbol with only "invalid data": name the field instead. */
+	entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (entsz && sh.sh_size % entsz)
+		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section .symtab of 0x%" PRIx64
+			    " bytes is not a whole number of %zu-byte symbols", c->path,
+			    shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
+			    (uint64_t)sh.sh_size, entsz);
 	ret = section_data(c, symscn, &sh, symndx, ".symtab", &d, err, errlen);
 	if (ret)
 		return ret;
@@ -243,7 +344,6 @@ static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Dat
 		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64
 			    ": section .symtab is not a symbol table to libelf", c->path,
 			    shdr_off(c, symndx));
-	entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
 	n = d && entsz ? d->d_size / entsz : 0;
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -334,7 +434,6 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 	Elf_Data *d, *xdata = NULL;
 	struct cwasm *c;
 	struct stat st;
-	char name[PATH_MAX + 64];
 	int ret;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -344,12 +443,25 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
-	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO nobody writes must not hang; it is refused below. */
+	c->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (c->fd < 0 || fstat(c->fd, &st)) {
 		ret = errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
 		goto fail;
 	}
+	/* libelf maps the file and would only say "invalid file descriptor" for these. */
+	if (S_ISDIR(st.st_mode)) {
+		ret = errf(err, errlen, -EISDIR, "%s: is a directory", path);
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
+		goto fail;
+	}
 	c->file_size = st.st_size;
+	ret = check_short_header(c, err, errlen);
+	if (ret)
+		goto fail;
 	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
 	if (!c->elf) {
 		ret = errf(err, errlen, -EIO, "%s: libelf: elf_begin: %s", path, elf_errmsg(-1));
@@ -371,10 +483,9 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 			   path, (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr), c->file_size);
 		goto fail;
 	}
-	if (elf_getshdrstrndx(c->elf, &shstrndx)) {
-		ret = errf(err, errlen, -EIO, "%s: libelf: elf_getshdrstrndx: %s", path, elf_errmsg(-1));
+	ret = check_sections(c, &shstrndx, err, errlen);
+	if (ret)
 		goto fail;
-	}
 
 	while ((scn = elf_nextscn(c->elf, scn))) {
 		size_t ndx = elf_ndxscn(scn);
@@ -451,9 +562,10 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 				   err, errlen);
 		if (ret)
 			goto fail;
-		snprintf(name, sizeof(name), "%s: .wasmtime.addrmap", path);
-		ret = addrmap__decode(d ? d->d_buf : NULL, d ? d->d_size : 0, c->engine_major, name,
-				      &c->addrmap, &c->nr_addrmap, &c->addrmap_fmt, err, errlen);
+		/* Messages point into the file: the section's offset plus the one inside it. */
+		ret = addrmap__decode_at(d ? d->d_buf : NULL, d ? d->d_size : 0,
+					 addrmap_sh.sh_offset, c->engine_major, path, &c->addrmap,
+					 &c->nr_addrmap, &c->addrmap_fmt, err, errlen);
 		if (ret)
 			goto fail;
 		c->has_addrmap = true;

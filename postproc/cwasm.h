@@ -32,11 +32,18 @@ struct cwasm;
 
 /*
  * Open the .cwasm at path (mapped read-only with ELF_C_READ_MMAP and kept
- * open until cwasm__close). Refuses, with -EINVAL and a message naming the
- * file and a byte offset: anything but ELF64; EI_OSABI other than 200
- * (not a wasmtime artifact); e_type other than ET_REL (symbol values would
- * not be .text offsets); no .text or a .text of SHT_NOBITS or over 4 GiB;
- * sections running past the end of the file; a corrupt .wasmtime.addrmap.
+ * open until cwasm__close). Refuses, before libelf sees it, a directory
+ * (-EISDIR, "PATH: is a directory") or any other non-regular file such as a
+ * FIFO (-EINVAL, "PATH: not a regular file"; opened O_NONBLOCK, so never
+ * waits for a writer). Refuses, with -EINVAL and a message naming the
+ * file and a byte offset: anything but ELF64; a file cut inside its 64-byte
+ * header; EI_OSABI other than 200 (not a wasmtime artifact); e_type other
+ * than ET_REL (symbol values would not be .text offsets); no sections, or an
+ * e_shstrndx that is not a string table section; no .text or a .text of
+ * SHT_NOBITS or over 4 GiB; sections running past the end of the file; a
+ * .symtab that is not a whole number of symbols; a corrupt .wasmtime.addrmap
+ * (offsets from the start of the file, then of the section:
+ * "PATH+0x2052: .wasmtime.addrmap+0x52: ...").
  *
  * Tolerated: no .symtab (-D symbols=n: no functions), no .wasmtime.addrmap
  * (-D address-map=n: cwasm__has_addrmap() is false and the caller should

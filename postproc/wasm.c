@@ -733,6 +733,7 @@ struct modctx {
 	size_t nr_vts, alloc_vts;
 	uint32_t imported[5];		/* func, table, memory, global, tag */
 	uint32_t defined_funcs;
+	const uint8_t *defined_funcs_at;	/* the function section's count, if any */
 	struct name_map names[NK__NR];
 	uint32_t name_seq;
 	struct cursor code[1];		/* the code section, if any */
@@ -1748,11 +1749,17 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 static int decode_code(struct modctx *x, struct cursor *c)
 {
 	struct ps *ps = x->ps;
+	const uint8_t *at = c->p;
 	uint32_t n, nloc, cnt;
 	int rc;
 
 	if ((rc = rd_u32(ps, c, &n, "function count")))
 		return rc;
+	/* Spec 5.5.16: one body per function section entry (wasmparser's wording). */
+	if (n != x->defined_funcs)
+		return fail(ps, at, -EINVAL, "function and code section have inconsistent lengths "
+			    "(function section %" PRIu32 ", code section %" PRIu32 ")",
+			    x->defined_funcs, n);
 	/*
 	 * Instructions average 2 bytes or more, their text 10 bytes or so: size
 	 * the arrays once instead of growing them through many copies.
@@ -2279,11 +2286,21 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 	while (s.p < s.end) {
 		struct cursor sec;
 		const uint8_t *name;
+		const uint8_t *at = s.p;
 		uint32_t len;
 		uint8_t id;
 
-		if ((rc = rd_u8(ps, &s, &id, "section id")) ||
-		    (rc = rd_region(ps, &s, &sec, "section")))
+		if ((rc = rd_u8(ps, &s, &id, "section id")))
+			goto out;
+		/*
+		 * Spec 5.5.2 and the tag section of the exception handling proposal:
+		 * ids 0..13. Anything else is a module no engine loads (wabt, wasmparser).
+		 */
+		if (id > 13) {
+			rc = fail(ps, at, -EINVAL, "unknown section id %u", id);
+			goto out;
+		}
+		if ((rc = rd_region(ps, &s, &sec, "section")))
 			goto out;
 		switch (id) {
 		case 0:		/* custom */
@@ -2299,13 +2316,14 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 			rc = parse_imports(&x, &sec);
 			break;
 		case 3:
+			x.defined_funcs_at = sec.p;
 			rc = rd_u32(ps, &sec, &x.defined_funcs, "function count");
 			break;
 		case 10:
 			x.code[0] = sec;
 			x.has_code = true;
 			break;
-		default:	/* nothing we need; unknown ids too */
+		default:	/* nothing we need */
 			break;
 		}
 		if (rc)
@@ -2315,6 +2333,12 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 		name_map__finish(&x.names[k]);
 	if (x.has_code && (rc = decode_code(&x, &x.code[0])))
 		goto out;
+	if (!x.has_code && x.defined_funcs) {
+		rc = fail(ps, x.defined_funcs_at, -EINVAL, "function and code section have "
+			  "inconsistent lengths (function section %" PRIu32 ", no code section)",
+			  x.defined_funcs);
+		goto out;
+	}
 	if (VEC_GROW(m->mods, m->nr_mods + 1, m->alloc_mods)) {
 		rc = fail(ps, c->p, -ENOMEM, "out of memory");
 		goto out;

@@ -28,7 +28,9 @@
  *
  * Not validated: types of operands, index ranges, section order. Malformed
  * structure (truncation, bad LEB128, an unknown opcode, a body that does not end
- * with `end`) is an error; a malformed `name` section is not (see below).
+ * with `end`, a core module section id above 13, a function section and a code
+ * section of different lengths) is an error; a malformed `name` section is not
+ * (see below), nor is any other custom section (never read).
  */
 
 struct wasm_module;

@@ -352,24 +352,95 @@ static void the_engine_version_breaks_a_tie(void **state)
 	free(e);
 }
 
-static void an_unknown_version_tie_with_unused_body_bytes_reads_as_plain(void **state)
+/*
+ * Body 01 01 00 00: two none entries, then two bytes no block uses. wasmtime
+ * never leaves such bytes, so this is no block section, whatever the engine
+ * says; it is still the plain (1, 0) (0x10, 0x101).
+ */
+static void unused_body_bytes_rule_out_the_block_encoding_whatever_the_engine(void **state)
 {
+	static const struct addrmap_entry as_plain[] = { { 1, 0 }, { 0x10, 0x101 } };
 	uint8_t b[sizeof(both)];
 	struct addrmap_entry *e;
 	enum addrmap_format fmt;
 	size_t nr;
 
-	/* Body 01 01 00 00: two none entries, then two bytes no block uses. */
 	memcpy(b, both, sizeof(b));
 	b[16] = 0x01;
 	b[17] = 0x01;
 	b[18] = 0x00;
 	b[19] = 0x00;
-	assert_int_equal(decode(b, sizeof(b), -1, &e, &nr, &fmt), 0);
-	assert_int_equal(fmt, ADDRMAP_PLAIN);
-	free(e);
-	assert_int_equal(decode(b, sizeof(b), 47, &e, &nr, &fmt), 0);
-	assert_int_equal(fmt, ADDRMAP_BLOCKS);
+	for (int engine = -1; engine <= 48; engine += 49) {
+		assert_int_equal(decode(b, sizeof(b), engine, &e, &nr, &fmt), 0);
+		assert_int_equal(fmt, ADDRMAP_PLAIN);
+		assert_entries(e, nr, as_plain, 2);
+		free(e);
+	}
+}
+
+/*
+ * corrupt-inputs-wasm.sh "entry count 37 < the 38 encoded": with E one too
+ * low, the last entry's bytes were silently ignored. Here the §4.3 example
+ * with E = 3: e0..e2 take 00 2a 09 06 02, and e3's 12 7d (at +21) are left.
+ */
+static void an_entry_count_below_the_encoded_entries_is_refused_at_the_leftover_bytes(void **state)
+{
+	uint8_t b[sizeof(example_blocks)];
+
+	memcpy(b, example_blocks, sizeof(b));
+	b[0] = 3;
+	refused(b, sizeof(b), 47, 21, "2 bytes after the last of the 3 entries belong to no entry");
+	refused(b, sizeof(b), -1, 21, "2 bytes after the last of the 3 entries belong to no entry");
+	/* No entry at all, but body bytes. */
+	memset(b, 0, 8);
+	refused(b, sizeof(b), 47, 8, "15 bytes after the last of the 0 entries belong to no entry");
+}
+
+/* The same leftover between blocks: block 1 placed one byte after block 0's end. */
+static void a_gap_between_blocks_is_refused_at_its_first_byte(void **state)
+{
+	struct addrmap_entry in[200];
+	uint8_t *buf, *gap;
+	size_t len, i, b1;
+
+	for (i = 0; i < ARRAY_SIZE(in); i++) {
+		in[i].text_off = i;
+		in[i].wasm_off = NONE;
+	}
+	assert_int_equal(addrmap__encode(in, ARRAY_SIZE(in), ADDRMAP_BLOCKS, &buf, &len), 0);
+	/* Two blocks: the index is 8 + 16 bytes, block 1's body at body offset 0x80. */
+	b1 = buf[20];
+	assert_int_equal(b1, 0x80);
+	gap = malloc(len + 1);
+	assert_non_null(gap);
+	memcpy(gap, buf, 24 + b1);
+	gap[24 + b1] = 0x01;
+	memcpy(gap + 24 + b1 + 1, buf + 24 + b1, len - 24 - b1);
+	gap[20] = b1 + 1;
+	refused(gap, len + 1, 47, 24 + b1, "1 byte before block 1 belongs to no block");
+	free(gap);
+	free(buf);
+}
+
+/* In a .cwasm, offsets count from the file's start, then from the section's. */
+static void decode_at_gives_file_offsets_then_section_offsets(void **state)
+{
+	uint8_t b[sizeof(example_blocks)];
+	struct addrmap_entry *e = NULL;
+	size_t nr = 0;
+	static const char want[] = "m.cwasm+0x2015: .wasmtime.addrmap+0x15: 2 bytes after the last of"
+				   " the 3 entries belong to no entry (as the block encoding; as the"
+				   " plain encoding, +0x0: 3 entries need 28 bytes, not 23)";
+
+	memcpy(b, example_blocks, sizeof(b));
+	b[0] = 3;
+	assert_int_equal(addrmap__decode_at(b, sizeof(b), 0x2000, 47, "m.cwasm", &e, &nr, NULL, err,
+					    sizeof(err)), -EINVAL);
+	assert_string_equal(err, want);
+	assert_null(e);
+	assert_int_equal(addrmap__decode_at(example_blocks, sizeof(example_blocks), 0x2000, 47,
+					    "m.cwasm", &e, &nr, NULL, err, sizeof(err)), 0);
+	assert_entries(e, nr, example, ARRAY_SIZE(example));
 	free(e);
 }
 
@@ -691,7 +762,10 @@ int main(void)
 		cmocka_unit_test(an_empty_map_is_told_apart_by_its_length),
 		cmocka_unit_test(a_single_entry_map_is_never_ambiguous),
 		cmocka_unit_test(the_engine_version_breaks_a_tie),
-		cmocka_unit_test(an_unknown_version_tie_with_unused_body_bytes_reads_as_plain),
+		cmocka_unit_test(unused_body_bytes_rule_out_the_block_encoding_whatever_the_engine),
+		cmocka_unit_test(an_entry_count_below_the_encoded_entries_is_refused_at_the_leftover_bytes),
+		cmocka_unit_test(a_gap_between_blocks_is_refused_at_its_first_byte),
+		cmocka_unit_test(decode_at_gives_file_offsets_then_section_offsets),
 		cmocka_unit_test(sections_truncated_at_every_byte_are_refused),
 		cmocka_unit_test(overflowing_lebs_are_refused_at_their_offset),
 		cmocka_unit_test(a_sleb_of_ten_bytes_with_a_proper_sign_is_accepted),

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -451,17 +452,6 @@ static void other_elf_files_are_refused_at_the_deciding_byte(void **state)
 	refused(-ENOENT, ": No such file or directory");
 }
 
-static void a_corrupt_address_map_is_refused_with_its_offset(void **state)
-{
-	static const uint8_t bad[] = { 0x01, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x09, 0, 0, 0, 0x00 };
-
-	write_cwasm(&(struct opts){ .addrmap = bad, .addrmap_len = sizeof(bad) });
-	refused(-EINVAL, ": .wasmtime.addrmap+0xc: block 0 at body offset 0x9 is past the 0x1 bytes");
-	/* An empty section is not an absent one: wasmtime fails on it too (§4.1). */
-	write_cwasm(&(struct opts){ .addrmap = bad, .addrmap_len = 0 });
-	refused(-EINVAL, ": .wasmtime.addrmap+0x0: truncated");
-}
-
 /* Little-endian Elf64 field access in a file image, for the corruption tests. */
 static uint64_t get64(const uint8_t *p)
 {
@@ -499,6 +489,162 @@ static size_t patch_shdr(size_t ndx, size_t field, uint64_t v)
 	assert_int_equal(cw_file__write(path, img, len), 0);
 	free(img);
 	return at;
+}
+
+/* Write the good file with n bytes at file offset at replaced. */
+static void patch_bytes(size_t at, const void *bytes, size_t n)
+{
+	uint8_t *img;
+	size_t len;
+
+	write_cwasm(&(struct opts){ .fmt = ADDRMAP_BLOCKS });
+	img = cw_file__read(path, &len);
+	assert_non_null(img);
+	assert_true(at + n <= len);
+	memcpy(img + at, bytes, n);
+	assert_int_equal(cw_file__write(path, img, len), 0);
+	free(img);
+}
+
+/* File offset of section ndx's contents (sh_offset) in the file at path. */
+static uint64_t section_file_off(size_t ndx)
+{
+	uint8_t *img;
+	size_t len;
+	uint64_t off;
+
+	img = cw_file__read(path, &len);
+	assert_non_null(img);
+	off = get64(img + shdr_at(img, ndx) + 0x18);
+	free(img);
+	return off;
+}
+
+/*
+ * The map's offsets are file offsets, as every reader's are, followed by the
+ * offset inside the section (corrupt-inputs-wasm.sh accepts either form).
+ */
+static void a_corrupt_address_map_is_refused_with_its_file_offset(void **state)
+{
+	static const uint8_t bad[] = { 0x01, 0, 0, 0, 0x01, 0, 0, 0, 0, 0, 0, 0, 0x09, 0, 0, 0, 0x00 };
+	char want[160];
+
+	write_cwasm(&(struct opts){ .addrmap = bad, .addrmap_len = sizeof(bad) });
+	snprintf(want, sizeof(want), "+0x%llx: .wasmtime.addrmap+0xc: block 0 at body offset 0x9"
+		 " is past the 0x1 bytes", (unsigned long long)section_file_off(4) + 0xc);
+	refused(-EINVAL, want);
+	/* An empty section is not an absent one: wasmtime fails on it too (§4.1). */
+	write_cwasm(&(struct opts){ .addrmap = bad, .addrmap_len = 0 });
+	snprintf(want, sizeof(want), "+0x%llx: .wasmtime.addrmap+0x0: truncated",
+		 (unsigned long long)section_file_off(4));
+	refused(-EINVAL, want);
+}
+
+/* corrupt-inputs-wasm.sh: cut at 16 bytes, libelf said "invalid ELF file data" without an offset. */
+static void a_file_cut_inside_the_elf_header_is_refused_at_its_end(void **state)
+{
+	static const size_t cuts[] = { 3, 4, 16, 40, 63 };
+	uint8_t *img;
+	char want[96];
+	size_t len, i;
+
+	write_cwasm(&(struct opts){ .fmt = ADDRMAP_BLOCKS });
+	img = cw_file__read(path, &len);
+	assert_non_null(img);
+	for (i = 0; i < ARRAY_SIZE(cuts); i++) {
+		assert_int_equal(cw_file__write(path, img, cuts[i]), 0);
+		snprintf(want, sizeof(want), "+0x%zx: truncated ELF header (%zu of 64 bytes)", cuts[i],
+			 cuts[i]);
+		refused(-EINVAL, want);
+	}
+	/* Short files that are no ELF64 are named for what they are. */
+	img[EI_CLASS] = ELFCLASS32;
+	assert_int_equal(cw_file__write(path, img, 40), 0);
+	refused(-EINVAL, "+0x4: ELF class 1, a .cwasm is always ELF64");
+	img[1] = 'X';
+	assert_int_equal(cw_file__write(path, img, 3), 0);
+	refused(-EINVAL, "+0x0: not an ELF file");
+	free(img);
+}
+
+/* corrupt-inputs-wasm.sh: e_shstrndx 255 of 13 sections gave "no .text section", no offset. */
+static void a_bad_e_shstrndx_or_e_shnum_is_refused_at_its_field(void **state)
+{
+	static const uint8_t ff[2] = { 0xff, 0x00 }, zero[2] = { 0, 0 }, one[2] = { 1, 0 };
+	uint8_t *img;
+	size_t len;
+	char want[96];
+
+	/* Elf64_Ehdr: e_shnum at 0x3c, e_shstrndx at 0x3e. */
+	patch_bytes(0x3e, ff, 2);
+	refused(-EINVAL, "+0x3e: e_shstrndx 255 is not one of the 8 sections");
+	patch_bytes(0x3e, zero, 2);
+	refused(-EINVAL, "+0x3e: e_shstrndx is 0 (SHN_UNDEF)");
+	patch_bytes(0x3c, zero, 2);
+	refused(-EINVAL, "+0x3c: e_shnum 0: the file has no sections");
+	/* Section 1 (.text) as the name table: its sh_type field is to blame. */
+	patch_bytes(0x3e, one, 2);
+	img = cw_file__read(path, &len);
+	assert_non_null(img);
+	snprintf(want, sizeof(want), "+0x%zx: section 1 (e_shstrndx) has type 1, not SHT_STRTAB",
+		 shdr_at(img, 1) + 4);
+	free(img);
+	refused(-EINVAL, want);
+}
+
+/* corrupt-inputs-wasm.sh: libelf's "invalid data" for a .symtab of 0xa9 bytes, no offset. */
+static void a_symtab_size_not_a_multiple_of_24_is_refused_at_its_sh_size(void **state)
+{
+	uint8_t *img;
+	size_t len, at;
+	uint64_t size;
+	char want[128];
+
+	write_cwasm(&(struct opts){ .fmt = ADDRMAP_BLOCKS });
+	img = cw_file__read(path, &len);
+	assert_non_null(img);
+	size = get64(img + shdr_at(img, 5) + 0x20);
+	free(img);
+	assert_int_equal(size % 24, 0);
+	at = patch_shdr(5, 0x20, size + 1);
+	snprintf(want, sizeof(want), "+0x%zx: section .symtab of 0x%llx bytes is not a whole number"
+		 " of 24-byte symbols", at + 0x20, (unsigned long long)size + 1);
+	refused(-EINVAL, want);
+}
+
+static char saved_path[sizeof(path)];
+
+/* corrupt-inputs-wasm.sh: a directory gave libelf's "invalid file descriptor"; a FIFO must not block. */
+static void a_directory_or_a_fifo_is_refused_without_blocking(void **state)
+{
+	snprintf(path, sizeof(path), "%s/dir.cwasm", dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	refused(-EISDIR, ": is a directory");
+	snprintf(path, sizeof(path), "%s/fifo.cwasm", dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	/* Nobody writes: a blocking open would wait forever; the alarm ends the run instead. */
+	alarm(20);
+	refused(-EINVAL, ": not a regular file");
+	alarm(0);
+}
+
+static int use_other_paths(void **state)
+{
+	memcpy(saved_path, path, sizeof(path));
+	return 0;
+}
+
+/* Also after a failure, so that the next tests find the directory as they expect. */
+static int remove_other_paths(void **state)
+{
+	char p[sizeof(path)];
+
+	snprintf(p, sizeof(p), "%s/dir.cwasm", dir);
+	rmdir(p);
+	snprintf(p, sizeof(p), "%s/fifo.cwasm", dir);
+	unlink(p);
+	memcpy(path, saved_path, sizeof(path));
+	return 0;
 }
 
 /* Elf64_Shdr: sh_offset at +0x18, sh_size at +0x20. Sections: 1 .text, 4 .wasmtime.addrmap, 5 .symtab. */
@@ -724,7 +870,12 @@ int main(void)
 		cmocka_unit_test(a_file_without_symbols_has_no_functions),
 		cmocka_unit_test(engine_versions_of_every_shape_are_read),
 		cmocka_unit_test(other_elf_files_are_refused_at_the_deciding_byte),
-		cmocka_unit_test(a_corrupt_address_map_is_refused_with_its_offset),
+		cmocka_unit_test(a_corrupt_address_map_is_refused_with_its_file_offset),
+		cmocka_unit_test(a_file_cut_inside_the_elf_header_is_refused_at_its_end),
+		cmocka_unit_test(a_bad_e_shstrndx_or_e_shnum_is_refused_at_its_field),
+		cmocka_unit_test(a_symtab_size_not_a_multiple_of_24_is_refused_at_its_sh_size),
+		cmocka_unit_test_setup_teardown(a_directory_or_a_fifo_is_refused_without_blocking,
+						use_other_paths, remove_other_paths),
 		cmocka_unit_test(section_headers_that_lie_are_refused_with_their_offset),
 		cmocka_unit_test(truncated_files_never_crash),
 		cmocka_unit_test(random_byte_flips_never_crash),

@@ -943,6 +943,77 @@ static void malformed_structure_is_an_error(void **state)
 	}
 }
 
+/*
+ * corrupt-inputs-wasm.sh: a section id 32 after the name section was skipped
+ * in silence; wabt and wasmparser refuse the module. Ids 0..13 are known
+ * (13: the tag section), custom sections stay opaque.
+ */
+static void an_unknown_section_id_is_an_error_at_the_section(void **state)
+{
+	struct mb body = { 0 }, m, garbage = { 0 }, tags = { 0 };
+	struct wasm_module *w;
+	char want[64];
+	size_t at;
+
+	(void)state;
+	mb_bytes(&body, "", 1);
+	m = make_module(0, &body, 1, NULL);
+	at = m.len;
+	mb_bytes(&m, " " "abc", 5);
+	snprintf(want, sizeof(want), "t.wasm+0x%zx: unknown section id 32", at);
+	expect_error(&m, -EINVAL, want);
+	/* Refused before its size is read: 0xff is no valid LEB128 end either. */
+	m.len = at;
+	mb_bytes(&m, "ÿ", 2);
+	snprintf(want, sizeof(want), "t.wasm+0x%zx: unknown section id 14", at);
+	expect_error(&m, -EINVAL, want);
+	/* A tag section (0 tags) and a custom section of garbage are fine. */
+	m.len = at;
+	mb_uleb(&tags, 0);
+	mb_section(&m, 13, &tags);
+	mb_str(&garbage, "foo");
+	mb_bytes(&garbage, "ÿÿ", 2);
+	mb_section(&m, 0, &garbage);
+	w = parse_ok(&m);
+	wasm_module__free(w);
+	mb_free(&m);
+	mb_free(&body);
+	mb_free(&garbage);
+	mb_free(&tags);
+}
+
+/*
+ * corrupt-inputs-wasm.sh: 2 functions declared and 1 body parsed without a
+ * word (wasm-validate: "function signature count != function body count").
+ * Reported at the code section's count, as wasmparser does.
+ */
+static void function_and_code_sections_of_different_lengths_are_an_error(void **state)
+{
+	static const uint8_t two_one[] = {
+		0, 'a', 's', 'm', 1, 0, 0, 0,
+		0x01, 0x04, 0x01, 0x60, 0x00, 0x00,		/* type (func) */
+		0x03, 0x03, 0x02, 0x00, 0x00,			/* 2 functions; count at 0x10 */
+		0x0a, 0x04, 0x01, 0x02, 0x00, 0x0b,		/* 1 body; count at 0x15 */
+	};
+	struct mb m = { 0 };
+
+	(void)state;
+	mb_bytes(&m, two_one, sizeof(two_one));
+	expect_error(&m, -EINVAL, "t.wasm+0x15: function and code section have inconsistent "
+		     "lengths (function section 2, code section 1)");
+	/* Without a code section: the function section's count is to blame. */
+	m.len = 0x13;
+	expect_error(&m, -EINVAL, "t.wasm+0x10: function and code section have inconsistent "
+		     "lengths (function section 2, no code section)");
+	/* A body without a function section. */
+	mb_free(&m);
+	mb_bytes(&m, two_one, 0x0e);
+	mb_bytes(&m, two_one + 0x13, sizeof(two_one) - 0x13);
+	expect_error(&m, -EINVAL, "t.wasm+0x10: function and code section have inconsistent "
+		     "lengths (function section 0, code section 1)");
+	mb_free(&m);
+}
+
 /* One long name called many times: bounded text, an error instead of gigabytes. */
 static void text_memory_is_bounded(void **state)
 {
@@ -1151,6 +1222,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(offsets_are_first_bytes_and_final_ends_have_no_text),
 		cmocka_unit_test(unknown_opcodes_are_errors_naming_file_and_offset),
 		cmocka_unit_test(malformed_structure_is_an_error),
+		cmocka_unit_test(an_unknown_section_id_is_an_error_at_the_section),
+		cmocka_unit_test(function_and_code_sections_of_different_lengths_are_an_error),
 		cmocka_unit_test(deep_nesting_decodes_without_recursion),
 		cmocka_unit_test(text_memory_is_bounded),
 		cmocka_unit_test(truncation_and_corruption_never_crash),

@@ -484,8 +484,12 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 				file = af->name_file;
 			const char *base = file ? strrchr(file, '/') : NULL;
 
-			snprintf(text, sizeof(text), "%s:%" PRIu32 ":%" PRIu32,
-				 base ? base + 1 : file ? file : "?", obj->debug[e].line, obj->debug[e].discrim);
+			/* V8 puts the column in the discriminator; 0 means none. */
+			int w = snprintf(text, sizeof(text), "%s:%" PRIu32, base ? base + 1 : file ? file : "?",
+					 obj->debug[e].line);
+
+			if (obj->debug[e].discrim && w > 0 && (size_t)w < sizeof(text))
+				snprintf(text + w, sizeof(text) - (size_t)w, ":%" PRIu32, obj->debug[e].discrim);
 			cells[ANNOT_SOURCE] = (struct annot_cell){ intern(a, text), (uint64_t)e, file,
 								   obj->debug[e].line };
 		}

@@ -824,6 +824,40 @@ static int sample_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/*
+ * A JIT's CODE_MOVE makes a second object of the same code (same jitdump and
+ * code_index, same bytes, another address): offsets mean the same in both, so
+ * their samples are summed into the first, which is shown alone.
+ */
+static void fold_moved_code(struct stream *s)
+{
+	for (size_t i = 0; i < s->objects_nr; i++)
+		s->objects[i].moved_into = UINT32_MAX;
+	for (size_t i = 0; i < s->objects_nr; i++) {
+		struct stream_object *o = &s->objects[i];
+
+		if (o->kind != HB_KIND_JIT || o->moved_into != UINT32_MAX || !o->code_nr)
+			continue;
+		for (size_t j = i + 1; j < s->objects_nr; j++) {
+			struct stream_object *m = &s->objects[j];
+
+			if (m->kind == HB_KIND_JIT && m->moved_into == UINT32_MAX &&
+			    m->code_index == o->code_index && m->size == o->size &&
+			    m->code_nr == o->code_nr && m->addr != o->addr &&
+			    !strcmp(m->path, o->path) && !memcmp(m->code, o->code, o->code_nr)) {
+				m->moved_into = (uint32_t)i;
+				o->moves++;
+			}
+		}
+	}
+	for (size_t i = 0; i < s->samples_nr; i++) {
+		uint32_t into = s->objects[s->samples[i].obj].moved_into;
+
+		if (into != UINT32_MAX)
+			s->samples[i].obj = into;
+	}
+}
+
 int stream__finish(struct stream *s)
 {
 	size_t i, j;
@@ -834,8 +868,21 @@ int stream__finish(struct stream *s)
 	/* The hash tables served the merge; indexes into samples move now. */
 	idx_table__release(&s->obj_tab);
 	idx_table__release(&s->sample_tab);
+	fold_moved_code(s);
 	if (s->samples_nr)
 		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
+	/* Folding can make two samples of one (object, event, offset): sum them. */
+	size_t n = 0;
+
+	for (i = 0; i < s->samples_nr; i++) {
+		if (n && !sample_cmp(&s->samples[n - 1], &s->samples[i])) {
+			s->samples[n - 1].samples = sat_add(s->samples[n - 1].samples, s->samples[i].samples);
+			s->samples[n - 1].period = sat_add(s->samples[n - 1].period, s->samples[i].period);
+		} else {
+			s->samples[n++] = s->samples[i];
+		}
+	}
+	s->samples_nr = n;
 	for (i = 0; i < s->samples_nr; i = j) {
 		struct stream_object *obj = &s->objects[s->samples[i].obj];
 

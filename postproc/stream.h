@@ -54,6 +54,11 @@ struct stream_object {
 	/* owned: DEBUG_INFO entries in record order, from the first section that had them */
 	struct stream_debug *debug;
 	size_t debug_nr, debug_alloc;
+	/* After stream__finish: moved_into is the object this one's samples were
+	 * folded into (a CODE_MOVE copy of the same code), else UINT32_MAX; moves
+	 * counts the copies folded into this one. */
+	uint32_t moved_into;
+	uint32_t moves;
 	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
 	struct stream_sample *samples;
 	size_t samples_nr;

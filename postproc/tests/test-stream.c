@@ -158,6 +158,35 @@ static void two_sections_are_merged(void **state)
 	stream__release(&s);
 }
 
+/* fakejit-style CODE_MOVE: object 1 is object 0's code at another address. */
+static void moved_code_is_folded_into_the_original(void **state)
+{
+	static const char sec[] =
+		"hotblocks-stream 1\nevent 0 e\ntotal 0 all 10 10\n"
+		"object 0 jit pid=1 e_machine=62 addr=0x1000 size=2 code-index=2 load-time=5 dump=/d name=gamma\n"
+		"code 0 0x0 90c3\n"
+		"object 1 jit pid=1 e_machine=62 addr=0x2040 size=2 code-index=2 load-time=9 dump=/d name=gamma\n"
+		"code 1 0x0 90c3\n"
+		"object 2 jit pid=1 e_machine=62 addr=0x3000 size=2 code-index=3 load-time=9 dump=/d name=other\n"
+		"code 2 0x0 90c3\n"
+		"sample 0 0 0x0 3 3\nsample 1 0 0x0 4 4\nsample 1 0 0x1 1 1\nsample 2 0 0x0 2 2\nend\n";
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, sec), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[1].moved_into, 0);
+	assert_int_equal(s.objects[0].moves, 1);
+	/* Another code_index with the same bytes is other code. */
+	assert_int_equal(s.objects[2].moved_into, UINT32_MAX);
+	assert_int_equal(s.objects[0].samples_nr, 2);
+	assert_int_equal(s.objects[0].samples[0].samples, 7);
+	assert_int_equal(s.objects[0].samples[1].samples, 1);
+	assert_int_equal(s.objects[1].samples_nr, 0);
+	assert_int_equal(s.objects[2].samples[0].samples, 2);
+	stream__release(&s);
+}
+
 static void files_are_merged(void **state)
 {
 	static const char sec[] = "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
@@ -420,6 +449,7 @@ int main(void)
 		cmocka_unit_test(empty_string_is_allowed),
 		cmocka_unit_test(bad_escapes_are_refused),
 		cmocka_unit_test(two_sections_are_merged),
+		cmocka_unit_test(moved_code_is_folded_into_the_original),
 		cmocka_unit_test(files_are_merged),
 		cmocka_unit_test(different_identity_is_another_object),
 		cmocka_unit_test(unknown_kinds_are_skipped_and_counted),

@@ -169,7 +169,7 @@ FUZZ_TARGETS := $(patsubst plugin/tests/fuzz/%.c,$(FB)/%,$(wildcard plugin/tests
 	$(patsubst postproc/tests/fuzz/%.c,$(FB)/%,$(wildcard postproc/tests/fuzz/fuzz-*.c))
 SECONDS ?= 60
 
-$(FB)/obj/%.o: %.c | $(B)/.deps-build
+$(FB)/obj/%.o: %.c | $(B)/.deps-build $(FB)/.deps-fuzz
 	$(call msg,CC-FUZZ,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -182,7 +182,10 @@ $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)
 
-fuzz: $(FUZZ_TARGETS)
+$(FB)/.deps-fuzz:
+	$(Q)scripts/ensure-deps fuzz && mkdir -p $(FB) && touch $@
+
+fuzz: $(FB)/.deps-fuzz $(FUZZ_TARGETS)
 
 fuzz-run: fuzz
 	$(Q)scripts/fuzz-run $(SECONDS) $(FUZZ_TARGETS)

@@ -228,4 +228,5 @@ uninstall:
 clean:
 	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)
 
--include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d)
+-include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
+	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

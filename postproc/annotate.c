@@ -427,7 +427,7 @@ const struct annot_func *annotator__func(struct annotator *a, const struct strea
 }
 
 void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
-		      struct annot_cell cells[ANNOT__NR])
+		      bool with_source, struct annot_cell cells[ANNOT__NR])
 {
 	const struct annot_func *af = annotator__func(a, s, idx);
 	const struct stream_object *obj = &s->objects[idx];
@@ -443,7 +443,7 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 		if (a->wasm)
 			cells[ANNOT_WASM] = (struct annot_cell){ .text = wasm_module__insn_text(a->wasm, woff), .key = woff };
 	}
-	if (!af->has[ANNOT_SOURCE])
+	if (!with_source || !af->has[ANNOT_SOURCE])
 		return;
 
 	const struct srcline_frame *fr;

@@ -75,9 +75,11 @@ void annotator__close(struct annotator *a);
  * and cached. Never NULL (plain objects get a display name and no columns). */
 const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx);
 
-/* The cells of the instruction at byte offset off of object idx. */
+/* The cells of the instruction at byte offset off of object idx; the [Source]
+ * cell only when with_source (a DWARF lookup costs microseconds: callers ask
+ * only for what they show). */
 void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
-		      struct annot_cell cells[ANNOT__NR]);
+		      bool with_source, struct annot_cell cells[ANNOT__NR]);
 
 /* The wasm offset of the instruction at off of a matched function (af->wasm). */
 bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *af, uint32_t off,

@@ -114,12 +114,13 @@ static void put_opt_str(FILE *out, const char *key, const char *val)
 
 /* The instruction's wasm offset and its CLIF / Wasm / source cells (null when absent). */
 static void put_insn_annot(FILE *out, struct annotator *a, const struct rank *r,
-			   const struct rank_func *f, const struct annot_func *af, uint32_t off)
+			   const struct rank_func *f, const struct annot_func *af, uint32_t off,
+			   bool with_source)
 {
 	struct annot_cell cells[ANNOT__NR];
 	bool any = false;
 
-	annotator__cells(a, r->stream, f->obj, off, cells);
+	annotator__cells(a, r->stream, f->obj, off, with_source, cells);
 	for (int c = 0; c < ANNOT__NR; c++)
 		any |= af->has[c];
 	if (!any)
@@ -138,7 +139,7 @@ static void put_insn_annot(FILE *out, struct annotator *a, const struct rank *r,
 		put_opt_str(out, "clif", cells[ANNOT_CLIF].text);
 		put_opt_str(out, "wasm", cells[ANNOT_WASM].text);
 	}
-	if (af->has[ANNOT_SOURCE])
+	if (af->has[ANNOT_SOURCE] && with_source)
 		put_opt_str(out, "source", cells[ANNOT_SOURCE].text);
 }
 
@@ -236,8 +237,11 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 				", \"asm\": ", first ? "" : ",", in, insn->off, insn->size);
 			put_str(out, insn->text);
 			fprintf(out, ", \"samples\": %" PRIu64, f->insn_samples[i]);
+			/* --all lists every instruction of every function: source
+			 * lines only where there are samples, to keep it fast. */
 			if (af)
-				put_insn_annot(out, o->annot, r, f, af, insn->off);
+				put_insn_annot(out, o->annot, r, f, af, insn->off,
+					       !o->all || f->insn_samples[i]);
 			fputc('}', out);
 			first = false;
 		}

@@ -135,7 +135,8 @@ static void put_block(FILE *out, const struct rank *r, const struct rank_block *
 		if (len > asm_w)
 			asm_w = len;
 		if (af)
-			annotator__cells(o->annot, r->stream, f->obj, f->cfg.insns[b->first + i].off, cells[i]);
+			annotator__cells(o->annot, r->stream, f->obj, f->cfg.insns[b->first + i].off, true,
+					 cells[i]);
 	}
 	asm_w = asm_w < ASM_MIN ? ASM_MIN : asm_w > ASM_MAX ? ASM_MAX : asm_w;
 	/* [CLIF] and [Wasm] come with wasmtime code (the reference always shows both);

@@ -100,10 +100,18 @@ static void write_object(FILE *f, const struct stream_object *o, size_t sid)
 	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
 		size_t n = o->code_len - off < HB_STREAM_CODE_CHUNK ? o->code_len - off : HB_STREAM_CODE_CHUNK;
 
+		/* A table and one fwrite per line: code bytes are most of a stream,
+		 * and printf per byte cost more than resolving the samples. */
+		static const char hex[] = "0123456789abcdef";
+		char line[2 * HB_STREAM_CODE_CHUNK + 1];
+
+		for (size_t i = 0; i < n; i++) {
+			line[2 * i] = hex[o->code[off + i] >> 4];
+			line[2 * i + 1] = hex[o->code[off + i] & 15];
+		}
+		line[2 * n] = '\n';
 		fprintf(f, "code %zu 0x%zx ", sid, off);
-		for (size_t i = 0; i < n; i++)
-			fprintf(f, "%02x", o->code[off + i]);
-		putc('\n', f);
+		fwrite(line, 1, 2 * n + 1, f);
 	}
 	for (size_t i = 0; i < o->debug_nr; i++) {
 		const struct jitdump_debug_entry *e = &o->debug[i];

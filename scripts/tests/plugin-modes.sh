@@ -72,11 +72,19 @@ check "alpha and beta (same address, different times) both have samples" test "$
 check "the moved gamma has samples at both addresses" test \
 	"$(awk '$1 == "object" && / name=gamma$/' "$tmp/ref.hbs" | wc -l)" -eq 2
 
-# perf's own filters (--time etc.): the plugin then classifies only what perf keeps.
-start=$(perf --no-pager script -i "$fj/perf.data" -F time 2>/dev/null | head -1 | tr -d ' :')
-perf --no-pager script -i "$fj/perf.data" --time "$start," --dlfilter "$PLUGIN" --dlarg "out=$tmp/time.hbs" 2>/dev/null
-check "with perf's --time filter every sample is still accounted for" \
-	test "$(total "$tmp/time.hbs" all)" -eq "$(total "$tmp/ref.hbs" all)"
+# perf's own filters (--time etc.): the plugin then classifies only what perf
+# keeps. A window from the first sample to the one a quarter in (perf's times).
+perf --no-pager script -i "$fj/perf.data" -F time 2>/dev/null | tr -d ' :' >"$tmp/times"
+first=$(head -1 "$tmp/times")
+mid=$(sed -n "$(($(wc -l <"$tmp/times") / 4))p" "$tmp/times")
+kept=$(perf --no-pager script -i "$fj/perf.data" --time "$first,$mid" -F ip 2>/dev/null | wc -l)
+perf --no-pager script -i "$fj/perf.data" --time "$first,$mid" --dlfilter "$PLUGIN" \
+	--dlarg "out=$tmp/time.hbs" 2>/dev/null
+check "with perf's --time filter the plugin counts exactly the $kept samples perf keeps" \
+	test "$(total "$tmp/time.hbs" all)" -eq "$kept" -a "$kept" -gt 100 -a "$kept" -lt "$(total "$tmp/ref.hbs" all)"
+# ... alpha runs first for ~1/3 of the samples, then beta (test-data/fakejit/README.md).
+check "in the first quarter of the run alpha has samples and beta none" \
+	test "$(object_samples "$tmp/time.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/time.hbs" beta)" -eq 0
 
 # Usage errors stop perf with a message; help explains the options.
 perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"

@@ -2,6 +2,7 @@
 /* Reader of jit-<pid>.dump files: bounds-checked, either byte order, incremental. */
 #define _FILE_OFFSET_BITS 64
 
+#include "byteorder.h"
 #include "jitdump.h"
 
 #include <errno.h>
@@ -71,18 +72,12 @@ enum {	/* JIT_CODE_UNWINDING_INFO, then the unwinding data (unused here) */
 
 static uint32_t get32(const struct jitdump *jd, const uint8_t *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return jd->swapped ? __builtin_bswap32(v) : v;
+	return hb_load32(p, jd->swapped);
 }
 
 static uint64_t get64(const struct jitdump *jd, const uint8_t *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return jd->swapped ? __builtin_bswap64(v) : v;
+	return hb_load64(p, jd->swapped);
 }
 
 /* "path+0xOFF: message" into err; returns code. */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Scanner of perf.data files for the jit-<pid>.dump marker mappings. */
 #define _GNU_SOURCE
+#include "byteorder.h"
 #include "perfdata-scan.h"
 
 #include <byteswap.h>
@@ -116,26 +117,17 @@ static int fail_errno(char *err, size_t errlen, const char *name, const char *wh
 /* Multi-byte fields: unaligned (COMPRESSED records are not padded) and maybe swapped. */
 static uint16_t get16(const struct scan *s, const uint8_t *p)
 {
-	uint16_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return s->swapped ? bswap_16(v) : v;
+	return hb_load16(p, s->swapped);
 }
 
 static uint32_t get32(const struct scan *s, const uint8_t *p)
 {
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return s->swapped ? bswap_32(v) : v;
+	return hb_load32(p, s->swapped);
 }
 
 static uint64_t get64(const struct scan *s, const uint8_t *p)
 {
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return s->swapped ? bswap_64(v) : v;
+	return hb_load64(p, s->swapped);
 }
 
 bool perfdata__is_jitdump_name(const char *name, size_t len)

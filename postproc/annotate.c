@@ -199,10 +199,7 @@ bool annotator__wasm_inputs(const struct annotator *a)
 /* A copy of s that lives as long as the annotator (one per distinct text), or NULL. */
 static const char *intern(struct annotator *a, const char *s)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (const char *p = s; *p; p++)
-		h = (h ^ (unsigned char)*p) * 0x100000001b3ULL;
+	uint64_t h = hash_bytes(0, s, strlen(s));
 	if ((a->interned_nr + 1) * 2 > a->interned_mask + 1) {
 		size_t cap = a->interned ? (a->interned_mask + 1) * 2 : 256;
 		char **t = calloc(cap, sizeof(*t));
@@ -210,13 +207,9 @@ static const char *intern(struct annotator *a, const char *s)
 		if (!t)
 			return NULL;
 		for (size_t i = 0; a->interned && i <= a->interned_mask; i++) {
-			uint64_t g = 0xcbf29ce484222325ULL;
-
 			if (!a->interned[i])
 				continue;
-			for (const char *p = a->interned[i]; *p; p++)
-				g = (g ^ (unsigned char)*p) * 0x100000001b3ULL;
-			size_t j = g & (cap - 1);
+			size_t j = hash_bytes(0, a->interned[i], strlen(a->interned[i])) & (cap - 1);
 
 			while (t[j])
 				j = (j + 1) & (cap - 1);

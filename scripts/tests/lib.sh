@@ -9,6 +9,11 @@ POSTPROC=$top/postproc/hotblocks
 tmp=$(mktemp -d /tmp/hotblocks-test.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 tap_n=0
+# The recordings are put back at the fixed paths perf.data names
+# (/tmp/hotblocks-rec/...): two test runs on one machine (two checkouts) must
+# not do that at the same time, so the shell tests of all checkouts take turns.
+exec 9>/tmp/hotblocks-tests.lock
+flock 9
 
 ok() {	# description
 	tap_n=$((tap_n + 1))

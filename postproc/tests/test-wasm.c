@@ -628,6 +628,49 @@ static void floats_print_as_wasmprinter_does(void **state)
 	assert_string_equal(buf, "0x1.p-1");
 }
 
+/*
+ * An exact tie: the value lies halfway between the two shortest decimals that
+ * read back as it. Rust (so wasmprinter) takes the larger magnitude; printf's
+ * rounding would take the even last digit (1.0039062). Expected texts are
+ * `jco print` (wasmprinter 0.259) of test-data/wasm/floats.wasm, which holds
+ * these values.
+ */
+static void float_ties_take_the_larger_magnitude(void **state)
+{
+	static const struct {
+		uint32_t bits;
+		const char *want;
+	} f32s[] = {
+		{ 0x3f808000, "0x1.01p+0 (;=1.0039063;)" },
+		{ 0xbf808000, "-0x1.01p+0 (;=-1.0039063;)" },
+		{ 0x39800000, "0x1p-12 (;=0.00024414063;)" },
+		{ 0xc1f05000, "-0x1.e0ap+4 (;=-30.039063;)" },
+		{ 0x49e1473a, "0x1.c28e74p+20 (;=1845479.3;)" },
+	};
+	static const struct {
+		uint64_t bits;
+		const char *want;
+	} f64s[] = {
+		{ 0x431f7a17b4e59465ULL, "0x1.f7a17b4e59465p+50 (;=2214991628952857.3;)" },
+		{ 0x3e60000000000000ULL, "0x1p-25 (;=0.000000029802322387695313;)" },
+		{ 0xbea4000000000000ULL, "-0x1.4p-21 (;=-0.0000005960464477539063;)" },
+		{ 0x3fe1cfd000000000ULL, "0x1.1cfdp-1 (;=0.5566177368164063;)" },
+		{ 0x42d40537fcc46ec8ULL, "0x1.40537fcc46ec8p+46 (;=88050586816955.13;)" },
+		{ 0x4310000000000001ULL, "0x1.0000000000001p+50 (;=1125899906842624.3;)" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(f32s); i++) {
+		wasm_fmt_f32(buf, sizeof(buf), f32s[i].bits);
+		assert_string_equal(buf, f32s[i].want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(f64s); i++) {
+		wasm_fmt_f64(buf, sizeof(buf), f64s[i].bits);
+		assert_string_equal(buf, f64s[i].want);
+	}
+}
+
 /* The decimal comment reads back as the same float, for many bit patterns. */
 static void float_comments_round_trip(void **state)
 {
@@ -1215,6 +1258,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(immediates_of_reference_gc_and_exception_instructions),
 		cmocka_unit_test(immediates_of_atomic_and_stack_switching_instructions),
 		cmocka_unit_test(floats_print_as_wasmprinter_does),
+		cmocka_unit_test(float_ties_take_the_larger_magnitude),
 		cmocka_unit_test(float_comments_round_trip),
 		cmocka_unit_test(names_from_every_subsection_kind),
 		cmocka_unit_test(a_label_name_is_not_used_when_a_deeper_label_shadows_it),

@@ -2065,6 +2065,27 @@ static int rd_indirect_map(struct modctx *x, struct cursor *c, enum name_kind ki
 	return 0;
 }
 
+/*
+ * Whether [p, end) is exactly a plain NameMap: count, then (index, name) pairs.
+ * wabt 1.0.32 and older write tag names as subsection 10 in that shape; the
+ * extended name section numbers field names 10 (an IndirectNameMap) and tag
+ * names 11, so such a module fails as field names and deserves saying why.
+ */
+static bool is_plain_name_map(const uint8_t *p, const uint8_t *end)
+{
+	uint64_t n, idx, len;
+
+	if (wasm_leb_u(&p, end, 32, &n))
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (wasm_leb_u(&p, end, 32, &idx) || wasm_leb_u(&p, end, 32, &len) ||
+		    len > (uint64_t)(end - p))
+			return false;
+		p += len;
+	}
+	return p == end;
+}
+
 static int parse_names(struct modctx *x, struct cursor *c)
 {
 	struct ps *ps = x->ps;
@@ -2072,13 +2093,21 @@ static int parse_names(struct modctx *x, struct cursor *c)
 
 	while (c->p < c->end) {
 		struct cursor sub;
-		const uint8_t *s;
+		const uint8_t *s, *id_at = c->p;
 		uint32_t len;
 		uint8_t id;
 		int kind;
 
-		if ((rc = rd_u8(ps, c, &id, "name subsection id")) ||
-		    (rc = rd_region(ps, c, &sub, "name subsection")))
+		if ((rc = rd_u8(ps, c, &id, "name subsection id")))
+			return rc;
+		/*
+		 * wasmparser reads the id as a 7-bit value and fails on a set top
+		 * bit (where an unknown id below 0x80 is merely skipped): the rest
+		 * of the section is then lost to wasmprinter, and so to us.
+		 */
+		if (id & 0x80)
+			return fail(ps, id_at, -EINVAL, "invalid name subsection id 0x%02x", id);
+		if ((rc = rd_region(ps, c, &sub, "name subsection")))
 			return rc;
 		kind = id < ARRAY_SIZE(subsection_kind) ? subsection_kind[id] : -1;
 		if (id == 0) {
@@ -2097,10 +2126,19 @@ static int parse_names(struct modctx *x, struct cursor *c)
 		}
 		if (kind < 0)
 			continue;	/* unknown subsection: skipped */
-		if (kind == NK_LOCAL || kind == NK_LABEL || kind == NK_FIELD)
+		if (kind == NK_LOCAL || kind == NK_LABEL || kind == NK_FIELD) {
+			const uint8_t *payload = sub.p;
+
 			rc = rd_indirect_map(x, &sub, kind);
-		else
+			if (rc == -EINVAL && kind == NK_FIELD && is_plain_name_map(payload, sub.end)) {
+				ps->failed = false;	/* a better message than where it broke */
+				return fail(ps, id_at, rc, "name subsection 10 holds tag names in wabt "
+					    "1.0.32's numbering (field names now; tags are 11): tags stay "
+					    "unnamed, as in wasmprinter");
+			}
+		} else {
 			rc = rd_name_map(x, &sub, kind, false, 0, true);
+		}
 		if (rc)
 			return rc;
 		if (sub.p != sub.end)

@@ -897,6 +897,105 @@ static void a_malformed_name_section_is_a_counted_warning(void **state)
 	mb_free(&body);
 }
 
+/*
+ * wasmparser reads a name subsection id as a 7-bit value: 0x80 and above fail,
+ * and wasmprinter ignores the rest of the section, while ids 12..0x7f are
+ * unknown subsections it skips. Checked against `jco print` of
+ * test-data/wasm/names-bad-id.wasm, which has both.
+ */
+static void name_subsection_ids_of_0x80_and_above_end_the_names(void **state)
+{
+	static const uint8_t ids[] = { 0x0c, 0x7f, 0x80, 0xff };
+	static const uint8_t code[] = { 0x10, 0x00, 0x20, 0x00 };
+	struct mb body = { 0 };
+
+	(void)state;
+	mb_bytes(&body, code, sizeof(code));
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+		bool bad = ids[i] >= 0x80;
+		struct mb names = { 0 }, s = { 0 }, m;
+		struct wasm_module *w;
+		char *got, want[64];
+		size_t bad_at;
+
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "f");
+		mb_sub(&names, 1, &s);
+		mb_free(&s);
+		bad_at = names.len;
+		mb_uleb(&s, 0);
+		mb_sub(&names, ids[i], &s);
+		mb_free(&s);
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "loc");
+		mb_sub(&names, 2, &s);
+		mb_free(&s);
+		m = make_module(0, &body, 1, &names);
+		w = parse_ok(&m);
+		got = joined(w);
+		assert_string_equal(got, bad ? "call $f|local.get 0|-" : "call $f|local.get $loc|-");
+		free(got);
+		assert_int_equal(wasm_module__name_errors(w), bad);
+		if (bad) {
+			/* the name section is the module's last bytes */
+			snprintf(want, sizeof(want), "t.wasm+0x%zx: invalid name subsection id 0x%02x",
+				 m.len - names.len + bad_at, ids[i]);
+			assert_string_equal(wasm_module__name_error(w), want);
+		}
+		wasm_module__free(w);
+		mb_free(&m);
+		mb_free(&names);
+	}
+	mb_free(&body);
+}
+
+/*
+ * wabt 1.0.32 writes tag names as a plain name map in subsection 10, which the
+ * extended name section (and wasmprinter) reads as field names: it fails
+ * there, and the message says why. Other garbage in subsection 10 keeps the
+ * plain message. Checked against `jco print` of test-data/wasm/tags-wabt.wasm.
+ */
+static void wabt_tag_names_in_subsection_10_are_explained(void **state)
+{
+	static const uint8_t code[] = { 0x10, 0x00 };
+	struct mb body = { 0 };
+
+	(void)state;
+	mb_bytes(&body, code, sizeof(code));
+	for (int garbage = 0; garbage < 2; garbage++) {
+		struct mb names = { 0 }, s = { 0 }, m;
+		struct wasm_module *w;
+		const char *err;
+		char *got;
+
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "f");
+		mb_sub(&names, 1, &s);
+		mb_free(&s);
+		mb_uleb(&s, 2);
+		mb_uleb(&s, 0), mb_str(&s, "oops");
+		mb_uleb(&s, 1), mb_str(&s, "boom");
+		if (garbage)
+			mb_u8(&s, 0x80);	/* a truncated LEB after the map */
+		mb_sub(&names, 10, &s);
+		mb_free(&s);
+		m = make_module(0, &body, 1, &names);
+		w = parse_ok(&m);
+		got = joined(w);
+		assert_string_equal(got, "call $f|-");
+		free(got);
+		assert_int_equal(wasm_module__name_errors(w), 1);
+		err = wasm_module__name_error(w);
+		if (garbage) {
+			assert_null(strstr(err, "wabt"));
+		} else {
+			assert_non_null(strstr(err, "name subsection 10 holds tag names in wabt "
+						    "1.0.32's numbering"));
+		}
+		wasm_module__free(w);
+		mb_free(&m);
+		mb_free(&names);
+	}
+	mb_free(&body);
+}
+
 /* ---- structure, errors, robustness ---- */
 
 static void offsets_are_first_bytes_and_final_ends_have_no_text(void **state)
@@ -1263,6 +1362,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(names_from_every_subsection_kind),
 		cmocka_unit_test(a_label_name_is_not_used_when_a_deeper_label_shadows_it),
 		cmocka_unit_test(a_malformed_name_section_is_a_counted_warning),
+		cmocka_unit_test(name_subsection_ids_of_0x80_and_above_end_the_names),
+		cmocka_unit_test(wabt_tag_names_in_subsection_10_are_explained),
 		cmocka_unit_test(offsets_are_first_bytes_and_final_ends_have_no_text),
 		cmocka_unit_test(unknown_opcodes_are_errors_naming_file_and_offset),
 		cmocka_unit_test(malformed_structure_is_an_error),

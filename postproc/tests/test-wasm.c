@@ -23,9 +23,14 @@
  *   postproc-test-wasm --dump FILE             print "OFFSET<TAB>TEXT" per instruction
  *   postproc-test-wasm --dump-nonames FILE     the same, with the name section ignored
  *   postproc-test-wasm --modules FILE          print "OFFSET LENGTH" (decimal) per core module
+ *   postproc-test-wasm --dump-list LIST        --dump each file named in LIST (one path a
+ *                                              line), each after a line "== PATH"; a file
+ *                                              that fails gets "!! error: ..." instead
  * OFFSET is 6+ lowercase hex digits (wasm-objdump's width), TEXT the Wasm column
  * text, or "-" for a function's final end. scripts/tests/wasm-vs-wabt.sh uses
- * the dump to compare against wasm-objdump and jco (wasmprinter).
+ * the dump to compare against wasm-objdump and jco (wasmprinter);
+ * scripts/tests/wasmprinter-diff.mjs the list form, one process for
+ * thousands of modules.
  */
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -77,7 +82,7 @@ static void hide_names(uint8_t *p, size_t len)
 
 enum dump_mode { DUMP_TEXT, DUMP_NONAMES, DUMP_MODULES };
 
-static int dump(const char *path, enum dump_mode mode)
+static int dump_to(const char *path, enum dump_mode mode, FILE *errs, const char *err_prefix)
 {
 	char err[256];
 	struct wasm_module *m;
@@ -87,14 +92,14 @@ static int dump(const char *path, enum dump_mode mode)
 	int rc;
 
 	if (!buf) {
-		fprintf(stderr, "%s: cannot read\n", path);
+		fprintf(errs, "%s%s: cannot read\n", err_prefix, path);
 		return 1;
 	}
 	if (mode == DUMP_NONAMES)
 		hide_names(buf, len);
 	rc = wasm_module__parse(&m, buf, len, path, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "error: %s\n", err);
+		fprintf(errs, "%serror: %s\n", err_prefix, err);
 		free(buf);
 		return 1;
 	}
@@ -112,6 +117,31 @@ static int dump(const char *path, enum dump_mode mode)
 	wasm_module__free(m);
 	free(buf);
 	return 0;
+}
+
+static int dump(const char *path, enum dump_mode mode)
+{
+	return dump_to(path, mode, stderr, "");
+}
+
+static int dump_list(const char *list)
+{
+	FILE *f = fopen(list, "r");
+	char line[4096];
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot read\n", list);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		printf("== %s\n", line);
+		dump_to(line, DUMP_TEXT, stdout, "!! ");
+	}
+	fclose(f);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* ---- module builder ---- */
@@ -1345,6 +1375,8 @@ int main(int argc, char **argv)
 		return dump(argv[2], DUMP_NONAMES);
 	if (argc == 3 && !strcmp(argv[1], "--modules"))
 		return dump(argv[2], DUMP_MODULES);
+	if (argc == 3 && !strcmp(argv[1], "--dump-list"))
+		return dump_list(argv[2]);
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(leb_unsigned_accepts_minimal_and_padded_forms),
@@ -1376,7 +1408,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(a_large_module_decodes_quickly),
 	};
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s [--dump|--dump-nonames|--modules FILE]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--dump|--dump-nonames|--modules FILE | --dump-list LIST]\n",
+			argv[0]);
 		return 2;
 	}
 	return cmocka_run_group_tests_name("wasm", tests, NULL, NULL);

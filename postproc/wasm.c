@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "float-decimal.h"
 #include "util.h"
 
 /* Immediate kinds of wasm-opcodes.def (the IMM column). */
@@ -909,95 +910,26 @@ static void put_valtype(struct modctx *x, const struct valtype *vt)
 
 /* ---- floats (wasmprinter print_float, Rust's Display for the comment) ---- */
 
-static bool roundtrips(const char *s, double v, bool f32)
+/* Rust {} of a finite nonzero magnitude: plain decimal, no exponent. */
+static void put_display(struct buf *b, uint64_t mag, bool is64)
 {
-	if (f32)
-		return strtof(s, NULL) == (float)v;
-	return strtod(s, NULL) == v;
-}
-
-/* "d.ddde+XX" (any decimal point) -> digits "dddd" without trailing zeros, value 0.dddd x 10^e. */
-static void sci_digits(const char *s, char *digits, int *e10)
-{
-	size_t n = 0;
-
-	for (; *s && *s != 'e'; s++)
-		if (*s >= '0' && *s <= '9')
-			digits[n++] = *s;
-	while (n > 1 && digits[n - 1] == '0')
-		n--;
-	digits[n] = '\0';
-	*e10 = (*s == 'e' ? atoi(s + 1) : 0) + 1;
-}
-
-/*
- * The shortest decimal that reads back as v, the closest one if several: what
- * Rust's float formatting (Grisu/Dragon) produces. The correctly rounded
- * p-digit decimal is the closest of its length; when it misses the rounding
- * interval, its neighbour may still hit the wider half of the interval at a
- * power of two, so that one is tried too.
- */
-static void shortest(double v, bool f32, char *digits, int *e10)
-{
-	char s[64], t[64];
-
-	for (int p = 1; p <= 17; p++) {
-		snprintf(s, sizeof(s), "%.*e", p - 1, v);
-		if (roundtrips(s, v, f32)) {
-			sci_digits(s, digits, e10);
-			return;
-		}
-		char d[32];
-		int e;
-		uint64_t D = 0, lo = 1, hi;
-
-		sci_digits(s, d, &e);
-		size_t nd = strlen(d);
-		for (size_t i = 0; i < (size_t)p; i++)
-			D = D * 10 + (i < nd ? (uint64_t)(d[i] - '0') : 0);
-		for (int i = 1; i < p; i++)
-			lo *= 10;
-		hi = lo * 10;
-		bool up_first = strtod(s, NULL) < v;
-		uint64_t cand[2] = { up_first ? D + 1 : D - 1, up_first ? D - 1 : D + 1 };
-		for (int i = 0; i < 2; i++) {
-			if (cand[i] < lo || cand[i] >= hi)
-				continue;
-			snprintf(t, sizeof(t), "%" PRIu64 "e%d", cand[i], e - p);
-			if (roundtrips(t, v, f32)) {
-				int unused;
-
-				/* cand x 10^(e-p), cand of p digits: 0.cand x 10^e */
-				snprintf(t, sizeof(t), "%" PRIu64, cand[i]);
-				sci_digits(t, digits, &unused);
-				*e10 = e;
-				return;
-			}
-		}
-	}
-	snprintf(s, sizeof(s), "%.16e", v);
-	sci_digits(s, digits, e10);
-}
-
-/* Rust {} of a finite nonzero |v|: plain decimal, no exponent. */
-static void put_display(struct buf *b, double v, bool f32)
-{
-	char digits[32];
+	struct float_decimal d;
 	int e, n;
 
-	shortest(v, f32, digits, &e);
-	n = (int)strlen(digits);
+	float_decimal_shortest(&d, mag, is64);
+	e = d.exp;
+	n = (int)strlen(d.digits);
 	if (e <= 0) {
 		buf_adds(b, "0.");
 		for (int i = 0; i < -e; i++)
 			buf_addc(b, '0');
-		buf_adds(b, digits);
+		buf_adds(b, d.digits);
 	} else if (e < n) {
-		buf_addn(b, digits, e);
+		buf_addn(b, d.digits, e);
 		buf_addc(b, '.');
-		buf_adds(b, digits + e);
+		buf_adds(b, d.digits + e);
 	} else {
-		buf_adds(b, digits);
+		buf_adds(b, d.digits);
 		for (int i = 0; i < e - n; i++)
 			buf_addc(b, '0');
 	}
@@ -1011,17 +943,7 @@ static void put_float(struct buf *b, uint64_t bits, bool is64)
 	bool neg = bits >> (w - 1) & 1;
 	uint64_t mag = bits & (wmask >> 1);
 	uint64_t expbits = mag >> mw, frac = mag & (((uint64_t)1 << mw) - 1);
-	double v;
 
-	if (is64) {
-		memcpy(&v, &bits, sizeof(v));
-	} else {
-		uint32_t b32 = (uint32_t)bits;
-		float f;
-
-		memcpy(&f, &b32, sizeof(f));
-		v = f;
-	}
 	if (neg)
 		buf_addc(b, '-');
 	if (expbits == (((uint64_t)1 << eb) - 1)) {
@@ -1064,7 +986,7 @@ static void put_float(struct buf *b, uint64_t bits, bool is64)
 	if (!mag)
 		buf_addc(b, '0');
 	else
-		put_display(b, neg ? -v : v, !is64);
+		put_display(b, mag, is64);
 	buf_adds(b, ";)");
 }
 
@@ -2143,6 +2065,27 @@ static int rd_indirect_map(struct modctx *x, struct cursor *c, enum name_kind ki
 	return 0;
 }
 
+/*
+ * Whether [p, end) is exactly a plain NameMap: count, then (index, name) pairs.
+ * wabt 1.0.32 and older write tag names as subsection 10 in that shape; the
+ * extended name section numbers field names 10 (an IndirectNameMap) and tag
+ * names 11, so such a module fails as field names and deserves saying why.
+ */
+static bool is_plain_name_map(const uint8_t *p, const uint8_t *end)
+{
+	uint64_t n, idx, len;
+
+	if (wasm_leb_u(&p, end, 32, &n))
+		return false;
+	for (uint64_t i = 0; i < n; i++) {
+		if (wasm_leb_u(&p, end, 32, &idx) || wasm_leb_u(&p, end, 32, &len) ||
+		    len > (uint64_t)(end - p))
+			return false;
+		p += len;
+	}
+	return p == end;
+}
+
 static int parse_names(struct modctx *x, struct cursor *c)
 {
 	struct ps *ps = x->ps;
@@ -2150,13 +2093,21 @@ static int parse_names(struct modctx *x, struct cursor *c)
 
 	while (c->p < c->end) {
 		struct cursor sub;
-		const uint8_t *s;
+		const uint8_t *s, *id_at = c->p;
 		uint32_t len;
 		uint8_t id;
 		int kind;
 
-		if ((rc = rd_u8(ps, c, &id, "name subsection id")) ||
-		    (rc = rd_region(ps, c, &sub, "name subsection")))
+		if ((rc = rd_u8(ps, c, &id, "name subsection id")))
+			return rc;
+		/*
+		 * wasmparser reads the id as a 7-bit value and fails on a set top
+		 * bit (where an unknown id below 0x80 is merely skipped): the rest
+		 * of the section is then lost to wasmprinter, and so to us.
+		 */
+		if (id & 0x80)
+			return fail(ps, id_at, -EINVAL, "invalid name subsection id 0x%02x", id);
+		if ((rc = rd_region(ps, c, &sub, "name subsection")))
 			return rc;
 		kind = id < ARRAY_SIZE(subsection_kind) ? subsection_kind[id] : -1;
 		if (id == 0) {
@@ -2175,10 +2126,19 @@ static int parse_names(struct modctx *x, struct cursor *c)
 		}
 		if (kind < 0)
 			continue;	/* unknown subsection: skipped */
-		if (kind == NK_LOCAL || kind == NK_LABEL || kind == NK_FIELD)
+		if (kind == NK_LOCAL || kind == NK_LABEL || kind == NK_FIELD) {
+			const uint8_t *payload = sub.p;
+
 			rc = rd_indirect_map(x, &sub, kind);
-		else
+			if (rc == -EINVAL && kind == NK_FIELD && is_plain_name_map(payload, sub.end)) {
+				ps->failed = false;	/* a better message than where it broke */
+				return fail(ps, id_at, rc, "name subsection 10 holds tag names in wabt "
+					    "1.0.32's numbering (field names now; tags are 11): tags stay "
+					    "unnamed, as in wasmprinter");
+			}
+		} else {
 			rc = rd_name_map(x, &sub, kind, false, 0, true);
+		}
 		if (rc)
 			return rc;
 		if (sub.p != sub.end)

@@ -23,9 +23,14 @@
  *   postproc-test-wasm --dump FILE             print "OFFSET<TAB>TEXT" per instruction
  *   postproc-test-wasm --dump-nonames FILE     the same, with the name section ignored
  *   postproc-test-wasm --modules FILE          print "OFFSET LENGTH" (decimal) per core module
+ *   postproc-test-wasm --dump-list LIST        --dump each file named in LIST (one path a
+ *                                              line), each after a line "== PATH"; a file
+ *                                              that fails gets "!! error: ..." instead
  * OFFSET is 6+ lowercase hex digits (wasm-objdump's width), TEXT the Wasm column
  * text, or "-" for a function's final end. scripts/tests/wasm-vs-wabt.sh uses
- * the dump to compare against wasm-objdump and jco (wasmprinter).
+ * the dump to compare against wasm-objdump and jco (wasmprinter);
+ * scripts/tests/wasmprinter-diff.mjs the list form, one process for
+ * thousands of modules.
  */
 
 static uint8_t *read_file(const char *path, size_t *len)
@@ -77,7 +82,7 @@ static void hide_names(uint8_t *p, size_t len)
 
 enum dump_mode { DUMP_TEXT, DUMP_NONAMES, DUMP_MODULES };
 
-static int dump(const char *path, enum dump_mode mode)
+static int dump_to(const char *path, enum dump_mode mode, FILE *errs, const char *err_prefix)
 {
 	char err[256];
 	struct wasm_module *m;
@@ -87,14 +92,14 @@ static int dump(const char *path, enum dump_mode mode)
 	int rc;
 
 	if (!buf) {
-		fprintf(stderr, "%s: cannot read\n", path);
+		fprintf(errs, "%s%s: cannot read\n", err_prefix, path);
 		return 1;
 	}
 	if (mode == DUMP_NONAMES)
 		hide_names(buf, len);
 	rc = wasm_module__parse(&m, buf, len, path, err, sizeof(err));
 	if (rc) {
-		fprintf(stderr, "error: %s\n", err);
+		fprintf(errs, "%serror: %s\n", err_prefix, err);
 		free(buf);
 		return 1;
 	}
@@ -112,6 +117,31 @@ static int dump(const char *path, enum dump_mode mode)
 	wasm_module__free(m);
 	free(buf);
 	return 0;
+}
+
+static int dump(const char *path, enum dump_mode mode)
+{
+	return dump_to(path, mode, stderr, "");
+}
+
+static int dump_list(const char *list)
+{
+	FILE *f = fopen(list, "r");
+	char line[4096];
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot read\n", list);
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		printf("== %s\n", line);
+		dump_to(line, DUMP_TEXT, stdout, "!! ");
+	}
+	fclose(f);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /* ---- module builder ---- */
@@ -628,6 +658,49 @@ static void floats_print_as_wasmprinter_does(void **state)
 	assert_string_equal(buf, "0x1.p-1");
 }
 
+/*
+ * An exact tie: the value lies halfway between the two shortest decimals that
+ * read back as it. Rust (so wasmprinter) takes the larger magnitude; printf's
+ * rounding would take the even last digit (1.0039062). Expected texts are
+ * `jco print` (wasmprinter 0.259) of test-data/wasm/floats.wasm, which holds
+ * these values.
+ */
+static void float_ties_take_the_larger_magnitude(void **state)
+{
+	static const struct {
+		uint32_t bits;
+		const char *want;
+	} f32s[] = {
+		{ 0x3f808000, "0x1.01p+0 (;=1.0039063;)" },
+		{ 0xbf808000, "-0x1.01p+0 (;=-1.0039063;)" },
+		{ 0x39800000, "0x1p-12 (;=0.00024414063;)" },
+		{ 0xc1f05000, "-0x1.e0ap+4 (;=-30.039063;)" },
+		{ 0x49e1473a, "0x1.c28e74p+20 (;=1845479.3;)" },
+	};
+	static const struct {
+		uint64_t bits;
+		const char *want;
+	} f64s[] = {
+		{ 0x431f7a17b4e59465ULL, "0x1.f7a17b4e59465p+50 (;=2214991628952857.3;)" },
+		{ 0x3e60000000000000ULL, "0x1p-25 (;=0.000000029802322387695313;)" },
+		{ 0xbea4000000000000ULL, "-0x1.4p-21 (;=-0.0000005960464477539063;)" },
+		{ 0x3fe1cfd000000000ULL, "0x1.1cfdp-1 (;=0.5566177368164063;)" },
+		{ 0x42d40537fcc46ec8ULL, "0x1.40537fcc46ec8p+46 (;=88050586816955.13;)" },
+		{ 0x4310000000000001ULL, "0x1.0000000000001p+50 (;=1125899906842624.3;)" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(f32s); i++) {
+		wasm_fmt_f32(buf, sizeof(buf), f32s[i].bits);
+		assert_string_equal(buf, f32s[i].want);
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(f64s); i++) {
+		wasm_fmt_f64(buf, sizeof(buf), f64s[i].bits);
+		assert_string_equal(buf, f64s[i].want);
+	}
+}
+
 /* The decimal comment reads back as the same float, for many bit patterns. */
 static void float_comments_round_trip(void **state)
 {
@@ -851,6 +924,105 @@ static void a_malformed_name_section_is_a_counted_warning(void **state)
 	wasm_module__free(w);
 	mb_free(&m);
 	mb_free(&names);
+	mb_free(&body);
+}
+
+/*
+ * wasmparser reads a name subsection id as a 7-bit value: 0x80 and above fail,
+ * and wasmprinter ignores the rest of the section, while ids 12..0x7f are
+ * unknown subsections it skips. Checked against `jco print` of
+ * test-data/wasm/names-bad-id.wasm, which has both.
+ */
+static void name_subsection_ids_of_0x80_and_above_end_the_names(void **state)
+{
+	static const uint8_t ids[] = { 0x0c, 0x7f, 0x80, 0xff };
+	static const uint8_t code[] = { 0x10, 0x00, 0x20, 0x00 };
+	struct mb body = { 0 };
+
+	(void)state;
+	mb_bytes(&body, code, sizeof(code));
+	for (size_t i = 0; i < ARRAY_SIZE(ids); i++) {
+		bool bad = ids[i] >= 0x80;
+		struct mb names = { 0 }, s = { 0 }, m;
+		struct wasm_module *w;
+		char *got, want[64];
+		size_t bad_at;
+
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "f");
+		mb_sub(&names, 1, &s);
+		mb_free(&s);
+		bad_at = names.len;
+		mb_uleb(&s, 0);
+		mb_sub(&names, ids[i], &s);
+		mb_free(&s);
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "loc");
+		mb_sub(&names, 2, &s);
+		mb_free(&s);
+		m = make_module(0, &body, 1, &names);
+		w = parse_ok(&m);
+		got = joined(w);
+		assert_string_equal(got, bad ? "call $f|local.get 0|-" : "call $f|local.get $loc|-");
+		free(got);
+		assert_int_equal(wasm_module__name_errors(w), bad);
+		if (bad) {
+			/* the name section is the module's last bytes */
+			snprintf(want, sizeof(want), "t.wasm+0x%zx: invalid name subsection id 0x%02x",
+				 m.len - names.len + bad_at, ids[i]);
+			assert_string_equal(wasm_module__name_error(w), want);
+		}
+		wasm_module__free(w);
+		mb_free(&m);
+		mb_free(&names);
+	}
+	mb_free(&body);
+}
+
+/*
+ * wabt 1.0.32 writes tag names as a plain name map in subsection 10, which the
+ * extended name section (and wasmprinter) reads as field names: it fails
+ * there, and the message says why. Other garbage in subsection 10 keeps the
+ * plain message. Checked against `jco print` of test-data/wasm/tags-wabt.wasm.
+ */
+static void wabt_tag_names_in_subsection_10_are_explained(void **state)
+{
+	static const uint8_t code[] = { 0x10, 0x00 };
+	struct mb body = { 0 };
+
+	(void)state;
+	mb_bytes(&body, code, sizeof(code));
+	for (int garbage = 0; garbage < 2; garbage++) {
+		struct mb names = { 0 }, s = { 0 }, m;
+		struct wasm_module *w;
+		const char *err;
+		char *got;
+
+		mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "f");
+		mb_sub(&names, 1, &s);
+		mb_free(&s);
+		mb_uleb(&s, 2);
+		mb_uleb(&s, 0), mb_str(&s, "oops");
+		mb_uleb(&s, 1), mb_str(&s, "boom");
+		if (garbage)
+			mb_u8(&s, 0x80);	/* a truncated LEB after the map */
+		mb_sub(&names, 10, &s);
+		mb_free(&s);
+		m = make_module(0, &body, 1, &names);
+		w = parse_ok(&m);
+		got = joined(w);
+		assert_string_equal(got, "call $f|-");
+		free(got);
+		assert_int_equal(wasm_module__name_errors(w), 1);
+		err = wasm_module__name_error(w);
+		if (garbage) {
+			assert_null(strstr(err, "wabt"));
+		} else {
+			assert_non_null(strstr(err, "name subsection 10 holds tag names in wabt "
+						    "1.0.32's numbering"));
+		}
+		wasm_module__free(w);
+		mb_free(&m);
+		mb_free(&names);
+	}
 	mb_free(&body);
 }
 
@@ -1203,6 +1375,8 @@ int main(int argc, char **argv)
 		return dump(argv[2], DUMP_NONAMES);
 	if (argc == 3 && !strcmp(argv[1], "--modules"))
 		return dump(argv[2], DUMP_MODULES);
+	if (argc == 3 && !strcmp(argv[1], "--dump-list"))
+		return dump_list(argv[2]);
 
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(leb_unsigned_accepts_minimal_and_padded_forms),
@@ -1215,10 +1389,13 @@ int main(int argc, char **argv)
 		cmocka_unit_test(immediates_of_reference_gc_and_exception_instructions),
 		cmocka_unit_test(immediates_of_atomic_and_stack_switching_instructions),
 		cmocka_unit_test(floats_print_as_wasmprinter_does),
+		cmocka_unit_test(float_ties_take_the_larger_magnitude),
 		cmocka_unit_test(float_comments_round_trip),
 		cmocka_unit_test(names_from_every_subsection_kind),
 		cmocka_unit_test(a_label_name_is_not_used_when_a_deeper_label_shadows_it),
 		cmocka_unit_test(a_malformed_name_section_is_a_counted_warning),
+		cmocka_unit_test(name_subsection_ids_of_0x80_and_above_end_the_names),
+		cmocka_unit_test(wabt_tag_names_in_subsection_10_are_explained),
 		cmocka_unit_test(offsets_are_first_bytes_and_final_ends_have_no_text),
 		cmocka_unit_test(unknown_opcodes_are_errors_naming_file_and_offset),
 		cmocka_unit_test(malformed_structure_is_an_error),
@@ -1231,7 +1408,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(a_large_module_decodes_quickly),
 	};
 	if (argc > 1) {
-		fprintf(stderr, "usage: %s [--dump|--dump-nonames|--modules FILE]\n", argv[0]);
+		fprintf(stderr, "usage: %s [--dump|--dump-nonames|--modules FILE | --dump-list LIST]\n",
+			argv[0]);
 		return 2;
 	}
 	return cmocka_run_group_tests_name("wasm", tests, NULL, NULL);

@@ -195,6 +195,36 @@ result("addrmap", badMap.concat(nInsn ? [] : ["no wasmtime instruction in the re
 result("clif", badClif, `${nClif} instructions with CLIF text`);
 if (printedPath !== "-") result("wasm", badWasm, `${nWasm} instructions with Wasm text`);
 
+// ---- names: with JITDUMP=FILE (the recording's jit-<pid>.dump), every wasm
+// function's display name is one that wasmtime itself registered at its
+// address: the name-section name demangled as wasmtime demangles it, or the
+// ELF symbol (a component's code is registered once per core module).
+// With PERFMAP=FILE (its /tmp/perf-<pid>.map), the same from the perf map.
+if (process.env.JITDUMP || process.env.PERFMAP) {
+	const names = new Map();
+	const add = (addr, name) => { if (!names.has(addr)) names.set(addr, []); names.get(addr).push(name); };
+	if (process.env.PERFMAP)
+		for (const l of fs.readFileSync(process.env.PERFMAP, "utf8").split("\n")) {
+			const m = l.match(/^(0x[0-9a-f]+) [0-9a-f]+ (.*)$/);
+			if (m) add(parseInt(m[1], 16), m[2]);
+		}
+	const j = process.env.JITDUMP ? fs.readFileSync(process.env.JITDUMP) : Buffer.alloc(16);
+	for (let p = process.env.JITDUMP ? j.readUInt32LE(8) : 16; p + 16 <= j.length;) {
+		const id = j.readUInt32LE(p), size = j.readUInt32LE(p + 4);
+		if (id === 0) add(Number(j.readBigUInt64LE(p + 32)), j.toString("utf8", p + 56, j.indexOf(0, p + 56)));
+		p += size;
+	}
+	const bad = [];
+	let n = 0, demangled = 0;
+	for (const f of wasmFns) {
+		const have = names.get(f.address) || [];
+		n++;
+		if (!have.includes(f.display_name)) bad.push(`${f.wasm_function.symbol}: shown as ${JSON.stringify(f.display_name)}, wasmtime registered ${JSON.stringify(have)}`);
+		else if (!f.wasm_function.symbol.endsWith("::" + f.display_name) && f.display_name !== f.wasm_function.symbol) demangled++;
+	}
+	result("names", bad, `${n} functions named as wasmtime registered them, ${demangled} of them demangled`);
+}
+
 // ---- side by side with what `wasmtime hot-blocks` printed for this perf.data
 if (refPath) {
 	const ref = fs.readFileSync(refPath, "utf8").split("\n");

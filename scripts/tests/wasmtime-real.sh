@@ -8,6 +8,9 @@
 #  - wasm offsets: equal to the .wasmtime.addrmap decoded by the checker;
 #  - [CLIF]: equal to the lines with that offset in the real --emit-clif file;
 #  - [Wasm]: equal to wasmprinter's text (jco print) at that offset;
+#  - names (jitdump and perfmap recordings): each function is shown by a
+#    name wasmtime itself registered at its address in the jit dump or perf
+#    map (name-section names demangled as wasmtime demangles them);
 #  - reference/: the header and every row `wasmtime hot-blocks` printed for
 #    its own perf.data agree with ours, but for the deliberate differences
 #    postproc/JSON.md lists (branch targets, "JIT samples", CLIF past 64 KiB,
@@ -64,14 +67,17 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 		fi
 		pm=-
 		[ -n "$map" ] && [ -f "$map" ] && pm=$map
+		jd= pmap=
+		[ $k = jitdump ] && jd=$(ls "$d"/jitdump/jit-*.dump)
+		[ $k = perfmap ] && pmap=$(ls "$d"/perfmap/perf-*.map)
 		# shellcheck disable=SC2086
-		node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
-		for what in samples addrmap clif wasm reference; do
+		JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
+		for what in samples addrmap clif wasm names reference; do
 			line=$(grep "^$what " "$s.out" | head -1)
 			if [ -z "$line" ]; then
 				case $what in
 				wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
-				reference) ;;
+				reference | names) ;;
 				*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
 				esac
 				continue

@@ -85,6 +85,24 @@ for v in 48.0.2 46.0.1; do
 	node "$checker" "$tmp/wasm-$v.json" "$tmp/wasm-$v.perf" "$k/module.cwasm" "$k/clif" "$(printed switch)" >"$tmp/wasm-$v.chk" 2>&1
 	verdicts "perf hotblocks wasm ($v) switch.wasm" "$tmp/wasm-$v.chk"
 done
+# The options of wasmtime hot-blocks: -e cpu-cycles (perf falls back to
+# cpu-clock without a PMU), -o FILE, and a wasmtime flag that must reach both
+# compile and run: a .cwasm built with -D debug-info=y (native DWARF sections
+# in it) is refused by a `wasmtime run` without it.
+k=$tmp/keep-opts
+(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$PATH" "$ph" wasm -D debug-info=y -e cpu-cycles -F 999 -p 100 \
+	-o "$tmp/opts.txt" --keep "$k" "$R/switch.wasm" >"$tmp/opts.out" 2>"$tmp/opts.err")
+# shellcheck disable=SC2016
+in_file_only() { grep -q '^`step` :: block' "$tmp/opts.txt" && ! grep -q '^Collected' "$tmp/opts.out"; }
+check "perf hotblocks wasm -D debug-info=y -e cpu-cycles -o FILE: exit 0, the report in FILE only" in_file_only
+check "-D debug-info=y reached wasmtime compile: the .cwasm has native DWARF" \
+	sh -c "readelf -SW $k/module.cwasm | grep -q '\.debug_info'"
+"$POSTPROC" --json --all --cwasm "$k/module.cwasm" --clif "$k/clif" --wasm "$R/switch.wasm" \
+	"$(plugin_stream "$k/perf.data" "$tmp/opts.hbs" 2>/dev/null; echo "$tmp/opts.hbs")" >"$tmp/opts.json" 2>/dev/null
+perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/opts.perf" 2>/dev/null
+node "$checker" "$tmp/opts.json" "$tmp/opts.perf" "$k/module.cwasm" "$k/clif" "$(printed switch)" >"$tmp/opts.chk" 2>&1
+verdicts "perf hotblocks wasm -D debug-info=y (a .cwasm with DWARF sections)" "$tmp/opts.chk"
+
 # WebAssembly text: converted with the wat crate (jco), like wasmtime hot-blocks does
 if [ -n "$jco" ]; then
 	(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$(dirname "$jco"):$PATH" "$ph" wasm -p 100 -F 999 \

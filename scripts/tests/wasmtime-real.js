@@ -294,7 +294,7 @@ if (refPath) {
 			bad.push(`${k}: ${n} samples, but no block of ${sym} in our report`);
 	}
 	result("reference", bad.concat(blocks ? [] : ["the reference printed no block"]),
-		`${blocks} blocks, ${rows} rows agree; ${targets} branch targets .text-relative there, function-relative here; ` +
+		`${blocks} blocks, ${rows} rows compared; ${targets} branch targets .text-relative there, function-relative here; ` +
 		`${longOffsets} CLIF cells past 0x10000 that the reference leaves "-"; ` +
 		`${tramp} trampoline samples, in rows of their own here, in the reference's header only`);
 }

@@ -196,17 +196,22 @@ fuzz-run: fuzz
 RUN_CASES ?= v8-wasm fakejit
 # The wasmtime-format recording (test-data/wasmtime/cwasm): the .cwasm is put back
 # where perf.data recorded it, so perf resolves its ELF symbols.
-WT := test-data/wasmtime
+# The real wasmtime 48.0.2 running test-data/wasmtime-real/src/switch.c
+# (--profile=jitdump, -k mono): its .cwasm and dump go back to the recorded paths.
+WT := test-data/wasmtime-real
+WTR := $(WT)/48.0.2/switch
+WTREC := /tmp/hotblocks-rec/wasmtime-48.0.2-switch
 run: all
 	$(Q)scripts/ensure-deps run
 	$(Q)for c in $(RUN_CASES); do \
 		echo "== test-data/$$c: perf script --dlfilter plugin/hotblocks.so | postproc/hotblocks"; \
 		perf --no-pager script -i test-data/$$c/perf.data --dlfilter ./$(PLUGIN_SO) | ./$(POSTPROC_BIN) || exit 1; \
 	done
-	$(Q)mkdir -p /tmp/hotblocks-rec/wasmtime-cwasm && cp $(WT)/cwasm/* /tmp/hotblocks-rec/wasmtime-cwasm/
-	$(Q)echo "== $(WT)/cwasm: ... | postproc/hotblocks --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm"
-	$(Q)perf --no-pager script -i $(WT)/cwasm/perf.data --dlfilter ./$(PLUGIN_SO) | \
-		./$(POSTPROC_BIN) -p 80 --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm
+	$(Q)mkdir -p $(WTREC)/jitdump && cp $(WTR)/module.cwasm $(WTREC)/ && cp $(WTR)/jitdump/jit-*.dump $(WTREC)/jitdump/
+	$(Q)echo "== $(WTR)/jitdump: ... | postproc/hotblocks --cwasm $(WTR)/module.cwasm --clif $(WTR)/clif --wasm $(WT)/switch.wasm"
+	$(Q)perf --no-pager script -i $(WTR)/jitdump/perf.data --dlfilter ./$(PLUGIN_SO) | \
+		./$(POSTPROC_BIN) -p 80 --cwasm $(WTR)/module.cwasm --clif $(WTR)/clif --wasm $(WT)/switch.wasm; \
+		rc=$$?; rm -rf $(WTREC); exit $$rc
 
 # The differential test against wasmprinter at its full size: 10M generated
 # float constants (make check compares 200k) and the whole spec test suite.

@@ -358,7 +358,11 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 		a->wasm_matched++;
 		if (af->stale && !a->stale++)
 			a->first_stale = cf->symbol;
-		/* As the reference: the raw name-section name, else the ELF symbol. */
+		/* As the reference: the name-section name, else the ELF symbol. A
+		 * mangled name (C++; Rust, e.g. in the WASI adapter of a component)
+		 * is shown demangled exactly as wasmtime writes it into its jit dump
+		 * and perf map (Rust with its crate hashes: DMGL_VERBOSE); plain
+		 * names stay as they are. */
 		const char *nm = NULL;
 
 		if (a->wasm && cf->func_index >= 0)
@@ -367,7 +371,8 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 					    : wasm_module__func_name(a->wasm, (uint32_t)cf->func_index);
 		if (!nm && cf->func_index >= 0)
 			nm = cf->wasm_name;
-		af->display = nm ? nm : cf->symbol;
+		af->display = nm ? keep(a, cplus_demangle(nm, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO | DMGL_VERBOSE), nm)
+				 : cf->symbol;
 		af->cf = cf;
 		af->clif = a->clif ? clif_set__find(a->clif, cf->symbol) : NULL;
 		if (a->clif && !af->clif && !a->no_clif++)

@@ -1,17 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Re-creates the two wasmtime-style recordings of module.cwasm under real perf.
+# Re-creates the wasmtime-style recording of module.cwasm under real perf
+# (an imitation: README.md; the real wasmtime's are in ../wasmtime-real).
 #
-#   jitdump/  perf record -k mono ... cwasm-run --profile=jitdump, recorded in
-#             /tmp/hotblocks-rec/wasmtime-jitdump (the dump path in perf.data
-#             is /tmp/hotblocks-rec/wasmtime-jitdump/jit-<pid>.dump)
 #   cwasm/    the reference's own flow (`wasmtime hot-blocks` runs perf record
 #             -e <event> --no-buildid [-F N] -- wasmtime run --allow-precompiled
 #             --profile=perfmap ...), recorded in /tmp/hotblocks-rec/wasmtime-cwasm
 #
-# In both, the code runs from the file-backed mapping of
+# The code runs from the file-backed mapping of
 # /tmp/hotblocks-rec/<dir>/module.cwasm (a copy of test-data/wasmtime/module.cwasm,
-# also kept next to each perf.data).  cpu-clock: this machine has no PMU.
+# also kept next to perf.data).  cpu-clock: this machine has no PMU.
 # Usage: record.sh [SECONDS]   (default 1; needs root or perf_event_paranoid <= 1)
 set -eu
 
@@ -45,7 +43,4 @@ record() {	# record NAME PROFILE PERF-RECORD-OPTIONS...
 	cd "$here"
 }
 
-# -N only keeps perf from copying files into ~/.debug; -k mono is what
-# perf inject --jit requires of jitdump users with CLOCK_MONOTONIC stamps.
-record jitdump jitdump -N -k mono -e cpu-clock -F 4999
 record cwasm perfmap -e cpu-clock --no-buildid -F 4999

@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The real wasmtime, live (scripts/get-wasmtime installs the pinned releases;
+# CI does): each recording made here is checked instruction by instruction by
+# scripts/tests/wasmtime-real.js (samples against perf, wasm offsets against the
+# decoded .wasmtime.addrmap, [CLIF] against the --emit-clif files, [Wasm]
+# against wasmprinter).
+#  1. wasmtime's Python embedding (48.0.0, Cranelift): a module compiled,
+#     serialized, mapped back from the file, run under perf record -k mono with
+#     the jitdump profiler: every sample in it attributed, with [Wasm] cells;
+#  2. `perf hotblocks wasm` with the wasmtime CLI on PATH (48.0.2 and 46.0.1):
+#     a core module (JSON, --keep), WebAssembly text, a component;
+#  3. `wasmtime hot-blocks` itself on the same modules: its text against our
+#     report of the very perf.data it recorded (a pass-through `perf` on PATH
+#     keeps a copy of its temporary directory).
+# Without the pinned wasmtime the cases are skipped with the command to run.
+. "$(dirname "$0")/lib.sh"
+
+R=$top/test-data/wasmtime-real
+checker=$top/scripts/tests/wasmtime-real.js
+wtdir=$("$top/scripts/get-wasmtime" --print-dir)
+ph=$top/scripts/perf-hotblocks
+export HOTBLOCKS_BIN="$POSTPROC" HOTBLOCKS_PLUGIN="$PLUGIN"
+jco=${JCO:-}
+[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+if [ ! -x "$wtdir/cli-48.0.2/wasmtime" ] || [ ! -x "$wtdir/cli-46.0.1/wasmtime" ] || [ ! -d "$wtdir/py-48.0.0/wasmtime" ]; then
+	skip "the real wasmtime, live" "not installed: run scripts/get-wasmtime"
+	echo "1..$tap_n"
+	exit 0
+fi
+
+# wasmprinter's text per offset (see wasmtime-real.sh)
+for m in fib switch; do
+	if [ -n "$jco" ]; then
+		wasm-objdump -d "$R/$m.wasm" >"$tmp/$m.od"
+		"$jco" print "$R/$m.wasm" -o "$tmp/$m.printed" >/dev/null 2>&1 &&
+			node "$checker" --printed "$tmp/$m.od" "$tmp/$m.printed" >"$tmp/$m.map" 2>/dev/null ||
+			rm -f "$tmp/$m.map"
+	fi
+done
+printed() { if [ -f "$tmp/$1.map" ]; then echo "$tmp/$1.map"; else echo -; fi; }
+
+# verdicts NAME OUT: one TAP line per check the checker printed
+verdicts() {
+	for what in samples addrmap clif wasm reference; do
+		line=$(grep "^$what " "$2" | head -1)
+		[ -n "$line" ] || continue
+		sed -n "/^$what /,/^[a-z]/p" "$2" | grep '^  ' >"$2.detail"
+		case $line in
+		"$what ok "*) ok "$1: $what: ${line#"$what ok "}" ;;
+		*) not_ok "$1: $what: ${line#"$what FAIL "}" "$2.detail" ;;
+		esac
+	done
+	grep -q '^samples ' "$2" || not_ok "$1: the checker ran" "$2"
+}
+
+# ---- 1. the Python embedding
+mkdir -p "$tmp/py"
+(cd "$tmp/py" && perf record -q -k mono -e cpu-clock -F 999 -o perf.data -- \
+	python3 "$top/scripts/tests/wasmtime-embed.py" "$wtdir/py-48.0.0" "$R/switch.wasm" 1 >run.out 2>run.err)
+check "embedding: perf record of the serialized, file-mapped module wrote a jit dump" \
+	sh -c "ls $tmp/py/jit-*.dump && test -s $tmp/py/module.cwasm"
+plugin_stream "$tmp/py/perf.data" "$tmp/py.hbs" 2>/dev/null
+"$POSTPROC" --json --all --cwasm "$tmp/py/module.cwasm" --wasm "$R/switch.wasm" "$tmp/py.hbs" >"$tmp/py.json" 2>"$tmp/py.err"
+perf --no-pager script -i "$tmp/py/perf.data" -F ip,sym,symoff,dso >"$tmp/py.perf" 2>/dev/null
+node "$checker" "$tmp/py.json" "$tmp/py.perf" "$tmp/py/module.cwasm" - "$(printed switch)" >"$tmp/py.out" 2>&1
+verdicts "embedding (Python, 48.0.0)" "$tmp/py.out"
+check "embedding: the hot functions have [Wasm] cells (their sampled instructions)" \
+	node -e '
+	const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	let s = 0, w = 0;
+	for (const f of d.functions) if (f.wasm_function && /::function\[/.test(f.wasm_function.symbol))
+		for (const i of f.instructions) if (i.samples) { s += i.samples; if (i.wasm !== null) w += i.samples; }
+	console.log(`${w} of ${s} samples on instructions with Wasm text`);
+	process.exit(s > 100 && w > s / 2 ? 0 : 1);' "$tmp/py.json"
+
+# ---- 2. perf hotblocks wasm with the CLI on PATH
+for v in 48.0.2 46.0.1; do
+	k=$tmp/keep-$v
+	(cd "$tmp" && PATH="$wtdir/cli-$v:$PATH" "$ph" wasm --keep "$k" -F 999 --json --all \
+		-o "$tmp/wasm-$v.json" "$R/switch.wasm" >"$tmp/wasm-$v.out" 2>"$tmp/wasm-$v.err")
+	check "perf hotblocks wasm ($v): exit 0, JSON written" test -s "$tmp/wasm-$v.json"
+	perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/wasm-$v.perf" 2>/dev/null
+	node "$checker" "$tmp/wasm-$v.json" "$tmp/wasm-$v.perf" "$k/module.cwasm" "$k/clif" "$(printed switch)" >"$tmp/wasm-$v.chk" 2>&1
+	verdicts "perf hotblocks wasm ($v) switch.wasm" "$tmp/wasm-$v.chk"
+done
+# The options of wasmtime hot-blocks: -e cpu-cycles (perf falls back to
+# cpu-clock without a PMU), -o FILE, and a wasmtime flag that must reach both
+# compile and run: a .cwasm built with -D debug-info=y (native DWARF sections
+# in it) is refused by a `wasmtime run` without it.
+k=$tmp/keep-opts
+(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$PATH" "$ph" wasm -D debug-info=y -e cpu-cycles -F 999 -p 100 \
+	-o "$tmp/opts.txt" --keep "$k" "$R/switch.wasm" >"$tmp/opts.out" 2>"$tmp/opts.err")
+# shellcheck disable=SC2016
+in_file_only() { grep -q '^`step` :: block' "$tmp/opts.txt" && ! grep -q '^Collected' "$tmp/opts.out"; }
+check "perf hotblocks wasm -D debug-info=y -e cpu-cycles -o FILE: exit 0, the report in FILE only" in_file_only
+check "-D debug-info=y reached wasmtime compile: the .cwasm has native DWARF" \
+	sh -c "readelf -SW $k/module.cwasm | grep -q '\.debug_info'"
+"$POSTPROC" --json --all --cwasm "$k/module.cwasm" --clif "$k/clif" --wasm "$R/switch.wasm" \
+	"$(plugin_stream "$k/perf.data" "$tmp/opts.hbs" 2>/dev/null; echo "$tmp/opts.hbs")" >"$tmp/opts.json" 2>/dev/null
+perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/opts.perf" 2>/dev/null
+node "$checker" "$tmp/opts.json" "$tmp/opts.perf" "$k/module.cwasm" "$k/clif" "$(printed switch)" >"$tmp/opts.chk" 2>&1
+verdicts "perf hotblocks wasm -D debug-info=y (a .cwasm with DWARF sections)" "$tmp/opts.chk"
+
+# WebAssembly text: converted with the wat crate (jco), like wasmtime hot-blocks does
+if [ -n "$jco" ]; then
+	(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$(dirname "$jco"):$PATH" "$ph" wasm -p 100 -F 999 \
+		"$R/src/fib.wat" >"$tmp/wat.out" 2>"$tmp/wat.err")
+	check "perf hotblocks wasm fib.wat: fib's loop with its CLIF and Wasm cells" \
+		grep -q 'jump block3(v17, v10, v11)   br \$loop' "$tmp/wat.out"
+else
+	skip "perf hotblocks wasm fib.wat" "jco is not installed"
+fi
+# A component: --emit-clif crashes on it; we report without [CLIF]
+(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$PATH" "$ph" wasm -p 50 -F 999 --dir . \
+	"$R/wasi.component.wasm" 20000 >"$tmp/comp.out" 2>"$tmp/comp.err")
+check "perf hotblocks wasm on a component: the --emit-clif crash noted, count_words reported with [Wasm]" \
+	sh -c "grep -q 'compiling without CLIF' $tmp/comp.err && grep -q '^\`count_words\` :: block' $tmp/comp.out &&
+		grep -q 'br_table' $tmp/comp.out"
+
+# ---- 3. wasmtime hot-blocks, and our report of its own perf.data
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/perf" <<SHIM
+#!/bin/sh
+PATH="$PATH" perf "\$@"
+rc=\$?
+if [ "\$1" = record ]; then
+	for a; do case \$a in */perf.data) d=\${a%/perf.data} ;; esac; done
+	cp -R "\$d" "$tmp/saved" && echo "\$d" >"$tmp/saved/tmpdir"
+fi
+exit \$rc
+SHIM
+chmod 755 "$tmp/bin/perf"
+for c in 48.0.2/fib 48.0.2/switch 46.0.1/fib; do
+	v=${c%/*} p=${c#*/} n=ref-$v-$p
+	rm -rf "$tmp/saved"
+	(cd "$tmp" && PATH="$tmp/bin:$PATH" "$wtdir/cli-$v/wasmtime" hot-blocks -p 100 -F 999 "$R/$p.wasm" \
+		>"$tmp/$n.ref" 2>"$tmp/$n.referr")
+	if [ ! -f "$tmp/saved/tmpdir" ]; then not_ok "wasmtime hot-blocks $c ran" "$tmp/$n.referr"; continue; fi
+	# It ran wasmtime with --profile=perfmap, which leaves /tmp/perf-<pid>.map.
+	pid=$(perf --no-pager script -i "$tmp/saved/perf.data" -F pid 2>/dev/null | awk 'NR == 1 { print $1 }')
+	[ -z "$pid" ] || rm -f "/tmp/perf-$pid.map"
+	# its temporary directory is gone: the .cwasm back at its path for perf
+	d=$(cat "$tmp/saved/tmpdir")
+	mkdir -p "$d" && cp "$tmp/saved/module.cwasm" "$d/"
+	plugin_stream "$tmp/saved/perf.data" "$tmp/$n.hbs" 2>/dev/null
+	perf --no-pager script -i "$tmp/saved/perf.data" -F ip,sym,symoff,dso >"$tmp/$n.perf" 2>/dev/null
+	set -- --cwasm "$tmp/saved/module.cwasm" --clif "$tmp/saved/clif" --wasm "$R/$p.wasm"
+	"$POSTPROC" --json --all "$@" "$tmp/$n.hbs" >"$tmp/$n.json" 2>/dev/null
+	"$POSTPROC" -p 100 "$@" "$tmp/$n.hbs" >"$tmp/$n.txt" 2>/dev/null
+	rm -rf "$d"
+	node "$checker" "$tmp/$n.json" "$tmp/$n.perf" "$tmp/saved/module.cwasm" "$tmp/saved/clif" "$(printed "$p")" \
+		"$tmp/$n.ref" "$tmp/$n.txt" >"$tmp/$n.chk" 2>&1
+	verdicts "wasmtime hot-blocks $c, live" "$tmp/$n.chk"
+done
+echo "1..$tap_n"

@@ -1,0 +1,161 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# hotblocks on recordings of the real wasmtime (test-data/wasmtime-real:
+# 48.0.2 and 46.0.1, both address-map encodings), checked instruction by
+# instruction against independent sources (scripts/tests/wasmtime-real.js):
+#  - samples: per symbol offset, equal to perf's own attribution
+#    (perf script -F ip,sym,symoff,dso: perf reads the .cwasm's ELF symbols);
+#  - wasm offsets: equal to the .wasmtime.addrmap decoded by the checker;
+#  - [CLIF]: equal to the lines with that offset in the real --emit-clif file;
+#  - [Wasm]: equal to wasmprinter's text (jco print) at that offset;
+#  - names (jitdump and perfmap recordings): each function is shown by a
+#    name wasmtime itself registered at its address in the jit dump or perf
+#    map (name-section names demangled as wasmtime demangles them);
+#  - reference/: the header and every row `wasmtime hot-blocks` printed for
+#    its own perf.data agree with ours, but for the deliberate differences
+#    postproc/JSON.md lists (branch targets, "JIT samples", CLIF past 64 KiB,
+#    trampolines in rows of their own), which the checker counts.
+# No wasmtime needed; jco prints the Wasm text (skipped without it, never in CI).
+. "$(dirname "$0")/lib.sh"
+
+R=$top/test-data/wasmtime-real
+checker=$top/scripts/tests/wasmtime-real.js
+jco=${JCO:-}
+[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
+[ -z "$jco" ] && command -v jco >/dev/null 2>&1 && jco=jco
+
+skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
+
+# wasmprinter's text per offset, for each core module
+for m in fib switch wasi; do
+	if [ -n "$jco" ]; then
+		wasm-objdump -d "$R/$m.wasm" >"$tmp/$m.od"
+		"$jco" print "$R/$m.wasm" -o "$tmp/$m.printed" >/dev/null 2>&1 &&
+			node "$checker" --printed "$tmp/$m.od" "$tmp/$m.printed" >"$tmp/$m.map" 2>"$tmp/$m.maperr" ||
+			{ not_ok "wasmprinter's text of $m.wasm, paired with wasm-objdump's offsets" "$tmp/$m.maperr"; rm -f "$tmp/$m.map"; }
+	fi
+done
+
+for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1/switch; do
+	v=${c%/*} p=${c#*/} d=$R/$c
+	case $p in component) wasm=$R/wasi.component.wasm map= ;;
+	*) wasm=$R/$p.wasm map=$tmp/$p.map ;; esac
+	clif=$d/clif
+	[ -d "$clif" ] || clif=-
+	# Put the .cwasm and the dump back where the recording ran (record.sh).
+	rec=/tmp/hotblocks-rec/wasmtime-$v-$p
+	rm -rf "$rec"
+	mkdir -p "$rec/jitdump"
+	cp "$d/module.cwasm" "$rec/"
+	cp "$d"/jitdump/jit-*.dump "$rec/jitdump/"
+	if [ -f "$d/reference/tmpdir" ]; then
+		mkdir -p "$(cat "$d/reference/tmpdir")"
+		cp "$d/module.cwasm" "$(cat "$d/reference/tmpdir")/"
+	fi
+	for k in jitdump perfmap reference; do
+		[ -f "$d/$k/perf.data" ] || continue
+		s=$tmp/$v-$p-$k
+		perf --no-pager script -i "$d/$k/perf.data" -F ip,sym,symoff,dso >"$s.perf" 2>/dev/null
+		plugin_stream "$d/$k/perf.data" "$s.hbs" 2>/dev/null
+		set -- --cwasm "$d/module.cwasm" --wasm "$wasm"
+		[ "$clif" = - ] || set -- "$@" --clif "$clif"
+		"$POSTPROC" --json --all "$@" "$s.hbs" >"$s.json" 2>"$s.err"
+		extra=
+		if [ $k = reference ]; then
+			"$POSTPROC" -p 100 "$@" "$s.hbs" >"$s.txt" 2>>"$s.err"
+			extra="$d/reference/hot-blocks.txt $s.txt"
+		fi
+		pm=-
+		[ -n "$map" ] && [ -f "$map" ] && pm=$map
+		jd= pmap=
+		[ $k = jitdump ] && jd=$(ls "$d"/jitdump/jit-*.dump)
+		[ $k = perfmap ] && pmap=$(ls "$d"/perfmap/perf-*.map)
+		# shellcheck disable=SC2086
+		JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
+		for what in samples addrmap clif wasm names reference; do
+			line=$(grep "^$what " "$s.out" | head -1)
+			if [ -z "$line" ]; then
+				case $what in
+				wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
+				reference | names) ;;
+				*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
+				esac
+				continue
+			fi
+			sed -n "/^$what /,/^[a-z]/p" "$s.out" | grep '^  ' >"$s.detail"
+			case $line in
+			"$what ok "*) ok "$c $k: $what: ${line#"$what ok "}" ;;
+			*) not_ok "$c $k: $what: ${line#"$what FAIL "}" "$s.detail" ;;
+			esac
+		done
+	done
+	# The 46.0.1 artifacts have the plain address map, the 48.0.2 ones blocks:
+	# the same checker decodes either by the engine version; hotblocks must not
+	# need to be told.
+	# (notes of samples in the wasmtime binary, absent here, are expected)
+	check "$c: no warning from hotblocks about the real .cwasm, CLIF or module" \
+		sh -c "! grep -h -e warning: -e 'missing CLIF' -e differ $tmp/$v-$p-*.err |
+			grep -v 'not a core wasm module of version 1' | grep ."
+	rm -rf "$rec"
+done
+
+# [Source] of the real switch recordings (switch.wasm has DWARF): every
+# sampled instruction's cell equals llvm-symbolizer's answer for its wasm
+# offset (code-section relative for llvm-symbolizer), in the short form
+# srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a zero column
+# (see source-wasm-column.sh). All three recordings' sampled offsets.
+sym=llvm-symbolizer-14
+command -v $sym >/dev/null 2>&1 || sym=llvm-symbolizer
+code_start=0x$(wasm-objdump -h "$R/switch.wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
+for v in 48.0.2 46.0.1; do
+	node -e '
+	for (const j of process.argv.slice(1)) {
+		const d = JSON.parse(require("fs").readFileSync(j));
+		for (const f of d.functions) if (f.wasm_function)
+			for (const i of f.instructions)
+				if (i.samples && i.wasm_offset !== null) console.log("0x" + i.wasm_offset.toString(16) + "\t" + (i.source || "-"));
+	}' "$tmp/$v-switch-jitdump.json" "$tmp/$v-switch-perfmap.json" "$tmp/$v-switch-reference.json" |
+		sort -u >"$tmp/src-$v.ours"
+	cut -f1 "$tmp/src-$v.ours" | while read -r w; do
+		printf '%s\t' "$w"
+		$sym --obj="$R/switch.wasm" -f -i "$(printf '0x%x' $((w - code_start)))" | awk '
+			NF == 0 { exit } NR % 2 == 1 { fn[++k] = $0 } NR % 2 == 0 { loc[k] = $0 }
+			END { l = loc[1]; sub(/.*\//, "", l); sub(/:0:[0-9]+$/, "", l); sub(/:0$/, "", l)	# line 0, column 0
+			      s = fn[1] " " l; if (k > 1) s = s " (inlined into " fn[k] ")"; print s }'
+	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$tmp/src-$v.theirs"
+	n=$(wc -l <"$tmp/src-$v.ours")
+	check "$v/switch: the [Source] cells of $n sampled wasm offsets equal llvm-symbolizer's" \
+		sh -c "test $n -ge 3 && diff -u $tmp/src-$v.theirs $tmp/src-$v.ours"
+done
+
+# A .cwasm that is not what ran is reported, not silently used. The stream of
+# 48.0.2/fib's perfmap recording (its .cwasm back in place for the plugin):
+d=$R/48.0.2/fib rec=/tmp/hotblocks-rec/wasmtime-48.0.2-fib
+mkdir -p "$rec/jitdump" && cp "$d/module.cwasm" "$rec/" && cp "$d"/jitdump/jit-*.dump "$rec/jitdump/"
+plugin_stream "$d/perfmap/perf.data" "$tmp/fib.hbs" 2>/dev/null
+plugin_stream "$d/jitdump/perf.data" "$tmp/fibj.hbs" 2>/dev/null
+rm -rf "$rec"
+# one byte of fib's loop changed: .text at file offset 0x1000 (readelf -S), fib
+# at 0 (readelf -s), `add eax, esi` at +0x16 (its reference/hot-blocks.txt)
+cp "$d/module.cwasm" "$tmp/stale.cwasm"
+printf '\220' | dd of="$tmp/stale.cwasm" bs=1 seek=$((0x1000 + 0x16)) conv=notrunc status=none
+"$POSTPROC" -p 100 --cwasm "$tmp/stale.cwasm" --wasm "$R/fib.wasm" "$tmp/fib.hbs" >/dev/null 2>"$tmp/stale.err"
+check "a .cwasm whose code differs from what ran is reported as stale" \
+	grep -q "differ from the .cwasm's code (e.g. wasm\[0\]::function\[0\]::fib)" "$tmp/stale.err"
+# another module's .cwasm: the jitdump loads match none of its code; the
+# file-backed samples name symbols it does not have
+"$POSTPROC" -p 100 --cwasm "$R/48.0.2/switch/module.cwasm" "$tmp/fibj.hbs" >/dev/null 2>"$tmp/other.err"
+check "a .cwasm of another module is reported (jitdump): no sampled code matches it" \
+	grep -q "no sampled code matches the .cwasm (e.g. fib)" "$tmp/other.err"
+"$POSTPROC" -p 100 --cwasm "$R/48.0.2/switch/module.cwasm" "$tmp/fib.hbs" >/dev/null 2>"$tmp/other2.err"
+check "a .cwasm of another module is reported (file-backed): fib has no symbol in it" \
+	grep -q "have no symbol in .*/48.0.2/switch/module.cwasm (e.g. wasm\[0\]::function\[0\]::fib)" "$tmp/other2.err"
+
+# The reference could not profile the component (it always emits CLIF, and
+# --emit-clif panics on the adapter's `wasi:cli/run@0.2.12#run`); we can.
+check "48.0.2/component: wasmtime hot-blocks failed on it (exit status and panic recorded)" \
+	sh -c "test \"\$(cat $R/48.0.2/component/reference/exit-status)\" != 0 &&
+		grep -q 'panicked at crates/cranelift/src/compiler.rs' $R/48.0.2/component/reference/hot-blocks.err"
+check "48.0.2/component: hotblocks attributes its samples to count_words with [Wasm] cells" \
+	grep -q '"wasm": "br_table' "$tmp/48.0.2-component-perfmap.json"
+echo "1..$tap_n"

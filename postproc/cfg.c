@@ -69,7 +69,11 @@ static uint16_t x86_classify(const cs_insn *in, uint64_t *target)
 
 	switch (in->id) {
 	case X86_INS_UD2:
-	case X86_INS_UD2B:
+#if CS_API_MAJOR >= 5
+	case X86_INS_UD1:
+#else
+	case X86_INS_UD2B:	/* capstone 4's name for ud1 */
+#endif
 	case X86_INS_UD0:
 	case X86_INS_INT3:
 	case X86_INS_HLT:
@@ -157,6 +161,26 @@ static uint16_t a64_classify(const cs_insn *in, uint64_t *target)
 	case ARM64_INS_BRK:
 	case ARM64_INS_HLT:
 		return INSN_TRAP;
+#if CS_API_MAJOR >= 5
+	/* capstone 5 decodes what a64_raw_insns decodes by hand for capstone 4 */
+	case ARM64_INS_UDF:
+		return INSN_TRAP;
+	case ARM64_INS_RETAA:
+	case ARM64_INS_RETAB:
+	case ARM64_INS_ERETAA:
+	case ARM64_INS_ERETAB:
+		return INSN_RET;
+	case ARM64_INS_BRAA:
+	case ARM64_INS_BRAB:
+	case ARM64_INS_BRAAZ:
+	case ARM64_INS_BRABZ:
+		return INSN_JUMP | INSN_INDIRECT;
+	case ARM64_INS_BLRAA:
+	case ARM64_INS_BLRAB:
+	case ARM64_INS_BLRAAZ:
+	case ARM64_INS_BLRABZ:
+		return INSN_CALL | INSN_INDIRECT;
+#endif
 	default:
 		return 0;
 	}
@@ -679,6 +703,16 @@ long cfg_func__block_at(const struct cfg_func *f, uint32_t off)
 	if (!lo || off >= f->blocks[lo - 1].end)
 		return -1;
 	return lo - 1;
+}
+
+int cfg__capstone_version(int *minor)
+{
+	int major, min;
+
+	cs_version(&major, &min);
+	if (minor)
+		*minor = min;
+	return major;
 }
 
 void cfg_func__release(struct cfg_func *f)

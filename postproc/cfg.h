@@ -98,6 +98,10 @@ long cfg_func__insn_at(const struct cfg_func *f, uint32_t off);
 /* Index of the block containing off (start <= off < end), or -1. */
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off);
 
+/* The capstone release in use (cs_version()): major, and minor in *minor if not NULL.
+ * Before 5 it cannot decode AVX-512 (EVEX) instructions. */
+int cfg__capstone_version(int *minor);
+
 /* Free everything *f owns and zero it. */
 void cfg_func__release(struct cfg_func *f);
 

@@ -515,8 +515,9 @@ static void aarch64_loop_splits_at_its_header_and_leaves_the_literal_out(void **
 	assert_int_equal(insn(&f, 0x10)->target, 0x4);
 	assert_string_equal(insn(&f, 0x10)->text, "b.ne    #0x4");
 	assert_int_equal(insn(&f, 0x1c)->flags, INSN_RET);
-	/* capstone's own spelling of mov x2, #0 */
-	assert_string_equal(insn(&f, 0x0)->text, "movz    x2, #0");
+	/* capstone's own spelling of mov x2, #0: 5 prints the alias, 4 the encoding */
+	assert_string_equal(insn(&f, 0x0)->text,
+			    cfg__capstone_version(NULL) >= 5 ? "mov     x2, #0" : "movz    x2, #0");
 	assert_string_equal(insn(&f, 0x20)->text, ".byte   0x88, 0x77, 0x66, 0x55");
 	assert_int_equal(cfg_func__block_at(&f, 0x20), -1);
 	assert_int_equal(cfg_func__block_at(&f, 0x26), -1);

@@ -67,7 +67,9 @@ fi
 if report v8-switch; then
 	# the TurboFan code's bytes, from the stream
 	awk '$1 == "object" && / name=JS:run-0-turbofan$/ { id = $2; for (i = 3; i <= NF; i++) if ($i ~ /^addr=/) print substr($i, 6) > "'"$tmp"'/sw.addr" }
-	     $1 == "code" && id != "" && $2 == id { printf "%s", $4 }' "$tmp/v8-switch.hbs" | xxd -r -p >"$tmp/sw.bin"
+	     $1 == "code" && id != "" && $2 == id { printf "%s", $4 }' "$tmp/v8-switch.hbs" >"$tmp/sw.hex"
+	node -e 'require("fs").writeFileSync(process.argv[2], Buffer.from(require("fs").readFileSync(process.argv[1], "utf8"), "hex"))' \
+		"$tmp/sw.hex" "$tmp/sw.bin"
 	objdump -D -b binary -m i386:x86-64 -M intel -w "$tmp/sw.bin" >"$tmp/sw.objdump" 2>"$tmp/sw.err"
 	node -e '
 	const fs = require("fs");

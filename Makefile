@@ -29,9 +29,17 @@ PLUGIN_PKGS := libzstd
 POSTPROC_PKGS := capstone libelf libdw
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
-POSTPROC_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(POSTPROC_PKGS))
+# The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
+# the system, scripts/fetch-capstone unpacks Debian 13's libcapstone-dev into
+# $(B)/capstone and its capstone.pc (found first) links it statically.
+# CAPSTONE=system builds against whatever pkg-config finds, capstone 4 included.
+CAPSTONE ?= auto
+CAPSTONE_DIR := $(B)/capstone
+CAPSTONE_PC = $(if $(filter auto,$(CAPSTONE)),$(wildcard $(abspath $(CAPSTONE_DIR))/capstone.pc))
+POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} )$(PKG_CONFIG)
+POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS))
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
-POSTPROC_LIBS = $(shell $(PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
+POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -80,7 +88,8 @@ check-deps:
 	$(Q)scripts/ensure-deps check
 
 $(B)/.deps-build:
-	$(Q)scripts/ensure-deps build && mkdir -p $(B) && touch $@
+	$(Q)scripts/ensure-deps build && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
+		mkdir -p $(B) && touch $@
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)

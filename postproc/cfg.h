@@ -24,12 +24,14 @@ enum {
 	INSN_RET = 1 << 3,	/* return */
 	INSN_TRAP = 1 << 4,	/* ud2, int3, brk, hlt, udf...: execution does not continue */
 	INSN_CALL = 1 << 5,	/* call (does not end a block) */
-	INSN_DATA = 1 << 6,	/* bytes capstone could not decode (skipdata), or a jump
-				 * table entry (with INSN_TABLE) */
+	INSN_DATA = 1 << 6,	/* bytes capstone could not decode (skipdata), bytes of a
+				 * guessed instruction cut short where a sampled or reached
+				 * one starts, or a jump table entry (with INSN_TABLE) */
 	INSN_HAS_TARGET = 1 << 7, /* target below is valid (direct branch/call, table entry) */
-	INSN_TABLE = 1 << 8,	/* entry of a jump table recognised right after an indirect
-				 * jump (Cranelift br_table): INSN_DATA | INSN_HAS_TARGET,
-				 * 4 bytes, target = the case it sends control to */
+	INSN_TABLE = 1 << 8,	/* entry of a jump table recognised at an indirect jump
+				 * (Cranelift br_table, V8 table switch): INSN_DATA |
+				 * INSN_HAS_TARGET, 4 or 8 bytes, target = the case it
+				 * sends control to */
 };
 
 struct cfg_insn {
@@ -44,7 +46,8 @@ struct cfg_insn {
 				 * syntax; direct branch targets printed as function-relative
 				 * "0x<hex>" ("jae     0x2a", "b.ne    #0x0" on aarch64);
 				 * undecodable bytes as ".byte   0x0f"; table entries as
-				 * ".long   <target> - <table start>" */
+				 * ".long   <target> - <table start>" (relative) or
+				 * ".quad   <addr> + <target>" (absolute) */
 };
 
 struct cfg_block {
@@ -58,36 +61,77 @@ struct cfg_func {
 	size_t insns_nr;
 	struct cfg_block *blocks; /* in address order, contiguous, covering [0, code_end) */
 	size_t blocks_nr;
-	uint32_t code_end;	/* end of the last reachable instruction; instructions at or
-				 * after it (trailing data, V8 metadata) belong to no block */
+	uint32_t code_end;	/* end of the code (see cfg_func__build_from); instructions
+				 * at or after it (trailing data, V8 metadata) belong to no
+				 * block */
 	uint32_t size;		/* size of the code given */
 	size_t bad_targets;	/* direct targets inside [0, code_end) that are not an
 				 * instruction start (mis-decoded code or data): ignored */
 	char *strtab;		/* private: storage behind every insns[].text */
 };
 
+/* One code object to disassemble. */
+struct cfg_input {
+	int e_machine;		/* 62 x86-64 (Intel syntax), 183 aarch64 */
+	const uint8_t *code;	/* code[0..size); may be NULL if size is 0 */
+	size_t size;
+	uint64_t addr;		/* run-time address of code[0], or 0 if unknown: jump tables
+				 * of absolute addresses (V8 on x64) need it */
+	const uint32_t *seeds;	/* offsets known to be executed instruction starts (the
+				 * sampled ones), any order, duplicates allowed */
+	const uint64_t *seed_weights; /* parallel to seeds (samples), or NULL: all equal */
+	size_t seeds_nr;
+	unsigned int flags;	/* CFG_* */
+};
+
 /*
- * Disassemble code[0..size) as one function for ELF machine e_machine
- * (62 x86-64 in Intel syntax, 183 aarch64) with capstone skipdata on, at address 0
- * so that every direct target is function-relative, and build its blocks.
+ * Disassemble in->code as one function at address 0, so that every direct target
+ * is function-relative, and build its blocks. A sampled address is executed code
+ * and the start of an instruction (perf only records addresses the CPU retired an
+ * instruction at), so:
  *
- * Reachability: from offset 0 along fall-through and direct targets (an indirect
- * jump has no known successor, except the cases of a jump table recognised right
- * after it). Undecodable bytes fall through: reached by fall-through they are far
- * more likely an instruction capstone 4 does not know (LSE atomics, pointer auth)
- * than data. code_end is the end of the highest reachable instruction; what follows
- * (V8 metadata, literal pools, padding) is kept in insns[] but in no block.
+ * Decoding: first one instruction at every seed; then paths from the entry and
+ * from every seed, decoded straight on along fall-through, every direct branch
+ * target and every case of a recognised jump table; then a linear sweep over the
+ * bytes no path decoded. A later decoding never runs across an earlier, surer one
+ * (seed > path > sweep): a guessed instruction that would is cut short into data
+ * rows, so the sweep re-synchronises at every sampled and reached offset. Seeds
+ * are decoded the heaviest first: one inside a heavier one's instruction (the
+ * bytes are not those that ran) starts no row; one whose decoding would run into
+ * a heavier one's is a data row up to it. Every other seed below size starts a
+ * row of insns[].
+ *
+ * Jump tables: lea/adr of a table, then an indirect jump through it, within a few
+ * instructions: 32-bit entries relative to the table (Cranelift x64/aarch64, the
+ * table inline after the jump; V8 aarch64) or 64-bit run-time addresses (V8 x64,
+ * jmp [r + index*8], needs in->addr). Entries are data rows (INSN_TABLE).
+ *
+ * code_end (CFG_TRAILING_DATA): the end of the last instruction a path from the
+ * entry or a seed reaches, extended by the direct targets of the code before it;
+ * the rest (V8 metadata, literal pools, padding) is in insns[] but in no block.
+ * Without the flag every byte is code (an ELF symbol's size is exact).
  *
  * Leaders, among the instructions below code_end: offset 0, every direct branch,
  * call or jump table target inside [0, code_end) that is an instruction start, the
- * instruction after any jump, conditional branch, indirect jump, return or trap,
- * and the instruction after a jump table. Calls do not end blocks. A target that
+ * instruction after any jump, conditional branch, indirect jump, return, trap or
+ * data cut short, and the first row of a jump table and the instruction after it.
+ * So a sampled instruction that nothing falls into (an OSR entry after V8's
+ * int3, a landing pad, a deoptimisation exit after a jump) starts a block. Calls
+ * do not end blocks. Undecodable bytes on a path fall through: they are far more
+ * likely an instruction this capstone does not know than data. A target that
  * lands inside an instruction is counted in bad_targets and otherwise ignored.
  *
  * Returns 0, -ENOTSUP for another e_machine (message in err names it), -ERANGE if
  * size does not fit 32 bits, or -ENOMEM. err may be NULL. On success the caller
  * owns *out and frees it with cfg_func__release; on failure *out is zeroed (and
- * releasing it is harmless). code may be NULL if size is 0.
+ * releasing it is harmless).
+ */
+int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char *err,
+			 size_t errlen);
+
+/*
+ * cfg_func__build_from without seeds, at an unknown run-time address: code[0..size)
+ * as code of ELF machine e_machine with the CFG_* flags.
  */
 int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,
 		    unsigned int flags, char *err, size_t errlen);
@@ -97,6 +141,10 @@ long cfg_func__insn_at(const struct cfg_func *f, uint32_t off);
 
 /* Index of the block containing off (start <= off < end), or -1. */
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off);
+
+/* The capstone release in use (cs_version()): major, and minor in *minor if not NULL.
+ * Before 5 it cannot decode AVX-512 (EVEX) instructions. */
+int cfg__capstone_version(int *minor);
 
 /* Free everything *f owns and zero it. */
 void cfg_func__release(struct cfg_func *f);

@@ -297,9 +297,74 @@ static bool use_color(const struct options *o, FILE *out)
 	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
-/* stderr summary of what the report cannot show: nothing is dropped silently. */
-static void report_losses(const struct stream *s, const struct rank *r, const struct options *o)
+struct display_arg {
+	struct annotator *annot;
+	const struct stream *s;
+};
+
+static const char *display_name(void *arg, size_t obj)
 {
+	const struct display_arg *d = arg;
+
+	return annotator__func(d->annot, d->s, obj)->display;
+}
+
+/* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
+static void lossy_functions(const struct rank *r, bool unaligned, struct display_arg *disp,
+			    char *buf, size_t len)
+{
+	enum { SHOW = 3 };
+	size_t top[SHOW], shown = 0, more = 0, at = 0;
+
+#define LOST(i) (unaligned ? r->funcs[i].unaligned : r->funcs[i].outside)
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		size_t k;
+
+		if (!LOST(i))
+			continue;
+		if (shown == SHOW && LOST(top[SHOW - 1]) >= LOST(i)) {
+			more++;
+			continue;
+		}
+		if (shown == SHOW)
+			more++;
+		else
+			shown++;
+		for (k = shown - 1; k && LOST(top[k - 1]) < LOST(i); k--)
+			top[k] = top[k - 1];
+		top[k] = i;
+	}
+	buf[0] = '\0';
+	for (size_t k = 0; k < shown && at < len; k++) {
+		const char *name = display_name(disp, r->funcs[top[k]].obj);
+
+		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
+		/* names come from the profiled program: no control byte reaches the terminal */
+		for (; *name && at < len; name++) {
+			unsigned char c = (unsigned char)*name;
+
+			if (c < 0x20 || c == 0x7f)
+				at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
+			else
+				buf[at++] = (char)c;
+		}
+		if (at < len)
+			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
+	}
+	if (at >= len)
+		at = len - 1;
+	buf[at] = '\0';
+	if (more && at < len)
+		snprintf(buf + at, len - at, " and %zu more", more);
+#undef LOST
+}
+
+/* stderr summary of what the report cannot show: nothing is dropped silently. */
+static void report_losses(const struct stream *s, const struct rank *r, const struct options *o,
+			  struct display_arg *disp)
+{
+	char names[1024];
+
 	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
 
 	if (s->skipped_kinds)
@@ -347,12 +412,22 @@ static void report_losses(const struct stream *s, const struct rank *r, const st
 		note("%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled (%s): counted,"
 		     " in no block", r->failed_samples, plural(r->failed_samples),
 		     r->failed_objects, plural(r->failed_objects), r->failed_error);
-	if (r->unaligned_samples)
-		note("%" PRIu64 " sample%s not at an instruction start: counted, in no block",
-		     r->unaligned_samples, plural(r->unaligned_samples));
-	if (r->outside_samples)
-		note("%" PRIu64 " sample%s past the end of the code (trailing data): counted,"
-		     " in no block", r->outside_samples, plural(r->outside_samples));
+	if (r->unaligned_samples) {
+		lossy_functions(r, true, disp, names, sizeof(names));
+		note("%" PRIu64 " sample%s inside an instruction that is sampled more (the code"
+		     " bytes are not those that ran): counted, in no block: %s",
+		     r->unaligned_samples, plural(r->unaligned_samples), names);
+	}
+	if (r->outside_samples) {
+		lossy_functions(r, false, disp, names, sizeof(names));
+		note("%" PRIu64 " sample%s past the code bytes the input has: counted, in no"
+		     " block: %s", r->outside_samples, plural(r->outside_samples), names);
+	}
+	if (r->percent_capped)
+		note("only %" PRIu64 " of the %" PRIu64 " samples (%.1f%%) are in objects that"
+		     " can have blocks: --percent %g counts against those %" PRIu64,
+		     r->blockable, r->total, r->total ? 100.0 * r->blockable / r->total : 0.0,
+		     o->rank.percent, r->blockable);
 	if (r->attributed > r->total)
 		note("the stream's total of %" PRIu64 " sample%s is less than the %" PRIu64
 		     " it attributes to code objects", r->total, plural(r->total), r->attributed);
@@ -364,18 +439,6 @@ static void report_losses(const struct stream *s, const struct rank *r, const st
 		if (i == r->funcs_nr)
 			note("no sampled code object is called '%s'", o->rank.function);
 	}
-}
-
-struct display_arg {
-	struct annotator *annot;
-	const struct stream *s;
-};
-
-static const char *display_name(void *arg, size_t obj)
-{
-	const struct display_arg *d = arg;
-
-	return annotator__func(d->annot, d->s, obj)->display;
 }
 
 static void summary_note(void *arg, const char *line)
@@ -433,7 +496,7 @@ static int run(struct options *o, int nfiles, char **files)
 		error("out of memory");
 		goto out_rank;
 	}
-	report_losses(&s, &r, o);
+	report_losses(&s, &r, o, &disp);
 
 	/* Opened only now, so that bad input does not clobber an earlier report. */
 	if (o->output && !(out = fopen(o->output, "w"))) {

@@ -67,8 +67,10 @@ static const struct stream_sample *event_samples(const struct stream_object *obj
 static int fold(struct rank *r, struct rank_func *f, const struct stream_sample *smp, size_t nr)
 {
 	const struct stream_object *obj = &r->stream->objects[f->obj];
+	uint32_t *seeds;
+	uint64_t *weights;
+	size_t i, nseeds = 0;
 	char err[256];
-	size_t i;
 	int ret;
 
 	if (!obj->code_nr) {
@@ -77,11 +79,30 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
 		return 0;
 	}
+	/* Every sampled offset, of any event, is an executed instruction start. */
+	seeds = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*seeds));
+	weights = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*weights));
+	if (!seeds || !weights) {
+		free(seeds);
+		free(weights);
+		return -ENOMEM;
+	}
+	for (i = 0; i < obj->samples_nr; i++)
+		if (obj->samples[i].off < obj->code_nr) {
+			seeds[nseeds] = (uint32_t)obj->samples[i].off;
+			weights[nseeds++] = obj->samples[i].samples;
+		}
 	/* Only the bytes the stream has: STREAM.md forbids inventing the rest. */
+	struct cfg_input in = {
+		.e_machine = (int)obj->e_machine, .code = obj->code, .size = obj->code_nr,
+		.addr = obj->addr, .seeds = seeds, .seed_weights = weights, .seeds_nr = nseeds,
+		/* Only JIT code may carry trailing metadata; ELF symbol sizes are exact. */
+		.flags = obj->kind == HB_KIND_JIT ? CFG_TRAILING_DATA : 0,
+	};
 	err[0] = '\0';
-	/* Only JIT code may carry trailing metadata; ELF symbol sizes are exact. */
-	ret = cfg_func__build(&f->cfg, (int)obj->e_machine, obj->code, obj->code_nr,
-			      obj->kind == HB_KIND_JIT ? CFG_TRAILING_DATA : 0, err, sizeof(err));
+	ret = cfg_func__build_from(&f->cfg, &in, err, sizeof(err));
+	free(seeds);
+	free(weights);
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
@@ -105,21 +126,24 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 		uint64_t off = smp[i].off, n = smp[i].samples;
 		long insn, block;
 
-		if (off >= f->cfg.code_end) {
+		/* Past the code bytes the stream has: no instruction to put them on. */
+		if (off >= f->cfg.size) {
 			f->outside = sat_add(f->outside, n);
 			continue;
 		}
+		/* Sampled offsets were decoded first: each starts an instruction, but
+		 * for one inside a hotter one's (code bytes unlike those that ran). */
 		insn = cfg_func__insn_at(&f->cfg, (uint32_t)off);
-		block = cfg_func__block_at(&f->cfg, (uint32_t)off);
 		if (insn < 0) {
-			/* perf's ip is an instruction start: the code or the decoding is off. */
 			f->unaligned = sat_add(f->unaligned, n);
-		} else if (block < 0) {
-			f->outside = sat_add(f->outside, n);
-		} else {
-			f->insn_samples[insn] = sat_add(f->insn_samples[insn], n);
-			f->block_samples[block] = sat_add(f->block_samples[block], n);
+			continue;
 		}
+		f->insn_samples[insn] = sat_add(f->insn_samples[insn], n);
+		block = cfg_func__block_at(&f->cfg, (uint32_t)off);
+		if (block < 0)
+			f->outside = sat_add(f->outside, n);
+		else
+			f->block_samples[block] = sat_add(f->block_samples[block], n);
 	}
 	r->unaligned_samples = sat_add(r->unaligned_samples, f->unaligned);
 	r->outside_samples = sat_add(r->outside_samples, f->outside);
@@ -153,7 +177,7 @@ static size_t shown_count(const struct rank *r, const struct rank_opts *o, uint6
 		return o->top < r->blocks_nr ? o->top : r->blocks_nr;
 	for (size_t i = 0; i < r->blocks_nr; i++)
 		scratch[i] = r->blocks[i].samples;
-	return rank__threshold(scratch, r->blocks_nr, r->total, o->percent, o->top);
+	return rank__threshold(scratch, r->blocks_nr, r->percent_of, o->percent, o->top);
 }
 
 /* Hottest first; ties in object order, as the final ranking breaks them. */
@@ -210,6 +234,15 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		r->attributed = sat_add(r->attributed, sum);
 		if (counts_as_jit(obj->kind))
 			r->jit = sat_add(r->jit, sum);
+	}
+	r->percent_of = r->total;
+	for (i = 0; i < r->funcs_nr; i++)
+		if (r->funcs[i].selected && s->objects[r->funcs[i].obj].code_nr)
+			r->blockable = sat_add(r->blockable, r->funcs[i].samples);
+	if (!o->no_threshold && r->blockable < r->total &&
+	    (double)r->blockable < o->percent / 100.0 * (double)r->total) {
+		r->percent_of = r->blockable;
+		r->percent_capped = true;
 	}
 	if (!r->funcs_nr)
 		return 0;
@@ -281,6 +314,10 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		r->funcs[b->func].block_rank[b->block] = (uint32_t)(i + 1);
 	}
 	r->shown_nr = shown_count(r, o, scratch);
+	/* Say nothing of a cap that shows the same blocks as the reference's rule. */
+	if (r->percent_capped && rank__threshold(scratch, r->blocks_nr, r->total, o->percent,
+						 o->top) == r->shown_nr)
+		r->percent_capped = false;
 	for (i = 0; i < r->shown_nr; i++)
 		r->funcs[r->blocks[i].func].shown = true;
 	ret = 0;

@@ -70,6 +70,15 @@ struct rank {
 	uint64_t failed_objects, failed_samples;
 	const char *failed_error;	/* first failure's message, borrowed from funcs */
 	uint64_t unaligned_samples, outside_samples;
+	/*
+	 * What --percent counts against: the total, or, when the objects that could
+	 * have blocks (selected, with code bytes) hold less than percent of it,
+	 * their samples (percent_capped): otherwise the threshold could never be
+	 * reached and every block would be listed.
+	 */
+	uint64_t percent_of;
+	uint64_t blockable;		/* samples of the selected objects with code bytes */
+	bool percent_capped;
 };
 
 /*

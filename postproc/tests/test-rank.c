@@ -264,22 +264,74 @@ static void other_event_is_ranked_on_its_own(void **state)
 	stream__release(&s);
 }
 
-static void trailing_data_is_outside_code(void **state)
+/*
+ * A sampled address is executed code: bytes after the final ret that were sampled
+ * are instructions in a block (V8's OSR entries live after an int3), while the same
+ * bytes unsampled stay trailing data.
+ */
+static void sampled_bytes_after_the_return_are_code(void **state)
 {
 	struct rank_opts o = { .percent = 100.0, .top = NO_TOP };
 	struct stream s;
 	struct rank r;
 
-	/* ret, then bytes nothing jumps to. */
-	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+	/* ret, then add [rax], al twice; object 1 is the same without samples after ret */
+	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 4 4\n"
 	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=5 code-index=0 load-time=1 "
 	     "dump=d name=t\ncode 0 0x0 c300000000\n"
-	     "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\nend\n");
+	     "object 1 jit pid=1 e_machine=62 addr=0x2000 size=5 code-index=1 load-time=1 "
+	     "dump=d name=u\ncode 1 0x0 c300000000\n"
+	     "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\n"
+	     "sample 1 0 0x0 1 1\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
-	assert_int_equal(r.funcs[0].cfg.code_end, 1);
-	assert_int_equal(r.outside_samples, 2);
-	assert_int_equal(r.blocks_nr, 1);
-	assert_int_equal(r.blocks[0].samples, 1);
+	assert_int_equal(r.funcs[0].cfg.code_end, 5);
+	assert_int_equal(r.funcs[0].cfg.blocks_nr, 2);
+	assert_int_equal(r.funcs[0].block_samples[0], 1);
+	assert_int_equal(r.funcs[0].block_samples[1], 2);
+	assert_int_equal(r.funcs[1].cfg.code_end, 1);
+	assert_int_equal(r.funcs[1].cfg.blocks_nr, 1);
+	assert_int_equal(r.outside_samples, 0);
+	assert_int_equal(r.unaligned_samples, 0);
+	assert_int_equal(r.blocks_nr, 3);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+/*
+ * 80 of 100 samples are in the kernel: the loop's blocks (10 + 6 + 4) can never
+ * make 50% of T, so by the reference's rule every block would be listed. P then
+ * counts against the 20 samples that can be in blocks: 10 is 50% of them.
+ */
+static void unreachable_percent_counts_against_the_samples_in_code(void **state)
+{
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 100 100\ntotal 0 kernel 80 80\n"
+	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+	     "dump=d name=t\ncode 0 0x0 " LOOP "\n"
+	     "sample 0 0 0x5 10 10\nsample 0 0 0x0 6 6\nsample 0 0 0xf 4 4\nend\n");
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_int_equal(r.blocks_nr, 3);
+	assert_true(r.percent_capped);
+	assert_int_equal(r.percent_of, 20);
+	assert_int_equal(r.shown_nr, 1);
+	rank__release(&r);
+
+	/* reachable: the reference's rule, untouched */
+	o.percent = 15.0;
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_false(r.percent_capped);
+	assert_int_equal(r.percent_of, 100);
+	assert_int_equal(r.shown_nr, 2);
+	rank__release(&r);
+
+	/* -p 100 lists every block either way: nothing to say */
+	o.percent = 100.0;
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_false(r.percent_capped);
+	assert_int_equal(r.shown_nr, 3);
 	rank__release(&r);
 	stream__release(&s);
 }
@@ -311,7 +363,8 @@ int main(void)
 		cmocka_unit_test(cold_objects_are_not_disassembled_and_nothing_shown_changes),
 		cmocka_unit_test(function_filter_and_no_threshold),
 		cmocka_unit_test(other_event_is_ranked_on_its_own),
-		cmocka_unit_test(trailing_data_is_outside_code),
+		cmocka_unit_test(sampled_bytes_after_the_return_are_code),
+		cmocka_unit_test(unreachable_percent_counts_against_the_samples_in_code),
 		cmocka_unit_test(no_event_gives_an_empty_rank),
 	};
 

@@ -32,9 +32,27 @@ check() {	# description command... : ok when the command succeeds
 
 # recording CASE: the dump of test-data/CASE is put back at the absolute path
 # perf.data recorded for it (/tmp/hotblocks-rec/CASE/), as on the recording machine.
+# A recording of native code only has no dump; one with a restore.sh (glibc-evex)
+# puts itself in place, perf.data included (recording_data names it).
 restore_recording() {
+	if [ -x "$top/test-data/$1/restore.sh" ]; then
+		"$top/test-data/$1/restore.sh" >"$tmp/restore-$1.out"
+		return
+	fi
 	mkdir -p "/tmp/hotblocks-rec/$1"
-	cp "$top/test-data/$1"/jit-*.dump "/tmp/hotblocks-rec/$1/"
+	for d in "$top/test-data/$1"/jit-*.dump; do
+		[ -e "$d" ] && cp "$d" "/tmp/hotblocks-rec/$1/"
+	done
+	return 0
+}
+
+# The perf.data of recording CASE, after restore_recording CASE.
+recording_data() {
+	if [ -x "$top/test-data/$1/restore.sh" ]; then
+		echo "/tmp/hotblocks-rec/$1/perf.data"
+	else
+		echo "$top/test-data/$1/perf.data"
+	fi
 }
 
 # perf script with our plugin: plugin_stream PERF_DATA OUT [DLARG...]

@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* libFuzzer target: the block builder over random code bytes, both architectures,
- * with and without trailing-data detection; checks the block invariants. */
+ * with and without trailing-data detection, with sampled offsets and a run-time
+ * address for jump tables of addresses; checks the block and seed invariants.
+ * Input: flags byte, seed count byte (0..15), 2 bytes per seed (offset, little
+ * endian, taken modulo the code size), 8 bytes of run-time address, the code. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cfg.h"
 
@@ -12,14 +16,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static const int machines[] = { 62, 183 };
+	uint32_t seeds[15];
+	struct cfg_input in = { 0 };
 	struct cfg_func f;
+	size_t nseeds, head;
 
-	if (size < 1)
+	if (size < 10)
 		return 0;
-	int e_machine = machines[data[0] & 1];
-	unsigned int flags = data[0] & 2 ? CFG_TRAILING_DATA : 0;
+	nseeds = data[1] % 16;
+	head = 2 + 2 * nseeds + 8;
+	if (size < head)
+		return 0;
+	in.e_machine = machines[data[0] & 1];
+	in.flags = data[0] & 2 ? CFG_TRAILING_DATA : 0;
+	in.code = data + head;
+	in.size = size - head;
+	for (int k = 0; k < 8; k++)
+		in.addr |= (uint64_t)data[2 + 2 * nseeds + k] << (8 * k);
+	for (size_t k = 0; k < nseeds; k++)
+		seeds[k] = (uint32_t)(data[2 + 2 * k] | data[3 + 2 * k] << 8) %
+			   (uint32_t)(in.size ? in.size : 1);
+	in.seeds = seeds;
+	in.seeds_nr = in.size ? nseeds : 0;
 
-	if (cfg_func__build(&f, e_machine, data + 1, size - 1, flags, NULL, 0))
+	if (cfg_func__build_from(&f, &in, NULL, 0))
 		return 0;
 	/* Blocks tile [0, code_end) in order; every instruction lookup agrees. */
 	uint32_t at = 0;
@@ -31,9 +51,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (at != f.code_end || f.code_end > f.size)
 		abort();
-	for (size_t i = 0; i < f.insns_nr; i++)
-		if (cfg_func__insn_at(&f, f.insns[i].off) != (long)i)
+	at = 0;
+	for (size_t i = 0; i < f.insns_nr; i++) {
+		if (f.insns[i].off != at || !f.insns[i].size ||
+		    cfg_func__insn_at(&f, f.insns[i].off) != (long)i)
 			abort();
+		at += f.insns[i].size;
+	}
+	if (at != f.size)
+		abort();
+	/* A seed starts a row, or lies inside the row of another seed (equal weights:
+	 * the lower offset was decoded first); a started row is code, in a block. */
+	for (size_t k = 0; k < in.seeds_nr; k++) {
+		long i = cfg_func__insn_at(&f, seeds[k]);
+
+		if (i < 0) {
+			size_t j = 0;
+
+			while (j + 1 < f.insns_nr && f.insns[j + 1].off <= seeds[k])
+				j++;
+			bool other = false;
+
+			for (size_t m = 0; m < in.seeds_nr; m++)
+				other |= seeds[m] == f.insns[j].off;
+			if (!other)
+				abort();
+		} else if ((in.flags & CFG_TRAILING_DATA) && cfg_func__block_at(&f, seeds[k]) < 0) {
+			abort();
+		}
+	}
 	cfg_func__release(&f);
 	return 0;
 }

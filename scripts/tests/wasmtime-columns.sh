@@ -34,7 +34,11 @@ check "file-backed .cwasm (block address map): the mixed table equals the golden
 "$POSTPROC" -p 90 --cwasm "$wt/module-v46.cwasm" $cols "$tmp/jitdump.hbs" >"$tmp/jitdump.txt" 2>"$tmp/jitdump.err"
 check "jitdump loads matched by code bytes (plain address map): the mixed table equals the golden" \
 	diff -u "$exp/jitdump-v46.txt" "$tmp/jitdump.txt"
-check "no warnings about the matching .cwasm" test ! -s "$tmp/cwasm.err" -a ! -s "$tmp/jitdump.err"
+# The runner's own samples are native code perf resolves through the runner's
+# file at the path it was recorded from, which exists only on the recording
+# machine: elsewhere they are "unattributed" notes, which are not about the .cwasm.
+grep -hv "samples unattributed" "$tmp/cwasm.err" "$tmp/jitdump.err" >"$tmp/warn.err"
+check "no warnings about the matching .cwasm" test ! -s "$tmp/warn.err"
 
 # Every instruction, against addrmap.txt and the CLIF files.
 per_insn() {	# json

@@ -93,7 +93,7 @@ check-deps:
 DEPS_STAMPS := $(B)/.deps-build $(B)/.deps-run $(B)/.deps-check
 $(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps
 	$(Q)scripts/ensure-deps $* && mkdir -p $(B) && touch $@
-$(B)/.deps-check: scripts/test-refs/package-lock.json
+$(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)

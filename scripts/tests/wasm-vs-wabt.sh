@@ -217,7 +217,8 @@ done
 
 # 6. jco itself, when installed: same bytes, same printout as committed.
 jco=${JCO:-}
-[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
+# build/jco/jco: jco with the node it was installed for (scripts/ensure-deps).
+[ -z "$jco" ] && [ -x "$top/build/jco/jco" ] && jco=$top/build/jco/jco
 [ -z "$jco" ] && command -v jco >/dev/null 2>&1 && jco=jco
 if [ -n "$jco" ]; then
 	for w in "$wd"/*.wat; do

@@ -244,8 +244,8 @@ install: all
 	install -m 644 $(PLUGIN_SO) $(DESTDIR)$(DLFILTERDIR)/hotblocks.so
 	$(if $(POSTPROC_SRC),install -m 755 $(POSTPROC_BIN) $(DESTDIR)$(BINDIR)/hotblocks)
 	sed 's|^installed_plugin=$$|installed_plugin=$(if $(filter $(PERF_EXEC_PATH)/dlfilters,$(DLFILTERDIR)),,$(DLFILTERDIR)/hotblocks.so)|' \
-		scripts/perf-hotblocks >$(B)/perf-hotblocks
-	install -m 755 $(B)/perf-hotblocks $(DESTDIR)$(BINDIR)/perf-hotblocks
+		scripts/perf-hotblocks >$(DESTDIR)$(BINDIR)/perf-hotblocks
+	chmod 755 $(DESTDIR)$(BINDIR)/perf-hotblocks
 	install -m 644 scripts/perf-hotblocks.1 postproc/hotblocks.1 $(DESTDIR)$(MANDIR)/man1/
 	$(Q)[ "$(DLFILTERDIR)" = "$(PERF_EXEC_PATH)/dlfilters" ] || \
 		echo "note: the plugin is in $(DLFILTERDIR), outside perf's exec path: 'perf hotblocks' finds it;" \

@@ -42,3 +42,4 @@ for v in $versions; do
 	echo "node-$major: $(cat "$rec/run.out" | tr '\n' ' ') dump $(wc -c <"$1") bytes, perf.data $(wc -c <"$rec/perf.data") bytes"
 	rm -rf "$rec"
 done
+rmdir /tmp/hotblocks-rec/v8-versions 2>/dev/null || true

@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: MIT
 # hotblocks: one non-recursive GNU Makefile.
 #   make            build plugin/hotblocks.so and postproc/hotblocks
-#   make check      build and run every test (unit, end-to-end under real perf)
-#   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
+#   make check      set up, build and run every test (unit, end-to-end under real perf)
+#   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
+# Each goal first runs scripts/ensure-deps for what it needs (build, run,
+# check, fuzz), before anything is compiled.
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
 
@@ -17,9 +19,17 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 PERF ?= perf
-# perf looks for dlfilters by bare name in <exec-path>/dlfilters.
+# perf takes a dlfilter by bare name (--dlfilter hotblocks.so) only from
+# <its exec path>/dlfilters, a directory of the system's perf. The system
+# prefixes install the plugin there; any other PREFIX (e.g. $HOME/.local, no
+# root needed) keeps it under PREFIX, where the installed perf-hotblocks finds
+# it and perf takes it by full path.
 PERF_EXEC_PATH ?= $(shell $(PERF) --exec-path 2>/dev/null || echo /usr/lib/perf-core)
+ifneq ($(filter /usr /usr/local,$(PREFIX)),)
 DLFILTERDIR ?= $(PERF_EXEC_PATH)/dlfilters
+else
+DLFILTERDIR ?= $(PREFIX)/lib/hotblocks
+endif
 
 B := build
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
@@ -78,7 +88,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check install uninstall clean deps check-deps bench run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build install uninstall clean deps check-deps bench run fuzz fuzz-run check-wasmprinter
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -87,16 +97,22 @@ deps:
 check-deps:
 	$(Q)scripts/ensure-deps check
 
-$(B)/.deps-build:
-	$(Q)scripts/ensure-deps build && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
+# A stamp per set-up mode, made only once ensure-deps found everything that mode
+# needs (and the build has its capstone), and made again when a set-up script
+# or an npm lock file changes.
+DEPS_STAMPS := $(B)/.deps-build $(B)/.deps-run $(B)/.deps-check
+$(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
+$(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
+	scripts/get-wasmtime
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PLUGIN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-build
+$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -110,7 +126,7 @@ $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-build
+$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc -Iplugin $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -148,7 +164,7 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
 
-$(AB)/%.o: %.c | $(B)/.deps-build
+$(AB)/%.o: %.c | $(B)/.deps-check
 	$(call msg,CC-ASAN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
@@ -163,9 +179,15 @@ $(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
 
-check: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS)
-	$(Q)scripts/ensure-deps check
+# The set-up first, then a second make builds: with -j nothing is compiled
+# before the packages it needs are there. The runner's summary line is the
+# last line of a passing run; when tests fail, make adds its own
+# "make: *** [Makefile:N: check] Error 1" after it, which no recipe can prevent.
+check: $(B)/.deps-check
+	$(Q)$(MAKE) --no-print-directory check-build
 	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS)
+
+check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS)
 
 # libFuzzer targets, one per reader: plugin/tests/fuzz/fuzz-*.c and
 # postproc/tests/fuzz/fuzz-*.c. Seeds: test-data/corpus/<target>/.
@@ -203,15 +225,13 @@ fuzz-run: fuzz
 # The main job on the bundled real recordings: V8 running a hot WebAssembly
 # loop, and our own JIT with address reuse (test-data/*/README.md).
 RUN_CASES ?= v8-wasm fakejit
-# The wasmtime-format recording (test-data/wasmtime/cwasm): the .cwasm is put back
-# where perf.data recorded it, so perf resolves its ELF symbols.
 # The real wasmtime 48.0.2 running test-data/wasmtime-real/src/switch.c
 # (--profile=jitdump, -k mono): its .cwasm and dump go back to the recorded paths.
 WT := test-data/wasmtime-real
 WTR := $(WT)/48.0.2/switch
 WTREC := /tmp/hotblocks-rec/wasmtime-48.0.2-switch
-run: all
-	$(Q)scripts/ensure-deps run
+run: $(B)/.deps-run
+	$(Q)$(MAKE) --no-print-directory all
 	$(Q)for c in $(RUN_CASES); do \
 		echo "== test-data/$$c: perf script --dlfilter plugin/hotblocks.so | postproc/hotblocks"; \
 		perf --no-pager script -i test-data/$$c/perf.data --dlfilter ./$(PLUGIN_SO) | ./$(POSTPROC_BIN) || exit 1; \
@@ -232,13 +252,24 @@ bench: all $(BENCH_FILTERS)
 
 # perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of
 # PATH and execvp()s perf-hotblocks), so BINDIR is enough; `perf hotblocks --help`
-# shows the man page perf-hotblocks(1).
+# shows the man page perf-hotblocks(1). The installed perf-hotblocks is told
+# where its plugin went.
+INSTALL_DIRS = $(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
 install: all
-	install -d -m 755 $(DESTDIR)$(DLFILTERDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	$(Q)for d in $(INSTALL_DIRS); do \
+		p=$$d; while [ ! -e "$$p" ]; do p=$$(dirname "$$p"); done; \
+		[ -w "$$p" ] || { echo "make install: $$p is not writable: run it as root, or install under your home with: make install PREFIX=\$$HOME/.local" >&2; exit 1; }; \
+	done
+	install -d -m 755 $(INSTALL_DIRS)
 	install -m 644 $(PLUGIN_SO) $(DESTDIR)$(DLFILTERDIR)/hotblocks.so
 	$(if $(POSTPROC_SRC),install -m 755 $(POSTPROC_BIN) $(DESTDIR)$(BINDIR)/hotblocks)
-	install -m 755 scripts/perf-hotblocks $(DESTDIR)$(BINDIR)/perf-hotblocks
+	sed 's|^installed_plugin=$$|installed_plugin=$(if $(filter $(PERF_EXEC_PATH)/dlfilters,$(DLFILTERDIR)),,$(DLFILTERDIR)/hotblocks.so)|' \
+		scripts/perf-hotblocks >$(DESTDIR)$(BINDIR)/perf-hotblocks
+	chmod 755 $(DESTDIR)$(BINDIR)/perf-hotblocks
 	install -m 644 scripts/perf-hotblocks.1 postproc/hotblocks.1 $(DESTDIR)$(MANDIR)/man1/
+	$(Q)[ "$(DLFILTERDIR)" = "$(PERF_EXEC_PATH)/dlfilters" ] || \
+		echo "note: the plugin is in $(DLFILTERDIR), outside perf's exec path: 'perf hotblocks' finds it;" \
+		"give perf its full path: perf script --dlfilter $(DLFILTERDIR)/hotblocks.so | hotblocks"
 
 uninstall:
 	rm -f $(DESTDIR)$(DLFILTERDIR)/hotblocks.so $(DESTDIR)$(BINDIR)/hotblocks \

@@ -624,20 +624,22 @@ static void explain_unresolved(struct hb *hb)
 	/* A few strays (a stub perf did not see either) are worth a line; a
 	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
 	if (no_load && no_load * 100 < jit) {
-		warn(hb, "%" PRIu64 " samples in JIT-looking memory matched no jitdump code load", no_load);
+		warn(hb, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
+		     " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
+		     no_load, no_load == 1 ? "" : "s", hb->dumps.nr, hb->dumps.nr == 1 ? "" : "s");
 	} else if (no_load) {
 		fprintf(stderr,
-			"hotblocks: warning: %" PRIu64 " samples in JIT-looking memory matched no jitdump code load.\n"
+			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"
 			"  perf.data scanned for jitdump markers: %s\n"
 			"  jitdumps read: %zu; searched:\n%s"
 			"  fix: run the JIT with its jitdump enabled (node --perf-prof, wasmtime --profile=jitdump),\n"
 			"  keep jit-<pid>.dump next to perf.data, or pass --dlarg jitdump=FILE / --dlarg jitdir=DIR\n",
-			no_load, hb->live ? "(none: pipe input)" : hb->perf_data, hb->dumps.nr,
+			no_load, no_load == 1 ? "" : "s", hb->live ? "(none: pipe input)" : hb->perf_data, hb->dumps.nr,
 			hb->dumps.searched_len ? hb->dumps.searched : "  (nothing)\n");
 	}
 	if (before)
-		warn(hb, "%" PRIu64 " samples hit JIT code before its load record's time (counted as unattributed.before-load)",
-		     before);
+		warn(hb, "%" PRIu64 " sample%s hit JIT code before its load record's time (counted as unattributed.before-load)",
+		     before, before == 1 ? "" : "s");
 }
 
 static const char *dump_status(const struct dump_file *f)

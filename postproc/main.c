@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include "annotate.h"
 #include "rank.h"
@@ -30,7 +31,8 @@ static const char usage_text[] =
 	"  -p, --percent P     print the hottest blocks until they cover P% of all samples\n"
 	"                      (0..100, default 50; the block that crosses P is printed)\n"
 	"      --top N         print at most N blocks\n"
-	"      --function NAME only blocks of code objects called NAME\n"
+	"      --function NAME only blocks of code objects called NAME, else whose names\n"
+	"                      match NAME as a glob, else contain it (e.g. 'work')\n"
 	"  -e, --event NAME    rank samples of event NAME (default: the first event)\n"
 	"      --all           no --percent threshold; with --json, every sampled function\n"
 	"                      with all its blocks and instructions\n"
@@ -265,6 +267,37 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 }
 
+/*
+ * What a file that failed to read as a stream is instead, judged by its first
+ * bytes, for a message that says what to do: the usual slip is to give
+ * hotblocks the recording itself.
+ */
+static const char *other_format(FILE *f, const char *path, char *buf, size_t len)
+{
+	unsigned char m[8];
+	struct stat st;
+
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || fseek(f, 0, SEEK_SET) ||
+	    fread(m, 1, sizeof(m), f) != sizeof(m))
+		return NULL;
+	if (!memcmp(m, "PERFILE2", 8) || !memcmp(m, "2ELIFREP", 8) || !memcmp(m, "PERFFILE", 8))
+		snprintf(buf, len, "%s is a perf.data recording, not a hotblocks stream: make the stream"
+			 " with perf script -i %s --dlfilter hotblocks.so | hotblocks (or run perf"
+			 " hotblocks report -i %s)", path, path, path);
+	else if (!memcmp(m, "DTiJ", 4) || !memcmp(m, "JiTD", 4))
+		snprintf(buf, len, "%s is a jitdump, not a hotblocks stream: the plugin reads it;"
+			 " run perf script -i perf.data --dlfilter hotblocks.so | hotblocks", path);
+	else if (!memcmp(m, "\177ELF", 4))
+		snprintf(buf, len, "%s is an ELF file, not a hotblocks stream (a wasmtime .cwasm goes"
+			 " with --cwasm; streams come from perf script --dlfilter hotblocks.so)", path);
+	else if (!memcmp(m, "\0asm", 4))
+		snprintf(buf, len, "%s is a WebAssembly module, not a hotblocks stream (it goes with"
+			 " --wasm; streams come from perf script --dlfilter hotblocks.so)", path);
+	else
+		return NULL;
+	return buf;
+}
+
 static int read_input(struct stream *s, const char *path)
 {
 	bool is_stdin = !strcmp(path, "-");
@@ -276,6 +309,12 @@ static int read_input(struct stream *s, const char *path)
 	if (!f)
 		return error("%s: %s", path, strerror(errno));
 	ret = stream__read(s, f, name, err, sizeof(err));
+	if (ret && ret != -ENOMEM && !is_stdin)
+		other_format(f, path, err, sizeof(err));
+	else if (ret && ret != -ENOMEM && !strncmp(err, "<stdin>:1: ", 11))
+		/* Not a stream from its first line: perf script without the plugin? */
+		snprintf(err + strlen(err), sizeof(err) - strlen(err),
+			 "; hotblocks reads what perf script --dlfilter hotblocks.so writes");
 	if (!is_stdin)
 		fclose(f);
 	if (ret == -ENOMEM)
@@ -295,6 +334,90 @@ static bool use_color(const struct options *o, FILE *out)
 		return true;
 	/* https://no-color.org: set and not empty disables colour by default. */
 	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+/* The name --function should show for an object: its display name, else its name. */
+static const char *shown_name(const struct rank *r, const struct options *o, size_t obj)
+{
+	const char *alt = o->rank.alt_name ? o->rank.alt_name(o->rank.alt_arg, obj) : NULL;
+
+	return alt ? alt : r->stream->objects[obj].name;
+}
+
+/*
+ * Say how --function selected, and when it selected nothing, the sampled names
+ * nearest to it (name_distance), else the hottest: the full names of JIT code
+ * are long and differ between JIT versions.
+ */
+static void report_function_match(const struct rank *r, const struct options *o)
+{
+	enum { SUGGEST = 5 };
+	const char *pat = o->rank.function;
+	size_t best[SUGGEST], dist[SUGGEST], nbest = 0, selected = 0;
+
+	for (size_t i = 0; i < r->funcs_nr; i++)
+		selected += r->funcs[i].selected;
+	if (r->function_match == NAME_MATCH_GLOB || r->function_match == NAME_MATCH_SUBSTRING) {
+		note("--function '%s' is no exact name: %zu sampled code object%s %s", pat, selected,
+		     plural(selected), r->function_match == NAME_MATCH_GLOB ? "the glob matches" :
+		     selected == 1 ? "whose name contains it" : "whose names contain it");
+		return;
+	}
+	if (r->function_match != NAME_MATCH_NONE)
+		return;
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		size_t obj = r->funcs[i].obj, d = name_distance(pat, r->stream->objects[obj].name);
+		const char *alt = o->rank.alt_name ? o->rank.alt_name(o->rank.alt_arg, obj) : NULL;
+		size_t k;
+
+		if (alt) {
+			size_t da = name_distance(pat, alt);
+
+			d = da < d ? da : d;
+		}
+		if (d == NAME_FAR)
+			continue;
+		/* Insert by distance, then samples, keeping the SUGGEST best. */
+		for (k = nbest; k > 0; k--) {
+			const struct rank_func *b = &r->funcs[best[k - 1]];
+
+			if (dist[k - 1] < d || (dist[k - 1] == d && b->samples >= r->funcs[i].samples))
+				break;
+			if (k < SUGGEST) {
+				best[k] = best[k - 1];
+				dist[k] = dist[k - 1];
+			}
+		}
+		if (k < SUGGEST) {
+			best[k] = i;
+			dist[k] = d;
+			if (nbest < SUGGEST)
+				nbest++;
+		}
+	}
+	if (nbest) {
+		note("no sampled code object matches '%s' (as a name, a glob or a substring); the nearest:",
+		     pat);
+	} else {
+		/* Nothing close: the hottest names show what names look like here. */
+		for (size_t i = 0; i < r->funcs_nr; i++) {
+			size_t k;
+
+			for (k = nbest; k > 0 && r->funcs[best[k - 1]].samples < r->funcs[i].samples; k--)
+				if (k < SUGGEST)
+					best[k] = best[k - 1];
+			if (k < SUGGEST) {
+				best[k] = i;
+				if (nbest < SUGGEST)
+					nbest++;
+			}
+		}
+		note("no sampled code object matches '%s' (as a name, a glob or a substring)%s", pat,
+		     nbest ? "; the hottest are:" : "");
+	}
+	for (size_t k = 0; k < nbest; k++)
+		note("  '%s' (%" PRIu64 " sample%s)", shown_name(r, o, r->funcs[best[k]].obj),
+		     r->funcs[best[k]].samples, plural(r->funcs[best[k]].samples));
 }
 
 struct display_arg {
@@ -431,14 +554,8 @@ static void report_losses(const struct stream *s, const struct rank *r, const st
 	if (r->attributed > r->total)
 		note("the stream's total of %" PRIu64 " sample%s is less than the %" PRIu64
 		     " it attributes to code objects", r->total, plural(r->total), r->attributed);
-	if (o->rank.function) {
-		size_t i;
-
-		for (i = 0; i < r->funcs_nr && !r->funcs[i].selected; i++)
-			;
-		if (i == r->funcs_nr)
-			note("no sampled code object is called '%s'", o->rank.function);
-	}
+	if (o->rank.function)
+		report_function_match(r, o);
 }
 
 static void summary_note(void *arg, const char *line)

@@ -197,6 +197,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	size_t i, j, alloc = 0, blocks_alloc = 0, *order = NULL, built = 0, batch = 1;
 	uint64_t *scratch = NULL;
 	bool lazy = !o->every_function && !o->no_threshold;
+	enum name_match best = NAME_MATCH_NONE;
 	int ret = -ENOMEM;
 
 	memset(r, 0, sizeof(*r));
@@ -225,11 +226,18 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		f->obj = i;
 		f->samples = sum;
 		f->code = RANK_CODE_SKIPPED;
-		f->selected = !o->function || !strcmp(o->function, obj->name);
-		if (!f->selected && o->alt_name) {
-			const char *alt = o->alt_name(o->alt_arg, i);
+		if (o->function) {
+			enum name_match m = name_match(o->function, obj->name);
 
-			f->selected = alt && !strcmp(o->function, alt);
+			if (o->alt_name) {
+				enum name_match a = name_match(o->function, o->alt_name(o->alt_arg, i));
+
+				if (a > m)
+					m = a;
+			}
+			f->match = m;
+			if (m > best)
+				best = m;
 		}
 		r->attributed = sat_add(r->attributed, sum);
 		if (counts_as_jit(obj->kind))
@@ -246,6 +254,10 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	}
 	if (!r->funcs_nr)
 		return 0;
+	/* --function: the strongest way the name matches anything is used for all. */
+	for (i = 0; i < r->funcs_nr; i++)
+		r->funcs[i].selected = !o->function || (best != NAME_MATCH_NONE && r->funcs[i].match == best);
+	r->function_match = best;
 
 	/* Lazily, objects --function excludes are never disassembled. */
 	size_t order_nr = 0;

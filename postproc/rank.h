@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "cfg.h"
+#include "name-match.h"
 #include "stream.h"
 
 struct rank_opts {
@@ -15,7 +16,7 @@ struct rank_opts {
 	bool no_threshold;	/* --all: ignore percent */
 	bool every_function;	/* disassemble every sampled object, even those too cold to show */
 	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
-	const char *function;	/* only rank objects with this name; NULL = all */
+	const char *function;	/* only rank objects this name selects (name-match.h); NULL = all */
 	/* Another name an object answers --function to (its display name), or NULL. */
 	const char *(*alt_name)(void *arg, size_t obj);
 	void *alt_arg;
@@ -41,6 +42,7 @@ struct rank_func {
 	uint64_t samples;		/* every sample of the event in this object */
 	uint64_t unaligned;		/* inside [0, code_end) but not at an instruction start */
 	uint64_t outside;		/* at or past code_end: trailing data or unknown bytes */
+	enum name_match match;		/* how --function matches it */
 	bool selected;			/* passes --function */
 	bool shown;			/* has a block in rank.blocks[0..shown_nr) */
 };
@@ -79,6 +81,7 @@ struct rank {
 	uint64_t percent_of;
 	uint64_t blockable;		/* samples of the selected objects with code bytes */
 	bool percent_capped;
+	enum name_match function_match;	/* how --function selected (NONE: nothing) */
 };
 
 /*

@@ -875,16 +875,38 @@ static bool ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+/*
+ * The tag V8 puts before the colon of a JavaScript or wasm code name, if name
+ * is one; returns the part after the colon. V8 10 (node 18) tags optimized
+ * and baseline functions "LazyCompile:" or "Function:" (wasm code
+ * "Function:work-1-turbofan"), V8 11 and later (node 20, 22) "JS:"; top-level
+ * code is "Script:" and eval'd code "Eval:" in both.
+ */
+static const char *v8_code_name(const char *name)
+{
+	static const char *const tags[] = { "JS:", "LazyCompile:", "Function:", "Script:", "Eval:" };
+
+	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
+		size_t n = strlen(tags[i]);
+
+		if (!strncmp(name, tags[i], n))
+			return name + n;
+	}
+	return NULL;
+}
+
 bool srcline__jit_debug_bias(const char *name, uint32_t e_machine, uint64_t *bias)
 {
+	const char *rest = name ? v8_code_name(name) : NULL;
+
 	*bias = 0;
-	if (!name || strncmp(name, "JS:", 3))
+	if (!rest)
 		return true;
 	/* V8 kElfHeaderSize: sizeof(Elf32_Ehdr) on its 32-bit targets (ia32, arm). */
 	*bias = e_machine == EM_386 || e_machine == EM_ARM ? SRCLINE_V8_DEBUG_BIAS32 :
 							     SRCLINE_V8_DEBUG_BIAS64;
-	/* The CodeKindToMarker() character after "JS:". */
-	switch (name[3]) {
+	/* The CodeKindToMarker() character after the tag. */
+	switch (rest[0]) {
 	case '*':	/* TurboFan */
 	case '+':	/* Maglev */
 		return true;

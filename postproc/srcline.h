@@ -150,7 +150,9 @@ const char *srcline__short(char *buf, size_t len, const struct srcline_frame *fr
  * records), one code object's entries in record order.
  *
  * What V8 writes (src/diagnostics/perf-jit.cc LogWriteDebugInfo), checked on
- * node 20.20.2 / V8 11.3:
+ * node 20.20.2 / V8 11.3, and the same on 18.20.4 / V8 10.2 and 22.23.5 / V8
+ * 12.4 (test-data/v8-versions; V8 10 names the code `LazyCompile:*work`,
+ * `Function:^work`, later ones `JS:*work`, `JS:^work`):
  *   addr    = InstructionStart + code offset + kElfHeaderSize, 0x40 on 64-bit
  *             targets, 0x34 on 32-bit ones, because "the entry point of the
  *             function will be placed straight after the ELF header when

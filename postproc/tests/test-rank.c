@@ -240,6 +240,36 @@ static void function_filter_and_no_threshold(void **state)
 	stream__release(&s);
 }
 
+/* --function: an exact name wins over a glob, a glob over a substring. */
+static void function_tiers_exact_glob_substring(void **state)
+{
+	/* The objects with samples of event 0: alpha, beta, gamma, delta. */
+	static const struct { const char *pat; bool sel[4]; enum name_match how; } c[] = {
+		{ "alpha", { true, false, false, false }, NAME_MATCH_EXACT },
+		{ "a", { true, true, true, true }, NAME_MATCH_SUBSTRING },	/* in every name */
+		{ "*ta", { false, true, false, true }, NAME_MATCH_GLOB },
+		{ "*t*", { false, true, false, true }, NAME_MATCH_GLOB },
+		{ "lph", { true, false, false, false }, NAME_MATCH_SUBSTRING },
+		{ "et", { false, true, false, false }, NAME_MATCH_SUBSTRING },
+		{ "zeta", { false, false, false, false }, NAME_MATCH_NONE },
+	};
+	struct stream s;
+
+	load(&s, two_loops);
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rank_opts o = { .percent = 100.0, .top = NO_TOP, .function = c[i].pat };
+		struct rank r;
+
+		assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+		assert_int_equal(r.funcs_nr, 4);
+		for (size_t k = 0; k < 4; k++)
+			assert_int_equal(r.funcs[k].selected, c[i].sel[k]);
+		assert_int_equal(r.function_match, c[i].how);
+		rank__release(&r);
+	}
+	stream__release(&s);
+}
+
 static void other_event_is_ranked_on_its_own(void **state)
 {
 	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
@@ -362,6 +392,7 @@ int main(void)
 		cmocka_unit_test(blocks_are_folded_ranked_and_selected),
 		cmocka_unit_test(cold_objects_are_not_disassembled_and_nothing_shown_changes),
 		cmocka_unit_test(function_filter_and_no_threshold),
+		cmocka_unit_test(function_tiers_exact_glob_substring),
 		cmocka_unit_test(other_event_is_ranked_on_its_own),
 		cmocka_unit_test(sampled_bytes_after_the_return_are_code),
 		cmocka_unit_test(unreachable_percent_counts_against_the_samples_in_code),

@@ -530,6 +530,21 @@ static void jit_bias_follows_the_v8_code_kind(void **state)
 	assert_false(srcline__jit_debug_bias("JS:work /tmp/hot.js:2:14", 62, &b));
 	assert_true(srcline__jit_debug_bias("JS:work-1-turbofan", 62, &b));
 	assert_int_equal(b, 0x40);
+	/* V8 10 (node 18) names: test-data/v8-versions/node-18. */
+	assert_true(srcline__jit_debug_bias("LazyCompile:*work /tmp/hot.js:5", 62, &b));
+	assert_int_equal(b, 0x40);
+	assert_false(srcline__jit_debug_bias("Function:^work /tmp/hot.js:5", 62, &b));
+	assert_false(srcline__jit_debug_bias("LazyCompile:~work /tmp/hot.js:5", 62, &b));
+	assert_false(srcline__jit_debug_bias("Script:~ /tmp/hot.js:1", 62, &b));
+	assert_true(srcline__jit_debug_bias("Function:work-1-turbofan", 62, &b));
+	assert_int_equal(b, 0x40);
+	assert_true(srcline__jit_debug_bias("Function:work-1-liftoff", 3, &b));
+	assert_int_equal(b, 0x34);
+	/* Not V8 JavaScript or wasm code: entries are taken as written. */
+	assert_true(srcline__jit_debug_bias("Builtin:ArgumentsAdaptorTrampoline", 62, &b));
+	assert_int_equal(b, 0);
+	assert_true(srcline__jit_debug_bias("JSX:*work", 62, &b));
+	assert_int_equal(b, 0);
 	assert_true(srcline__jit_debug_bias("java.lang.String::hashCode", 62, &b));
 	assert_int_equal(b, 0);
 }

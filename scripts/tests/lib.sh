@@ -63,3 +63,22 @@ plugin_stream() {
 	# shellcheck disable=SC2086
 	perf --no-pager script -i "$pd" --dlfilter "$PLUGIN" --dlarg "out=$out" $args
 }
+
+# jco, the pinned wasm-tools (wasmprinter, the wat parser) the tests compare
+# with. Sets jco (a command to run, empty when there is none), jco_bin (its
+# package's executable, whose directory holds the JavaScript API) and jco_node
+# (the node that runs that API in-process). JCO=path overrides; else build/jco
+# as scripts/ensure-deps installs it (run by the node 20 of build/test-node,
+# which its dependencies require); else jco on PATH.
+find_jco() {
+	jco=${JCO:-} jco_bin=${JCO:-} jco_node=node
+	if [ -z "$jco" ] && [ -x "$top/build/jco/jco" ]; then
+		jco=$top/build/jco/jco
+		jco_bin=$top/build/jco/node_modules/.bin/jco
+		[ -x "$top/build/test-node/bin/node" ] && jco_node=$top/build/test-node/bin/node
+	fi
+	if [ -z "$jco" ] && command -v jco >/dev/null 2>&1; then
+		jco=$(command -v jco) jco_bin=$(command -v jco)
+	fi
+	return 0
+}

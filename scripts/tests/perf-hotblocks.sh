@@ -47,6 +47,13 @@ check "perf hotblocks says which event and rate it samples" \
 	grep -Eq "sampling (cycles|cpu-clock) .*at [0-9]+ Hz" "$tmp/run.err"
 check "perf hotblocks removes its temporary directory" test -z "$(ls -A "$tmp/tmpdir")"
 check "perf hotblocks leaves no perf.data or jit dump in the current directory" test -z "$(ls -A "$tmp/run")"
+# node --perf-prof writes V8's isolate-*-v8.log beside its dump: gone with it.
+mkdir "$tmp/noderun"
+(cd "$tmp/noderun" && TMPDIR=$tmp/tmpdir ph -p 100 -- node --perf-prof "$top/test-data/srcline/hot.js" \
+	>"$tmp/node.out" 2>"$tmp/node.err")
+check "perf hotblocks -- node --perf-prof reports V8's JS code" grep -Eq '^`(JS|LazyCompile|Function):' "$tmp/node.out"
+check "perf hotblocks -- node --perf-prof leaves nothing in the current directory (no isolate-*-v8.log)" \
+	test -z "$(ls -A "$tmp/noderun")$(ls -A "$tmp/tmpdir")"
 
 # 2. record, then report -i from another current directory.
 mkdir "$tmp/rec"
@@ -166,6 +173,24 @@ check "installed: perf hotblocks --help shows the perf-hotblocks(1) manual" \
 	grep -q "perf hotblocks report \[-i FILE\]" "$tmp/man.out"
 make -s -C "$top" uninstall DESTDIR="$dest" PREFIX=/usr/local >/dev/null 2>&1
 check "make uninstall removes them" test -z "$(find "$dest" -type f)"
+# A PREFIX of one's own (no root): everything stays under it, the plugin too,
+# and the installed perf-hotblocks uses that plugin.
+home=$tmp/home/.local
+make -s -C "$top" install PREFIX="$home" >"$tmp/home.out" 2>&1
+check "make install PREFIX=~/.local puts the plugin under PREFIX, nothing elsewhere" \
+	test "$(cd "$home" && find . -type f | sort | tr '\n' ' ')" = \
+	"./bin/hotblocks ./bin/perf-hotblocks ./lib/hotblocks/hotblocks.so ./share/man/man1/hotblocks.1 ./share/man/man1/perf-hotblocks.1 "
+check "make install PREFIX=~/.local says how to give perf the plugin" \
+	grep -q "perf script --dlfilter $home/lib/hotblocks/hotblocks.so" "$tmp/home.out"
+(cd / && PATH=$home/bin:$PATH perf hotblocks report -v -i "$tmp/rec/perf.data" -p 100 >"$tmp/home.rep" 2>"$tmp/home.err")
+check "PREFIX=~/.local: perf hotblocks report uses the plugin under PREFIX, known answer" sh -c \
+	"grep -qx 'perf hotblocks: plugin: $home/lib/hotblocks/hotblocks.so; post-processor: $home/bin/hotblocks' '$tmp/home.err'"
+check "PREFIX=~/.local: the report gives the known answer" known_answer "$tmp/home.rep"
+(cd / && perf --no-pager script -i "$tmp/rec/perf.data" --dlfilter "$home/lib/hotblocks/hotblocks.so" 2>/dev/null |
+	"$home/bin/hotblocks" -p 100 >"$tmp/home2.rep" 2>/dev/null)
+check "PREFIX=~/.local: perf script --dlfilter FULL-PATH | hotblocks gives the known answer" known_answer "$tmp/home2.rep"
+make -s -C "$top" uninstall PREFIX="$home" >/dev/null 2>&1
+check "make uninstall PREFIX=~/.local removes them" test -z "$(find "$home" -type f)"
 
 # 9. The man pages render without warnings.
 for page in "$top/scripts/perf-hotblocks.1" "$top/postproc/hotblocks.1"; do

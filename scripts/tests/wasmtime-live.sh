@@ -21,8 +21,7 @@ checker=$top/scripts/tests/wasmtime-real.js
 wtdir=$("$top/scripts/get-wasmtime" --print-dir)
 ph=$top/scripts/perf-hotblocks
 export HOTBLOCKS_BIN="$POSTPROC" HOTBLOCKS_PLUGIN="$PLUGIN"
-jco=${JCO:-}
-[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
+find_jco
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 if [ ! -x "$wtdir/cli-48.0.2/wasmtime" ] || [ ! -x "$wtdir/cli-46.0.1/wasmtime" ] || [ ! -d "$wtdir/py-48.0.0/wasmtime" ]; then
 	skip "the real wasmtime, live" "not installed: run scripts/get-wasmtime"

@@ -20,9 +20,7 @@
 
 R=$top/test-data/wasmtime-real
 checker=$top/scripts/tests/wasmtime-real.js
-jco=${JCO:-}
-[ -z "$jco" ] && [ -x "$top/build/jco/node_modules/.bin/jco" ] && jco=$top/build/jco/node_modules/.bin/jco
-[ -z "$jco" ] && command -v jco >/dev/null 2>&1 && jco=jco
+find_jco
 
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 

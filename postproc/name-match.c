@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+/* --function matching and suggestions (name-match.h). */
+#include <ctype.h>
+#include <stdbool.h>
+#include <fnmatch.h>
+#include <string.h>
+#include <strings.h>
+
+#include "name-match.h"
+
+enum name_match name_match(const char *pattern, const char *name)
+{
+	if (!name)
+		return NAME_MATCH_NONE;
+	if (!strcmp(pattern, name))
+		return NAME_MATCH_EXACT;
+	if (strpbrk(pattern, "*?[") && !fnmatch(pattern, name, 0))
+		return NAME_MATCH_GLOB;
+	if (*pattern && strstr(name, pattern))
+		return NAME_MATCH_SUBSTRING;
+	return NAME_MATCH_NONE;
+}
+
+static bool contains_nocase(const char *hay, const char *needle)
+{
+	size_t n = strlen(needle);
+
+	if (!n)
+		return false;
+	for (; *hay; hay++)
+		if (!strncasecmp(hay, needle, n))
+			return true;
+	return false;
+}
+
+/* name's function part: [start, *end). */
+static const char *function_part(const char *name, size_t *len)
+{
+	const char *colon = strchr(name, ':'), *sp;
+
+	/* "Tag:" is a word before the first colon, with no space in it. */
+	if (colon && colon > name && !memchr(name, ' ', (size_t)(colon - name)))
+		name = colon + 1;
+	if (*name && strchr("*^+~", *name))
+		name++;
+	sp = strchr(name, ' ');
+	*len = sp ? (size_t)(sp - name) : strlen(name);
+	return name;
+}
+
+size_t name_distance(const char *pattern, const char *name)
+{
+	size_t row[NAME_DISTANCE_MAX + 1], m, n;
+	const char *p, *f;
+
+	if (contains_nocase(name, pattern) || contains_nocase(pattern, name))
+		return 0;
+	p = function_part(pattern, &m);
+	f = function_part(name, &n);
+	if (m > NAME_DISTANCE_MAX)
+		m = NAME_DISTANCE_MAX;
+	if (n > NAME_DISTANCE_MAX)
+		n = NAME_DISTANCE_MAX;
+	/* Levenshtein distance, one row. */
+	for (size_t j = 0; j <= n; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= m; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= n; j++) {
+			size_t up = row[j], best = diag + (tolower((unsigned char)p[i - 1]) !=
+							  tolower((unsigned char)f[j - 1]));
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	/* Close: up to a third of the pattern's function part wrong, 2 at least. */
+	return row[n] <= (m / 3 > 2 ? m / 3 : 2) ? row[n] + 1 : NAME_FAR;
+}

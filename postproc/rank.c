@@ -244,6 +244,12 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 			r->jit = sat_add(r->jit, sum);
 	}
 	r->percent_of = r->total;
+	if (!r->funcs_nr)
+		return 0;
+	/* --function: the strongest way the name matches anything is used for all. */
+	for (i = 0; i < r->funcs_nr; i++)
+		r->funcs[i].selected = !o->function || (best != NAME_MATCH_NONE && r->funcs[i].match == best);
+	r->function_match = best;
 	for (i = 0; i < r->funcs_nr; i++)
 		if (r->funcs[i].selected && s->objects[r->funcs[i].obj].code_nr)
 			r->blockable = sat_add(r->blockable, r->funcs[i].samples);
@@ -252,12 +258,6 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		r->percent_of = r->blockable;
 		r->percent_capped = true;
 	}
-	if (!r->funcs_nr)
-		return 0;
-	/* --function: the strongest way the name matches anything is used for all. */
-	for (i = 0; i < r->funcs_nr; i++)
-		r->funcs[i].selected = !o->function || (best != NAME_MATCH_NONE && r->funcs[i].match == best);
-	r->function_match = best;
 
 	/* Lazily, objects --function excludes are never disassembled. */
 	size_t order_nr = 0;

@@ -537,9 +537,7 @@ add_local:
 	    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
 		return oom(p);
 	lo = &p->objs[p->objs_nr++];
-	lo->id = id;
-	lo->obj = idx;
-	lo->code_next = 0;
+	*lo = (struct local_obj){ .id = id, .obj = idx };
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <malloc.h>
 
 #include <cmocka.h>
 
@@ -435,6 +436,44 @@ static void many_samples_merge_without_loss(void **state)
 	free(text);
 }
 
+/*
+ * DEBUG_INFO entries are kept from the first section that has them, whatever
+ * the memory the reader's tables reuse held before. glibc's M_PERTURB fills
+ * every new allocation with 253 ^ 0xff = 2, the value that once made a
+ * section-local flag read as "an earlier section supplied them", so the
+ * entries vanished. Checked by hand: one object, two entries, then a second
+ * section repeating the object with other entries, which must not be added.
+ */
+static void debug_entries_survive_recycled_memory(void **state)
+{
+	struct stream s;
+
+	mallopt(M_PERTURB, 253);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   OBJ_JIT(0, "")
+				   "object 1 jit pid=7 e_machine=62 addr=0x2000 size=16 code-index=4 "
+				   "load-time=99 dump=/tmp/jit-7.dump name=two\n"
+				   "debug 0 0x1000 10 0 a.js\n"
+				   "debug 0 0x1004 11 0 %FF\n"
+				   "debug 1 0x1000 20 0 b.js\n"
+				   "end\n"
+				   "hotblocks-stream 1\n"
+				   OBJ_JIT(5, "")
+				   "debug 5 0x1000 99 0 other.js\n"
+				   "end\n"), 0);
+	mallopt(M_PERTURB, 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 2);
+	assert_int_equal(s.objects[0].debug_nr, 2);
+	assert_int_equal(s.objects[0].debug[0].line, 10);
+	assert_string_equal(s.objects[0].debug[0].file, "a.js");
+	assert_int_equal(s.objects[0].debug[1].line, 11);
+	assert_int_equal(s.objects[1].debug_nr, 1);
+	assert_int_equal(s.objects[1].debug[0].line, 20);
+	stream__release(&s);
+}
+
 static void names_of_enums(void **state)
 {
 	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
@@ -463,6 +502,7 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(lines_near_the_buffer_size_are_read),
 		cmocka_unit_test(many_samples_merge_without_loss),
+		cmocka_unit_test(debug_entries_survive_recycled_memory),
 		cmocka_unit_test(names_of_enums),
 	};
 

@@ -86,12 +86,51 @@ check "with perf's --time filter the plugin counts exactly the $kept samples per
 check "in the first quarter of the run alpha has samples and beta none" \
 	test "$(object_samples "$tmp/time.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/time.hbs" beta)" -eq 0
 
-# Usage errors stop perf with a message; help explains the options.
+# Usage errors stop perf with a message and status 2; help explains the options and succeeds.
 perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"
 rc=$?
-check "an unknown --dlarg fails with a message" test "$rc" -ne 0 -a -n "$(grep "unknown --dlarg 'bogus'" "$tmp/bogus.err")"
-perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg help >/dev/null 2>"$tmp/help.err"
-check "--dlarg help lists the options" grep -q "jitdump=FILE" "$tmp/help.err"
+check "an unknown --dlarg fails with status 2 and a message" \
+	test "$rc" -eq 2 -a -n "$(grep "unknown --dlarg 'bogus'" "$tmp/bogus.err")"
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg help >"$tmp/help.out" 2>&1
+rc=$?
+check "--dlarg help lists the options and exits 0" test "$rc" -eq 0 -a -n "$(grep "jitdump=FILE" "$tmp/help.out")"
+
+# out=FILE: never the input, checked before reading, a failed write fails the run.
+cp "$fj/perf.data" "$tmp/in.data"
+cp "$tmp/in.data" "$tmp/in.orig"
+ln -s in.data "$tmp/in-link.data"
+for o in "$tmp/in.data" "$tmp/in-link.data"; do
+	perf --no-pager script -i "$tmp/in.data" --dlfilter "$PLUGIN" --dlarg "out=$o" >/dev/null 2>"$tmp/self.err"
+	rc=$?
+	check "out=$(basename "$o") (the input) is refused, status 1, perf.data intact" \
+		sh -c "test $rc -eq 1 && grep -q 'is the input perf.data; refusing' '$tmp/self.err' && cmp '$tmp/in.data' '$tmp/in.orig'"
+done
+restore_recording fakejit
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" \
+	--dlarg "out=/tmp/hotblocks-rec/fakejit/$(basename "$fj"/jit-*.dump)" >/dev/null 2>"$tmp/dumpout.err"
+rc=$?
+check "out= naming the jitdump being read is refused" \
+	sh -c "test $rc -eq 1 && grep -q 'is the jitdump' '$tmp/dumpout.err' && cmp /tmp/hotblocks-rec/fakejit/jit-*.dump '$fj'/jit-*.dump"
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg "out=$tmp/no/such/dir/s.hbs" \
+	>/dev/null 2>"$tmp/nodir.err"
+rc=$?
+check "out= in a missing directory fails at once with status 1" \
+	sh -c "test $rc -eq 1 && grep -q 'cannot write $tmp/no/such/dir/s.hbs: No such file' '$tmp/nodir.err'"
+if [ -w /dev/full ]; then
+	perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg out=/dev/full >/dev/null 2>"$tmp/full.err"
+	rc=$?
+	check "a failed write (out=/dev/full) fails the run with status 1" \
+		sh -c "test $rc -eq 1 && grep -q 'writing the stream to /dev/full failed' '$tmp/full.err'"
+	perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" >/dev/full 2>"$tmp/full2.err"
+	rc=$?
+	check "a failed write to standard output fails the run with status 1" test "$rc" -eq 1
+else
+	not_ok "/dev/full is writable (needed to test failed writes)"
+fi
+printf 'a much longer old content than any stream has %0100000d\n' 0 >"$tmp/old.hbs"
+plugin_stream "$fj/perf.data" "$tmp/old.hbs" 2>/dev/null
+check "an existing longer out= file is replaced, not left with its old tail" \
+	test "$(tail -n 1 "$tmp/old.hbs")" = end
 
 # A recording without -k mono: not time-aware, said once, still attributed.
 if [ -x "$fakejit" ]; then

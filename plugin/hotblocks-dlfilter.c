@@ -287,9 +287,12 @@ static void find_dumps(struct hb *hb, char **jitdumps, size_t jitdumps_nr, const
 		else if (st.compressed_failed)
 			warn(hb, "%s: %" PRIu64 " compressed records could not be read; jitdump markers in them were missed",
 			     hb->perf_data, st.compressed_failed);
+		else
+			/* Every dump of the recording is known: another pid's file is not one. */
+			dumps__markers_known(&hb->dumps);
 	}
 	for (size_t i = 0; i < jitdumps_nr; i++) {
-		int ret = dumps__add(&hb->dumps, jitdumps[i], 0);
+		int ret = dumps__add_explicit(&hb->dumps, jitdumps[i]);
 
 		if (ret == -ENOENT)
 			warn(hb, "--dlarg jitdump=%s: no such file", jitdumps[i]);

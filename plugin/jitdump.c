@@ -551,6 +551,7 @@ static int parse_header(struct jitdump *jd, char *err, size_t errlen)
 int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errlen)
 {
 	struct jitdump *jd;
+	struct stat st;
 	int ret;
 
 	*out = NULL;
@@ -563,11 +564,18 @@ int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errl
 			snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	jd->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (jd->fd < 0) {
+	/* O_NONBLOCK: opening a FIFO nobody writes would wait forever; it is refused below. */
+	jd->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (jd->fd < 0 || fstat(jd->fd, &st) < 0) {
 		ret = -errno;
 		if (err && errlen)
 			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-ret));
+		goto out_free;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a regular file", path);
 		goto out_free;
 	}
 	ret = parse_header(jd, err, errlen);

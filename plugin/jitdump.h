@@ -88,7 +88,8 @@ struct jitdump {
  * Returns 0 and sets *out (owned by the caller, free with jitdump__close), or
  * a negative errno, sets *out to NULL and writes a message that names the file
  * and byte offset into err (e.g. "jit-1.dump+0x0: bad magic 0x12345678").
- * Refuses: bad magic (-EINVAL), version > 1 (-ENOTSUP), reserved flag bits
+ * Refuses: a path that is not a regular file (-EINVAL; a FIFO is opened
+ * without blocking and never read), bad magic (-EINVAL), version > 1 (-ENOTSUP), reserved flag bits
  * (-ENOTSUP), header total_size < 40 (-EINVAL), JITDUMP_FLAGS_ARCH_TIMESTAMP
  * (-ENOTSUP: perf converts those with perf.data's TIME_CONV, which a dlfilter
  * cannot see), a file shorter than the 40-byte header (-ENODATA: the JIT may

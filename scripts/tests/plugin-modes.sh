@@ -86,6 +86,57 @@ check "with perf's --time filter the plugin counts exactly the $kept samples per
 check "in the first quarter of the run alpha has samples and beta none" \
 	test "$(object_samples "$tmp/time.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/time.hbs" beta)" -eq 0
 
+# A FIFO where a jitdump should be (the recorded path, jitdump=, jitdir=, next
+# to perf.data, the current directory) is refused without opening it for
+# reading, which would wait for a writer forever.
+dumpname=$(basename "$fj"/jit-*.dump)
+mkdir -p /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"
+rm -f "/tmp/hotblocks-rec/fakejit/$dumpname"
+cp "$fj/perf.data" "$tmp/fifo-data/"
+for d in /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"; do mkfifo "$d/$dumpname"; done
+(cd "$tmp/fifo-cwd" && timeout 60 perf --no-pager script -i "$tmp/fifo-data/perf.data" --dlfilter "$PLUGIN" \
+	--dlarg "out=$tmp/fifo.hbs" --dlarg "jitdir=$tmp/fifo-dir" --dlarg "jitdump=$tmp/fifo-dir/$dumpname" \
+	2>"$tmp/fifo.err")
+rc=$?
+check "FIFOs at every jitdump path: perf script finishes (exit $rc)" test "$rc" -eq 0
+check "... and all JIT samples are unattributed, not lost" \
+	test "$(total "$tmp/fifo.hbs" unattributed.jit-no-load)" -eq "$jit_ref"
+n=0
+for d in /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"; do
+	grep -q "$d/$dumpname: not a regular file" "$tmp/fifo.err" && n=$((n + 1))
+done
+check "... each FIFO is named as not a regular file ($n of 4)" test "$n" -eq 4
+rm -f "/tmp/hotblocks-rec/fakejit/$dumpname"
+
+# A jit-<pid>.dump that is not the recording's: another process's dump under
+# this pid's name (its header pid differs), or a file for a pid that perf.data
+# records no jitdump of. Neither may take the samples; both are named.
+mkdir "$tmp/foreign"
+cp "$fj/perf.data" "$tmp/foreign/"
+other=$(basename "$dumpname" .dump | sed 's/jit-//'); other=$((other + 1))
+cp "$fj/$dumpname" "$tmp/foreign/$dumpname"
+# The header's pid (u32 at offset 20, little-endian) becomes another process's.
+printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((other & 255)) $((other >> 8 & 255)) \
+	$((other >> 16 & 255)) $((other >> 24 & 255)))" |
+	dd of="$tmp/foreign/$dumpname" bs=1 seek=20 conv=notrunc status=none
+(cd / && plugin_stream "$tmp/foreign/perf.data" "$tmp/foreign.hbs" 2>"$tmp/foreign.err")
+check "a dump whose header pid is not its name's is not used" \
+	test "$(total "$tmp/foreign.hbs" jit)" -eq 0 -a "$(total "$tmp/foreign.hbs" unattributed.jit-no-load)" -eq "$jit_ref"
+check "... and the plugin says why" grep -q "its header says pid [0-9]*, not [0-9]*: another process's dump" "$tmp/foreign.err"
+# perf.data of a program that wrote no jitdump (its samples are file-backed),
+# and a jit-<pid>.dump for its pid lying next to it.
+mkdir "$tmp/nodump"
+(cd "$tmp/nodump" && perf record -q -k mono -e cpu-clock -F 999 -o perf.data sh -c 'echo $$ >pid; i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' 2>/dev/null)
+p=$(cat "$tmp/nodump/pid")
+printf '' >"$tmp/nodump/jit-$p.dump"
+(cd "$tmp/nodump" && plugin_stream perf.data s.hbs 2>err)
+check "a jit-<pid>.dump for a pid perf.data records no jitdump of is not used, and said" \
+	grep -q "jit-$p.dump not used: perf.data records no jitdump mapping of pid $p" "$tmp/nodump/err"
+check "... and not read" sh -c "! grep -q '^jitdump ' '$tmp/nodump/s.hbs'"
+# A moved recording: the dump found next to perf.data is used, and that is said.
+check "a dump used from a fallback directory is said" \
+	grep -q "jitdump /tmp/hotblocks-rec/fakejit/$dumpname named in perf.data is gone; using $tmp/moved/$dumpname instead" "$tmp/moved.err"
+
 # Usage errors stop perf with a message and status 2; help explains the options and succeeds.
 perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"
 rc=$?

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -762,6 +763,7 @@ static const Dwfl_Callbacks elf_callbacks = {
 
 int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	struct srcmap *m;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
@@ -772,14 +774,24 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	ret = lib_init(err, errlen);
 	if (ret)
 		return ret;
-	/* dwfl says only "no such file" or the like; the caller wants errno. */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	/*
+	 * dwfl says only "no such file" or the like; the caller wants errno.
+	 * O_NONBLOCK and the regular-file check: a FIFO (a stream's dso= may
+	 * name anything) would otherwise wait for a writer forever.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {

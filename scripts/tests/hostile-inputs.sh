@@ -1,0 +1,39 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# postproc/hotblocks on inputs made to hurt it: FIFOs where files are
+# expected, streams whose sections disagree, files that change while they are
+# read. Each must end in a clear message or a correct report, never a hang,
+# a crash or silently wrong numbers. The streams are written here by hand
+# (plugin/STREAM.md); x86-64 code bytes checked with objdump -D -b binary -mi386:x86-64.
+. "$(dirname "$0")/lib.sh"
+
+# Run hotblocks with a time limit; a hang is exit 124.
+hb() { timeout 30 "$POSTPROC" "$@"; }
+
+# An x86-64 function: mov eax, 1; add eax, 2; ret (8 bytes), sampled at 0x5.
+code="b80100000083c002c3"
+mkfifo "$tmp/fifo.so" "$tmp/fifo.js"
+cat >"$tmp/fifo.hbs" <<END
+hotblocks-stream 1
+event 0 cpu-clock
+total 0 all 10 10
+total 0 native 5 5
+total 0 jit 5 5
+object 0 native pid=1 e_machine=62 addr=0x1000 size=9 dso=$tmp/fifo.so sym-start=0x1000 name=f
+code 0 0x0 $code
+sample 0 0 0x5 5 5
+object 1 jit pid=1 e_machine=62 addr=0x2000 size=9 code-index=1 load-time=5 dump=$tmp/jit-1.dump name=JS:*g
+code 1 0x0 $code
+debug 1 0x2000 3 0 $tmp/fifo.js
+sample 1 0 0x5 5 5
+end
+END
+hb -p 100 "$tmp/fifo.hbs" >/dev/null 2>&1
+rc=$?
+check "a FIFO as a stream's dso=: the report finishes (exit $rc)" test "$rc" -eq 0
+hb -p 100 --source-lines "$tmp/fifo.hbs" >"$tmp/fifo.out" 2>"$tmp/fifo.err"
+rc=$?
+check "a FIFO as a source file of --source-lines: the report finishes (exit $rc)" test "$rc" -eq 0
+check "... with both functions' blocks" sh -c "grep -q '^\`f\` :: block' '$tmp/fifo.out' && grep -q '^\`JS:\*g\` :: block' '$tmp/fifo.out'"
+
+echo "1..$tap_n"

@@ -339,6 +339,31 @@ static int rec_event(struct parser *p)
 	return 0;
 }
 
+/* STREAM.md `warning`: kept once per distinct text, so a saved stream still tells them. */
+static int rec_warning(struct parser *p)
+{
+	struct stream *s = p->s;
+	char *text;
+	size_t i;
+	int err;
+
+	if (p->nf < 2)
+		return bad(p, "'warning' record without text");
+	if ((err = get_str(p, p->f[1], "warning")))
+		return err;
+	for (i = 0; i < s->warnings_nr; i++)
+		if (!strcmp(s->warnings[i].text, p->f[1]))
+			return 0;
+	if (s->warnings_nr == STREAM_WARNINGS_MAX) {
+		s->warnings_dropped++;
+		return 0;
+	}
+	if (VEC_GROW(s->warnings, s->warnings_nr + 1, s->warnings_alloc) || !(text = strdup(p->f[1])))
+		return oom(p);
+	s->warnings[s->warnings_nr++] = (struct stream_warning){ text, p->fname };
+	return 0;
+}
+
 static int rec_total(struct parser *p)
 {
 	struct stream_event *e;
@@ -446,6 +471,8 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 	obj->code_index = o->code_index;
 	obj->load_time = o->load_time;
 	obj->sym_start = o->sym_start;
+	obj->origin = p->fname;
+	obj->origin_line = p->line;
 	obj->name = strdup(o->name);
 	obj->path = strdup(o->kind == HB_KIND_JIT ? o->dump : o->dso);
 	if (!obj->name || !obj->path) {
@@ -459,6 +486,39 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 		return oom(p);
 	}
 	*idx = (uint32_t)s->objects_nr++;
+	return 0;
+}
+
+/*
+ * Another section's object of the same identity: everything that describes
+ * the code must agree, or one of them would be shown with the other's
+ * metadata (x86 bytes disassembled as aarch64, samples under another name).
+ */
+static int check_same_object(struct parser *p, const struct stream_object *a,
+			     const struct obj_fields *o)
+{
+	char here[64], there[64];
+	const char *what = NULL;
+
+	if (a->e_machine != o->e_machine) {
+		what = "e_machine";
+		snprintf(here, sizeof(here), "%" PRIu64, o->e_machine);
+		snprintf(there, sizeof(there), "%" PRIu32, a->e_machine);
+	} else if (a->size != o->size) {
+		what = "size";
+		snprintf(here, sizeof(here), "%" PRIu64, o->size);
+		snprintf(there, sizeof(there), "%" PRIu64, a->size);
+	} else if (o->kind == HB_KIND_JIT && a->pid != o->pid) {
+		what = "pid";
+		snprintf(here, sizeof(here), "%" PRIu64, o->pid);
+		snprintf(there, sizeof(there), "%" PRIu32, a->pid);
+	} else if (o->kind == HB_KIND_JIT && strcmp(a->name, o->name)) {
+		return bad(p, "object %s: name '%s' conflicts with '%s' of the same code load at %s:%lu",
+			   p->f[1], o->name, a->name, a->origin, a->origin_line);
+	}
+	if (what)
+		return bad(p, "object %s (%s): %s %s conflicts with %s %s of the same object at %s:%lu",
+			   p->f[1], a->name, what, here, what, there, a->origin, a->origin_line);
 	return 0;
 }
 
@@ -528,10 +588,13 @@ static int rec_object(struct parser *p)
 
 	hash = obj_hash(&o);
 	found = idx_table__find(&p->s->obj_tab, hash, obj_eq, &o, p->s);
-	if (found >= 0)
+	if (found >= 0) {
 		idx = (uint32_t)found;
-	else if ((err = new_object(p, &o, hash, &idx)))
+		if ((err = check_same_object(p, &p->s->objects[idx], &o)))
+			return err;
+	} else if ((err = new_object(p, &o, hash, &idx))) {
 		return err;
+	}
 add_local:
 	if (VEC_GROW(p->objs, p->objs_nr + 1, p->objs_alloc) ||
 	    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
@@ -707,7 +770,7 @@ static const struct record {
 	{ "time-aware", rec_ignore },
 	{ "event", rec_event },
 	{ "jitdump", rec_ignore },
-	{ "warning", rec_ignore },
+	{ "warning", rec_warning },
 	{ "total", rec_total },
 	{ "object", rec_object },
 	{ "code", rec_code },
@@ -923,6 +986,9 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->events_nr; i++)
 		free(s->events[i].name);
 	free(s->events);
+	for (i = 0; i < s->warnings_nr; i++)
+		free(s->warnings[i].text);
+	free(s->warnings);
 	free(s->samples);
 	idx_table__release(&s->obj_tab);
 	idx_table__release(&s->sample_tab);

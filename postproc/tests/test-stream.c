@@ -474,6 +474,64 @@ static void debug_entries_survive_recycled_memory(void **state)
 	stream__release(&s);
 }
 
+/* One section of an object line and a sample: what conflicting inputs are made of. */
+#define SECTION(obj) "hotblocks-stream 1\nevent 0 cycles\n" obj "sample 0 0 0x0 1 1\nend\n"
+
+/*
+ * The same object (by identity) in two sections must agree on what describes
+ * its code; otherwise one section's bytes would be shown with the other's
+ * machine or name. Each case checked by hand against STREAM.md's identity.
+ */
+static void conflicting_metadata_is_refused(void **state)
+{
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=183 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): e_machine 183 conflicts with e_machine 62 of the same object at t.hbs:3");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=32 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): size 32 conflicts with size 16");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=8 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): pid 8 conflicts with pid 7");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=beta\n"),
+		"t.hbs:8: object 0: name 'beta' conflicts with 'alpha' of the same code load at t.hbs:3");
+	refused(SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=1 e_machine=183 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n"),
+		"t.hbs:8: object 0 (f): e_machine 183 conflicts with e_machine 62");
+}
+
+/* A native object's pid and address change from run to run: not a conflict. */
+static void native_objects_of_two_runs_merge(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s,
+		SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=2 e_machine=62 addr=0x7f10 size=4 dso=/lib.so sym-start=0x20 name=f\n")),
+		0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 2);
+	stream__release(&s);
+}
+
+/* The plugin's warning lines are kept (decoded, once per text) for the report. */
+static void warnings_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\nwarning a%20b\nwarning c\nend\n"
+				   "hotblocks-stream 1\nwarning a%20b\nend\n"), 0);
+	assert_int_equal(s.warnings_nr, 2);
+	assert_string_equal(s.warnings[0].text, "a b");
+	assert_string_equal(s.warnings[0].origin, "t.hbs");
+	assert_string_equal(s.warnings[1].text, "c");
+	stream__release(&s);
+}
+
 static void names_of_enums(void **state)
 {
 	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
@@ -503,6 +561,9 @@ int main(void)
 		cmocka_unit_test(lines_near_the_buffer_size_are_read),
 		cmocka_unit_test(many_samples_merge_without_loss),
 		cmocka_unit_test(debug_entries_survive_recycled_memory),
+		cmocka_unit_test(conflicting_metadata_is_refused),
+		cmocka_unit_test(native_objects_of_two_runs_merge),
+		cmocka_unit_test(warnings_are_kept),
 		cmocka_unit_test(names_of_enums),
 	};
 

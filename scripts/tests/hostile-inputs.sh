@@ -36,4 +36,24 @@ rc=$?
 check "a FIFO as a source file of --source-lines: the report finishes (exit $rc)" test "$rc" -eq 0
 check "... with both functions' blocks" sh -c "grep -q '^\`f\` :: block' '$tmp/fifo.out' && grep -q '^\`JS:\*g\` :: block' '$tmp/fifo.out'"
 
+# Two streams of one recording that disagree about the machine of its code:
+# an error naming both places, not x86 bytes disassembled as aarch64.
+restore_recording fakejit
+plugin_stream "$top/test-data/fakejit/perf.data" "$tmp/a.hbs" 2>/dev/null
+sed 's/ e_machine=62 / e_machine=183 /' "$tmp/a.hbs" >"$tmp/b.hbs"
+hb -p 100 "$tmp/a.hbs" "$tmp/b.hbs" >"$tmp/conflict.out" 2>"$tmp/conflict.err"
+rc=$?
+check "streams with conflicting e_machine for one object are refused (exit $rc)" \
+	sh -c "test $rc -eq 1 && grep -q \"$tmp/b.hbs:[0-9]*: object [0-9]* (.*): e_machine 183 conflicts with e_machine 62 of the same object at $tmp/a.hbs:[0-9]*\" '$tmp/conflict.err'"
+
+# The plugin's warnings travel in the stream: a saved stream's report tells them.
+printf 'hotblocks-stream 1\nwarning 3%%20samples%%20hit%%20JIT%%20code%%20before%%20its%%20load%%20record%%27s%%20time\nend\n' >"$tmp/w.hbs"
+cat "$tmp/a.hbs" "$tmp/w.hbs" >"$tmp/aw.hbs"
+hb -p 100 "$tmp/aw.hbs" >/dev/null 2>"$tmp/aw.err" </dev/null
+check "a saved stream's plugin warnings are in the report's notes" \
+	grep -q "^hotblocks: note: $tmp/aw.hbs: the plugin warned: 3 samples hit JIT code before its load record's time$" "$tmp/aw.err"
+cat "$tmp/aw.hbs" | hb -p 100 >/dev/null 2>"$tmp/piped.err"
+check "... but not again for a stream piped in (the plugin printed them)" \
+	sh -c "! grep -q 'the plugin warned' '$tmp/piped.err'"
+
 echo "1..$tap_n"

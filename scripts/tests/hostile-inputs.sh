@@ -56,4 +56,27 @@ cat "$tmp/aw.hbs" | hb -p 100 >/dev/null 2>"$tmp/piped.err"
 check "... but not again for a stream piped in (the plugin printed them)" \
 	sh -c "! grep -q 'the plugin warned' '$tmp/piped.err'"
 
+# A .cwasm cut short while hotblocks is running (here: while it waits for a
+# reader of its -o FIFO, after the module was opened): what was read at open
+# is what the report uses; the file must not be mapped, where the cut would
+# be a SIGBUS.
+wt=$top/test-data/wasmtime
+mkdir -p /tmp/hotblocks-rec/wasmtime-cwasm
+cp "$wt"/cwasm/* /tmp/hotblocks-rec/wasmtime-cwasm/
+plugin_stream "$wt/cwasm/perf.data" "$tmp/wt.hbs" 2>/dev/null
+cp "$wt/module.cwasm" "$tmp/cut.cwasm"
+"$POSTPROC" -p 80 --cwasm "$wt/module.cwasm" "$tmp/wt.hbs" >"$tmp/wt-ref.out" 2>/dev/null
+mkfifo "$tmp/out.fifo"
+timeout 60 "$POSTPROC" -p 80 --cwasm "$tmp/cut.cwasm" -o "$tmp/out.fifo" "$tmp/wt.hbs" 2>"$tmp/cut.err" &
+pid=$!
+# Wait until it blocks opening the FIFO for writing (the cwasm is open by then).
+i=0
+while [ $i -lt 100 ] && ! grep -q fifo "/proc/$pid/wchan" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+truncate -s 4096 "$tmp/cut.cwasm"
+cat "$tmp/out.fifo" >"$tmp/cut.out"
+wait "$pid"
+rc=$?
+check "a .cwasm truncated while hotblocks runs: no crash (exit $rc)" test "$rc" -eq 0
+check "... and the report is the one of the whole file" cmp "$tmp/wt-ref.out" "$tmp/cut.out"
+
 echo "1..$tap_n"

@@ -154,9 +154,70 @@ static void debug_free(struct jitdump_debug_entry *debug, size_t nr)
 
 static void load_release(struct jitdump_load *load)
 {
-	free(load->name);
-	free(load->code);
+	if (!load->shared) {
+		free(load->name);
+		free(load->code);
+	}
 	debug_free(load->debug, load->debug_nr);
+}
+
+static size_t index_slot(uint64_t code_index, size_t mask)
+{
+	uint64_t h = code_index * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+/* The index of the latest load of code_index, or -1. */
+static long index_find(const struct jitdump *jd, uint64_t code_index)
+{
+	if (!jd->idx_vals)
+		return -1;
+	for (size_t i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask)
+		if (jd->idx_keys[i] == code_index)
+			return (long)(jd->idx_vals[i] - 1);
+	return -1;
+}
+
+/* Make code_index's latest load load_idx. 0 or -ENOMEM. */
+static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
+{
+	size_t i;
+
+	if ((jd->idx_nr + 1) * 2 > (jd->idx_vals ? jd->idx_mask + 1 : 0)) {
+		size_t cap = jd->idx_vals ? (jd->idx_mask + 1) * 2 : 64;
+		uint64_t *keys = calloc(cap, sizeof(*keys));
+		size_t *vals = calloc(cap, sizeof(*vals));
+
+		if (!keys || !vals) {
+			free(keys);
+			free(vals);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; jd->idx_vals && k <= jd->idx_mask; k++) {
+			if (!jd->idx_vals[k])
+				continue;
+			for (i = index_slot(jd->idx_keys[k], cap - 1); vals[i]; i = (i + 1) & (cap - 1))
+				;
+			keys[i] = jd->idx_keys[k];
+			vals[i] = jd->idx_vals[k];
+		}
+		free(jd->idx_keys);
+		free(jd->idx_vals);
+		jd->idx_keys = keys;
+		jd->idx_vals = vals;
+		jd->idx_mask = cap - 1;
+	}
+	for (i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask) {
+		if (jd->idx_keys[i] == code_index) {
+			jd->idx_vals[i] = load_idx + 1;
+			return 0;
+		}
+	}
+	jd->idx_keys[i] = code_index;
+	jd->idx_vals[i] = load_idx + 1;
+	jd->idx_nr++;
+	return 0;
 }
 
 static int grow_loads(struct jitdump *jd)
@@ -214,7 +275,7 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			       "code load code_size %" PRIu64 " does not fit in total_size %" PRIu32
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
-	if (grow_loads(jd))
+	if (grow_loads(jd) || index_put(jd, get64(jd, r + LOAD_CODE_INDEX), jd->nr))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
 	name_copy = dup_bytes(name, nul - name + 1);
 	if (code_size)
@@ -261,34 +322,21 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	const struct jitdump_load *from;
 	struct jitdump_load *load;
 	uint64_t code_index;
-	uint8_t *code = NULL;
-	char *name;
-	size_t i;
+	long i;
 
 	if (ts < MOVE_SIZE)
 		return corrupt(jd, off, err, errlen,
 			       "code move total_size %" PRIu32 " < %d", ts, MOVE_SIZE);
 	code_index = get64(jd, r + MOVE_CODE_INDEX);
 	/* The latest holder of code_index: a LOAD, or the MOVE that copied it. */
-	for (i = jd->nr; i > 0; i--)
-		if (jd->loads[i - 1].code_index == code_index)
-			break;
-	if (i == 0) {
+	i = index_find(jd, code_index);
+	if (i < 0) {
 		jd->orphan_moves++;
 		return 0;
 	}
-	if (grow_loads(jd))
+	if (grow_loads(jd) || index_put(jd, code_index, jd->nr))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
-	from = &jd->loads[i - 1];
-	name = strdup(from->name);
-	if (from->code_size)
-		code = dup_bytes(from->code, from->code_size);
-	if (!name || (from->code_size && !code)) {
-		free(name);
-		free(code);
-		return fail(jd->path, off, err, errlen, -ENOMEM,
-			    "out of memory for a %" PRIu64 "-byte code move", from->code_size);
-	}
+	from = &jd->loads[i];
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
@@ -299,11 +347,14 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		.code_addr = get64(jd, r + MOVE_NEW_CODE_ADDR),
 		.code_size = from->code_size,
 		.code_index = code_index,
-		.name = name,
-		.code = code,
+		/* The same code at another address: shared, not copied (a dump of
+		 * many moves of big code would otherwise need memory per move). */
+		.name = from->name,
+		.code = from->code,
 		.unwind_mapped_size = from->unwind_mapped_size,
 		.file_offset = off,
-		.moved_from = (long)(i - 1),
+		.moved_from = i,
+		.shared = true,
 	};
 	return 1;
 }
@@ -606,6 +657,8 @@ void jitdump__close(struct jitdump *jd)
 	for (size_t i = 0; i < jd->nr; i++)
 		load_release(&jd->loads[i]);
 	free(jd->loads);
+	free(jd->idx_keys);
+	free(jd->idx_vals);
 	debug_free(jd->pending_debug, jd->pending_debug_nr);
 	if (jd->fd >= 0)
 		close(jd->fd);

@@ -29,9 +29,12 @@ struct jitdump_debug_entry {
 };
 
 /*
- * One code load. A CODE_MOVE record adds another load that copies the moved
- * load's name, code, code_size and unwind_mapped_size (moved_from = index of
- * that load in jitdump.loads: the latest one with the MOVE's code_index). Its
+ * One code load. A CODE_MOVE record adds another load that shares the moved
+ * load's name and code (shared is set: they belong to the load that owns
+ * them, and are valid as long as the jitdump) and copies code_size and
+ * unwind_mapped_size (moved_from = index of that load in jitdump.loads: the
+ * latest one with the MOVE's code_index, found through an index, so a dump
+ * of many moves costs neither time nor memory per earlier load). Its
  * timestamp, pid, tid, vma and code_index are the MOVE's, code_addr is the
  * MOVE's new_code_addr, and debug is NULL (the entries' addresses are those of
  * the old place; see loads[moved_from].debug).
@@ -50,6 +53,7 @@ struct jitdump_load {
 	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0; unchecked */
 	uint64_t file_offset;	/* where the LOAD (or MOVE) record starts in the file */
 	long moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
+	bool shared;		/* name and code are another load's (a MOVE) */
 };
 
 struct jitdump {
@@ -69,6 +73,12 @@ struct jitdump {
 	size_t unknown_records;	/* skipped by total_size */
 	size_t orphan_moves;	/* MOVE naming a code_index never loaded; skipped */
 	size_t unwind_records, debug_records;
+
+	/* Internal: code_index -> index of its latest load (open addressing;
+	 * slot values are load index + 1, 0 = empty). */
+	uint64_t *idx_keys;
+	size_t *idx_vals;
+	size_t idx_mask, idx_nr;
 
 	/* DEBUG_INFO / UNWINDING_INFO waiting for the next LOAD (internal). */
 	struct jitdump_debug_entry *pending_debug;

@@ -180,6 +180,8 @@ void annotator__close(struct annotator *a)
 	free(a->interned);
 	free(a->names);
 	free(a->elfs);
+	for (size_t i = 0; a->funcs && i < a->funcs_nr; i++)
+		srcline__jit_index_free(a->funcs[i].debug_index);
 	free(a->funcs);
 	free(a->done);
 	free(a);
@@ -469,8 +471,16 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 		}
 	} else if (af->debug_ok) {
 		const char *file = NULL;
-		long e = srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr, obj->size,
-						 af->debug_bias, off, &file);
+		long e;
+
+		/* Indexed once per object: a report asks for every shown instruction. */
+		if (!af->debug_index)
+			a->funcs[idx].debug_index = srcline__jit_index_new(obj->debug, obj->debug_nr,
+									   obj->addr, obj->size,
+									   af->debug_bias);
+		e = af->debug_index ? srcline__jit_index_find(af->debug_index, off, &file) :
+				      srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr,
+							      obj->size, af->debug_bias, off, &file);
 
 		if (e >= 0) {
 			if (!file || !printable_name(file))

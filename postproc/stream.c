@@ -885,38 +885,64 @@ static int sample_cmp(const void *a, const void *b)
 	return 0;
 }
 
+/* Objects that may be CODE_MOVE copies of each other: same jitdump, code_index, size and bytes. */
+static uint64_t code_key_hash(const struct stream_object *o)
+{
+	uint64_t h = hash_bytes(HASH_SEED, o->path, strlen(o->path));
+
+	h = hash_u64(h, o->code_index);
+	h = hash_u64(h, o->size);
+	return hash_bytes(h, o->code, o->code_nr);
+}
+
+static bool same_code(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct stream_object *a = &((const struct stream *)ctx)->objects[idx], *b = key;
+
+	return a->code_index == b->code_index && a->size == b->size && a->code_nr == b->code_nr &&
+	       !strcmp(a->path, b->path) && !memcmp(a->code, b->code, a->code_nr);
+}
+
 /*
  * A JIT's CODE_MOVE makes a second object of the same code (same jitdump and
  * code_index, same bytes, another address): offsets mean the same in both, so
- * their samples are summed into the first, which is shown alone.
+ * their samples are summed into the first, which is shown alone. Objects are
+ * grouped by a hash of what must be equal, so this is linear in the objects
+ * and their code. Returns 0 or -ENOMEM.
  */
-static void fold_moved_code(struct stream *s)
+static int fold_moved_code(struct stream *s)
 {
-	for (size_t i = 0; i < s->objects_nr; i++)
-		s->objects[i].moved_into = UINT32_MAX;
+	struct idx_table first = { 0 };
+
 	for (size_t i = 0; i < s->objects_nr; i++) {
-		struct stream_object *o = &s->objects[i];
+		struct stream_object *m = &s->objects[i];
+		uint64_t h;
+		long o;
 
-		if (o->kind != HB_KIND_JIT || o->moved_into != UINT32_MAX || !o->code_nr)
+		m->moved_into = UINT32_MAX;
+		if (m->kind != HB_KIND_JIT || !m->code_nr)
 			continue;
-		for (size_t j = i + 1; j < s->objects_nr; j++) {
-			struct stream_object *m = &s->objects[j];
-
-			if (m->kind == HB_KIND_JIT && m->moved_into == UINT32_MAX &&
-			    m->code_index == o->code_index && m->size == o->size &&
-			    m->code_nr == o->code_nr && m->addr != o->addr &&
-			    !strcmp(m->path, o->path) && !memcmp(m->code, o->code, o->code_nr)) {
-				m->moved_into = (uint32_t)i;
-				o->moves++;
+		h = code_key_hash(m);
+		o = idx_table__find(&first, h, same_code, m, s);
+		if (o < 0) {
+			if (idx_table__add(&first, h, (uint32_t)i)) {
+				idx_table__release(&first);
+				return -ENOMEM;
 			}
+		} else if (s->objects[o].addr != m->addr) {
+			/* The same address (a reload in place) is another object, as before. */
+			m->moved_into = (uint32_t)o;
+			s->objects[o].moves++;
 		}
 	}
+	idx_table__release(&first);
 	for (size_t i = 0; i < s->samples_nr; i++) {
 		uint32_t into = s->objects[s->samples[i].obj].moved_into;
 
 		if (into != UINT32_MAX)
 			s->samples[i].obj = into;
 	}
+	return 0;
 }
 
 int stream__finish(struct stream *s)
@@ -929,7 +955,8 @@ int stream__finish(struct stream *s)
 	/* The hash tables served the merge; indexes into samples move now. */
 	idx_table__release(&s->obj_tab);
 	idx_table__release(&s->sample_tab);
-	fold_moved_code(s);
+	if (fold_moved_code(s))
+		return -ENOMEM;
 	if (s->samples_nr)
 		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
 	/* Folding can make two samples of one (object, event, offset): sum them. */

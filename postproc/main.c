@@ -430,8 +430,9 @@ static int run(struct options *o, int nfiles, char **files)
 	for (i = 0; i < nfiles; i++)
 		if (read_input(&s, files[i]))
 			goto out_stream;
-	if (stream__finish(&s)) {
-		error("out of memory");
+	if ((i = stream__finish(&s))) {
+		error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
+				     "out of memory");
 		goto out_stream;
 	}
 

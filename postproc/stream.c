@@ -699,37 +699,60 @@ static int rec_debug(struct parser *p)
 	return 0;
 }
 
-struct sample_key {
-	uint32_t obj, ev;
-	uint64_t off;
-};
-
-static uint64_t sample_hash(const struct sample_key *k)
+static int sample_cmp(const void *a, const void *b)
 {
-	return hash_u64(hash_u64((uint64_t)k->obj << 32 | k->ev, 0), k->off);
+	const struct stream_sample *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
 }
 
-static bool sample_eq(uint32_t idx, const void *key, const void *ctx)
+/*
+ * Sort the samples and sum those of one (object, event, offset). Returns 0,
+ * or -ERANGE when a sum does not fit 64 bits (overflow sets nothing).
+ * saturate: sums stick at UINT64_MAX instead (after folding moved code).
+ */
+static int merge_samples(struct stream *s, bool saturate)
 {
-	const struct stream_sample *a = &((const struct stream *)ctx)->samples[idx];
-	const struct sample_key *b = key;
+	size_t n = 0;
 
-	return a->off == b->off && a->obj == b->obj && a->ev == b->ev;
+	if (s->samples_nr)
+		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
+	for (size_t i = 0; i < s->samples_nr; i++) {
+		struct stream_sample *last = n ? &s->samples[n - 1] : NULL;
+
+		if (!last || sample_cmp(last, &s->samples[i])) {
+			s->samples[n++] = s->samples[i];
+		} else if (saturate) {
+			last->samples = sat_add(last->samples, s->samples[i].samples);
+			last->period = sat_add(last->period, s->samples[i].period);
+		} else if (!add_u64(&last->samples, s->samples[i].samples) ||
+			   !add_u64(&last->period, s->samples[i].period)) {
+			return -ERANGE;
+		}
+	}
+	s->samples_nr = n;
+	s->samples_merged = n;
+	return 0;
 }
 
 static int rec_sample(struct parser *p)
 {
 	struct stream *s = p->s;
 	struct stream_sample *smp;
-	struct sample_key key = { 0 };
 	struct local_obj *lo = NULL;
-	uint64_t samples = 0, period = 0, hash;
-	long i;
+	uint64_t off = 0, samples = 0, period = 0;
+	uint32_t ev = 0;
 	int err;
 
 	if ((err = check_fields(p, 6)) || (err = find_obj(p, p->f[1], &lo)) ||
-	    (err = find_ev(p, p->f[2], &key.ev)) ||
-	    (err = get_hex(p, p->f[3], "sample offset", &key.off)) ||
+	    (err = find_ev(p, p->f[2], &ev)) ||
+	    (err = get_hex(p, p->f[3], "sample offset", &off)) ||
 	    (err = get_dec(p, p->f[4], "samples", &samples)) ||
 	    (err = get_dec(p, p->f[5], "period", &period)))
 		return err;
@@ -737,26 +760,20 @@ static int rec_sample(struct parser *p)
 		s->skipped_object_lines++;
 		return 0;
 	}
-	key.obj = lo->obj;
-	/* One entry per distinct (object, event, offset): memory does not grow with sections. */
-	hash = sample_hash(&key);
-	i = idx_table__find(&s->sample_tab, hash, sample_eq, &key, s);
-	if (i < 0) {
-		if (s->samples_nr >= UINT32_MAX - 1)
-			return bad(p, "too many distinct sample offsets");
-		if (VEC_GROW(s->samples, s->samples_nr + 1, s->samples_alloc) ||
-		    idx_table__add(&s->sample_tab, hash, (uint32_t)s->samples_nr))
-			return oom(p);
-		i = (long)s->samples_nr++;
-		smp = &s->samples[i];
-		smp->obj = key.obj;
-		smp->ev = key.ev;
-		smp->off = key.off;
-		smp->samples = smp->period = 0;
-	}
-	smp = &s->samples[i];
-	if (!add_u64(&smp->samples, samples) || !add_u64(&smp->period, period))
+	/*
+	 * Appended as they come; when the array is full and has doubled since
+	 * the last merge, equal (object, event, offset) keys of different
+	 * sections are summed in place. Memory follows the distinct keys (about
+	 * 32 bytes each), not the sections, at O(n log n) in all.
+	 */
+	if (s->samples_nr == s->samples_alloc && s->samples_nr >= 2 * s->samples_merged &&
+	    s->samples_nr && merge_samples(s, false))
 		return bad(p, "sample count overflows 64 bits");
+	if (VEC_GROW(s->samples, s->samples_nr + 1, s->samples_alloc))
+		return oom(p);
+	smp = &s->samples[s->samples_nr++];
+	*smp = (struct stream_sample){ .obj = lo->obj, .ev = ev, .off = off,
+				       .samples = samples, .period = period };
 	return 0;
 }
 
@@ -872,18 +889,6 @@ out:
 	return ret;
 }
 
-static int sample_cmp(const void *a, const void *b)
-{
-	const struct stream_sample *x = a, *y = b;
-
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	if (x->ev != y->ev)
-		return x->ev < y->ev ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return 0;
-}
 
 /* Objects that may be CODE_MOVE copies of each other: same jitdump, code_index, size and bytes. */
 static uint64_t code_key_hash(const struct stream_object *o)
@@ -952,25 +957,15 @@ int stream__finish(struct stream *s)
 	if (s->finished)
 		return 0;
 	s->finished = true;
-	/* The hash tables served the merge; indexes into samples move now. */
+	/* The object table served the merge. */
 	idx_table__release(&s->obj_tab);
-	idx_table__release(&s->sample_tab);
+	/* Sections' equal keys first: their sum must fit, as each section's did. */
+	if (merge_samples(s, false))
+		return -ERANGE;
 	if (fold_moved_code(s))
 		return -ENOMEM;
-	if (s->samples_nr)
-		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
 	/* Folding can make two samples of one (object, event, offset): sum them. */
-	size_t n = 0;
-
-	for (i = 0; i < s->samples_nr; i++) {
-		if (n && !sample_cmp(&s->samples[n - 1], &s->samples[i])) {
-			s->samples[n - 1].samples = sat_add(s->samples[n - 1].samples, s->samples[i].samples);
-			s->samples[n - 1].period = sat_add(s->samples[n - 1].period, s->samples[i].period);
-		} else {
-			s->samples[n++] = s->samples[i];
-		}
-	}
-	s->samples_nr = n;
+	merge_samples(s, true);
 	for (i = 0; i < s->samples_nr; i = j) {
 		struct stream_object *obj = &s->objects[s->samples[i].obj];
 
@@ -1018,6 +1013,5 @@ void stream__release(struct stream *s)
 	free(s->warnings);
 	free(s->samples);
 	idx_table__release(&s->obj_tab);
-	idx_table__release(&s->sample_tab);
 	memset(s, 0, sizeof(*s));
 }

@@ -94,7 +94,8 @@ struct stream {
 	size_t warnings_nr, warnings_alloc;
 	uint64_t warnings_dropped;
 	/* private */
-	struct idx_table obj_tab, sample_tab;
+	struct idx_table obj_tab;
+	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
 	bool finished;
 };
 
@@ -114,7 +115,8 @@ void stream__init(struct stream *s);
  */
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
-/* Done reading: sort the samples and point each object at its own. Returns 0 or -ENOMEM. */
+/* Done reading: sort the samples and point each object at its own. Returns 0,
+ * -ENOMEM, or -ERANGE when one offset's samples over all sections overflow 64 bits. */
 int stream__finish(struct stream *s);
 
 /* Index of the event called name, or -1. */

@@ -64,12 +64,13 @@ TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
-	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c))
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c \
+		plugin/tests/bench/*.c postproc/tests/bench/*.c))
 
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check install uninstall clean deps check-deps bench run fuzz fuzz-run
+.PHONY: all check install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -218,8 +219,28 @@ run: all
 	$(Q)perf --no-pager script -i $(WT)/cwasm/perf.data --dlfilter ./$(PLUGIN_SO) | \
 		./$(POSTPROC_BIN) -p 80 --cwasm $(WT)/module.cwasm --clif $(WT)/clif --wasm $(WT)/hot.wasm
 
-bench: all $(BENCH_FILTERS)
+# Drivers of scripts/bench-scaling (plugin/tests/bench/*.c, postproc/tests/bench/*.c),
+# linked with the core objects like the unit tests.
+BENCH_DRIVERS := $(patsubst plugin/tests/bench/%.c,$(B)/bench/plugin-%,$(wildcard plugin/tests/bench/*.c)) \
+	$(patsubst postproc/tests/bench/%.c,$(B)/bench/postproc-%,$(wildcard postproc/tests/bench/*.c))
+
+$(B)/bench/plugin-%: $(B)/plugin/tests/bench/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(PLUGIN_LIBS)
+
+$(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
+
+bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
+	$(Q)scripts/bench-scaling
+
+# Growth at 1x, 10x and 100x the input, for every cost that grows with it.
+bench-scaling: all $(BENCH_DRIVERS)
+	$(Q)scripts/bench-scaling
 
 # perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of
 # PATH and execvp()s perf-hotblocks), so BINDIR is enough; `perf hotblocks --help`

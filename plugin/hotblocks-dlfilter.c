@@ -732,6 +732,8 @@ static const char *dump_status(const struct dump_file *f)
 {
 	if (f->failed)
 		return "corrupt";
+	if (f->jd->parsed_off < f->jd->header_size)
+		return "header-past-end";
 	return jitdump__tail_bytes(f->jd) ? "truncated" : "ok";
 }
 
@@ -872,8 +874,12 @@ HB_EXPORT int stop(void *data, void *ctx)
 		const struct dump_file *df = &hb->dumps.files[i];
 		uint64_t tail = jitdump__tail_bytes(df->jd);
 
+		/* A header whose total_size runs past the file's end is no truncated record. */
+		if (df->jd->parsed_off < df->jd->header_size && !df->failed)
+			warn(hb, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%" PRIu64
+			     " bytes): no record was read", df->jd->path, df->jd->header_size, df->jd->file_size);
 		/* A corrupt record was already reported; what follows it is not a truncation. */
-		if (tail && !df->failed)
+		else if (tail && !df->failed)
 			warn(hb, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64 " bytes); the dump was truncated",
 			     df->jd->path, df->jd->parsed_off, tail);
 		if (df->jd->unknown_records)

@@ -74,6 +74,12 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, si
 		snprintf(err, errlen, "%s: is a directory", path);
 		return -EISDIR;
 	}
+	/* A regular file says its size: refuse a too big one before reading any of it. */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		close(fd);
+		snprintf(err, errlen, "%s: %" PRIu64 " bytes, larger than 1 GiB", path, (uint64_t)st.st_size);
+		return -EFBIG;
+	}
 	for (;;) {
 		if (*len == alloc) {
 			size_t want = S_ISREG(st.st_mode) && !alloc ? (size_t)st.st_size + 1 : alloc * 2 + 65536;

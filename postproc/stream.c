@@ -876,8 +876,12 @@ int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t
 	if (p.in_section)
 		ret = bad(&p, "truncated stream: the section started at line %lu has no 'end'",
 			  p.section_line);
-	else if (s->sections == sections) {
-		snprintf(err, errlen, "%s: no '%s' section (empty input?)", fname, HB_STREAM_MAGIC);
+	else if (s->sections == sections && !p.line) {
+		snprintf(err, errlen, "%s+0x0: empty input: no '%s' section", fname, HB_STREAM_MAGIC);
+		ret = -EINVAL;
+	} else if (s->sections == sections) {
+		snprintf(err, errlen, "%s:%lu: no '%s' section in its %lu line%s", fname, p.line,
+			 HB_STREAM_MAGIC, p.line, p.line == 1 ? "" : "s");
 		ret = -EINVAL;
 	}
 out:

@@ -266,8 +266,8 @@ static void truncated_section_is_refused(void **state)
 
 static void not_a_stream_is_refused(void **state)
 {
-	refused("", "t.hbs: no 'hotblocks-stream' section (empty input?)");
-	refused("# only a comment\n", "t.hbs: no 'hotblocks-stream' section");
+	refused("", "t.hbs+0x0: empty input: no 'hotblocks-stream' section");
+	refused("# only a comment\n", "t.hbs:1: no 'hotblocks-stream' section in its 1 line");
 	refused("  7f00 fib+0x3 (/tmp/x.cwasm)\n",
 		"t.hbs:1: expected 'hotblocks-stream 1' (not a hotblocks stream?)");
 	refused("# c\nevent 0 e\n", "t.hbs:2: expected 'hotblocks-stream 1'");

@@ -79,4 +79,20 @@ rc=$?
 check "a .cwasm truncated while hotblocks runs: no crash (exit $rc)" test "$rc" -eq 0
 check "... and the report is the one of the whole file" cmp "$tmp/wt-ref.out" "$tmp/cut.out"
 
+# Sizes are checked before reading: a 10 GB (sparse) --wasm or --cwasm file is
+# refused at once, under a memory limit far below what reading it would take.
+truncate -s 10G "$tmp/big.wasm"
+(ulimit -v 400000; exec timeout 30 "$POSTPROC" --wasm "$tmp/big.wasm" "$tmp/fifo.hbs") >/dev/null 2>"$tmp/big.err"
+check "a 10 GB --wasm is refused by its size, before reading" \
+	grep -q "big.wasm: 10737418240 bytes, larger than 1 GiB" "$tmp/big.err"
+(ulimit -v 400000; exec timeout 30 "$POSTPROC" --cwasm "$tmp/big.wasm" "$tmp/fifo.hbs") >/dev/null 2>"$tmp/bigc.err"
+check "a 10 GB --cwasm is refused by its size, before reading" \
+	grep -q "big.wasm: 10737418240 bytes, larger than" "$tmp/bigc.err"
+rm -f "$tmp/big.wasm"
+
+# An empty stream: the message names the file and offset.
+: >"$tmp/empty.hbs"
+hb "$tmp/empty.hbs" >/dev/null 2>"$tmp/empty.err"
+check "an empty stream is refused at offset 0" grep -q "empty.hbs+0x0: empty input" "$tmp/empty.err"
+
 echo "1..$tap_n"

@@ -137,6 +137,16 @@ check "... and not read" sh -c "! grep -q '^jitdump ' '$tmp/nodump/s.hbs'"
 check "a dump used from a fallback directory is said" \
 	grep -q "jitdump /tmp/hotblocks-rec/fakejit/$dumpname named in perf.data is gone; using $tmp/moved/$dumpname instead" "$tmp/moved.err"
 
+# A header total_size past the end of the file (0xffffffff) is said as such,
+# not as a truncated last record.
+cp "$fj/perf.data" "$tmp/hdr/" 2>/dev/null || { mkdir "$tmp/hdr" && cp "$fj/perf.data" "$tmp/hdr/"; }
+cp "$fj/$dumpname" "$tmp/hdr/"
+printf '\377\377\377\377' | dd of="$tmp/hdr/$dumpname" bs=1 seek=8 conv=notrunc status=none
+(cd / && plugin_stream "$tmp/hdr/perf.data" "$tmp/hdr.hbs" 2>"$tmp/hdr.err")
+check "a jitdump header total_size of 0xffffffff is named, not called a truncation" \
+	sh -c "grep -q '$dumpname+0x8: header total_size 4294967295 runs past the end of the file' '$tmp/hdr.err' &&
+		! grep -q 'truncated' '$tmp/hdr.err' && grep -q 'status=header-past-end' '$tmp/hdr.hbs'"
+
 # Usage errors stop perf with a message and status 2; help explains the options and succeeds.
 perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"
 rc=$?

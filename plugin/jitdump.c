@@ -154,11 +154,44 @@ static void debug_free(struct jitdump_debug_entry *debug, size_t nr)
 
 static void load_release(struct jitdump_load *load)
 {
-	if (!load->shared) {
-		free(load->name);
-		free(load->code);
-	}
 	debug_free(load->debug, load->debug_nr);
+}
+
+/* Arena chunks: bytes are handed out in order and freed all at once. */
+#define ARENA_CHUNK ((size_t)1 << 20)
+
+struct jitdump_chunk {
+	struct jitdump_chunk *next;
+	size_t used, cap;
+	uint8_t data[];
+};
+
+/* n bytes copied from p into the arena, or NULL when out of memory. */
+static void *arena_dup(struct jitdump *jd, const void *p, size_t n)
+{
+	struct jitdump_chunk *c = jd->arena;
+	void *q;
+
+	if (!c || c->cap - c->used < n) {
+		/* Big blobs get a chunk of their own; the current one stays in use. */
+		size_t cap = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+
+		if (cap > SIZE_MAX - sizeof(*c) || !(c = malloc(sizeof(*c) + cap)))
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		if (n > ARENA_CHUNK / 4 && jd->arena) {
+			c->next = jd->arena->next;
+			jd->arena->next = c;
+		} else {
+			c->next = jd->arena;
+			jd->arena = c;
+		}
+	}
+	q = c->data + c->used;
+	memcpy(q, p, n);
+	c->used += n;
+	return q;
 }
 
 static size_t index_slot(uint64_t code_index, size_t mask)
@@ -277,15 +310,13 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 
 	if (grow_loads(jd) || index_put(jd, get64(jd, r + LOAD_CODE_INDEX), jd->nr))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
-	name_copy = dup_bytes(name, nul - name + 1);
-	if (code_size)
-		code = dup_bytes(r + ts - code_size, code_size);
-	if (!name_copy || (code_size && !code)) {
-		free(name_copy);
-		free(code);
+	name_copy = arena_dup(jd, name, nul - name + 1);
+	if (name_copy && code_size)
+		code = arena_dup(jd, r + ts - code_size, code_size);
+	/* What was copied stays in the arena until close: a retry copies again. */
+	if (!name_copy || (code_size && !code))
 		return fail(jd->path, off, err, errlen, -ENOMEM,
 			    "out of memory for a %" PRIu64 "-byte code load", code_size);
-	}
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
@@ -659,6 +690,12 @@ void jitdump__close(struct jitdump *jd)
 	free(jd->loads);
 	free(jd->idx_keys);
 	free(jd->idx_vals);
+	while (jd->arena) {
+		struct jitdump_chunk *next = jd->arena->next;
+
+		free(jd->arena);
+		jd->arena = next;
+	}
 	debug_free(jd->pending_debug, jd->pending_debug_nr);
 	if (jd->fd >= 0)
 		close(jd->fd);

@@ -46,8 +46,8 @@ struct jitdump_load {
 	uint64_t code_addr;	/* where the code runs; what samples are matched against */
 	uint64_t code_size;	/* bytes; may be 0 */
 	uint64_t code_index;
-	char *name;		/* owned, NUL-terminated */
-	uint8_t *code;		/* owned copy of code_size bytes (NULL when code_size is 0) */
+	char *name;		/* NUL-terminated; in the jitdump's arena (valid as long as it) */
+	uint8_t *code;		/* copy of code_size bytes, in the arena (NULL when code_size is 0) */
 	struct jitdump_debug_entry *debug; /* owned; entries of the DEBUG_INFO record before this LOAD; NULL if none */
 	size_t debug_nr;
 	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0; unchecked */
@@ -55,6 +55,8 @@ struct jitdump_load {
 	long moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
 	bool shared;		/* name and code are another load's (a MOVE) */
 };
+
+struct jitdump_chunk;
 
 struct jitdump {
 	char *path;		/* owned copy of the path given to jitdump__open */
@@ -73,6 +75,10 @@ struct jitdump {
 	size_t unknown_records;	/* skipped by total_size */
 	size_t orphan_moves;	/* MOVE naming a code_index never loaded; skipped */
 	size_t unwind_records, debug_records;
+
+	/* Internal: the names and code bytes of all loads, packed in big chunks
+	 * (a million tiny loads must not cost two malloc()s each). */
+	struct jitdump_chunk *arena;
 
 	/* Internal: code_index -> index of its latest load (open addressing;
 	 * slot values are load index + 1, 0 = empty). */

@@ -4,7 +4,8 @@
 #   make check      build and run every test (unit, end-to-end under real perf)
 #   make install    PREFIX=/usr/local DESTDIR= ; the plugin goes to perf's exec path
 #   make run        set up, build, and report the bundled recordings (test-data/)
-#   make bench      record a large run and print the speed ratios (scripts/bench)
+#   make bench      record a large run and print the speed ratios (scripts/bench),
+#                   then the growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.

@@ -29,7 +29,10 @@ struct coord {
  * The index is a segment tree over the elementary intervals between all load
  * boundaries (starts and ends, per pid): each load is stored in the O(log n)
  * nodes that together cover exactly its range, every node's list sorted by
- * (time, id). A point lookup visits the O(log n) nodes above its interval and
+ * (time, id). It is the bottom-up kind (leaves at [n, 2n), parent p / 2),
+ * which needs no padding to a power of two: for a range [l, r) the walk of
+ * FOR_COVER picks nodes such that every leaf inside has exactly one of them
+ * among its ancestors and no leaf outside has any. A point lookup visits the O(log n) nodes above its interval and
  * binary-searches each list, so however loads overlap (one big load over a
  * million small ones) it costs O(log^2 n), and the index O(n log n) memory.
  */
@@ -39,7 +42,7 @@ struct codemap {
 	/* Rebuilt lazily after additions (built_nr != nr). */
 	struct coord *coords;	/* sorted distinct boundaries; coords_nr - 1 elementary intervals */
 	size_t coords_nr;
-	size_t leaves;		/* power of two >= coords_nr - 1 */
+	size_t leaves;		/* coords_nr - 1, at least 1 */
 	uint32_t *node_start;	/* 2 * leaves + 1 offsets into node_ids */
 	uint32_t *node_ids;	/* entry ids, each node's sorted by (time, id) */
 	size_t built_nr;
@@ -154,7 +157,7 @@ static size_t coord_index(const struct codemap *m, struct coord c)
 
 static int build_index(struct codemap *m)
 {
-	uint32_t *order = NULL, *fill = NULL;
+	uint32_t *order = NULL;
 	size_t n = 0, total = 0;
 
 	drop_index(m);
@@ -183,52 +186,53 @@ static int build_index(struct codemap *m)
 		if (c)
 			m->coords = c;
 	}
-	m->leaves = 1;
-	while (m->coords_nr > 1 && m->leaves < m->coords_nr - 1)
-		m->leaves *= 2;
+	m->leaves = m->coords_nr > 1 ? m->coords_nr - 1 : 1;
+	/* node_start[node + 1] counts node's loads first, then becomes its end. */
 	m->node_start = calloc(2 * m->leaves + 1, sizeof(*m->node_start));
-	fill = calloc(2 * m->leaves, sizeof(*fill));
-	if (!m->node_start || !fill)
+	if (!m->node_start)
 		goto oom;
-	/* Count, then place in (time, id) order so each node's list comes out sorted. */
 	sort_ents = m->ents;
 	qsort(order, m->nr, sizeof(*order), cmp_time_id);
 	sort_ents = NULL;
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t k = 0; k < m->nr; k++) {
-			const struct codemap_entry *e = &m->ents[order[k]];
+	for (size_t k = 0; k < m->nr; k++) {
+		const struct codemap_entry *e = &m->ents[order[k]];
 
-			if (e->end <= e->start)
-				continue;
-			size_t l = coord_index(m, (struct coord){ e->pid, e->start });
-			size_t r = coord_index(m, (struct coord){ e->pid, e->end });
+		if (e->end <= e->start)
+			continue;
+		size_t l = coord_index(m, (struct coord){ e->pid, e->start });
+		size_t r = coord_index(m, (struct coord){ e->pid, e->end });
 
-			if (!pass)
-				FOR_COVER(m, l, r, node, fill[node]++);
-			else
-				FOR_COVER(m, l, r, node, m->node_ids[m->node_start[node] + fill[node]++] = order[k]);
-		}
-		if (pass)
-			break;
-		for (size_t i = 0; i < 2 * m->leaves; i++) {
-			if (total > UINT32_MAX - fill[i])
-				goto oom;
-			m->node_start[i] = (uint32_t)total;
-			total += fill[i];
-			fill[i] = 0;
-		}
-		m->node_start[2 * m->leaves] = (uint32_t)total;
-		m->node_ids = malloc((total ? total : 1) * sizeof(*m->node_ids));
-		if (!m->node_ids)
-			goto oom;
+		FOR_COVER(m, l, r, node, m->node_start[node + 1]++);
 	}
+	for (size_t i = 1; i <= 2 * m->leaves; i++) {
+		if (total > UINT32_MAX - m->node_start[i])
+			goto oom;
+		total += m->node_start[i];
+		m->node_start[i] = (uint32_t)total;
+	}
+	m->node_ids = malloc((total ? total : 1) * sizeof(*m->node_ids));
+	if (!m->node_ids)
+		goto oom;
+	/* Placed from the back in reverse (time, id) order, so that each node's
+	 * list comes out sorted and node_start[node] ends at its first entry. */
+	for (size_t k = m->nr; k-- > 0;) {
+		const struct codemap_entry *e = &m->ents[order[k]];
+
+		if (e->end <= e->start)
+			continue;
+		size_t l = coord_index(m, (struct coord){ e->pid, e->start });
+		size_t r = coord_index(m, (struct coord){ e->pid, e->end });
+
+		FOR_COVER(m, l, r, node, m->node_ids[--m->node_start[node + 1]] = order[k]);
+	}
+	/* node_start[node + 1] is now node's first entry: shift down by one. */
+	memmove(m->node_start, m->node_start + 1, 2 * m->leaves * sizeof(*m->node_start));
+	m->node_start[2 * m->leaves] = (uint32_t)total;
 	free(order);
-	free(fill);
 	m->built_nr = m->nr;
 	return 0;
 oom:
 	free(order);
-	free(fill);
 	drop_index(m);
 	return -ENOMEM;
 }

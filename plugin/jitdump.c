@@ -220,7 +220,7 @@ static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
 	if ((jd->idx_nr + 1) * 2 > (jd->idx_vals ? jd->idx_mask + 1 : 0)) {
 		size_t cap = jd->idx_vals ? (jd->idx_mask + 1) * 2 : 64;
 		uint64_t *keys = calloc(cap, sizeof(*keys));
-		size_t *vals = calloc(cap, sizeof(*vals));
+		uint32_t *vals = calloc(cap, sizeof(*vals));
 
 		if (!keys || !vals) {
 			free(keys);
@@ -243,12 +243,12 @@ static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
 	}
 	for (i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask) {
 		if (jd->idx_keys[i] == code_index) {
-			jd->idx_vals[i] = load_idx + 1;
+			jd->idx_vals[i] = (uint32_t)load_idx + 1;
 			return 0;
 		}
 	}
 	jd->idx_keys[i] = code_index;
-	jd->idx_vals[i] = load_idx + 1;
+	jd->idx_vals[i] = (uint32_t)load_idx + 1;
 	jd->idx_nr++;
 	return 0;
 }
@@ -261,7 +261,8 @@ static int grow_loads(struct jitdump *jd)
 	if (jd->nr < jd->alloc)
 		return 0;
 	alloc = jd->alloc ? jd->alloc * 2 : 64;
-	if (alloc < jd->alloc || alloc > SIZE_MAX / sizeof(*loads))
+	/* moved_from is an int32_t index. */
+	if (jd->alloc > INT32_MAX || alloc > SIZE_MAX / sizeof(*loads))
 		return -ENOMEM;
 	loads = realloc(jd->loads, alloc * sizeof(*loads));
 	if (!loads)
@@ -308,7 +309,7 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			       "code load code_size %" PRIu64 " does not fit in total_size %" PRIu32
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
-	if (grow_loads(jd) || index_put(jd, get64(jd, r + LOAD_CODE_INDEX), jd->nr))
+	if (grow_loads(jd) || (jd->idx_built && index_put(jd, get64(jd, r + LOAD_CODE_INDEX), jd->nr)))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
 	name_copy = arena_dup(jd, name, nul - name + 1);
 	if (name_copy && code_size)
@@ -359,6 +360,14 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		return corrupt(jd, off, err, errlen,
 			       "code move total_size %" PRIu32 " < %d", ts, MOVE_SIZE);
 	code_index = get64(jd, r + MOVE_CODE_INDEX);
+	if (!jd->idx_built) {
+		/* The first move: index every load so far, later ones win. */
+		for (size_t k = 0; k < jd->nr; k++)
+			if (index_put(jd, jd->loads[k].code_index, k))
+				return fail(jd->path, off, err, errlen, -ENOMEM,
+					    "out of memory for the code_index index");
+		jd->idx_built = true;
+	}
 	/* The latest holder of code_index: a LOAD, or the MOVE that copied it. */
 	i = index_find(jd, code_index);
 	if (i < 0) {
@@ -384,8 +393,7 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		.code = from->code,
 		.unwind_mapped_size = from->unwind_mapped_size,
 		.file_offset = off,
-		.moved_from = i,
-		.shared = true,
+		.moved_from = (int32_t)i,
 	};
 	return 1;
 }

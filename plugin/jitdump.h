@@ -30,18 +30,17 @@ struct jitdump_debug_entry {
 
 /*
  * One code load. A CODE_MOVE record adds another load that shares the moved
- * load's name and code (shared is set: they belong to the load that owns
- * them, and are valid as long as the jitdump) and copies code_size and
- * unwind_mapped_size (moved_from = index of that load in jitdump.loads: the
- * latest one with the MOVE's code_index, found through an index, so a dump
- * of many moves costs neither time nor memory per earlier load). Its
- * timestamp, pid, tid, vma and code_index are the MOVE's, code_addr is the
- * MOVE's new_code_addr, and debug is NULL (the entries' addresses are those of
- * the old place; see loads[moved_from].debug).
+ * load's name and code (the same pointers: names and code live in the
+ * jitdump's arena) and copies code_size and unwind_mapped_size (moved_from =
+ * index of that load in jitdump.loads: the latest one with the MOVE's
+ * code_index, found through an index, so a dump of many moves costs neither
+ * time nor memory per earlier load). Its timestamp, pid, tid, vma and
+ * code_index are the MOVE's, code_addr is the MOVE's new_code_addr, and debug
+ * is NULL (the entries' addresses are those of the old place; see
+ * loads[moved_from].debug). 96 bytes: millions of tiny loads are read.
  */
 struct jitdump_load {
 	uint64_t timestamp;	/* record timestamp, ns of the writer's clock */
-	uint32_t pid, tid;
 	uint64_t vma;
 	uint64_t code_addr;	/* where the code runs; what samples are matched against */
 	uint64_t code_size;	/* bytes; may be 0 */
@@ -49,11 +48,11 @@ struct jitdump_load {
 	char *name;		/* NUL-terminated; in the jitdump's arena (valid as long as it) */
 	uint8_t *code;		/* copy of code_size bytes, in the arena (NULL when code_size is 0) */
 	struct jitdump_debug_entry *debug; /* owned; entries of the DEBUG_INFO record before this LOAD; NULL if none */
-	size_t debug_nr;
 	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0; unchecked */
 	uint64_t file_offset;	/* where the LOAD (or MOVE) record starts in the file */
-	long moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
-	bool shared;		/* name and code are another load's (a MOVE) */
+	uint32_t pid, tid;
+	uint32_t debug_nr;
+	int32_t moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
 };
 
 struct jitdump_chunk;
@@ -81,10 +80,13 @@ struct jitdump {
 	struct jitdump_chunk *arena;
 
 	/* Internal: code_index -> index of its latest load (open addressing;
-	 * slot values are load index + 1, 0 = empty). */
+	 * slot values are load index + 1, 0 = empty). Built at the first
+	 * CODE_MOVE (dumps without moves, like V8's, never need it) and kept up
+	 * to date from then on. */
 	uint64_t *idx_keys;
-	size_t *idx_vals;
+	uint32_t *idx_vals;
 	size_t idx_mask, idx_nr;
+	bool idx_built;
 
 	/* DEBUG_INFO / UNWINDING_INFO waiting for the next LOAD (internal). */
 	struct jitdump_debug_entry *pending_debug;

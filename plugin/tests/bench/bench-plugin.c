@@ -4,7 +4,10 @@
  * jitdump: it writes synthetic dumps and times the plugin's readers on them.
  *   bench-plugin moves N FILE     write N loads (64-byte code) and N moves of them
  *   bench-plugin bigmoves N FILE  write one 64 KiB load moved N times
+ *   bench-plugin tiny N FILE      write N loads of 16-byte code at distinct addresses
  *   bench-plugin open FILE        time jitdump__open (all records), print seconds
+ *   bench-plugin index FILE       ... and the code map of its loads, as the plugin
+ *                                 builds it at the first lookup
  *   bench-plugin overlap N        time a code map of one 1 MiB load over N tiny
  *                                 loads, and N lookups at distinct addresses
  * Times are printed as "<seconds>" on stdout; memory is measured by the caller.
@@ -27,7 +30,7 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int write_moves(size_t n, const char *path, size_t code_size, bool one_load)
+static int write_moves(size_t n, const char *path, size_t code_size, bool one_load, bool moves)
 {
 	struct jitdump_writer w;
 	struct jitdump_writer_header h = jitdump_writer__default_header(4242);
@@ -48,7 +51,7 @@ static int write_moves(size_t n, const char *path, size_t code_size, bool one_lo
 
 		jitdump_writer__code_load(&w, &l);
 	}
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; moves && i < n; i++) {
 		uint64_t idx = one_load ? 0 : (uint64_t)(rand_r(&seed) % (int)n);
 		struct jitdump_writer_move m = { .timestamp = t++, .pid = 4242, .tid = 4242,
 						 .old_code_addr = 0x10000000 + idx * 0x100,
@@ -76,6 +79,28 @@ static int time_open(const char *path)
 		return 1;
 	}
 	printf("%.4f %zu\n", now() - t0, jd->nr);
+	jitdump__close(jd);
+	return 0;
+}
+
+static int time_index(const char *path)
+{
+	struct jitdump *jd;
+	struct codemap *m = codemap__new();
+	char err[1024];
+	double t0 = now();
+	size_t id;
+
+	if (!m || jitdump__open(&jd, path, err, sizeof(err)) < 0 || jd->error) {
+		fprintf(stderr, "bench-plugin: %s\n", err);
+		return 1;
+	}
+	for (size_t i = 0; i < jd->nr; i++)
+		codemap__add(m, jd->pid, jd->loads[i].code_addr, jd->loads[i].code_size,
+			     jd->loads[i].timestamp, 0, i);
+	codemap__lookup(m, jd->pid, jd->nr ? jd->loads[0].code_addr : 0, UINT64_MAX, true, &id);
+	printf("%.4f %zu\n", now() - t0, jd->nr);
+	codemap__free(m);
 	jitdump__close(jd);
 	return 0;
 }
@@ -108,13 +133,17 @@ int main(int argc, char **argv)
 	size_t n = argc > 2 ? strtoull(argv[2], NULL, 10) : 0;
 
 	if (argc == 4 && !strcmp(argv[1], "moves"))
-		return write_moves(n, argv[3], 64, false) ? 1 : 0;
+		return write_moves(n, argv[3], 64, false, true) ? 1 : 0;
 	if (argc == 4 && !strcmp(argv[1], "bigmoves"))
-		return write_moves(n, argv[3], 65536, true) ? 1 : 0;
+		return write_moves(n, argv[3], 65536, true, true) ? 1 : 0;
+	if (argc == 4 && !strcmp(argv[1], "tiny"))
+		return write_moves(n, argv[3], 16, false, false) ? 1 : 0;
+	if (argc == 3 && !strcmp(argv[1], "index"))
+		return time_index(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "open"))
 		return time_open(argv[2]);
 	if (argc == 3 && !strcmp(argv[1], "overlap"))
 		return time_overlap(n);
-	fprintf(stderr, "usage: bench-plugin moves|bigmoves N FILE | open FILE | overlap N\n");
+	fprintf(stderr, "usage: bench-plugin moves|bigmoves|tiny N FILE | open|index FILE | overlap N\n");
 	return 2;
 }

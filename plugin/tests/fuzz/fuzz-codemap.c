@@ -103,7 +103,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			if ((size_t)l->moved_from >= i)
 				abort();
 			o = &jd->loads[l->moved_from];
-			if (!l->shared || o->code_index != l->code_index || o->code_size != l->code_size ||
+			if (o->code_index != l->code_index || o->code_size != l->code_size ||
 			    o->code != l->code || strcmp(o->name, l->name))
 				abort();
 			for (size_t j = (size_t)l->moved_from + 1; j < i; j++)

@@ -4,7 +4,8 @@
 #   make check      set up, build and run every test (unit, end-to-end under real perf)
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
-#   make bench      record a large run and print the speed ratios (scripts/bench)
+#   make bench      record a large run and print the speed ratios (scripts/bench),
+#                   then the growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs (build, run,
@@ -83,12 +84,13 @@ TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
-	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c))
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c \
+		plugin/tests/bench/*.c postproc/tests/bench/*.c))
 
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build install uninstall clean deps check-deps bench run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -179,15 +181,27 @@ $(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
 
+# The unit tests once more under valgrind's memcheck: reads of uninitialised
+# memory, which ASan does not see. Built as prerequisites of check-build so
+# that make -j2 runs two at a time; each leaves its TAP output and exit status
+# in build/memcheck/NAME.tap for scripts/run-tests.
+MEMCHECK := valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect
+MEMCHECK_RESULTS := $(PLUGIN_TESTS:$(B)/tests/%=$(B)/memcheck/%.tap) $(POSTPROC_TESTS:$(B)/tests/%=$(B)/memcheck/%.tap)
+.PHONY: memcheck-force
+$(B)/memcheck/%.tap: $(B)/tests/% memcheck-force | $(B)/.deps-check
+	$(call msg,MEMCHECK,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)CMOCKA_MESSAGE_OUTPUT=TAP $(MEMCHECK) $< >$@.tmp 2>&1; echo "# exit $$?" >>$@.tmp; mv $@.tmp $@
+
 # The set-up first, then a second make builds: with -j nothing is compiled
 # before the packages it needs are there. The runner's summary line is the
 # last line of a passing run; when tests fail, make adds its own
 # "make: *** [Makefile:N: check] Error 1" after it, which no recipe can prevent.
 check: $(B)/.deps-check
 	$(Q)$(MAKE) --no-print-directory check-build
-	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS)
+	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(MEMCHECK_RESULTS)
 
-check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS)
+check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS) $(MEMCHECK_RESULTS)
 
 # libFuzzer targets, one per reader: plugin/tests/fuzz/fuzz-*.c and
 # postproc/tests/fuzz/fuzz-*.c. Seeds: test-data/corpus/<target>/.
@@ -247,8 +261,28 @@ run: $(B)/.deps-run
 check-wasmprinter: $(B)/tests/postproc-test-wasm $(TOOLS)
 	$(Q)HOTBLOCKS_SWEEP=full TESTS=wasm-vs-wasmprinter scripts/run-tests
 
-bench: all $(BENCH_FILTERS)
+# Drivers of scripts/bench-scaling (plugin/tests/bench/*.c, postproc/tests/bench/*.c),
+# linked with the core objects like the unit tests.
+BENCH_DRIVERS := $(patsubst plugin/tests/bench/%.c,$(B)/bench/plugin-%,$(wildcard plugin/tests/bench/*.c)) \
+	$(patsubst postproc/tests/bench/%.c,$(B)/bench/postproc-%,$(wildcard postproc/tests/bench/*.c))
+
+$(B)/bench/plugin-%: $(B)/plugin/tests/bench/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(PLUGIN_LIBS)
+
+$(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
+	$(call msg,LD,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
+
+bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
+	$(Q)scripts/bench-scaling
+
+# Growth at 1x, 10x and 100x the input, for every cost that grows with it.
+bench-scaling: all $(BENCH_DRIVERS)
+	$(Q)scripts/bench-scaling
 
 # perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of
 # PATH and execvp()s perf-hotblocks), so BINDIR is enough; `perf hotblocks --help`

@@ -19,15 +19,33 @@ struct cache_slot {
 	uint8_t result;
 };
 
+/* A point of the (pid, address) line: loads of different pids never meet. */
+struct coord {
+	uint32_t pid;
+	uint64_t addr;
+};
+
+/*
+ * The index is a segment tree over the elementary intervals between all load
+ * boundaries (starts and ends, per pid): each load is stored in the O(log n)
+ * nodes that together cover exactly its range, every node's list sorted by
+ * (time, id). It is the bottom-up kind (leaves at [n, 2n), parent p / 2),
+ * which needs no padding to a power of two: for a range [l, r) the walk of
+ * FOR_COVER picks nodes such that every leaf inside has exactly one of them
+ * among its ancestors and no leaf outside has any. A point lookup visits the O(log n) nodes above its interval and
+ * binary-searches each list, so however loads overlap (one big load over a
+ * million small ones) it costs O(log^2 n), and the index O(n log n) memory.
+ */
 struct codemap {
 	struct codemap_entry *ents;
 	size_t nr, alloc;
-	/* Entry ids sorted by (pid, start, id), and the running maximum of `end`
-	 * within each pid's run: a backwards walk can stop once no earlier entry
-	 * reaches ip. Rebuilt lazily after additions. */
-	size_t *order;
-	uint64_t *maxend;
-	size_t sorted_nr;
+	/* Rebuilt lazily after additions (built_nr != nr). */
+	struct coord *coords;	/* sorted distinct boundaries; coords_nr - 1 elementary intervals */
+	size_t coords_nr;
+	size_t leaves;		/* coords_nr - 1, at least 1 */
+	uint32_t *node_start;	/* 2 * leaves + 1 offsets into node_ids */
+	uint32_t *node_ids;	/* entry ids, each node's sorted by (time, id) */
+	size_t built_nr;
 	struct cache_slot cache[CACHE_SLOTS];
 };
 
@@ -36,19 +54,31 @@ struct codemap *codemap__new(void)
 	return calloc(1, sizeof(struct codemap));
 }
 
+static void drop_index(struct codemap *m)
+{
+	free(m->coords);
+	free(m->node_start);
+	free(m->node_ids);
+	m->coords = NULL;
+	m->node_start = m->node_ids = NULL;
+	m->coords_nr = m->leaves = m->built_nr = 0;
+}
+
 void codemap__free(struct codemap *m)
 {
 	if (!m)
 		return;
 	free(m->ents);
-	free(m->order);
-	free(m->maxend);
+	drop_index(m);
 	free(m);
 }
 
 long codemap__add(struct codemap *m, uint32_t pid, uint64_t start, uint64_t size, uint64_t time,
 		  uint32_t owner, size_t owner_idx)
 {
+	/* Node lists hold 32-bit ids. */
+	if (m->nr >= UINT32_MAX)
+		return -ENOMEM;
 	if (m->nr == m->alloc) {
 		size_t alloc = m->alloc ? m->alloc * 2 : 256;
 		struct codemap_entry *e = reallocarray(m->ents, alloc, sizeof(*e));
@@ -71,60 +101,37 @@ long codemap__add(struct codemap *m, uint32_t pid, uint64_t start, uint64_t size
 	return (long)m->nr++;
 }
 
-static const struct codemap_entry *sort_ents;
-
-static int cmp_order(const void *a, const void *b)
+static int cmp_coord(const void *a, const void *b)
 {
-	size_t ia = *(const size_t *)a, ib = *(const size_t *)b;
-	const struct codemap_entry *x = &sort_ents[ia], *y = &sort_ents[ib];
+	const struct coord *x = a, *y = b;
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* qsort has no context argument; the map is single-threaded (perf calls us from one thread). */
+static const struct codemap_entry *sort_ents;
+
+static int cmp_time_id(const void *a, const void *b)
+{
+	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
+	const struct codemap_entry *x = &sort_ents[ia], *y = &sort_ents[ib];
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
 	return ia < ib ? -1 : ia > ib;
 }
 
-static int ensure_sorted(struct codemap *m)
+/* Index of the coordinate equal to c (it is there). */
+static size_t coord_index(const struct codemap *m, struct coord c)
 {
-	if (m->sorted_nr == m->nr && m->order)
-		return 0;
-	size_t *order = reallocarray(m->order, m->nr ? m->nr : 1, sizeof(*order));
-
-	if (!order)
-		return -ENOMEM;
-	m->order = order;
-	uint64_t *maxend = reallocarray(m->maxend, m->nr ? m->nr : 1, sizeof(*maxend));
-
-	if (!maxend)
-		return -ENOMEM;
-	m->maxend = maxend;
-	for (size_t i = 0; i < m->nr; i++)
-		order[i] = i;
-	/* qsort has no context argument; the map is single-threaded (perf calls us from one thread). */
-	sort_ents = m->ents;
-	qsort(order, m->nr, sizeof(*order), cmp_order);
-	sort_ents = NULL;
-	for (size_t i = 0; i < m->nr; i++) {
-		const struct codemap_entry *e = &m->ents[order[i]];
-		bool run_start = i == 0 || m->ents[order[i - 1]].pid != e->pid;
-
-		maxend[i] = run_start || maxend[i - 1] < e->end ? e->end : maxend[i - 1];
-	}
-	m->sorted_nr = m->nr;
-	return 0;
-}
-
-/* First index in order[lo, hi) whose (pid, start) is greater than (pid, ip). */
-static size_t upper_bound(const struct codemap *m, uint32_t pid, uint64_t ip)
-{
-	size_t lo = 0, hi = m->nr;
+	size_t lo = 0, hi = m->coords_nr;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		const struct codemap_entry *e = &m->ents[m->order[mid]];
 
-		if (e->pid < pid || (e->pid == pid && e->start <= ip))
+		if (cmp_coord(&m->coords[mid], &c) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -132,33 +139,172 @@ static size_t upper_bound(const struct codemap *m, uint32_t pid, uint64_t ip)
 	return lo;
 }
 
+/* The nodes covering elementary intervals [l, r): fn(node) for each (bottom-up). */
+#define FOR_COVER(m, l, r, node, body)                                 \
+	do {                                                           \
+		size_t l_ = (l) + (m)->leaves, r_ = (r) + (m)->leaves; \
+		for (; l_ < r_; l_ >>= 1, r_ >>= 1) {                  \
+			if (l_ & 1) {                                  \
+				size_t node = l_++;                    \
+				body;                                  \
+			}                                              \
+			if (r_ & 1) {                                  \
+				size_t node = --r_;                    \
+				body;                                  \
+			}                                              \
+		}                                                      \
+	} while (0)
+
+static int build_index(struct codemap *m)
+{
+	uint32_t *order = NULL;
+	size_t n = 0, total = 0;
+
+	drop_index(m);
+	m->coords = malloc((m->nr ? m->nr : 1) * 2 * sizeof(*m->coords));
+	order = malloc((m->nr ? m->nr : 1) * sizeof(*order));
+	if (!m->coords || !order)
+		goto oom;
+	for (size_t i = 0; i < m->nr; i++) {
+		const struct codemap_entry *e = &m->ents[i];
+
+		order[i] = (uint32_t)i;
+		if (e->end <= e->start)
+			continue;	/* size 0: never matches */
+		m->coords[n++] = (struct coord){ e->pid, e->start };
+		m->coords[n++] = (struct coord){ e->pid, e->end };
+	}
+	if (n)
+		qsort(m->coords, n, sizeof(*m->coords), cmp_coord);
+	m->coords_nr = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m->coords_nr || cmp_coord(&m->coords[m->coords_nr - 1], &m->coords[i]))
+			m->coords[m->coords_nr++] = m->coords[i];
+	if (m->coords_nr && m->coords_nr < n) {
+		struct coord *c = realloc(m->coords, m->coords_nr * sizeof(*c));
+
+		if (c)
+			m->coords = c;
+	}
+	m->leaves = m->coords_nr > 1 ? m->coords_nr - 1 : 1;
+	/* node_start[node + 1] counts node's loads first, then becomes its end. */
+	m->node_start = calloc(2 * m->leaves + 1, sizeof(*m->node_start));
+	if (!m->node_start)
+		goto oom;
+	sort_ents = m->ents;
+	qsort(order, m->nr, sizeof(*order), cmp_time_id);
+	sort_ents = NULL;
+	for (size_t k = 0; k < m->nr; k++) {
+		const struct codemap_entry *e = &m->ents[order[k]];
+
+		if (e->end <= e->start)
+			continue;
+		size_t l = coord_index(m, (struct coord){ e->pid, e->start });
+		size_t r = coord_index(m, (struct coord){ e->pid, e->end });
+
+		FOR_COVER(m, l, r, node, m->node_start[node + 1]++);
+	}
+	for (size_t i = 1; i <= 2 * m->leaves; i++) {
+		if (total > UINT32_MAX - m->node_start[i])
+			goto oom;
+		total += m->node_start[i];
+		m->node_start[i] = (uint32_t)total;
+	}
+	m->node_ids = malloc((total ? total : 1) * sizeof(*m->node_ids));
+	if (!m->node_ids)
+		goto oom;
+	/* Placed from the back in reverse (time, id) order, so that each node's
+	 * list comes out sorted and node_start[node] ends at its first entry. */
+	for (size_t k = m->nr; k-- > 0;) {
+		const struct codemap_entry *e = &m->ents[order[k]];
+
+		if (e->end <= e->start)
+			continue;
+		size_t l = coord_index(m, (struct coord){ e->pid, e->start });
+		size_t r = coord_index(m, (struct coord){ e->pid, e->end });
+
+		FOR_COVER(m, l, r, node, m->node_ids[--m->node_start[node + 1]] = order[k]);
+	}
+	/* node_start[node + 1] is now node's first entry: shift down by one. */
+	memmove(m->node_start, m->node_start + 1, 2 * m->leaves * sizeof(*m->node_start));
+	m->node_start[2 * m->leaves] = (uint32_t)total;
+	free(order);
+	m->built_nr = m->nr;
+	return 0;
+oom:
+	free(order);
+	drop_index(m);
+	return -ENOMEM;
+}
+
+static int ensure_index(struct codemap *m)
+{
+	if (m->built_nr == m->nr && m->node_start)
+		return 0;
+	return build_index(m);
+}
+
+/* The elementary interval holding (pid, ip), or -1. */
+static long find_interval(const struct codemap *m, uint32_t pid, uint64_t ip)
+{
+	struct coord c = { pid, ip };
+	size_t lo = 0, hi = m->coords_nr;
+
+	/* First coordinate greater than c. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_coord(&m->coords[mid], &c) <= 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || lo == m->coords_nr || m->coords[lo - 1].pid != pid || m->coords[lo].pid != pid)
+		return -1;
+	return (long)(lo - 1);
+}
+
 static enum codemap_result full_lookup(const struct codemap *m, uint32_t pid, uint64_t ip,
 				       uint64_t time, bool time_aware, size_t *id,
 				       uint64_t *t_lo, uint64_t *t_hi)
 {
-	size_t k = upper_bound(m, pid, ip);
+	long leaf = find_interval(m, pid, ip);
 	bool found = false, later = false;
-	size_t best = 0;
+	uint32_t best = 0;
 	uint64_t next_load = UINT64_MAX;
 
-	while (k-- > 0) {
-		const struct codemap_entry *e = &m->ents[m->order[k]];
+	for (size_t node = leaf < 0 ? 0 : (size_t)leaf + m->leaves; node >= 1; node >>= 1) {
+		const uint32_t *ids = m->node_ids + m->node_start[node];
+		size_t nr = m->node_start[node + 1] - m->node_start[node], lo = 0, hi = nr;
 
-		if (e->pid != pid || m->maxend[k] <= ip)
-			break;
-		if (e->end <= ip)
+		if (!nr)
 			continue;
-		if (time_aware && e->time > time) {
-			later = true;
-			if (e->time < next_load)
-				next_load = e->time;
-			continue;
+		if (time_aware) {
+			/* Entries with time <= sample time come first. */
+			while (lo < hi) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (m->ents[ids[mid]].time <= time)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+		} else {
+			lo = nr;
 		}
-		const struct codemap_entry *b = &m->ents[best];
+		if (lo < nr) {
+			later = true;
+			if (m->ents[ids[lo]].time < next_load)
+				next_load = m->ents[ids[lo]].time;
+		}
+		if (lo) {
+			uint32_t c = ids[lo - 1];
+			const struct codemap_entry *e = &m->ents[c], *b = &m->ents[best];
 
-		if (!found || e->time > b->time || (e->time == b->time && m->order[k] > best))
-			best = m->order[k];
-		found = true;
+			if (!found || e->time > b->time || (e->time == b->time && c > best))
+				best = c;
+			found = true;
+		}
 	}
 	*t_hi = next_load;
 	if (found) {
@@ -180,7 +326,7 @@ enum codemap_result codemap__lookup(struct codemap *m, uint32_t pid, uint64_t ip
 		*id = s->id;
 		return s->result;
 	}
-	if (ensure_sorted(m) < 0)
+	if (ensure_index(m) < 0)
 		return CODEMAP_MISS;
 
 	uint64_t t_lo, t_hi;

@@ -25,7 +25,8 @@ void dumps__release(struct dumps *d)
 	for (size_t i = 0; i < d->dirs_nr; i++)
 		free(d->dirs[i]);
 	free(d->files);
-	free(d->tried);
+	free(d->tried.slots);
+	free(d->marked.slots);
 	codemap__free(d->map);
 	memset(d, 0, sizeof(*d));
 }
@@ -83,13 +84,66 @@ static bool already_open(const struct dumps *d, const struct stat *st)
 	return false;
 }
 
-static int open_one(struct dumps *d, const char *path, uint32_t pid)
+/* open_one's result for a path that is there but is no regular file. */
+#define NOT_A_FILE (-EISDIR)
+/* ... and for a dump whose header pid is not its name's. */
+#define FOREIGN (-ESRCH)
+
+/* What open_one's result says about a searched path, for the hint. */
+static const char *outcome(int ret)
+{
+	static char buf[96];
+
+	switch (ret) {
+	case 0:
+		return "";
+	case -ENOENT:
+		return " (not found)";
+	case NOT_A_FILE:
+		return " (not a regular file)";
+	case FOREIGN:
+		return " (another process's dump)";
+	default:
+		snprintf(buf, sizeof(buf), " (%s)", strerror(-ret));
+		return buf;
+	}
+}
+
+/* The pid in a jit-<pid>.dump basename, or 0. */
+static uint32_t name_pid(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	uint64_t v = 0;
+	size_t n, i;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n < 10 || strncmp(b, "jit-", 4) || strcmp(b + n - 5, ".dump"))
+		return 0;
+	for (i = 4; i < n - 5; i++) {
+		if (b[i] < '0' || b[i] > '9' || v > UINT32_MAX)
+			return 0;
+		v = v * 10 + (uint64_t)(b[i] - '0');
+	}
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+/*
+ * Open path as a dump of host pid (0: the header's). explicit: the user named
+ * it, so a header pid other than the name's is only warned about.
+ */
+static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explicit)
 {
 	struct stat st;
 	char err[512];
 
+	/* stat never blocks; opening a FIFO would wait for a writer forever. */
 	if (stat(path, &st) < 0)
 		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		d->warn(d->warn_arg, "%s: not a regular file; not read as a jitdump", path);
+		return NOT_A_FILE;
+	}
 	if (already_open(d, &st))
 		return 0;
 	if (d->nr == d->alloc) {
@@ -109,6 +163,21 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid)
 		d->warn(d->warn_arg, "%s", err);
 		return ret;
 	}
+	/* A JIT names its dump after the pid it writes in the header (both in its
+	 * own pid namespace): a mismatch is another process's dump renamed or
+	 * copied here, whose code would take this process's samples. */
+	uint32_t np = name_pid(path);
+
+	if (np && jd->pid != np) {
+		if (!explicit) {
+			d->warn(d->warn_arg, "%s: its header says pid %u, not %u: another process's dump; not used",
+				path, jd->pid, np);
+			jitdump__close(jd);
+			return FOREIGN;
+		}
+		d->warn(d->warn_arg, "%s: its header says pid %u, not %u as its name does (used as given)",
+			path, jd->pid, np);
+	}
 	struct dump_file *f = &d->files[d->nr];
 
 	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size };
@@ -121,6 +190,48 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid)
 	return 0;
 }
 
+/* Insert pid; true if it was not there (false also when out of memory). */
+static bool pidset_insert(struct pidset *s, uint32_t pid)
+{
+	if ((s->nr + 1) * 2 > (s->slots ? s->mask + 1 : 0)) {
+		size_t cap = s->slots ? (s->mask + 1) * 2 : 64;
+		uint32_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return false;
+		for (size_t i = 0; s->slots && i <= s->mask; i++) {
+			size_t h = s->slots[i] & (cap - 1);
+
+			if (!s->slots[i])
+				continue;
+			while (t[h])
+				h = (h + 1) & (cap - 1);
+			t[h] = s->slots[i];
+		}
+		free(s->slots);
+		s->slots = t;
+		s->mask = cap - 1;
+	}
+	size_t h = pid & s->mask;
+
+	for (; s->slots[h]; h = (h + 1) & s->mask)
+		if (s->slots[h] == pid)
+			return false;
+	s->slots[h] = pid;
+	s->nr++;
+	return true;
+}
+
+static bool pidset_has(const struct pidset *s, uint32_t pid)
+{
+	if (!s->slots)
+		return false;
+	for (size_t h = pid & s->mask; s->slots[h]; h = (h + 1) & s->mask)
+		if (s->slots[h] == pid)
+			return true;
+	return false;
+}
+
 static const char *base_name(const char *path)
 {
 	const char *s = strrchr(path, '/');
@@ -130,10 +241,12 @@ static const char *base_name(const char *path)
 
 int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 {
-	int ret = open_one(d, path, pid);
+	int ret = open_one(d, path, pid, false), first = ret;
 
-	note_searched(d, "  %s%s\n", path, ret == -ENOENT ? " (not found)" : "");
-	if (ret != -ENOENT)
+	if (pid)
+		pidset_insert(&d->marked, pid);
+	note_searched(d, "  %s%s\n", path, outcome(ret));
+	if (!ret || ret == -ENOMEM)
 		return ret;
 	/* The recording may have moved since: look for the same file name elsewhere. */
 	for (size_t i = 0; i < d->dirs_nr; i++) {
@@ -141,67 +254,72 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 
 		if (snprintf(alt, sizeof(alt), "%s/%s", d->dirs[i], base_name(path)) >= (int)sizeof(alt))
 			continue;
-		ret = open_one(d, alt, pid);
-		note_searched(d, "  %s%s\n", alt, ret == -ENOENT ? " (not found)" : "");
-		if (ret != -ENOENT)
+		ret = open_one(d, alt, pid, false);
+		note_searched(d, "  %s%s\n", alt, outcome(ret));
+		if (!ret) {
+			d->warn(d->warn_arg, "jitdump %s named in perf.data %s; using %s instead",
+				path, first == -ENOENT ? "is gone" : "cannot be used", alt);
+			return 0;
+		}
+		if (ret == -ENOMEM)
 			return ret;
 	}
-	d->warn(d->warn_arg, "jitdump %s named in perf.data not found (also looked in the fallback directories)", path);
-	return -ENOENT;
+	d->warn(d->warn_arg, "jitdump %s named in perf.data%s (also looked in the fallback directories)",
+		path, first == -ENOENT ? " not found" : outcome(first));
+	return first;
 }
 
-static bool tried_insert(struct dumps *d, uint32_t pid)
+int dumps__add_explicit(struct dumps *d, const char *path)
 {
-	if ((d->tried_nr + 1) * 2 > d->tried_mask + 1) {
-		size_t cap = d->tried ? (d->tried_mask + 1) * 2 : 64;
-		uint32_t *t = calloc(cap, sizeof(*t));
+	int ret = open_one(d, path, 0, true);
 
-		if (!t)
-			return false;
-		for (size_t i = 0; d->tried && i <= d->tried_mask; i++) {
-			size_t h = d->tried[i] & (cap - 1);
+	note_searched(d, "  %s%s\n", path, outcome(ret));
+	return ret;
+}
 
-			if (!d->tried[i])
-				continue;
-			while (t[h])
-				h = (h + 1) & (cap - 1);
-			t[h] = d->tried[i];
-		}
-		free(d->tried);
-		d->tried = t;
-		d->tried_mask = cap - 1;
-	}
-	size_t h = pid & d->tried_mask;
-
-	for (; d->tried[h]; h = (h + 1) & d->tried_mask)
-		if (d->tried[h] == pid)
-			return false;
-	d->tried[h] = pid;
-	d->tried_nr++;
-	return true;
+void dumps__markers_known(struct dumps *d)
+{
+	d->markers_known = true;
 }
 
 void dumps__try_pid(struct dumps *d, uint32_t pid)
 {
 	/* pid 0 (the idle task, or unknown) never writes a jitdump. */
-	if (!pid || !tried_insert(d, pid))
+	if (!pid || !pidset_insert(&d->tried, pid))
 		return;
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->files[i].pid == pid)
 			return;
 	for (size_t i = 0; i < d->dirs_nr; i++) {
 		char path[4096];
+		struct stat st;
 
 		if (snprintf(path, sizeof(path), "%s/jit-%u.dump", d->dirs[i], pid) >= (int)sizeof(path))
 			continue;
-		int ret = open_one(d, path, pid);
+		if (d->markers_known && !pidset_has(&d->marked, pid)) {
+			/* Said only when such a file is there to be mistaken for this pid's. */
+			if (!stat(path, &st)) {
+				note_searched(d, "  %s (not used: perf.data records no jitdump of pid %u)\n",
+					      path, pid);
+				d->warn(d->warn_arg, "%s not used: perf.data records no jitdump mapping of "
+					"pid %u, so the file is another process's (--dlarg jitdump=FILE uses it anyway)",
+					path, pid);
+			}
+			continue;
+		}
+		int ret = open_one(d, path, pid, false);
 
-		if (ret != -ENOENT) {
-			note_searched(d, "  %s\n", path);
+		if (ret != -ENOENT)
+			note_searched(d, "  %s%s\n", path, outcome(ret));
+		if (!ret) {
+			d->warn(d->warn_arg, "pid %u: using %s, found by its name%s", pid, path,
+				d->markers_known ? "" : " (the jitdump paths perf.data records are not known)");
 			return;
 		}
+		if (ret == -ENOMEM)
+			return;
 	}
-	if (d->dirs_nr)
+	if (d->dirs_nr && (!d->markers_known || pidset_has(&d->marked, pid)))
 		note_searched(d, "  jit-%u.dump in %zu fallback director%s (not found)\n", pid,
 			      d->dirs_nr, d->dirs_nr == 1 ? "y" : "ies");
 }

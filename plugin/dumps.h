@@ -21,6 +21,12 @@ struct dump_file {
 	bool failed;		/* a corrupt record stopped reading; the error was reported */
 };
 
+/* A set of pids (open addressing, 0 = empty slot; pid 0 is never stored). */
+struct pidset {
+	uint32_t *slots;
+	size_t mask, nr;
+};
+
 struct dumps {
 	struct dump_file *files;
 	size_t nr, alloc;
@@ -28,9 +34,12 @@ struct dumps {
 	/* Directories searched for jit-<pid>.dump when perf.data named none for a pid. */
 	char *dirs[4];
 	size_t dirs_nr;
-	/* Pids whose fallback search already ran (open addressing, 0 = empty slot). */
-	uint32_t *tried;
-	size_t tried_mask, tried_nr;
+	/* Pids whose fallback search already ran. */
+	struct pidset tried;
+	/* Pids perf.data has a jitdump marker mapping of, once markers_known: a
+	 * jit-<pid>.dump lying around for any other pid is not this recording's. */
+	struct pidset marked;
+	bool markers_known;
 	/* What was searched, for the one-time "could not resolve JIT samples" hint. */
 	char searched[2048];
 	size_t searched_len;
@@ -46,15 +55,29 @@ void dumps__release(struct dumps *d);
 void dumps__add_dir(struct dumps *d, const char *dir);
 
 /*
- * Open the jitdump at path for host pid (0: take the pid from its header).
- * If path cannot be opened, try jit-<pid>.dump's basename in each fallback
- * directory. A file already open (same device and inode) is not added twice.
+ * Open the jitdump perf.data's marker mapping of host pid names (path as
+ * recorded). If it cannot be used there, try its basename in each fallback
+ * directory and say which file was used instead. A file already open (same
+ * device and inode) is not added twice. Only regular files are read (never a
+ * FIFO: opening one would wait for a writer). A dump whose header pid is not
+ * the pid its jit-<pid>.dump name says is another process's and is refused.
  * Returns 0, or a negative errno after warning.
  */
 int dumps__add(struct dumps *d, const char *path, uint32_t pid);
 
+/* A jitdump the user named (--dlarg jitdump=FILE): used as it is, its pid from
+ * its header; a header pid other than its name's is only warned about. */
+int dumps__add_explicit(struct dumps *d, const char *path);
+
+/* perf.data was scanned: from now on only pids dumps__add was called for may
+ * have a dump found by dumps__try_pid. */
+void dumps__markers_known(struct dumps *d);
+
 /* For a pid no dump was found for: look for jit-<pid>.dump in the fallback
- * directories, once per pid. Cheap when already tried. */
+ * directories, once per pid. Cheap when already tried. A dump found so is
+ * said (warned) to be a fallback; after dumps__markers_known one for a pid
+ * perf.data has no marker of is not used (the recorded process never mapped
+ * a jitdump, so a file with its pid is another process's). */
 void dumps__try_pid(struct dumps *d, uint32_t pid);
 
 /* Read what was appended to every dump whose size changed, and index new

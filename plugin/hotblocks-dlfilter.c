@@ -5,9 +5,12 @@
  * other code through perf's symbols) and writes the annotated stream
  * (plugin/STREAM.md) when perf is done.
  *
- * perf owns the process: nothing here exits, aborts, or returns a negative
- * value from a filter callback. Every sample is dropped (return 1) so perf
- * prints nothing of its own.
+ * perf owns the process: nothing here aborts or returns a negative value
+ * from a filter callback. Every sample is dropped (return 1) so perf prints
+ * nothing of its own. The one exception is how a run ends badly: perf turns a
+ * failed start() into the exit status ret & 0xff and ignores stop()'s return,
+ * so a bad --dlarg, an output that cannot be written and a failed write end
+ * the process with the documented status (end_run()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -78,9 +81,16 @@ struct event {
 	bool clock_warned;
 };
 
+/* perf's exit status when the plugin ends the run (also in usage_text). */
+enum {
+	EXIT_OUTPUT = 1,	/* the stream cannot be written */
+	EXIT_USAGE = 2,		/* bad --dlarg */
+};
+
 struct hb {
 	/* options (--dlarg) */
 	char *out_path;
+	int out_fd;		/* out=FILE, opened and checked in start(); -1: stdout */
 	char *perf_data;
 	bool jit_only;
 	bool live;		/* input is a pipe: dumps may still be growing */
@@ -147,7 +157,16 @@ static const char usage_text[] =
 	"  jitdir=DIR      look for jit-<pid>.dump in DIR too\n"
 	"  jit-only        count only JIT samples (much faster; native code is not resolved)\n"
 	"  help            print this and stop\n"
-	"Record with `perf record -k mono` so JIT samples can be matched by time.\n";
+	"Record with `perf record -k mono` so JIT samples can be matched by time.\n"
+	"perf then exits with status 1 when the stream cannot be written (out=FILE is\n"
+	"checked before any sample is read and may not be the input), 2 for a bad --dlarg.\n";
+
+/* End the run with status (see the top of this file). */
+static void __attribute__((noreturn)) end_run(int status)
+{
+	fflush(stdout);
+	exit(status);
+}
 
 /* --- perf's command line -------------------------------------------------- */
 
@@ -222,11 +241,11 @@ static int parse_args(struct hb *hb, void *ctx, char ***jitdumps, size_t *jitdum
 		else if (!strcmp(a, "jit-only"))
 			hb->jit_only = true;
 		else if (!strcmp(a, "help")) {
-			fputs(usage_text, stderr);
-			return -EINVAL;
+			fputs(usage_text, stdout);
+			end_run(fflush(stdout) || ferror(stdout) ? EXIT_OUTPUT : 0);
 		} else {
 			fprintf(stderr, "hotblocks: error: unknown --dlarg '%s'\n%s", a, usage_text);
-			return -EINVAL;
+			end_run(EXIT_USAGE);
 		}
 	}
 	return 0;
@@ -268,13 +287,80 @@ static void find_dumps(struct hb *hb, char **jitdumps, size_t jitdumps_nr, const
 		else if (st.compressed_failed)
 			warn(hb, "%s: %" PRIu64 " compressed records could not be read; jitdump markers in them were missed",
 			     hb->perf_data, st.compressed_failed);
+		else
+			/* Every dump of the recording is known: another pid's file is not one. */
+			dumps__markers_known(&hb->dumps);
 	}
 	for (size_t i = 0; i < jitdumps_nr; i++) {
-		int ret = dumps__add(&hb->dumps, jitdumps[i], 0);
+		int ret = dumps__add_explicit(&hb->dumps, jitdumps[i]);
 
 		if (ret == -ENOENT)
 			warn(hb, "--dlarg jitdump=%s: no such file", jitdumps[i]);
 	}
+}
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Why out=FILE (whose stat is st) may not be written, or NULL. */
+static const char *input_named(struct hb *hb, const struct stat *st)
+{
+	static char why[PATH_MAX + 64];
+	struct stat in;
+
+	if (strcmp(hb->perf_data, "-") && !stat(hb->perf_data, &in)) {
+		if (same_file(&in, st))
+			return "the input perf.data";
+		/* perf record --threads writes a directory whose perf.data is DIR/data. */
+		snprintf(why, sizeof(why), "%s/data", hb->perf_data);
+		if (S_ISDIR(in.st_mode) && !stat(why, &in) && same_file(&in, st))
+			return "the input perf.data";
+	}
+	if (!fstat(STDIN_FILENO, &in) && S_ISREG(in.st_mode) && same_file(&in, st))
+		return "perf's standard input";
+	for (size_t i = 0; i < hb->dumps.nr; i++) {
+		if (!fstat(hb->dumps.files[i].jd->fd, &in) && same_file(&in, st)) {
+			snprintf(why, sizeof(why), "the jitdump %s", hb->dumps.files[i].jd->path);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * out=FILE is opened before any sample is read, so that a missing directory
+ * or a forbidden path fails the run at once, and it is never truncated here:
+ * a file that is one of the inputs (through any symlink or hard link) is
+ * refused, and the rest is cut to length only when the stream is written.
+ */
+static void open_output(struct hb *hb)
+{
+	const char *why;
+	struct stat st;
+	int fd;
+
+	hb->out_fd = -1;
+	if (!hb->out_path)
+		return;
+	if (!stat(hb->out_path, &st) && (why = input_named(hb, &st))) {
+		fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n",
+			hb->out_path, why);
+		end_run(EXIT_OUTPUT);
+	}
+	fd = open(hb->out_path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", hb->out_path, strerror(errno));
+		end_run(EXIT_OUTPUT);
+	}
+	/* Created meanwhile as a link to an input: still refused. */
+	if ((why = input_named(hb, &st))) {
+		fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n",
+			hb->out_path, why);
+		end_run(EXIT_OUTPUT);
+	}
+	hb->out_fd = fd;
 }
 
 HB_EXPORT int start(void **data, void *ctx)
@@ -287,6 +373,7 @@ HB_EXPORT int start(void **data, void *ctx)
 	*data = hb;
 	if (!hb)
 		return -ENOMEM;
+	hb->out_fd = -1;
 	if (dumps__init(&hb->dumps, warn, hb) < 0 || counts__init(&hb->counts, MAX_COUNT_SLOTS) < 0)
 		goto out;
 	natives__init(&hb->natives);
@@ -306,6 +393,7 @@ HB_EXPORT int start(void **data, void *ctx)
 	hb->live = !strcmp(hb->perf_data, "-");
 	hb->progress = isatty(STDERR_FILENO);
 	find_dumps(hb, jitdumps, jitdumps_nr, jitdir);
+	open_output(hb);
 	ret = 0;
 out:
 	free(jitdumps);
@@ -646,6 +734,8 @@ static const char *dump_status(const struct dump_file *f)
 {
 	if (f->failed)
 		return "corrupt";
+	if (f->jd->parsed_off < f->jd->header_size)
+		return "header-past-end";
 	return jitdump__tail_bytes(f->jd) ? "truncated" : "ok";
 }
 
@@ -719,15 +809,25 @@ static int write_stream(struct hb *hb)
 		.warnings = (const char *const *)hb->warnings, .warnings_nr = hb->warnings_nr,
 	};
 
-	if (hb->out_path && !(f = fopen(hb->out_path, "w"))) {
-		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", hb->out_path, strerror(errno));
-		ret = -errno;
-		goto out;
+	if (hb->out_fd >= 0) {
+		struct stat st;
+
+		/* A longer old file must not keep a tail of its own. */
+		if ((!fstat(hb->out_fd, &st) && S_ISREG(st.st_mode) && ftruncate(hb->out_fd, 0) < 0) ||
+		    !(f = fdopen(hb->out_fd, "w"))) {
+			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", hb->out_path, strerror(errno));
+			ret = -errno;
+			goto out;
+		}
+		hb->out_fd = -1;	/* f owns it now */
 	}
 	ret = stream__write(f, &h, objs, objs_nr, counts, counts_nr);
+	if (!ret && fflush(f))
+		ret = -EIO;
 	if (ret < 0)
-		fprintf(stderr, "hotblocks: error: writing the stream to %s failed\n",
-			hb->out_path ? hb->out_path : "standard output");
+		fprintf(stderr, "hotblocks: error: writing the stream to %s failed: %s\n",
+			hb->out_path ? hb->out_path : "standard output",
+			ret == -ENOMEM ? "out of memory" : strerror(errno));
 	if (f != stdout && fclose(f) && !ret) {
 		fprintf(stderr, "hotblocks: error: writing %s failed: %s\n", hb->out_path, strerror(errno));
 		ret = -EIO;
@@ -750,6 +850,8 @@ static void hb_free(struct hb *hb)
 		free(hb->warnings[i]);
 	free(hb->pending);
 	free(hb->code_buf);
+	if (hb->out_fd >= 0)
+		close(hb->out_fd);
 	free(hb->out_path);
 	free(hb->perf_data);
 	free(hb);
@@ -774,8 +876,12 @@ HB_EXPORT int stop(void *data, void *ctx)
 		const struct dump_file *df = &hb->dumps.files[i];
 		uint64_t tail = jitdump__tail_bytes(df->jd);
 
+		/* A header whose total_size runs past the file's end is no truncated record. */
+		if (df->jd->parsed_off < df->jd->header_size && !df->failed)
+			warn(hb, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%" PRIu64
+			     " bytes): no record was read", df->jd->path, df->jd->header_size, df->jd->file_size);
 		/* A corrupt record was already reported; what follows it is not a truncation. */
-		if (tail && !df->failed)
+		else if (tail && !df->failed)
 			warn(hb, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64 " bytes); the dump was truncated",
 			     df->jd->path, df->jd->parsed_off, tail);
 		if (df->jd->unknown_records)
@@ -785,8 +891,12 @@ HB_EXPORT int stop(void *data, void *ctx)
 			     df->jd->path, df->jd->orphan_moves);
 	}
 	explain_unresolved(hb);
-	write_stream(hb);
+	int ret = write_stream(hb);
+
 	hb_free(hb);
+	/* perf ignores stop()'s return value: a lost stream must still fail the run. */
+	if (ret < 0)
+		end_run(EXIT_OUTPUT);
 	return 0;
 }
 

@@ -154,9 +154,103 @@ static void debug_free(struct jitdump_debug_entry *debug, size_t nr)
 
 static void load_release(struct jitdump_load *load)
 {
-	free(load->name);
-	free(load->code);
 	debug_free(load->debug, load->debug_nr);
+}
+
+/* Arena chunks: bytes are handed out in order and freed all at once. */
+#define ARENA_CHUNK ((size_t)1 << 20)
+
+struct jitdump_chunk {
+	struct jitdump_chunk *next;
+	size_t used, cap;
+	uint8_t data[];
+};
+
+/* n bytes copied from p into the arena, or NULL when out of memory. */
+static void *arena_dup(struct jitdump *jd, const void *p, size_t n)
+{
+	struct jitdump_chunk *c = jd->arena;
+	void *q;
+
+	if (!c || c->cap - c->used < n) {
+		/* Big blobs get a chunk of their own; the current one stays in use. */
+		size_t cap = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
+
+		if (cap > SIZE_MAX - sizeof(*c) || !(c = malloc(sizeof(*c) + cap)))
+			return NULL;
+		c->used = 0;
+		c->cap = cap;
+		if (n > ARENA_CHUNK / 4 && jd->arena) {
+			c->next = jd->arena->next;
+			jd->arena->next = c;
+		} else {
+			c->next = jd->arena;
+			jd->arena = c;
+		}
+	}
+	q = c->data + c->used;
+	memcpy(q, p, n);
+	c->used += n;
+	return q;
+}
+
+static size_t index_slot(uint64_t code_index, size_t mask)
+{
+	uint64_t h = code_index * 0x9e3779b97f4a7c15ULL;
+
+	return (size_t)(h ^ (h >> 29)) & mask;
+}
+
+/* The index of the latest load of code_index, or -1. */
+static long index_find(const struct jitdump *jd, uint64_t code_index)
+{
+	if (!jd->idx_vals)
+		return -1;
+	for (size_t i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask)
+		if (jd->idx_keys[i] == code_index)
+			return (long)(jd->idx_vals[i] - 1);
+	return -1;
+}
+
+/* Make code_index's latest load load_idx. 0 or -ENOMEM. */
+static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
+{
+	size_t i;
+
+	if ((jd->idx_nr + 1) * 2 > (jd->idx_vals ? jd->idx_mask + 1 : 0)) {
+		size_t cap = jd->idx_vals ? (jd->idx_mask + 1) * 2 : 64;
+		uint64_t *keys = calloc(cap, sizeof(*keys));
+		uint32_t *vals = calloc(cap, sizeof(*vals));
+
+		if (!keys || !vals) {
+			free(keys);
+			free(vals);
+			return -ENOMEM;
+		}
+		for (size_t k = 0; jd->idx_vals && k <= jd->idx_mask; k++) {
+			if (!jd->idx_vals[k])
+				continue;
+			for (i = index_slot(jd->idx_keys[k], cap - 1); vals[i]; i = (i + 1) & (cap - 1))
+				;
+			keys[i] = jd->idx_keys[k];
+			vals[i] = jd->idx_vals[k];
+		}
+		free(jd->idx_keys);
+		free(jd->idx_vals);
+		jd->idx_keys = keys;
+		jd->idx_vals = vals;
+		jd->idx_mask = cap - 1;
+	}
+	for (i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask) {
+		if (jd->idx_keys[i] == code_index) {
+			jd->idx_vals[i] = (uint32_t)load_idx + 1;
+			return 0;
+		}
+	}
+	jd->idx_keys[i] = code_index;
+	jd->idx_vals[i] = (uint32_t)load_idx + 1;
+	jd->idx_nr++;
+	return 0;
 }
 
 static int grow_loads(struct jitdump *jd)
@@ -167,7 +261,8 @@ static int grow_loads(struct jitdump *jd)
 	if (jd->nr < jd->alloc)
 		return 0;
 	alloc = jd->alloc ? jd->alloc * 2 : 64;
-	if (alloc < jd->alloc || alloc > SIZE_MAX / sizeof(*loads))
+	/* moved_from is an int32_t index. */
+	if (jd->alloc > INT32_MAX || alloc > SIZE_MAX / sizeof(*loads))
 		return -ENOMEM;
 	loads = realloc(jd->loads, alloc * sizeof(*loads));
 	if (!loads)
@@ -214,17 +309,15 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			       "code load code_size %" PRIu64 " does not fit in total_size %" PRIu32
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
-	if (grow_loads(jd))
+	if (grow_loads(jd) || (jd->idx_built && index_put(jd, get64(jd, r + LOAD_CODE_INDEX), jd->nr)))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
-	name_copy = dup_bytes(name, nul - name + 1);
-	if (code_size)
-		code = dup_bytes(r + ts - code_size, code_size);
-	if (!name_copy || (code_size && !code)) {
-		free(name_copy);
-		free(code);
+	name_copy = arena_dup(jd, name, nul - name + 1);
+	if (name_copy && code_size)
+		code = arena_dup(jd, r + ts - code_size, code_size);
+	/* What was copied stays in the arena until close: a retry copies again. */
+	if (!name_copy || (code_size && !code))
 		return fail(jd->path, off, err, errlen, -ENOMEM,
 			    "out of memory for a %" PRIu64 "-byte code load", code_size);
-	}
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
@@ -261,34 +354,29 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	const struct jitdump_load *from;
 	struct jitdump_load *load;
 	uint64_t code_index;
-	uint8_t *code = NULL;
-	char *name;
-	size_t i;
+	long i;
 
 	if (ts < MOVE_SIZE)
 		return corrupt(jd, off, err, errlen,
 			       "code move total_size %" PRIu32 " < %d", ts, MOVE_SIZE);
 	code_index = get64(jd, r + MOVE_CODE_INDEX);
+	if (!jd->idx_built) {
+		/* The first move: index every load so far, later ones win. */
+		for (size_t k = 0; k < jd->nr; k++)
+			if (index_put(jd, jd->loads[k].code_index, k))
+				return fail(jd->path, off, err, errlen, -ENOMEM,
+					    "out of memory for the code_index index");
+		jd->idx_built = true;
+	}
 	/* The latest holder of code_index: a LOAD, or the MOVE that copied it. */
-	for (i = jd->nr; i > 0; i--)
-		if (jd->loads[i - 1].code_index == code_index)
-			break;
-	if (i == 0) {
+	i = index_find(jd, code_index);
+	if (i < 0) {
 		jd->orphan_moves++;
 		return 0;
 	}
-	if (grow_loads(jd))
+	if (grow_loads(jd) || index_put(jd, code_index, jd->nr))
 		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
-	from = &jd->loads[i - 1];
-	name = strdup(from->name);
-	if (from->code_size)
-		code = dup_bytes(from->code, from->code_size);
-	if (!name || (from->code_size && !code)) {
-		free(name);
-		free(code);
-		return fail(jd->path, off, err, errlen, -ENOMEM,
-			    "out of memory for a %" PRIu64 "-byte code move", from->code_size);
-	}
+	from = &jd->loads[i];
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
@@ -299,11 +387,13 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		.code_addr = get64(jd, r + MOVE_NEW_CODE_ADDR),
 		.code_size = from->code_size,
 		.code_index = code_index,
-		.name = name,
-		.code = code,
+		/* The same code at another address: shared, not copied (a dump of
+		 * many moves of big code would otherwise need memory per move). */
+		.name = from->name,
+		.code = from->code,
 		.unwind_mapped_size = from->unwind_mapped_size,
 		.file_offset = off,
-		.moved_from = (long)(i - 1),
+		.moved_from = (int32_t)i,
 	};
 	return 1;
 }
@@ -551,6 +641,7 @@ static int parse_header(struct jitdump *jd, char *err, size_t errlen)
 int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errlen)
 {
 	struct jitdump *jd;
+	struct stat st;
 	int ret;
 
 	*out = NULL;
@@ -563,11 +654,18 @@ int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errl
 			snprintf(err, errlen, "%s: out of memory", path);
 		return -ENOMEM;
 	}
-	jd->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (jd->fd < 0) {
+	/* O_NONBLOCK: opening a FIFO nobody writes would wait forever; it is refused below. */
+	jd->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (jd->fd < 0 || fstat(jd->fd, &st) < 0) {
 		ret = -errno;
 		if (err && errlen)
 			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-ret));
+		goto out_free;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = -EINVAL;
+		if (err && errlen)
+			snprintf(err, errlen, "%s: not a regular file", path);
 		goto out_free;
 	}
 	ret = parse_header(jd, err, errlen);
@@ -598,6 +696,14 @@ void jitdump__close(struct jitdump *jd)
 	for (size_t i = 0; i < jd->nr; i++)
 		load_release(&jd->loads[i]);
 	free(jd->loads);
+	free(jd->idx_keys);
+	free(jd->idx_vals);
+	while (jd->arena) {
+		struct jitdump_chunk *next = jd->arena->next;
+
+		free(jd->arena);
+		jd->arena = next;
+	}
 	debug_free(jd->pending_debug, jd->pending_debug_nr);
 	if (jd->fd >= 0)
 		close(jd->fd);

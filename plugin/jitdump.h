@@ -29,28 +29,33 @@ struct jitdump_debug_entry {
 };
 
 /*
- * One code load. A CODE_MOVE record adds another load that copies the moved
- * load's name, code, code_size and unwind_mapped_size (moved_from = index of
- * that load in jitdump.loads: the latest one with the MOVE's code_index). Its
- * timestamp, pid, tid, vma and code_index are the MOVE's, code_addr is the
- * MOVE's new_code_addr, and debug is NULL (the entries' addresses are those of
- * the old place; see loads[moved_from].debug).
+ * One code load. A CODE_MOVE record adds another load that shares the moved
+ * load's name and code (the same pointers: names and code live in the
+ * jitdump's arena) and copies code_size and unwind_mapped_size (moved_from =
+ * index of that load in jitdump.loads: the latest one with the MOVE's
+ * code_index, found through an index, so a dump of many moves costs neither
+ * time nor memory per earlier load). Its timestamp, pid, tid, vma and
+ * code_index are the MOVE's, code_addr is the MOVE's new_code_addr, and debug
+ * is NULL (the entries' addresses are those of the old place; see
+ * loads[moved_from].debug). 96 bytes: millions of tiny loads are read.
  */
 struct jitdump_load {
 	uint64_t timestamp;	/* record timestamp, ns of the writer's clock */
-	uint32_t pid, tid;
 	uint64_t vma;
 	uint64_t code_addr;	/* where the code runs; what samples are matched against */
 	uint64_t code_size;	/* bytes; may be 0 */
 	uint64_t code_index;
-	char *name;		/* owned, NUL-terminated */
-	uint8_t *code;		/* owned copy of code_size bytes (NULL when code_size is 0) */
+	char *name;		/* NUL-terminated; in the jitdump's arena (valid as long as it) */
+	uint8_t *code;		/* copy of code_size bytes, in the arena (NULL when code_size is 0) */
 	struct jitdump_debug_entry *debug; /* owned; entries of the DEBUG_INFO record before this LOAD; NULL if none */
-	size_t debug_nr;
 	uint64_t unwind_mapped_size; /* from a preceding UNWINDING_INFO, else 0; unchecked */
 	uint64_t file_offset;	/* where the LOAD (or MOVE) record starts in the file */
-	long moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
+	uint32_t pid, tid;
+	uint32_t debug_nr;
+	int32_t moved_from;	/* -1 for a LOAD; for a MOVE the index of the load it moved */
 };
+
+struct jitdump_chunk;
 
 struct jitdump {
 	char *path;		/* owned copy of the path given to jitdump__open */
@@ -70,6 +75,19 @@ struct jitdump {
 	size_t orphan_moves;	/* MOVE naming a code_index never loaded; skipped */
 	size_t unwind_records, debug_records;
 
+	/* Internal: the names and code bytes of all loads, packed in big chunks
+	 * (a million tiny loads must not cost two malloc()s each). */
+	struct jitdump_chunk *arena;
+
+	/* Internal: code_index -> index of its latest load (open addressing;
+	 * slot values are load index + 1, 0 = empty). Built at the first
+	 * CODE_MOVE (dumps without moves, like V8's, never need it) and kept up
+	 * to date from then on. */
+	uint64_t *idx_keys;
+	uint32_t *idx_vals;
+	size_t idx_mask, idx_nr;
+	bool idx_built;
+
 	/* DEBUG_INFO / UNWINDING_INFO waiting for the next LOAD (internal). */
 	struct jitdump_debug_entry *pending_debug;
 	size_t pending_debug_nr;
@@ -88,7 +106,8 @@ struct jitdump {
  * Returns 0 and sets *out (owned by the caller, free with jitdump__close), or
  * a negative errno, sets *out to NULL and writes a message that names the file
  * and byte offset into err (e.g. "jit-1.dump+0x0: bad magic 0x12345678").
- * Refuses: bad magic (-EINVAL), version > 1 (-ENOTSUP), reserved flag bits
+ * Refuses: a path that is not a regular file (-EINVAL; a FIFO is opened
+ * without blocking and never read), bad magic (-EINVAL), version > 1 (-ENOTSUP), reserved flag bits
  * (-ENOTSUP), header total_size < 40 (-EINVAL), JITDUMP_FLAGS_ARCH_TIMESTAMP
  * (-ENOTSUP: perf converts those with perf.data's TIME_CONV, which a dlfilter
  * cannot see), a file shorter than the 40-byte header (-ENODATA: the JIT may

@@ -74,6 +74,12 @@ static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, si
 		snprintf(err, errlen, "%s: is a directory", path);
 		return -EISDIR;
 	}
+	/* A regular file says its size: refuse a too big one before reading any of it. */
+	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+		close(fd);
+		snprintf(err, errlen, "%s: %" PRIu64 " bytes, larger than 1 GiB", path, (uint64_t)st.st_size);
+		return -EFBIG;
+	}
 	for (;;) {
 		if (*len == alloc) {
 			size_t want = S_ISREG(st.st_mode) && !alloc ? (size_t)st.st_size + 1 : alloc * 2 + 65536;
@@ -180,6 +186,8 @@ void annotator__close(struct annotator *a)
 	free(a->interned);
 	free(a->names);
 	free(a->elfs);
+	for (size_t i = 0; a->funcs && i < a->funcs_nr; i++)
+		srcline__jit_index_free(a->funcs[i].debug_index);
 	free(a->funcs);
 	free(a->done);
 	free(a);
@@ -474,8 +482,16 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 		}
 	} else if (af->debug_ok) {
 		const char *file = NULL;
-		long e = srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr, obj->size,
-						 af->debug_bias, off, &file);
+		long e;
+
+		/* Indexed once per object: a report asks for every shown instruction. */
+		if (!af->debug_index)
+			a->funcs[idx].debug_index = srcline__jit_index_new(obj->debug, obj->debug_nr,
+									   obj->addr, obj->size,
+									   af->debug_bias);
+		e = af->debug_index ? srcline__jit_index_find(af->debug_index, off, &file) :
+				      srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr,
+							      obj->size, af->debug_bias, off, &file);
 
 		if (e >= 0) {
 			if (!file || !printable_name(file))

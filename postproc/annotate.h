@@ -60,6 +60,7 @@ struct annot_func {
 	uint64_t debug_bias;
 	const char *name_file;	/* the script named in a V8 load name, if any */
 	bool debug_ok;
+	struct srcline_jit_index *debug_index;	/* built at the first lookup */
 };
 
 struct annotator;

@@ -17,6 +17,9 @@
 #include "util.h"
 
 /* Functions by (code hash, size): the index behind cwasm__find_code. */
+/* Larger files are refused before they are read (wasmtime's are a few MiB). */
+#define CWASM_MAX_FILE (1u << 30)
+
 struct code_key {
 	uint64_t hash;
 	uint32_t size;
@@ -26,7 +29,10 @@ struct code_key {
 struct cwasm {
 	const char *path;		/* borrowed from the caller, only while opening */
 	int fd;
-	Elf *elf;			/* ELF_C_READ_MMAP: every borrowed pointer lives in its mapping */
+	/* The whole file, read at open: a mapping would turn a file truncated
+	 * meanwhile into SIGBUS. Every borrowed pointer lives in it. */
+	uint8_t *image;
+	Elf *elf;			/* elf_memory() over image */
 	uint64_t file_size;
 	GElf_Ehdr eh;
 
@@ -104,21 +110,9 @@ static int check_header(struct cwasm *c, char *err, size_t errlen)
 static int check_short_header(struct cwasm *c, char *err, size_t errlen)
 {
 	unsigned char h[sizeof(Elf64_Ehdr)];
-	size_t have = c->file_size < sizeof(h) ? c->file_size : sizeof(h), got = 0;
+	size_t have = c->file_size < sizeof(h) ? c->file_size : sizeof(h);
 
-	while (got < have) {
-		ssize_t n = pread(c->fd, h + got, have - got, got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errf(err, errlen, -EIO, "%s+0x%zx: read failed: %s", c->path, got,
-				    strerror(errno));
-		if (!n)
-			break;
-		got += n;
-	}
-	have = got;
+	memcpy(h, c->image, have);
 	if (!have || memcmp(h, ELFMAG, have < SELFMAG ? have : SELFMAG))
 		return errf(err, errlen, -EINVAL, "%s+0x0: not an ELF file", c->path);
 	if (have > EI_CLASS && h[EI_CLASS] != ELFCLASS64)
@@ -426,6 +420,40 @@ static int build_indexes(struct cwasm *c)
 	return 0;
 }
 
+/*
+ * The file into c->image: its size checked before anything is read, then
+ * read up to the size fstat saw (a file cut short meanwhile is what was read,
+ * and the checks against file_size name what is missing).
+ */
+static int read_image(struct cwasm *c, const struct stat *st, char *err, size_t errlen)
+{
+	size_t got = 0, size;
+
+	if ((uint64_t)st->st_size > CWASM_MAX_FILE)
+		return errf(err, errlen, -EFBIG, "%s: %" PRIu64 " bytes, larger than the %u MiB a .cwasm may have here",
+			    c->path, (uint64_t)st->st_size, CWASM_MAX_FILE >> 20);
+	size = (size_t)st->st_size;
+	c->image = malloc(size ? size : 1);
+	if (!c->image)
+		return errf(err, errlen, -ENOMEM, "%s: out of memory for %zu bytes", c->path, size);
+	while (got < size) {
+		ssize_t n = pread(c->fd, c->image + got, size - got, (off_t)got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errf(err, errlen, -EIO, "%s+0x%zx: read failed: %s", c->path, got,
+				    strerror(errno));
+		if (!n)
+			break;
+		got += (size_t)n;
+	}
+	c->file_size = got;
+	close(c->fd);
+	c->fd = -1;
+	return 0;
+}
+
 int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 {
 	Elf_Scn *scn = NULL, *text = NULL, *addrmap = NULL, *engine = NULL, *symtab = NULL;
@@ -458,13 +486,15 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 		goto fail;
 	}
-	c->file_size = st.st_size;
+	ret = read_image(c, &st, err, errlen);
+	if (ret)
+		goto fail;
 	ret = check_short_header(c, err, errlen);
 	if (ret)
 		goto fail;
-	c->elf = elf_begin(c->fd, ELF_C_READ_MMAP, NULL);
+	c->elf = elf_memory((char *)c->image, c->file_size);
 	if (!c->elf) {
-		ret = errf(err, errlen, -EIO, "%s: libelf: elf_begin: %s", path, elf_errmsg(-1));
+		ret = errf(err, errlen, -EIO, "%s: libelf: elf_memory: %s", path, elf_errmsg(-1));
 		goto fail;
 	}
 	ret = check_header(c, err, errlen);
@@ -601,6 +631,7 @@ void cwasm__close(struct cwasm *c)
 	free(c->addrmap);
 	free(c->engine_version);
 	elf_end(c->elf);
+	free(c->image);
 	if (c->fd >= 0)
 		close(c->fd);
 	free(c);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -298,10 +299,13 @@ static const char *other_format(FILE *f, const char *path, char *buf, size_t len
 	return buf;
 }
 
+/* Standard input's name in messages. */
+#define STDIN_NAME "<stdin>"
+
 static int read_input(struct stream *s, const char *path)
 {
 	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? "<stdin>" : path;
+	const char *name = is_stdin ? STDIN_NAME : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	char err[1024];
 	int ret;
@@ -482,13 +486,36 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct display
 #undef LOST
 }
 
+/*
+ * The plugin's warnings, carried by the stream: a report of a saved stream
+ * must still tell them. Not for a stream piped in (perf script | hotblocks):
+ * the plugin has just printed them on the same terminal.
+ */
+static void report_plugin_warnings(const struct stream *s)
+{
+	struct stat st;
+	bool piped = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+	uint64_t shown = 0;
+
+	for (size_t i = 0; i < s->warnings_nr; i++) {
+		if (piped && !strcmp(s->warnings[i].origin, STDIN_NAME))
+			continue;
+		note("%s: the plugin warned: %s", s->warnings[i].origin, s->warnings[i].text);
+		shown++;
+	}
+	if (s->warnings_dropped && shown)
+		note("... and %" PRIu64 " more distinct plugin warning%s", s->warnings_dropped,
+		     plural(s->warnings_dropped));
+}
+
 /* stderr summary of what the report cannot show: nothing is dropped silently. */
 static void report_losses(const struct stream *s, const struct rank *r, const struct options *o,
 			  struct display_arg *disp)
 {
 	char names[1024];
-
 	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
+
+	report_plugin_warnings(s);
 
 	if (s->skipped_kinds)
 		note("skipped %" PRIu64 " record%s of unknown kinds", s->skipped_kinds,
@@ -582,8 +609,9 @@ static int run(struct options *o, int nfiles, char **files)
 	for (i = 0; i < nfiles; i++)
 		if (read_input(&s, files[i]))
 			goto out_stream;
-	if (stream__finish(&s)) {
-		error("out of memory");
+	if ((i = stream__finish(&s))) {
+		error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
+				     "out of memory");
 		goto out_stream;
 	}
 

@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
 /* Lines of source files (see source-text.h). */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "source-text.h"
 #include "util.h"
@@ -40,22 +44,34 @@ void source_text__free(struct source_text *st)
 	free(st);
 }
 
+/*
+ * The whole file, in a buffer of its own size: only regular files (a FIFO
+ * would wait for a writer; O_NONBLOCK keeps the open from waiting), at most
+ * MAX_FILE bytes, read up to the size fstat saw.
+ */
 static void load(struct source_file *f)
 {
-	FILE *fp = fopen(f->path, "r");
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	struct stat st;
 	size_t alloc = 0;
 
-	if (!fp)
+	if (fd < 0)
 		return;
-	f->buf = malloc(MAX_FILE + 1);
-	if (f->buf)
-		f->len = fread(f->buf, 1, MAX_FILE + 1, fp);
-	fclose(fp);
-	if (!f->buf || f->len > MAX_FILE) {
-		free(f->buf);
-		f->buf = NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE ||
+	    !(f->buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
 		return;
 	}
+	while (f->len < (size_t)st.st_size) {
+		ssize_t n = read(fd, f->buf + f->len, (size_t)st.st_size - f->len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		f->len += (size_t)n;
+	}
+	close(fd);
 	for (size_t at = 0; at < f->len;) {
 		const char *nl = memchr(f->buf + at, '\n', f->len - at);
 

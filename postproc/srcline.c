@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <dwarf.h>
@@ -762,6 +763,7 @@ static const Dwfl_Callbacks elf_callbacks = {
 
 int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t errlen)
 {
+	struct stat st;
 	struct srcmap *m;
 	Dwfl_Module *mod;
 	Dwarf_Addr bias;
@@ -772,14 +774,24 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	ret = lib_init(err, errlen);
 	if (ret)
 		return ret;
-	/* dwfl says only "no such file" or the like; the caller wants errno. */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
+	/*
+	 * dwfl says only "no such file" or the like; the caller wants errno.
+	 * O_NONBLOCK and the regular-file check: a FIFO (a stream's dso= may
+	 * name anything) would otherwise wait for a writer forever.
+	 */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
 		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return ret;
 	}
 	close(fd);
+	if (!S_ISREG(st.st_mode)) {
+		seterr(err, errlen, "%s: not a regular file", path);
+		return -EINVAL;
+	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
@@ -924,6 +936,92 @@ bool srcline__jit_debug_bias(const char *name, uint32_t e_machine, uint64_t *bia
 static bool same_file(const char *file)
 {
 	return file && (unsigned char)file[0] == 0xff && !file[1];
+}
+
+struct jit_entry {
+	uint64_t at;		/* offset in the object */
+	size_t i;		/* index in record order */
+};
+
+struct srcline_jit_index {
+	const struct stream_debug *e;
+	struct jit_entry *v;	/* usable entries by (at, i) */
+	size_t nr;
+	long *file_of;		/* per entry: the entry naming its file ("\xff" resolved), or -1 */
+	uint64_t size;
+};
+
+static int cmp_jit_entry(const void *a, const void *b)
+{
+	const struct jit_entry *x = a, *y = b;
+
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+struct srcline_jit_index *srcline__jit_index_new(const struct stream_debug *e, size_t n,
+						 uint64_t load_addr, uint64_t size, uint64_t bias)
+{
+	struct srcline_jit_index *ix = calloc(1, sizeof(*ix));
+
+	if (!ix)
+		return NULL;
+	ix->e = e;
+	ix->size = size;
+	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
+	ix->file_of = malloc((n ? n : 1) * sizeof(*ix->file_of));
+	if (!ix->v || !ix->file_of) {
+		srcline__jit_index_free(ix);
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* As srcline__jit_debug_find: entries outside the object are garbage. */
+		ix->file_of[i] = same_file(e[i].file) ? (i ? ix->file_of[i - 1] : -1) : (long)i;
+		if (e[i].addr < bias || e[i].addr - bias < load_addr)
+			continue;
+		uint64_t at = e[i].addr - bias - load_addr;
+
+		if (at < size)
+			ix->v[ix->nr++] = (struct jit_entry){ at, i };
+	}
+	qsort(ix->v, ix->nr, sizeof(*ix->v), cmp_jit_entry);
+	return ix;
+}
+
+long srcline__jit_index_find(const struct srcline_jit_index *ix, uint64_t off, const char **file)
+{
+	size_t lo = 0, hi = ix->nr;
+	long best;
+
+	if (file)
+		*file = NULL;
+	if (off >= ix->size)
+		return -1;
+	/* The last entry with at <= off: the greatest at, the last in record order among equals. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ix->v[mid].at <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	best = (long)ix->v[lo - 1].i;
+	if (file && ix->file_of[best] >= 0)
+		*file = ix->e[ix->file_of[best]].file;
+	return best;
+}
+
+void srcline__jit_index_free(struct srcline_jit_index *ix)
+{
+	if (!ix)
+		return;
+	free(ix->v);
+	free(ix->file_of);
+	free(ix);
 }
 
 long srcline__jit_debug_find(const struct stream_debug *e, size_t n, uint64_t load_addr,

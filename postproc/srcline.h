@@ -209,4 +209,17 @@ bool srcline__jit_debug_bias(const char *name, uint32_t e_machine, uint64_t *bia
 long srcline__jit_debug_find(const struct stream_debug *e, size_t n, uint64_t load_addr,
 			     uint64_t size, uint64_t bias, uint64_t off, const char **file);
 
+/*
+ * The same lookups, indexed: srcline__jit_index_new sorts the usable entries
+ * of e[0..n) once (O(n log n)); srcline__jit_index_find then answers in
+ * O(log n) exactly what srcline__jit_debug_find would, so a report of many
+ * instructions of an object with many entries stays n log n. e must outlive
+ * the index. new returns NULL when out of memory.
+ */
+struct srcline_jit_index;
+struct srcline_jit_index *srcline__jit_index_new(const struct stream_debug *e, size_t n,
+						 uint64_t load_addr, uint64_t size, uint64_t bias);
+long srcline__jit_index_find(const struct srcline_jit_index *ix, uint64_t off, const char **file);
+void srcline__jit_index_free(struct srcline_jit_index *ix);
+
 #endif

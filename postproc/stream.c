@@ -339,6 +339,31 @@ static int rec_event(struct parser *p)
 	return 0;
 }
 
+/* STREAM.md `warning`: kept once per distinct text, so a saved stream still tells them. */
+static int rec_warning(struct parser *p)
+{
+	struct stream *s = p->s;
+	char *text;
+	size_t i;
+	int err;
+
+	if (p->nf < 2)
+		return bad(p, "'warning' record without text");
+	if ((err = get_str(p, p->f[1], "warning")))
+		return err;
+	for (i = 0; i < s->warnings_nr; i++)
+		if (!strcmp(s->warnings[i].text, p->f[1]))
+			return 0;
+	if (s->warnings_nr == STREAM_WARNINGS_MAX) {
+		s->warnings_dropped++;
+		return 0;
+	}
+	if (VEC_GROW(s->warnings, s->warnings_nr + 1, s->warnings_alloc) || !(text = strdup(p->f[1])))
+		return oom(p);
+	s->warnings[s->warnings_nr++] = (struct stream_warning){ text, p->fname };
+	return 0;
+}
+
 static int rec_total(struct parser *p)
 {
 	struct stream_event *e;
@@ -446,6 +471,8 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 	obj->code_index = o->code_index;
 	obj->load_time = o->load_time;
 	obj->sym_start = o->sym_start;
+	obj->origin = p->fname;
+	obj->origin_line = p->line;
 	obj->name = strdup(o->name);
 	obj->path = strdup(o->kind == HB_KIND_JIT ? o->dump : o->dso);
 	if (!obj->name || !obj->path) {
@@ -459,6 +486,39 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 		return oom(p);
 	}
 	*idx = (uint32_t)s->objects_nr++;
+	return 0;
+}
+
+/*
+ * Another section's object of the same identity: everything that describes
+ * the code must agree, or one of them would be shown with the other's
+ * metadata (x86 bytes disassembled as aarch64, samples under another name).
+ */
+static int check_same_object(struct parser *p, const struct stream_object *a,
+			     const struct obj_fields *o)
+{
+	char here[64], there[64];
+	const char *what = NULL;
+
+	if (a->e_machine != o->e_machine) {
+		what = "e_machine";
+		snprintf(here, sizeof(here), "%" PRIu64, o->e_machine);
+		snprintf(there, sizeof(there), "%" PRIu32, a->e_machine);
+	} else if (a->size != o->size) {
+		what = "size";
+		snprintf(here, sizeof(here), "%" PRIu64, o->size);
+		snprintf(there, sizeof(there), "%" PRIu64, a->size);
+	} else if (o->kind == HB_KIND_JIT && a->pid != o->pid) {
+		what = "pid";
+		snprintf(here, sizeof(here), "%" PRIu64, o->pid);
+		snprintf(there, sizeof(there), "%" PRIu32, a->pid);
+	} else if (o->kind == HB_KIND_JIT && strcmp(a->name, o->name)) {
+		return bad(p, "object %s: name '%s' conflicts with '%s' of the same code load at %s:%lu",
+			   p->f[1], o->name, a->name, a->origin, a->origin_line);
+	}
+	if (what)
+		return bad(p, "object %s (%s): %s %s conflicts with %s %s of the same object at %s:%lu",
+			   p->f[1], a->name, what, here, what, there, a->origin, a->origin_line);
 	return 0;
 }
 
@@ -528,18 +588,19 @@ static int rec_object(struct parser *p)
 
 	hash = obj_hash(&o);
 	found = idx_table__find(&p->s->obj_tab, hash, obj_eq, &o, p->s);
-	if (found >= 0)
+	if (found >= 0) {
 		idx = (uint32_t)found;
-	else if ((err = new_object(p, &o, hash, &idx)))
+		if ((err = check_same_object(p, &p->s->objects[idx], &o)))
+			return err;
+	} else if ((err = new_object(p, &o, hash, &idx))) {
 		return err;
+	}
 add_local:
 	if (VEC_GROW(p->objs, p->objs_nr + 1, p->objs_alloc) ||
 	    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
 		return oom(p);
 	lo = &p->objs[p->objs_nr++];
-	lo->id = id;
-	lo->obj = idx;
-	lo->code_next = 0;
+	*lo = (struct local_obj){ .id = id, .obj = idx };
 	return 0;
 }
 
@@ -638,37 +699,60 @@ static int rec_debug(struct parser *p)
 	return 0;
 }
 
-struct sample_key {
-	uint32_t obj, ev;
-	uint64_t off;
-};
-
-static uint64_t sample_hash(const struct sample_key *k)
+static int sample_cmp(const void *a, const void *b)
 {
-	return hash_u64(hash_u64((uint64_t)k->obj << 32 | k->ev, 0), k->off);
+	const struct stream_sample *x = a, *y = b;
+
+	if (x->obj != y->obj)
+		return x->obj < y->obj ? -1 : 1;
+	if (x->ev != y->ev)
+		return x->ev < y->ev ? -1 : 1;
+	if (x->off != y->off)
+		return x->off < y->off ? -1 : 1;
+	return 0;
 }
 
-static bool sample_eq(uint32_t idx, const void *key, const void *ctx)
+/*
+ * Sort the samples and sum those of one (object, event, offset). Returns 0,
+ * or -ERANGE when a sum does not fit 64 bits (overflow sets nothing).
+ * saturate: sums stick at UINT64_MAX instead (after folding moved code).
+ */
+static int merge_samples(struct stream *s, bool saturate)
 {
-	const struct stream_sample *a = &((const struct stream *)ctx)->samples[idx];
-	const struct sample_key *b = key;
+	size_t n = 0;
 
-	return a->off == b->off && a->obj == b->obj && a->ev == b->ev;
+	if (s->samples_nr)
+		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
+	for (size_t i = 0; i < s->samples_nr; i++) {
+		struct stream_sample *last = n ? &s->samples[n - 1] : NULL;
+
+		if (!last || sample_cmp(last, &s->samples[i])) {
+			s->samples[n++] = s->samples[i];
+		} else if (saturate) {
+			last->samples = sat_add(last->samples, s->samples[i].samples);
+			last->period = sat_add(last->period, s->samples[i].period);
+		} else if (!add_u64(&last->samples, s->samples[i].samples) ||
+			   !add_u64(&last->period, s->samples[i].period)) {
+			return -ERANGE;
+		}
+	}
+	s->samples_nr = n;
+	s->samples_merged = n;
+	return 0;
 }
 
 static int rec_sample(struct parser *p)
 {
 	struct stream *s = p->s;
 	struct stream_sample *smp;
-	struct sample_key key = { 0 };
 	struct local_obj *lo = NULL;
-	uint64_t samples = 0, period = 0, hash;
-	long i;
+	uint64_t off = 0, samples = 0, period = 0;
+	uint32_t ev = 0;
 	int err;
 
 	if ((err = check_fields(p, 6)) || (err = find_obj(p, p->f[1], &lo)) ||
-	    (err = find_ev(p, p->f[2], &key.ev)) ||
-	    (err = get_hex(p, p->f[3], "sample offset", &key.off)) ||
+	    (err = find_ev(p, p->f[2], &ev)) ||
+	    (err = get_hex(p, p->f[3], "sample offset", &off)) ||
 	    (err = get_dec(p, p->f[4], "samples", &samples)) ||
 	    (err = get_dec(p, p->f[5], "period", &period)))
 		return err;
@@ -676,26 +760,20 @@ static int rec_sample(struct parser *p)
 		s->skipped_object_lines++;
 		return 0;
 	}
-	key.obj = lo->obj;
-	/* One entry per distinct (object, event, offset): memory does not grow with sections. */
-	hash = sample_hash(&key);
-	i = idx_table__find(&s->sample_tab, hash, sample_eq, &key, s);
-	if (i < 0) {
-		if (s->samples_nr >= UINT32_MAX - 1)
-			return bad(p, "too many distinct sample offsets");
-		if (VEC_GROW(s->samples, s->samples_nr + 1, s->samples_alloc) ||
-		    idx_table__add(&s->sample_tab, hash, (uint32_t)s->samples_nr))
-			return oom(p);
-		i = (long)s->samples_nr++;
-		smp = &s->samples[i];
-		smp->obj = key.obj;
-		smp->ev = key.ev;
-		smp->off = key.off;
-		smp->samples = smp->period = 0;
-	}
-	smp = &s->samples[i];
-	if (!add_u64(&smp->samples, samples) || !add_u64(&smp->period, period))
+	/*
+	 * Appended as they come; when the array is full and has doubled since
+	 * the last merge, equal (object, event, offset) keys of different
+	 * sections are summed in place. Memory follows the distinct keys (about
+	 * 32 bytes each), not the sections, at O(n log n) in all.
+	 */
+	if (s->samples_nr == s->samples_alloc && s->samples_nr >= 2 * s->samples_merged &&
+	    s->samples_nr && merge_samples(s, false))
 		return bad(p, "sample count overflows 64 bits");
+	if (VEC_GROW(s->samples, s->samples_nr + 1, s->samples_alloc))
+		return oom(p);
+	smp = &s->samples[s->samples_nr++];
+	*smp = (struct stream_sample){ .obj = lo->obj, .ev = ev, .off = off,
+				       .samples = samples, .period = period };
 	return 0;
 }
 
@@ -709,7 +787,7 @@ static const struct record {
 	{ "time-aware", rec_ignore },
 	{ "event", rec_event },
 	{ "jitdump", rec_ignore },
-	{ "warning", rec_ignore },
+	{ "warning", rec_warning },
 	{ "total", rec_total },
 	{ "object", rec_object },
 	{ "code", rec_code },
@@ -798,8 +876,12 @@ int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t
 	if (p.in_section)
 		ret = bad(&p, "truncated stream: the section started at line %lu has no 'end'",
 			  p.section_line);
-	else if (s->sections == sections) {
-		snprintf(err, errlen, "%s: no '%s' section (empty input?)", fname, HB_STREAM_MAGIC);
+	else if (s->sections == sections && !p.line) {
+		snprintf(err, errlen, "%s+0x0: empty input: no '%s' section", fname, HB_STREAM_MAGIC);
+		ret = -EINVAL;
+	} else if (s->sections == sections) {
+		snprintf(err, errlen, "%s:%lu: no '%s' section in its %lu line%s", fname, p.line,
+			 HB_STREAM_MAGIC, p.line, p.line == 1 ? "" : "s");
 		ret = -EINVAL;
 	}
 out:
@@ -811,51 +893,65 @@ out:
 	return ret;
 }
 
-static int sample_cmp(const void *a, const void *b)
-{
-	const struct stream_sample *x = a, *y = b;
 
-	if (x->obj != y->obj)
-		return x->obj < y->obj ? -1 : 1;
-	if (x->ev != y->ev)
-		return x->ev < y->ev ? -1 : 1;
-	if (x->off != y->off)
-		return x->off < y->off ? -1 : 1;
-	return 0;
+/* Objects that may be CODE_MOVE copies of each other: same jitdump, code_index, size and bytes. */
+static uint64_t code_key_hash(const struct stream_object *o)
+{
+	uint64_t h = hash_bytes(HASH_SEED, o->path, strlen(o->path));
+
+	h = hash_u64(h, o->code_index);
+	h = hash_u64(h, o->size);
+	return hash_bytes(h, o->code, o->code_nr);
+}
+
+static bool same_code(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct stream_object *a = &((const struct stream *)ctx)->objects[idx], *b = key;
+
+	return a->code_index == b->code_index && a->size == b->size && a->code_nr == b->code_nr &&
+	       !strcmp(a->path, b->path) && !memcmp(a->code, b->code, a->code_nr);
 }
 
 /*
  * A JIT's CODE_MOVE makes a second object of the same code (same jitdump and
  * code_index, same bytes, another address): offsets mean the same in both, so
- * their samples are summed into the first, which is shown alone.
+ * their samples are summed into the first, which is shown alone. Objects are
+ * grouped by a hash of what must be equal, so this is linear in the objects
+ * and their code. Returns 0 or -ENOMEM.
  */
-static void fold_moved_code(struct stream *s)
+static int fold_moved_code(struct stream *s)
 {
-	for (size_t i = 0; i < s->objects_nr; i++)
-		s->objects[i].moved_into = UINT32_MAX;
+	struct idx_table first = { 0 };
+
 	for (size_t i = 0; i < s->objects_nr; i++) {
-		struct stream_object *o = &s->objects[i];
+		struct stream_object *m = &s->objects[i];
+		uint64_t h;
+		long o;
 
-		if (o->kind != HB_KIND_JIT || o->moved_into != UINT32_MAX || !o->code_nr)
+		m->moved_into = UINT32_MAX;
+		if (m->kind != HB_KIND_JIT || !m->code_nr)
 			continue;
-		for (size_t j = i + 1; j < s->objects_nr; j++) {
-			struct stream_object *m = &s->objects[j];
-
-			if (m->kind == HB_KIND_JIT && m->moved_into == UINT32_MAX &&
-			    m->code_index == o->code_index && m->size == o->size &&
-			    m->code_nr == o->code_nr && m->addr != o->addr &&
-			    !strcmp(m->path, o->path) && !memcmp(m->code, o->code, o->code_nr)) {
-				m->moved_into = (uint32_t)i;
-				o->moves++;
+		h = code_key_hash(m);
+		o = idx_table__find(&first, h, same_code, m, s);
+		if (o < 0) {
+			if (idx_table__add(&first, h, (uint32_t)i)) {
+				idx_table__release(&first);
+				return -ENOMEM;
 			}
+		} else if (s->objects[o].addr != m->addr) {
+			/* The same address (a reload in place) is another object, as before. */
+			m->moved_into = (uint32_t)o;
+			s->objects[o].moves++;
 		}
 	}
+	idx_table__release(&first);
 	for (size_t i = 0; i < s->samples_nr; i++) {
 		uint32_t into = s->objects[s->samples[i].obj].moved_into;
 
 		if (into != UINT32_MAX)
 			s->samples[i].obj = into;
 	}
+	return 0;
 }
 
 int stream__finish(struct stream *s)
@@ -865,24 +961,15 @@ int stream__finish(struct stream *s)
 	if (s->finished)
 		return 0;
 	s->finished = true;
-	/* The hash tables served the merge; indexes into samples move now. */
+	/* The object table served the merge. */
 	idx_table__release(&s->obj_tab);
-	idx_table__release(&s->sample_tab);
-	fold_moved_code(s);
-	if (s->samples_nr)
-		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
+	/* Sections' equal keys first: their sum must fit, as each section's did. */
+	if (merge_samples(s, false))
+		return -ERANGE;
+	if (fold_moved_code(s))
+		return -ENOMEM;
 	/* Folding can make two samples of one (object, event, offset): sum them. */
-	size_t n = 0;
-
-	for (i = 0; i < s->samples_nr; i++) {
-		if (n && !sample_cmp(&s->samples[n - 1], &s->samples[i])) {
-			s->samples[n - 1].samples = sat_add(s->samples[n - 1].samples, s->samples[i].samples);
-			s->samples[n - 1].period = sat_add(s->samples[n - 1].period, s->samples[i].period);
-		} else {
-			s->samples[n++] = s->samples[i];
-		}
-	}
-	s->samples_nr = n;
+	merge_samples(s, true);
 	for (i = 0; i < s->samples_nr; i = j) {
 		struct stream_object *obj = &s->objects[s->samples[i].obj];
 
@@ -925,8 +1012,10 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->events_nr; i++)
 		free(s->events[i].name);
 	free(s->events);
+	for (i = 0; i < s->warnings_nr; i++)
+		free(s->warnings[i].text);
+	free(s->warnings);
 	free(s->samples);
 	idx_table__release(&s->obj_tab);
-	idx_table__release(&s->sample_tab);
 	memset(s, 0, sizeof(*s));
 }

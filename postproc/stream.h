@@ -13,6 +13,8 @@
 
 /* Longest line accepted; longer ones are refused so memory stays bounded. */
 #define STREAM_LINE_MAX (1u << 20)
+/* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */
+#define STREAM_WARNINGS_MAX 256
 
 /* One event, merged by name over all sections. */
 struct stream_event {
@@ -62,6 +64,16 @@ struct stream_object {
 	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
 	struct stream_sample *samples;
 	size_t samples_nr;
+	/* Where the object was first defined: the fname given to stream__read
+	 * (borrowed, must outlive the stream) and its line there. */
+	const char *origin;
+	unsigned long origin_line;
+};
+
+/* A `warning` line of the plugin's, kept for the report (once per distinct text). */
+struct stream_warning {
+	char *text;		/* owned, decoded */
+	const char *origin;	/* the fname given to stream__read (borrowed) */
 };
 
 struct stream {
@@ -76,8 +88,14 @@ struct stream {
 	uint64_t skipped_classes;	/* `total` lines of an unknown sample class */
 	uint64_t skipped_objects;	/* `object` lines of an unknown object kind */
 	uint64_t skipped_object_lines;	/* code/debug/sample lines of those objects */
+	/* The plugin's diagnostics (`warning` records), distinct texts in order,
+	 * at most STREAM_WARNINGS_MAX; warnings_dropped counts the rest. */
+	struct stream_warning *warnings;
+	size_t warnings_nr, warnings_alloc;
+	uint64_t warnings_dropped;
 	/* private */
-	struct idx_table obj_tab, sample_tab;
+	struct idx_table obj_tab;
+	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
 	bool finished;
 };
 
@@ -86,13 +104,19 @@ void stream__init(struct stream *s);
 
 /*
  * Read every section of f (named fname in messages) and merge it into s.
+ * An object that another section defined with the same identity must agree
+ * on everything else (pid, e_machine, size and name for jit objects;
+ * e_machine, size and kind for native and cwasm ones, whose pid and address
+ * change from run to run): a disagreement is an error naming both places,
+ * never resolved by a guess.
  * Returns 0, or on bad input -EINVAL with "FNAME:LINE: message" in err
  * (-EIO for a read error, -ENOMEM); s must then only be released.
  * Not valid after stream__finish.
  */
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
-/* Done reading: sort the samples and point each object at its own. Returns 0 or -ENOMEM. */
+/* Done reading: sort the samples and point each object at its own. Returns 0,
+ * -ENOMEM, or -ERANGE when one offset's samples over all sections overflow 64 bits. */
 int stream__finish(struct stream *s);
 
 /* Index of the event called name, or -1. */

@@ -1062,6 +1062,131 @@ static int push_insn(struct modctx *x, const uint8_t *at, uint16_t prefix, uint3
  * deeper open label has the same name (the name would resolve to that one);
  * else the depth, with the target's "@N" when it is a block (not the function).
  */
+/*
+ * Which label name is shadowed (an inner label has the same name) must not
+ * cost a walk over the inner labels for every branch: deep nesting with many
+ * branches was O(depth x branches). put_depth keeps, across its calls, a
+ * mirror of the open labels with each one's name and, per distinct name, the
+ * innermost position holding it. Label indexes are handed out once each per
+ * function body in textual order, so the mirror stays right where its entries
+ * match x->labels and is brought up to date by popping and pushing only what
+ * changed: O(1) amortized per label and per branch.
+ */
+struct label_shadow_name {
+	const struct naming *n;
+	long top;			/* innermost open position with this name, or -1 */
+};
+
+static struct label_shadow {
+	const struct modctx *x;		/* what the mirror describes */
+	const struct naming *names_v;
+	size_t names_nr;
+	uint32_t func;
+	uint32_t *ids;			/* label index at each open position */
+	const struct naming **name;	/* its name, or NULL */
+	long *prev;			/* the previous position with the same name, or -1 */
+	size_t nr, alloc;
+	struct label_shadow_name *names;
+	size_t names_alloc, nr_names;
+	struct idx_table by_name;	/* name text -> index in names */
+	bool exit_hook;
+} shadow;
+
+static void label_shadow_free(void)
+{
+	free(shadow.ids);
+	free(shadow.name);
+	free(shadow.prev);
+	free(shadow.names);
+	idx_table__release(&shadow.by_name);
+	memset(&shadow, 0, sizeof(shadow));
+}
+
+static bool shadow_name_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct naming *a = shadow.names[idx].n, *b = key;
+
+	return a->len == b->len && !memcmp(a->s, b->s, a->len);
+}
+
+/* The entry of name n's text in shadow.names (added when new), or NULL. */
+static struct label_shadow_name *shadow_name(const struct naming *n)
+{
+	uint64_t h = hash_bytes(HASH_SEED, n->s, n->len);
+	long i = idx_table__find(&shadow.by_name, h, shadow_name_eq, n, NULL);
+
+	if (i >= 0)
+		return &shadow.names[i];
+	if (VEC_GROW(shadow.names, shadow.nr_names + 1, shadow.names_alloc) ||
+	    idx_table__add(&shadow.by_name, h, (uint32_t)shadow.nr_names))
+		return NULL;
+	shadow.names[shadow.nr_names] = (struct label_shadow_name){ n, -1 };
+	return &shadow.names[shadow.nr_names++];
+}
+
+/* A function body's decoding starts: the mirror describes nothing yet. */
+static void label_shadow_reset(void)
+{
+	shadow.nr = shadow.nr_names = 0;
+	idx_table__clear(&shadow.by_name);
+	shadow.x = NULL;
+}
+
+/* Bring the mirror up to x's open labels; false when out of memory (then unusable). */
+static bool shadow_sync(const struct modctx *x)
+{
+	const struct name_map *m = &x->names[NK_LABEL];
+	size_t p;
+
+	if (!shadow.exit_hook)
+		shadow.exit_hook = !atexit(label_shadow_free);
+	/* Reset at every body's start (decode_ops); this guards anything else. */
+	if (shadow.x != x || shadow.func != x->func || shadow.names_v != m->v ||
+	    shadow.names_nr != m->nr) {
+		label_shadow_reset();
+		shadow.x = x;
+		shadow.func = x->func;
+		shadow.names_v = m->v;
+		shadow.names_nr = m->nr;
+	}
+	p = shadow.nr < x->nr_labels ? shadow.nr : x->nr_labels;
+	while (p > 0 && shadow.ids[p - 1] != x->labels[p - 1])
+		p--;
+	for (; shadow.nr > p; shadow.nr--) {
+		const struct naming *n = shadow.name[shadow.nr - 1];
+		struct label_shadow_name *e = n ? shadow_name(n) : NULL;
+
+		if (e)
+			e->top = shadow.prev[shadow.nr - 1];
+	}
+	if (x->nr_labels > shadow.alloc) {
+		size_t alloc = shadow.alloc, a2 = alloc, a3 = alloc;
+
+		if (VEC_GROW(shadow.ids, x->nr_labels, alloc) || VEC_GROW(shadow.name, x->nr_labels, a2) ||
+		    VEC_GROW(shadow.prev, x->nr_labels, a3)) {
+			shadow.x = NULL;
+			return false;
+		}
+		shadow.alloc = alloc < a2 ? (alloc < a3 ? alloc : a3) : (a2 < a3 ? a2 : a3);
+	}
+	for (; shadow.nr < x->nr_labels; shadow.nr++) {
+		uint32_t id = x->labels[shadow.nr];
+		const struct naming *n = name_map__find(m, x->func, id);
+		struct label_shadow_name *e = NULL;
+
+		if (n && !(e = shadow_name(n))) {
+			shadow.x = NULL;
+			return false;
+		}
+		shadow.ids[shadow.nr] = id;
+		shadow.name[shadow.nr] = n;
+		shadow.prev[shadow.nr] = e ? e->top : -1;
+		if (e)
+			e->top = (long)shadow.nr;
+	}
+	return true;
+}
+
 static void put_depth(struct modctx *x, uint32_t d)
 {
 	struct buf *b = &x->out;
@@ -1078,7 +1203,12 @@ static void put_depth(struct modctx *x, uint32_t d)
 	i = (uint32_t)x->depth - d;
 	if (i >= 1 && i - 1 < x->nr_labels)
 		name = name_map__find(&x->names[NK_LABEL], x->func, x->labels[i - 1]);
-	if (name) {
+	const struct label_shadow_name *e = name && shadow_sync(x) ? shadow_name(name) : NULL;
+
+	if (e) {
+		/* Shadowed when an inner label (a later position) has the same name. */
+		conflict = e->top != (long)(i - 1);
+	} else if (name) {
 		for (size_t j = i; j < x->nr_labels && !conflict; j++) {
 			const struct naming *o =
 				name_map__find(&x->names[NK_LABEL], x->func, x->labels[j]);
@@ -1622,6 +1752,7 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 	x->depth = 0;
 	x->label = 0;
 	x->nr_labels = 0;
+	label_shadow_reset();
 	while (c->p < c->end) {
 		const uint8_t *at = c->p;
 		const struct wasm_opcode *op;

@@ -163,6 +163,63 @@ static void a_full_count_table_refuses_new_keys_but_counts_old_ones(void **state
 	counts__release(&c);
 }
 
+/* The rule of codemap.h, by brute force over every load: the reference answer. */
+static enum codemap_result reference(const struct codemap *m, uint32_t pid, uint64_t ip,
+				     uint64_t time, bool time_aware, size_t *id)
+{
+	bool found = false, later = false;
+
+	for (size_t i = 0; i < codemap__nr(m); i++) {
+		const struct codemap_entry *e = codemap__entry(m, i);
+
+		if (e->pid != pid || ip < e->start || ip >= e->end)
+			continue;
+		if (time_aware && e->time > time) {
+			later = true;
+			continue;
+		}
+		if (!found || e->time >= codemap__entry(m, *id)->time)
+			*id = i;
+		found = true;
+	}
+	return found ? CODEMAP_HIT : later ? CODEMAP_BEFORE_LOAD : CODEMAP_MISS;
+}
+
+/*
+ * Random loads (nested, overlapping, reused addresses, equal times, two pids,
+ * a few huge ones over everything) and random lookups, each answer checked
+ * against the brute-force rule, with and without time awareness. Loads are
+ * added in batches between lookups, as a growing jitdump adds them.
+ */
+static void lookups_agree_with_the_rule_on_random_overlapping_loads(void **state)
+{
+	struct codemap *m = codemap__new();
+	unsigned seed = 12345;
+
+	for (int batch = 0; batch < 8; batch++) {
+		for (int i = 0; i < 300; i++) {
+			uint64_t start = 0x1000 + (uint64_t)(rand_r(&seed) % 4096);
+			uint64_t size = rand_r(&seed) % 50 == 0 ? 8192 : (uint64_t)(rand_r(&seed) % 64);
+
+			codemap__add(m, 1 + (uint32_t)(rand_r(&seed) % 2), start, size,
+				     (uint64_t)(rand_r(&seed) % 1000), 0, 0);
+		}
+		for (int q = 0; q < 2000; q++) {
+			uint32_t pid = 1 + (uint32_t)(rand_r(&seed) % 3);
+			uint64_t ip = 0xf00 + (uint64_t)(rand_r(&seed) % 8704);
+			uint64_t t = (uint64_t)(rand_r(&seed) % 1100);
+			bool ta = rand_r(&seed) % 4 != 0;
+			size_t got = SIZE_MAX, want = SIZE_MAX;
+			enum codemap_result r = codemap__lookup(m, pid, ip, t, ta, &got);
+
+			assert_int_equal(r, reference(m, pid, ip, t, ta, &want));
+			if (r == CODEMAP_HIT)
+				assert_int_equal(got, want);
+		}
+	}
+	codemap__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -172,6 +229,7 @@ int main(void)
 		cmocka_unit_test(a_large_early_load_does_not_hide_later_small_ones),
 		cmocka_unit_test(loads_added_after_a_lookup_are_found),
 		cmocka_unit_test(a_zero_size_or_wrapping_load_is_harmless),
+		cmocka_unit_test(lookups_agree_with_the_rule_on_random_overlapping_loads),
 		cmocka_unit_test(counts_sum_samples_and_periods_per_key),
 		cmocka_unit_test(a_full_count_table_refuses_new_keys_but_counts_old_ones),
 	};

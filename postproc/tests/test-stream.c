@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <malloc.h>
 
 #include <cmocka.h>
 
@@ -265,8 +266,8 @@ static void truncated_section_is_refused(void **state)
 
 static void not_a_stream_is_refused(void **state)
 {
-	refused("", "t.hbs: no 'hotblocks-stream' section (empty input?)");
-	refused("# only a comment\n", "t.hbs: no 'hotblocks-stream' section");
+	refused("", "t.hbs+0x0: empty input: no 'hotblocks-stream' section");
+	refused("# only a comment\n", "t.hbs:1: no 'hotblocks-stream' section in its 1 line");
 	refused("  7f00 fib+0x3 (/tmp/x.cwasm)\n",
 		"t.hbs:1: expected 'hotblocks-stream 1' (not a hotblocks stream?)");
 	refused("# c\nevent 0 e\n", "t.hbs:2: expected 'hotblocks-stream 1'");
@@ -435,6 +436,102 @@ static void many_samples_merge_without_loss(void **state)
 	free(text);
 }
 
+/*
+ * DEBUG_INFO entries are kept from the first section that has them, whatever
+ * the memory the reader's tables reuse held before. glibc's M_PERTURB fills
+ * every new allocation with 253 ^ 0xff = 2, the value that once made a
+ * section-local flag read as "an earlier section supplied them", so the
+ * entries vanished. Checked by hand: one object, two entries, then a second
+ * section repeating the object with other entries, which must not be added.
+ */
+static void debug_entries_survive_recycled_memory(void **state)
+{
+	struct stream s;
+
+	mallopt(M_PERTURB, 253);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   OBJ_JIT(0, "")
+				   "object 1 jit pid=7 e_machine=62 addr=0x2000 size=16 code-index=4 "
+				   "load-time=99 dump=/tmp/jit-7.dump name=two\n"
+				   "debug 0 0x1000 10 0 a.js\n"
+				   "debug 0 0x1004 11 0 %FF\n"
+				   "debug 1 0x1000 20 0 b.js\n"
+				   "end\n"
+				   "hotblocks-stream 1\n"
+				   OBJ_JIT(5, "")
+				   "debug 5 0x1000 99 0 other.js\n"
+				   "end\n"), 0);
+	mallopt(M_PERTURB, 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 2);
+	assert_int_equal(s.objects[0].debug_nr, 2);
+	assert_int_equal(s.objects[0].debug[0].line, 10);
+	assert_string_equal(s.objects[0].debug[0].file, "a.js");
+	assert_int_equal(s.objects[0].debug[1].line, 11);
+	assert_int_equal(s.objects[1].debug_nr, 1);
+	assert_int_equal(s.objects[1].debug[0].line, 20);
+	stream__release(&s);
+}
+
+/* One section of an object line and a sample: what conflicting inputs are made of. */
+#define SECTION(obj) "hotblocks-stream 1\nevent 0 cycles\n" obj "sample 0 0 0x0 1 1\nend\n"
+
+/*
+ * The same object (by identity) in two sections must agree on what describes
+ * its code; otherwise one section's bytes would be shown with the other's
+ * machine or name. Each case checked by hand against STREAM.md's identity.
+ */
+static void conflicting_metadata_is_refused(void **state)
+{
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=183 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): e_machine 183 conflicts with e_machine 62 of the same object at t.hbs:3");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=32 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): size 32 conflicts with size 16");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=8 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): pid 8 conflicts with pid 7");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=beta\n"),
+		"t.hbs:8: object 0: name 'beta' conflicts with 'alpha' of the same code load at t.hbs:3");
+	refused(SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=1 e_machine=183 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n"),
+		"t.hbs:8: object 0 (f): e_machine 183 conflicts with e_machine 62");
+}
+
+/* A native object's pid and address change from run to run: not a conflict. */
+static void native_objects_of_two_runs_merge(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s,
+		SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=2 e_machine=62 addr=0x7f10 size=4 dso=/lib.so sym-start=0x20 name=f\n")),
+		0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 2);
+	stream__release(&s);
+}
+
+/* The plugin's warning lines are kept (decoded, once per text) for the report. */
+static void warnings_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\nwarning a%20b\nwarning c\nend\n"
+				   "hotblocks-stream 1\nwarning a%20b\nend\n"), 0);
+	assert_int_equal(s.warnings_nr, 2);
+	assert_string_equal(s.warnings[0].text, "a b");
+	assert_string_equal(s.warnings[0].origin, "t.hbs");
+	assert_string_equal(s.warnings[1].text, "c");
+	stream__release(&s);
+}
+
 static void names_of_enums(void **state)
 {
 	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
@@ -463,6 +560,10 @@ int main(void)
 		cmocka_unit_test(overlong_line_is_refused),
 		cmocka_unit_test(lines_near_the_buffer_size_are_read),
 		cmocka_unit_test(many_samples_merge_without_loss),
+		cmocka_unit_test(debug_entries_survive_recycled_memory),
+		cmocka_unit_test(conflicting_metadata_is_refused),
+		cmocka_unit_test(native_objects_of_two_runs_merge),
+		cmocka_unit_test(warnings_are_kept),
 		cmocka_unit_test(names_of_enums),
 	};
 

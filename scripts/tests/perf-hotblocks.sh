@@ -55,6 +55,26 @@ check "perf hotblocks -- node --perf-prof reports V8's JS code" grep -Eq '^`(JS|
 check "perf hotblocks -- node --perf-prof leaves nothing in the current directory (no isolate-*-v8.log)" \
 	test -z "$(ls -A "$tmp/noderun")$(ls -A "$tmp/tmpdir")"
 
+# 1b. Other processes' dumps in the same directory are not the run's: one that
+# existed before and one another (unrecorded) process writes during the run
+# must both survive it, unchanged; the run's own dump goes away.
+mkdir "$tmp/shared"
+printf 'older\n' >"$tmp/shared/jit-77777.dump"
+(for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	printf 'live %s\n' "$i" >>"$tmp/shared/jit-99999.dump"; touch "$tmp/shared/jit-77777.dump"; sleep 0.1
+done) &
+writer=$!
+(cd "$tmp/shared" && ph -p 100 -- "$fakejit" >"$tmp/shared.out" 2>"$tmp/shared.err")
+rc=$?
+wait "$writer"
+check "perf hotblocks with other JITs' dumps around: alpha, beta and gamma" known_answer "$tmp/shared.out"
+check "a dump that was there before the run is left alone" \
+	test "$(cat "$tmp/shared/jit-77777.dump" 2>&1)" = older
+check "a dump another process wrote during the run is left alone" \
+	test "$(wc -l <"$tmp/shared/jit-99999.dump" 2>&1)" -eq 20
+check "the run's own dump is removed" \
+	test "$(ls "$tmp/shared")" = "$(printf 'jit-77777.dump\njit-99999.dump')"
+
 # 2. record, then report -i from another current directory.
 mkdir "$tmp/rec"
 (cd "$tmp/rec" && ph record -F 2999 -- "$fakejit" >/dev/null 2>"$tmp/rec.err")

@@ -86,12 +86,112 @@ check "with perf's --time filter the plugin counts exactly the $kept samples per
 check "in the first quarter of the run alpha has samples and beta none" \
 	test "$(object_samples "$tmp/time.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/time.hbs" beta)" -eq 0
 
-# Usage errors stop perf with a message; help explains the options.
+# A FIFO where a jitdump should be (the recorded path, jitdump=, jitdir=, next
+# to perf.data, the current directory) is refused without opening it for
+# reading, which would wait for a writer forever.
+dumpname=$(basename "$fj"/jit-*.dump)
+mkdir -p /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"
+rm -f "/tmp/hotblocks-rec/fakejit/$dumpname"
+cp "$fj/perf.data" "$tmp/fifo-data/"
+for d in /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"; do mkfifo "$d/$dumpname"; done
+(cd "$tmp/fifo-cwd" && timeout 60 perf --no-pager script -i "$tmp/fifo-data/perf.data" --dlfilter "$PLUGIN" \
+	--dlarg "out=$tmp/fifo.hbs" --dlarg "jitdir=$tmp/fifo-dir" --dlarg "jitdump=$tmp/fifo-dir/$dumpname" \
+	2>"$tmp/fifo.err")
+rc=$?
+check "FIFOs at every jitdump path: perf script finishes (exit $rc)" test "$rc" -eq 0
+check "... and all JIT samples are unattributed, not lost" \
+	test "$(total "$tmp/fifo.hbs" unattributed.jit-no-load)" -eq "$jit_ref"
+n=0
+for d in /tmp/hotblocks-rec/fakejit "$tmp/fifo-data" "$tmp/fifo-dir" "$tmp/fifo-cwd"; do
+	grep -q "$d/$dumpname: not a regular file" "$tmp/fifo.err" && n=$((n + 1))
+done
+check "... each FIFO is named as not a regular file ($n of 4)" test "$n" -eq 4
+rm -f "/tmp/hotblocks-rec/fakejit/$dumpname"
+
+# A jit-<pid>.dump that is not the recording's: another process's dump under
+# this pid's name (its header pid differs), or a file for a pid that perf.data
+# records no jitdump of. Neither may take the samples; both are named.
+mkdir "$tmp/foreign"
+cp "$fj/perf.data" "$tmp/foreign/"
+other=$(basename "$dumpname" .dump | sed 's/jit-//'); other=$((other + 1))
+cp "$fj/$dumpname" "$tmp/foreign/$dumpname"
+# The header's pid (u32 at offset 20, little-endian) becomes another process's.
+printf "$(printf '\\%03o\\%03o\\%03o\\%03o' $((other & 255)) $((other >> 8 & 255)) \
+	$((other >> 16 & 255)) $((other >> 24 & 255)))" |
+	dd of="$tmp/foreign/$dumpname" bs=1 seek=20 conv=notrunc status=none
+(cd / && plugin_stream "$tmp/foreign/perf.data" "$tmp/foreign.hbs" 2>"$tmp/foreign.err")
+check "a dump whose header pid is not its name's is not used" \
+	test "$(total "$tmp/foreign.hbs" jit)" -eq 0 -a "$(total "$tmp/foreign.hbs" unattributed.jit-no-load)" -eq "$jit_ref"
+check "... and the plugin says why" grep -q "its header says pid [0-9]*, not [0-9]*: another process's dump" "$tmp/foreign.err"
+# perf.data of a program that wrote no jitdump (its samples are file-backed),
+# and a jit-<pid>.dump for its pid lying next to it.
+mkdir "$tmp/nodump"
+(cd "$tmp/nodump" && perf record -q -k mono -e cpu-clock -F 999 -o perf.data sh -c 'echo $$ >pid; i=0; while [ $i -lt 20000 ]; do i=$((i + 1)); done' 2>/dev/null)
+p=$(cat "$tmp/nodump/pid")
+printf '' >"$tmp/nodump/jit-$p.dump"
+(cd "$tmp/nodump" && plugin_stream perf.data s.hbs 2>err)
+check "a jit-<pid>.dump for a pid perf.data records no jitdump of is not used, and said" \
+	grep -q "jit-$p.dump not used: perf.data records no jitdump mapping of pid $p" "$tmp/nodump/err"
+check "... and not read" sh -c "! grep -q '^jitdump ' '$tmp/nodump/s.hbs'"
+# A moved recording: the dump found next to perf.data is used, and that is said.
+check "a dump used from a fallback directory is said" \
+	grep -q "jitdump /tmp/hotblocks-rec/fakejit/$dumpname named in perf.data is gone; using $tmp/moved/$dumpname instead" "$tmp/moved.err"
+
+# A header total_size past the end of the file (0xffffffff) is said as such,
+# not as a truncated last record.
+cp "$fj/perf.data" "$tmp/hdr/" 2>/dev/null || { mkdir "$tmp/hdr" && cp "$fj/perf.data" "$tmp/hdr/"; }
+cp "$fj/$dumpname" "$tmp/hdr/"
+printf '\377\377\377\377' | dd of="$tmp/hdr/$dumpname" bs=1 seek=8 conv=notrunc status=none
+(cd / && plugin_stream "$tmp/hdr/perf.data" "$tmp/hdr.hbs" 2>"$tmp/hdr.err")
+check "a jitdump header total_size of 0xffffffff is named, not called a truncation" \
+	sh -c "grep -q '$dumpname+0x8: header total_size 4294967295 runs past the end of the file' '$tmp/hdr.err' &&
+		! grep -q 'truncated' '$tmp/hdr.err' && grep -q 'status=header-past-end' '$tmp/hdr.hbs'"
+
+# Usage errors stop perf with a message and status 2; help explains the options and succeeds.
 perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg bogus >/dev/null 2>"$tmp/bogus.err"
 rc=$?
-check "an unknown --dlarg fails with a message" test "$rc" -ne 0 -a -n "$(grep "unknown --dlarg 'bogus'" "$tmp/bogus.err")"
-perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg help >/dev/null 2>"$tmp/help.err"
-check "--dlarg help lists the options" grep -q "jitdump=FILE" "$tmp/help.err"
+check "an unknown --dlarg fails with status 2 and a message" \
+	test "$rc" -eq 2 -a -n "$(grep "unknown --dlarg 'bogus'" "$tmp/bogus.err")"
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg help >"$tmp/help.out" 2>&1
+rc=$?
+check "--dlarg help lists the options and exits 0" test "$rc" -eq 0 -a -n "$(grep "jitdump=FILE" "$tmp/help.out")"
+
+# out=FILE: never the input, checked before reading, a failed write fails the run.
+cp "$fj/perf.data" "$tmp/in.data"
+cp "$tmp/in.data" "$tmp/in.orig"
+ln -s in.data "$tmp/in-link.data"
+for o in "$tmp/in.data" "$tmp/in-link.data"; do
+	perf --no-pager script -i "$tmp/in.data" --dlfilter "$PLUGIN" --dlarg "out=$o" >/dev/null 2>"$tmp/self.err"
+	rc=$?
+	check "out=$(basename "$o") (the input) is refused, status 1, perf.data intact" \
+		sh -c "test $rc -eq 1 && grep -q 'is the input perf.data; refusing' '$tmp/self.err' && cmp '$tmp/in.data' '$tmp/in.orig'"
+done
+restore_recording fakejit
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" \
+	--dlarg "out=/tmp/hotblocks-rec/fakejit/$(basename "$fj"/jit-*.dump)" >/dev/null 2>"$tmp/dumpout.err"
+rc=$?
+check "out= naming the jitdump being read is refused" \
+	sh -c "test $rc -eq 1 && grep -q 'is the jitdump' '$tmp/dumpout.err' && cmp /tmp/hotblocks-rec/fakejit/jit-*.dump '$fj'/jit-*.dump"
+perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg "out=$tmp/no/such/dir/s.hbs" \
+	>/dev/null 2>"$tmp/nodir.err"
+rc=$?
+check "out= in a missing directory fails at once with status 1" \
+	sh -c "test $rc -eq 1 && grep -q 'cannot write $tmp/no/such/dir/s.hbs: No such file' '$tmp/nodir.err'"
+if [ -w /dev/full ]; then
+	perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" --dlarg out=/dev/full >/dev/null 2>"$tmp/full.err"
+	rc=$?
+	check "a failed write (out=/dev/full) fails the run with status 1" \
+		sh -c "test $rc -eq 1 && grep -q 'writing the stream to /dev/full failed' '$tmp/full.err'"
+	perf --no-pager script -i "$fj/perf.data" --dlfilter "$PLUGIN" >/dev/full 2>"$tmp/full2.err"
+	rc=$?
+	check "a failed write to standard output fails the run with status 1" test "$rc" -eq 1
+else
+	not_ok "/dev/full is writable (needed to test failed writes)"
+fi
+printf 'a much longer old content than any stream has %0100000d\n' 0 >"$tmp/old.hbs"
+plugin_stream "$fj/perf.data" "$tmp/old.hbs" 2>/dev/null
+check "an existing longer out= file is replaced, not left with its old tail" \
+	test "$(tail -n 1 "$tmp/old.hbs")" = end
 
 # A recording without -k mono: not time-aware, said once, still attributed.
 if [ -x "$fakejit" ]; then

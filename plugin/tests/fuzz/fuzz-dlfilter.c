@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the dlfilter's callbacks (start, filter_event_early,
+ * filter_event, stop) driven as perf drives them, through a fake
+ * perf_dlfilter_fns whose answers come from the input. The input is:
+ *   byte 0        flags: bit 0 the events were recorded with -k mono,
+ *                 bit 1 --dlarg jit-only, bit 2 live (pipe) input
+ *   bytes 1-2     n, little-endian; then n bytes: a jitdump (--dlarg jitdump=)
+ *   the rest      16-byte samples: which load (or none) and offset, pid,
+ *                 cpu mode, what resolve_ip says (no map, anonymous memory,
+ *                 a perf map, a file with or without a symbol, kernel), event,
+ *                 time step and period
+ * The stream the plugin writes (to a memfd) must count every sample in
+ * exactly one class: for each event the classes sum to `all`; a miscount
+ * aborts. The plugin's entry points are not in the plugin's core objects
+ * that fuzz targets link, so its source is included here.
+ */
+#define _GNU_SOURCE
+#include "../../hotblocks-dlfilter.c"
+
+#include <sys/mman.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { SAMPLE_SIZE = 16 };
+
+static struct perf_event_attr attr;
+static struct perf_dlfilter_al al;
+static char *fake_argv[8];
+static int fake_argc;
+static const uint8_t *code_bytes;
+static size_t code_len;
+
+static char **fake_args(void *ctx, int *argc)
+{
+	*argc = fake_argc;
+	return fake_argv;
+}
+
+static struct perf_event_attr *fake_attr(void *ctx)
+{
+	return &attr;
+}
+
+static const struct perf_dlfilter_al *fake_resolve_ip(void *ctx)
+{
+	return ctx ? &al : NULL;
+}
+
+static __s32 fake_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
+{
+	if (!code_len)
+		return -1;
+	if (len > code_len)
+		len = (__u32)code_len;
+	memcpy(buf, code_bytes, len);
+	return (__s32)len;
+}
+
+/* Every event's classes sum to its `all` in the stream at fd. */
+static void check_totals(int fd)
+{
+	uint64_t all[MAX_EVENTS] = { 0 }, parts[MAX_EVENTS] = { 0 };
+	char line[4096], cls[128];
+	FILE *f;
+
+	lseek(fd, 0, SEEK_SET);
+	f = fdopen(dup(fd), "r");
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned ev;
+		unsigned long long n, p;
+
+		if (sscanf(line, "total %u %127s %llu %llu", &ev, cls, &n, &p) != 4 || ev >= MAX_EVENTS)
+			continue;
+		if (!strcmp(cls, "all"))
+			all[ev] += n;
+		else
+			parts[ev] += n;
+	}
+	fclose(f);
+	for (size_t e = 0; e < MAX_EVENTS; e++)
+		if (all[e] != parts[e])
+			abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static const char *const dsos[] = { "//anon", "/tmp/perf-7.map", "/usr/lib/libc.so.6",
+					    "[kernel.kallsyms]", "/memfd:jit (deleted)" };
+	static const char *const syms[] = { "f", "g", NULL };
+	static const char *const events[] = { "cpu-clock", "cycles", "task-clock" };
+	char dump_arg[64], out_arg[64], *dump_path = dump_arg + 8;
+	struct jitdump *jd = NULL;
+	int dump_fd, out_fd;
+	void *hb_data = NULL;
+	uint64_t time = 1000;
+	size_t n, pos;
+
+	if (size < 3)
+		return 0;
+	n = (size_t)data[1] | (size_t)data[2] << 8;
+	if (n > size - 3)
+		n = size - 3;
+	dump_fd = memfd_create("fuzz-dump", 0);
+	out_fd = memfd_create("fuzz-out", 0);
+	if (dump_fd < 0 || out_fd < 0 || write(dump_fd, data + 3, n) != (ssize_t)n)
+		goto out;
+	snprintf(dump_arg, sizeof(dump_arg), "jitdump=/proc/self/fd/%d", dump_fd);
+	snprintf(out_arg, sizeof(out_arg), "out=/proc/self/fd/%d", out_fd);
+	/* The same loads as the plugin reads, to aim samples at them. */
+	char err[512];
+
+	if (jitdump__open(&jd, dump_path, err, sizeof(err)))
+		jd = NULL;
+
+	fake_argc = 0;
+	fake_argv[fake_argc++] = dump_arg;
+	fake_argv[fake_argc++] = out_arg;
+	fake_argv[fake_argc++] = (char *)(data[0] & 4 ? "perf-data=-" : "perf-data=/nonexistent/perf.data");
+	if (data[0] & 2)
+		fake_argv[fake_argc++] = (char *)"jit-only";
+	memset(&attr, 0, sizeof(attr));
+	if (data[0] & 1) {
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+		attr.sample_type = PERF_SAMPLE_TIME;
+	}
+	memset(&perf_dlfilter_fns, 0, sizeof(perf_dlfilter_fns));
+	perf_dlfilter_fns.args = fake_args;
+	perf_dlfilter_fns.attr = fake_attr;
+	perf_dlfilter_fns.resolve_ip = fake_resolve_ip;
+	perf_dlfilter_fns.object_code = fake_object_code;
+
+	if (start(&hb_data, NULL) < 0)
+		goto stop;
+	for (pos = 3 + n; pos + SAMPLE_SIZE <= size; pos += SAMPLE_SIZE) {
+		const uint8_t *p = data + pos;
+		struct perf_dlfilter_sample s = { .size = sizeof(s) };
+		const struct jitdump_load *l = jd && jd->nr ? &jd->loads[p[0] % jd->nr] : NULL;
+		uint32_t sel = p[3] % 8;
+
+		s.ip = l && p[0] < 200 ? l->code_addr + p[1] % (l->code_size + 2) :
+					 (uint64_t)p[1] << 40 | (uint64_t)p[2] << 8;
+		s.pid = p[4] % 4 ? (jd ? (int)jd->pid : 1) : p[5];
+		s.tid = s.pid;
+		s.cpumode = p[6] % 5 == 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+		time += p[7];
+		s.time = p[8] & 1 ? time : time - (p[8] >> 1);	/* now and then out of order */
+		s.period = (uint64_t)p[9] | (uint64_t)p[10] << 8;
+		s.event = events[p[11] % 3];
+		memset(&al, 0, sizeof(al));
+		al.size = sizeof(al);
+		al.dso = sel < 5 ? dsos[sel] : sel == 5 ? NULL : dsos[2];
+		al.sym = syms[p[12] % 3];
+		al.sym_start = (uint64_t)p[13] << 4;
+		al.sym_end = al.sym_start + p[14];
+		al.symoff = p[15];
+		al.is_kernel_ip = sel == 3;
+		code_bytes = p;
+		code_len = p[14] % 17;
+		/* perf calls filter_event only when filter_event_early kept the sample. */
+		if (!filter_event_early(hb_data, &s, sel == 7 ? NULL : (void *)1))
+			filter_event(hb_data, &s, sel == 7 ? NULL : (void *)1);
+	}
+stop:
+	stop(hb_data, NULL);
+	check_totals(out_fd);
+out:
+	jitdump__close(jd);
+	if (dump_fd >= 0)
+		close(dump_fd);
+	if (out_fd >= 0)
+		close(out_fd);
+	return 0;
+}

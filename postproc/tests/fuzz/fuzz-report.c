@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: a whole report. The input is read as an annotated stream,
+ * merged, ranked and rendered as text (with --source-lines) and as JSON
+ * (--all), with every annotation column: the wasmtime-format recording's
+ * module.cwasm, its CLIF directory and hot.wasm (test-data/wasmtime), found
+ * from the target's own path (build-fuzz/fuzz-report), so objects named like
+ * its functions get [CLIF], [Wasm] and [Source] cells. The seeds are streams
+ * of real recordings.
+ */
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate.h"
+#include "rank.h"
+#include "render.h"
+#include "stream.h"
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char cwasm[PATH_MAX], clif[PATH_MAX], wasm[PATH_MAX];
+static FILE *null_out;
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	char self[PATH_MAX];
+	char *slash;
+
+	/* build-fuzz/fuzz-report -> the checkout's top directory. */
+	if (!realpath((*argv)[0], self) || !(slash = strrchr(self, '/')))
+		return 0;
+	*slash = '\0';
+	if ((slash = strrchr(self, '/')))
+		*slash = '\0';
+	snprintf(cwasm, sizeof(cwasm), "%s/test-data/wasmtime/module.cwasm", self);
+	snprintf(clif, sizeof(clif), "%s/test-data/wasmtime/clif", self);
+	snprintf(wasm, sizeof(wasm), "%s/test-data/wasmtime/hot.wasm", self);
+	null_out = fopen("/dev/null", "w");
+	return 0;
+}
+
+struct display_arg {
+	struct annotator *annot;
+	const struct stream *s;
+};
+
+static const char *display_name(void *arg, size_t obj)
+{
+	const struct display_arg *d = arg;
+
+	return annotator__func(d->annot, d->s, obj)->display;
+}
+
+static void report(struct stream *s, struct annotator *annot, bool json)
+{
+	struct rank_opts o = { .percent = 80.0, .top = SIZE_MAX, .no_threshold = json };
+	struct render_opts ro = { .all = json, .rank = &o, .annot = annot };
+	struct display_arg d = { annot, s };
+	struct rank r;
+
+	o.alt_name = display_name;
+	o.alt_arg = &d;
+	if (!json)
+		ro.source_lines = source_text__new();
+	if (!rank__build(&r, s, 0, &o))
+		(json ? &render_json : &render_text)->render(null_out, &r, &ro);
+	rank__release(&r);
+	source_text__free(ro.source_lines);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	FILE *f = fmemopen((void *)data, size, "r");
+	struct annot_inputs in = { .cwasm = cwasm, .clif_dir = clif, .wasm = wasm };
+	struct annotator *annot = NULL;
+	struct stream s;
+	char err[1024];
+
+	if (!f || !null_out)
+		return 0;
+	stream__init(&s);
+	if (!stream__read(&s, f, "fuzz.hbs", err, sizeof(err)) && !stream__finish(&s) && s.events_nr &&
+	    !annotator__open(&annot, &in, err, sizeof(err))) {
+		report(&s, annot, false);
+		annotator__close(annot);
+		/* A fresh annotator: its cache belongs to one report. */
+		if (!annotator__open(&annot, &in, err, sizeof(err))) {
+			report(&s, annot, true);
+			annotator__close(annot);
+		}
+	}
+	stream__release(&s);
+	fclose(f);
+	return 0;
+}

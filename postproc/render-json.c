@@ -201,13 +201,13 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 	fputs(",\n", out);
 	put_key_u64(out, in, "code_bytes", obj->code_nr);
 	fputs(",\n", out);
-	fprintf(out, "%s\"disassembled\": %s,\n", in, f->code == RANK_CODE_OK ? "true" : "false");
-	if (f->code == RANK_CODE_OK) {
+	fprintf(out, "%s\"disassembled\": %s,\n", in, f->status == RANK_DISASSEMBLED ? "true" : "false");
+	if (f->status == RANK_DISASSEMBLED) {
 		put_key_u64(out, in, "code_end", f->cfg.code_end);
 	} else {
 		put_key_str(out, in, "error",
-			    f->code == RANK_CODE_NONE ? "no code bytes in the stream" :
-			    f->code == RANK_CODE_SKIPPED ? "not disassembled: no block of it can be shown" :
+			    f->status == RANK_NO_CODE ? "no code bytes in the stream" :
+			    f->status == RANK_SKIPPED ? "not disassembled: no block of it can be shown" :
 			    f->error);
 	}
 	fputs(",\n", out);
@@ -220,7 +220,7 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 
 	fprintf(out, "%s\"instructions\": [", in);
 	first = true;
-	if (f->code == RANK_CODE_OK) {
+	if (f->status == RANK_DISASSEMBLED) {
 		/* --all: every instruction, trailing data included; else those of listed blocks. */
 		size_t nb = 0;
 
@@ -250,7 +250,7 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 
 	fprintf(out, "%s\"blocks\": [", in);
 	first = true;
-	for (b = 0; f->code == RANK_CODE_OK && b < f->cfg.blocks_nr; b++) {
+	for (b = 0; f->status == RANK_DISASSEMBLED && b < f->cfg.blocks_nr; b++) {
 		const struct cfg_block *blk = &f->cfg.blocks[b];
 
 		if (!want_block(f, b, o, r->shown_nr))
@@ -268,17 +268,6 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 	}
 	fprintf(out, "%s]\n", first ? "" : "\n      ");
 	fputs("    }", out);
-}
-
-/* Hottest function first; ties keep the stream's object order. */
-static int func_cmp(const void *a, const void *b)
-{
-	const struct rank_func *x = *(const struct rank_func *const *)a;
-	const struct rank_func *y = *(const struct rank_func *const *)b;
-
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
 static const char *unattributed_key(const char *cls)
@@ -347,11 +336,12 @@ static int render(FILE *out, const struct rank *r, const struct render_opts *o)
 	order = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*order));
 	if (!order)
 		return -ENOMEM;
-	for (i = 0; i < r->funcs_nr; i++)
-		if (o->all ? r->funcs[i].selected : r->funcs[i].shown)
-			order[nr++] = &r->funcs[i];
-	if (nr)
-		qsort(order, nr, sizeof(*order), func_cmp);
+	for (i = 0; i < r->funcs_nr; i++) {
+		const struct rank_func *f = &r->funcs[r->by_heat[i]];
+
+		if (o->all ? f->selected : f->shown)
+			order[nr++] = f;
+	}
 	fputs("  \"functions\": [", out);
 	for (i = 0; i < nr; i++) {
 		fputs(i ? ",\n" : "\n", out);

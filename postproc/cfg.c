@@ -962,18 +962,48 @@ static int split(struct cfg_func *f, const struct fin *fin)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
+		const struct cfg_insn *in = &f->insns[i];
 		struct cfg_block *blk;
 
 		if (leader[i]) {
 			blk = &f->blocks[f->blocks_nr++];
-			blk->start = f->insns[i].off;
+			blk->start = in->off;
 			blk->first = i;
 		}
 		blk = &f->blocks[f->blocks_nr - 1];
-		blk->end = f->insns[i].off + f->insns[i].size;
+		blk->end = in->off + in->size;
 		blk->nr++;
+		/* the last instruction decides; the same rule as find_code_end's */
+		blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
+				     (!ends_block(in->flags) || (in->flags & INSN_COND));
 	}
 	free(leader);
+	return 0;
+}
+
+/* f->tables: which jump reads which table, known only while building. */
+static int list_tables(struct cfg_func *f, const struct fin *fin)
+{
+	size_t alloc = 0;
+
+	for (size_t i = 0; i < f->insns_nr && f->insns[i].off < f->code_end; i++) {
+		long j;
+		size_t nr = 0;
+		void *p;
+
+		if (fin[i].table_end <= fin[i].table || (j = cfg_func__insn_at(f, fin[i].table)) < 0)
+			continue;
+		while ((size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
+		       (f->insns[j + nr].flags & INSN_TABLE))
+			nr++;
+		if (!nr)
+			continue;
+		p = grow(f->tables, &alloc, f->tables_nr + 1, sizeof(*f->tables));
+		if (!p)
+			return -ENOMEM;
+		f->tables = p;
+		f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
+	}
 	return 0;
 }
 
@@ -1082,6 +1112,8 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 		out->code_end = out->size;
 	if (!ret)
 		ret = split(out, fin);
+	if (!ret)
+		ret = list_tables(out, fin);
 	free(fin);
 	if (!ret)
 		return 0;
@@ -1149,6 +1181,7 @@ void cfg_func__release(struct cfg_func *f)
 {
 	free(f->insns);
 	free(f->blocks);
+	free(f->tables);
 	free(f->strtab);
 	memset(f, 0, sizeof(*f));
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* JSON report, schema in postproc/JSON.md (version 1). */
+#define _GNU_SOURCE	/* fputs_unlocked, fwrite_unlocked */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,6 +9,24 @@
 #include "render.h"
 
 #define JSON_VERSION 1
+
+/*
+ * A JSON --all report writes millions of small pieces: unlocked stdio (the
+ * report holds the stream's lock for the whole run, see render) and integers
+ * written by hand instead of through printf.
+ */
+#define PUTS(s, out) fputs_unlocked((s), (out))
+#define PUTC(c, out) putc_unlocked((c), (out))
+
+static void put_u64(FILE *out, uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+}
 
 /* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -43,50 +62,62 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 /* A JSON string: RFC 8259 escapes; a byte that is not UTF-8 becomes U+FFFD. */
 static void put_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	fputc('"', out);
+	PUTC('"', out);
 	while (*s) {
-		size_t n = utf8_len(s);
+		const unsigned char *run = s;
+		size_t n;
 
+		while (plain(*s))
+			s++;
+		if (s > run)
+			fwrite_unlocked(run, 1, (size_t)(s - run), out);
+		if (!*s)
+			break;
+		n = utf8_len(s);
 		if (!n) {
-			fputs("\\ufffd", out);
+			PUTS("\\ufffd", out);
 			s++;
 			continue;
 		}
 		if (n > 1) {
-			fwrite(s, 1, n, out);
+			fwrite_unlocked(s, 1, n, out);
 			s += n;
 			continue;
 		}
 		switch (*s) {
 		case '"':
-			fputs("\\\"", out);
+			PUTS("\\\"", out);
 			break;
 		case '\\':
-			fputs("\\\\", out);
+			PUTS("\\\\", out);
 			break;
 		case '\n':
-			fputs("\\n", out);
+			PUTS("\\n", out);
 			break;
 		case '\t':
-			fputs("\\t", out);
+			PUTS("\\t", out);
 			break;
 		case '\r':
-			fputs("\\r", out);
+			PUTS("\\r", out);
 			break;
 		default:
-			if (*s < 0x20 || *s == 0x7f)
-				fprintf(out, "\\u%04x", *s);
-			else
-				fputc(*s, out);
+			/* below 0x20, or 0x7f */
+			fprintf(out, "\\u%04x", *s);
 		}
 		s++;
 	}
-	fputc('"', out);
+	PUTC('"', out);
 }
 
 static void put_key_str(FILE *out, const char *indent, const char *key, const char *val)
@@ -103,28 +134,30 @@ static void put_key_u64(FILE *out, const char *indent, const char *key, uint64_t
 	fprintf(out, "%s\"%s\": %" PRIu64, indent, key, v);
 }
 
+/* ", \"key\": " and the string, or null. */
 static void put_opt_str(FILE *out, const char *key, const char *val)
 {
-	fprintf(out, ", \"%s\": ", key);
+	PUTS(key, out);
 	if (val)
 		put_str(out, val);
 	else
-		fputs("null", out);
+		PUTS("null", out);
 }
 
 /* The instruction's wasm offset and its CLIF / Wasm / source cells (null when absent). */
 static void put_row_annot(FILE *out, const struct report_func *f, const struct report_row *row)
 {
 	if (f->wasm_offsets) {
+		PUTS(", \"wasm_offset\": ", out);
 		if (row->has_wasm_offset)
-			fprintf(out, ", \"wasm_offset\": %" PRIu32, row->wasm_offset);
+			put_u64(out, row->wasm_offset);
 		else
-			fputs(", \"wasm_offset\": null", out);
-		put_opt_str(out, "clif", row->cells[ANNOT_CLIF].text);
-		put_opt_str(out, "wasm", row->cells[ANNOT_WASM].text);
+			PUTS("null", out);
+		put_opt_str(out, ", \"clif\": ", row->cells[ANNOT_CLIF].text);
+		put_opt_str(out, ", \"wasm\": ", row->cells[ANNOT_WASM].text);
 	}
 	if (row->source)
-		put_opt_str(out, "source", row->cells[ANNOT_SOURCE].text);
+		put_opt_str(out, ", \"source\": ", row->cells[ANNOT_SOURCE].text);
 }
 
 static void put_func(FILE *out, const struct report_func *f)
@@ -194,12 +227,16 @@ static void put_func(FILE *out, const struct report_func *f)
 	for (i = 0; i < f->rows_nr; i++) {
 		const struct report_row *row = &f->rows[i];
 
-		fprintf(out, "%s\n%s  {\"offset\": %" PRIu32 ", \"size\": %" PRIu16 ", \"asm\": ",
-			i ? "," : "", in, row->off, row->size);
+		PUTS(i ? ",\n        {\"offset\": " : "\n        {\"offset\": ", out);
+		put_u64(out, row->off);
+		PUTS(", \"size\": ", out);
+		put_u64(out, row->size);
+		PUTS(", \"asm\": ", out);
 		put_str(out, row->text);
-		fprintf(out, ", \"samples\": %" PRIu64, row->samples);
+		PUTS(", \"samples\": ", out);
+		put_u64(out, row->samples);
 		put_row_annot(out, f, row);
-		fputc('}', out);
+		PUTC('}', out);
 	}
 	fprintf(out, "%s],\n", f->rows_nr ? "\n      " : "");
 
@@ -210,21 +247,37 @@ static void put_func(FILE *out, const struct report_func *f)
 
 		if (!blk->listed)
 			continue;
-		fprintf(out, "%s\n%s  {\"start\": %" PRIu32 ", \"end\": %" PRIu32
-			", \"samples\": %" PRIu64 ", \"rank\": ", first ? "" : ",", in, blk->start,
-			blk->end, blk->samples);
+		PUTS(first ? "\n        {\"start\": " : ",\n        {\"start\": ", out);
+		put_u64(out, blk->start);
+		PUTS(", \"end\": ", out);
+		put_u64(out, blk->end);
+		PUTS(", \"samples\": ", out);
+		put_u64(out, blk->samples);
+		PUTS(", \"rank\": ", out);
 		if (blk->rank)
-			fprintf(out, "%" PRIu32, blk->rank);
+			put_u64(out, blk->rank);
 		else
-			fputs("null", out);
-		fprintf(out, ", \"shown\": %s}", blk->shown ? "true" : "false");
+			PUTS("null", out);
+		PUTS(blk->shown ? ", \"shown\": true}" : ", \"shown\": false}", out);
 		first = false;
 	}
 	fprintf(out, "%s]\n", first ? "" : "\n      ");
 	fputs("    }", out);
 }
 
+static int render_locked(FILE *out, const struct report *rep);
+
 static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	int ret;
+
+	flockfile(out);
+	ret = render_locked(out, rep);
+	funlockfile(out);
+	return ret;
+}
+
+static int render_locked(FILE *out, const struct report *rep)
 {
 	size_t i, k;
 

@@ -104,6 +104,8 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 {
 	const struct cfg_insn *in = &c->rf->cfg.insns[i];
 	const struct annot_func *af = c->af;
+	struct annot_cell cells[ANNOT__NR];
+	bool with_source;
 
 	*row = (struct report_row){
 		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
@@ -114,10 +116,8 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 	if (!af)
 		return 0;
 
-	bool with_source = !c->o->every_function || row->samples;
-
-	struct annot_cell cells[ANNOT__NR];
-
+	/* every_function: [Source] for the sampled rows only (report.h) */
+	with_source = !c->o->every_function || row->samples;
 	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
 	for (int k = 0; k < ANNOT__NR; k++)
 		row->cells[k] = (struct report_cell){ cells[k].text, cells[k].key };

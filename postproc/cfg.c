@@ -922,6 +922,26 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
 	return 0;
 }
 
+/* f->tables gets the table the jump insns[i] reads: known only while building. */
+static int add_table_of(struct cfg_func *f, const struct fin *fin, size_t i, size_t *alloc)
+{
+	long j = cfg_func__insn_at(f, fin[i].table);
+	size_t nr = 0;
+	void *p;
+
+	while (j >= 0 && (size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
+	       (f->insns[j + nr].flags & INSN_TABLE))
+		nr++;
+	if (!nr)
+		return 0;
+	p = grow(f->tables, alloc, f->tables_nr + 1, sizeof(*f->tables));
+	if (!p)
+		return -ENOMEM;
+	f->tables = p;
+	f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
+	return 0;
+}
+
 /*
  * Leaders, among the instructions below code_end: offset 0, every direct branch,
  * call or table target that is an instruction start, the instruction after one
@@ -930,7 +950,7 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
  */
 static int split(struct cfg_func *f, const struct fin *fin)
 {
-	size_t n = 0, nblocks = 0;
+	size_t n = 0, nblocks = 0, tables_alloc = 0;
 	uint8_t *leader;
 
 	while (n < f->insns_nr && f->insns[n].off < f->code_end)
@@ -974,36 +994,15 @@ static int split(struct cfg_func *f, const struct fin *fin)
 		blk->end = in->off + in->size;
 		blk->nr++;
 		/* the last instruction decides; the same rule as find_code_end's */
-		blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
-				     (!ends_block(in->flags) || (in->flags & INSN_COND));
+		if (i + 1 == n || leader[i + 1])
+			blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
+					     (!ends_block(in->flags) || (in->flags & INSN_COND));
+		if (fin[i].table_end > fin[i].table && add_table_of(f, fin, i, &tables_alloc)) {
+			free(leader);
+			return -ENOMEM;
+		}
 	}
 	free(leader);
-	return 0;
-}
-
-/* f->tables: which jump reads which table, known only while building. */
-static int list_tables(struct cfg_func *f, const struct fin *fin)
-{
-	size_t alloc = 0;
-
-	for (size_t i = 0; i < f->insns_nr && f->insns[i].off < f->code_end; i++) {
-		long j;
-		size_t nr = 0;
-		void *p;
-
-		if (fin[i].table_end <= fin[i].table || (j = cfg_func__insn_at(f, fin[i].table)) < 0)
-			continue;
-		while ((size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
-		       (f->insns[j + nr].flags & INSN_TABLE))
-			nr++;
-		if (!nr)
-			continue;
-		p = grow(f->tables, &alloc, f->tables_nr + 1, sizeof(*f->tables));
-		if (!p)
-			return -ENOMEM;
-		f->tables = p;
-		f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
-	}
 	return 0;
 }
 
@@ -1112,8 +1111,6 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 		out->code_end = out->size;
 	if (!ret)
 		ret = split(out, fin);
-	if (!ret)
-		ret = list_tables(out, fin);
 	free(fin);
 	if (!ret)
 		return 0;

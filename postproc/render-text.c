@@ -39,6 +39,17 @@ static void put_name(FILE *out, const char *s)
 	}
 }
 
+/* n spaces. */
+static void put_pad(FILE *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, out);
+	fwrite(spaces, 1, n, out);
+}
+
+/* The sample cell: the share of all samples, right-aligned in 10 bytes. */
 static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 {
 	char num[64], cell[72];
@@ -46,20 +57,21 @@ static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 	size_t i, len;
 
 	if (!n) {
-		fprintf(out, "%10s", "");
+		put_pad(out, 10);
 		return;
 	}
-	snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	len = (size_t)snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	if (len < 10)
+		put_pad(out, 10 - len);
 	if (!color) {
-		fprintf(out, "%10s", cell);
+		fputs(cell, out);
 		return;
 	}
-	len = strlen(cell);
-	for (i = len; i < 10; i++)
-		fputc(' ', out);
 	for (i = 0; i < ARRAY_SIZE(heat) - 1 && !(p >= heat[i].min_pct); i++)
 		;
-	fprintf(out, "%s%s%s", heat[i].sgr, cell, COLOR_RESET);
+	fputs(heat[i].sgr, out);
+	fputs(cell, out);
+	fputs(COLOR_RESET, out);
 }
 
 /* Column widths, as the reference clamps them. */
@@ -77,7 +89,6 @@ static const size_t col_max[ANNOT__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
  * last one printed in full is a '"'; an absent one is '-' and resets it. */
 struct ditto {
 	bool valid;
-	const char *text;	/* points into the previous row's cell copy */
 	uint64_t key;
 	char copy[512];
 };
@@ -88,9 +99,15 @@ static const char *ditto__cell(struct ditto *d, const struct report_cell *c)
 		d->valid = false;
 		return "-";
 	}
+	size_t n = strlen(c->text);
+
 	if (d->valid && c->key == d->key && !strcmp(c->text, d->copy))
 		return "\"";
-	snprintf(d->copy, sizeof(d->copy), "%s", c->text);
+	/* the copy keeps at most sizeof(copy) - 1 bytes: a longer text never repeats */
+	if (n >= sizeof(d->copy))
+		n = sizeof(d->copy) - 1;
+	memcpy(d->copy, c->text, n);
+	d->copy[n] = '\0';
 	d->key = c->key;
 	d->valid = true;
 	return c->text;
@@ -103,9 +120,10 @@ static void put_col(FILE *out, const char *s, size_t w, bool last)
 
 	if (n > w)
 		n = w;
-	fprintf(out, "   %.*s", (int)n, s);
+	fputs("   ", out);
+	fwrite(s, 1, n, out);
 	if (!last)
-		fprintf(out, "%*s", (int)(w - n), "");
+		put_pad(out, w - n);
 }
 
 static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)

@@ -121,7 +121,18 @@ int report_edges__build(struct report_func *f, const struct cfg_func *cfg)
 		if (n) {
 			struct report_edge *e = f->edges + first_edge;
 
-			qsort(e, n, sizeof(*e), edge_cmp);
+			/* most blocks have one or two successors: no qsort for those */
+			if (n > 8) {
+				qsort(e, n, sizeof(*e), edge_cmp);
+			} else {
+				for (size_t i = 1; i < n; i++)
+					for (size_t j = i; j && edge_cmp(&e[j - 1], &e[j]) > 0; j--) {
+						struct report_edge tmp = e[j];
+
+						e[j] = e[j - 1];
+						e[j - 1] = tmp;
+					}
+			}
 			for (size_t i = 0; i < n; i++)
 				if (!k || e[k - 1].to != e[i].to || e[k - 1].kind != e[i].kind)
 					e[k++] = e[i];

@@ -922,6 +922,26 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
 	return 0;
 }
 
+/* f->tables gets the table the jump insns[i] reads: known only while building. */
+static int add_table_of(struct cfg_func *f, const struct fin *fin, size_t i, size_t *alloc)
+{
+	long j = cfg_func__insn_at(f, fin[i].table);
+	size_t nr = 0;
+	void *p;
+
+	while (j >= 0 && (size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
+	       (f->insns[j + nr].flags & INSN_TABLE))
+		nr++;
+	if (!nr)
+		return 0;
+	p = grow(f->tables, alloc, f->tables_nr + 1, sizeof(*f->tables));
+	if (!p)
+		return -ENOMEM;
+	f->tables = p;
+	f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
+	return 0;
+}
+
 /*
  * Leaders, among the instructions below code_end: offset 0, every direct branch,
  * call or table target that is an instruction start, the instruction after one
@@ -930,7 +950,7 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
  */
 static int split(struct cfg_func *f, const struct fin *fin)
 {
-	size_t n = 0, nblocks = 0;
+	size_t n = 0, nblocks = 0, tables_alloc = 0;
 	uint8_t *leader;
 
 	while (n < f->insns_nr && f->insns[n].off < f->code_end)
@@ -962,16 +982,25 @@ static int split(struct cfg_func *f, const struct fin *fin)
 		return -ENOMEM;
 	}
 	for (size_t i = 0; i < n; i++) {
+		const struct cfg_insn *in = &f->insns[i];
 		struct cfg_block *blk;
 
 		if (leader[i]) {
 			blk = &f->blocks[f->blocks_nr++];
-			blk->start = f->insns[i].off;
+			blk->start = in->off;
 			blk->first = i;
 		}
 		blk = &f->blocks[f->blocks_nr - 1];
-		blk->end = f->insns[i].off + f->insns[i].size;
+		blk->end = in->off + in->size;
 		blk->nr++;
+		/* the last instruction decides; the same rule as find_code_end's */
+		if (i + 1 == n || leader[i + 1])
+			blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
+					     (!ends_block(in->flags) || (in->flags & INSN_COND));
+		if (fin[i].table_end > fin[i].table && add_table_of(f, fin, i, &tables_alloc)) {
+			free(leader);
+			return -ENOMEM;
+		}
 	}
 	free(leader);
 	return 0;
@@ -1149,6 +1178,7 @@ void cfg_func__release(struct cfg_func *f)
 {
 	free(f->insns);
 	free(f->blocks);
+	free(f->tables);
 	free(f->strtab);
 	memset(f, 0, sizeof(*f));
 }

@@ -54,6 +54,16 @@ struct cfg_block {
 	uint32_t start;		/* offset of the first instruction */
 	uint32_t end;		/* offset just past the last instruction */
 	size_t first, nr;	/* instructions cfg_func.insns[first .. first+nr) */
+	bool falls_through;	/* execution may go on at end: the last instruction is
+				 * no jump, return, trap, jump table entry or data cut
+				 * short (a conditional branch falls through) */
+};
+
+/* A recognised jump table and the indirect jump that reads it. */
+struct cfg_table {
+	size_t jump;		/* insns[jump]: the indirect jump, below code_end */
+	size_t first, nr;	/* insns[first .. first+nr): its entries (INSN_TABLE), whose
+				 * targets are the cases */
 };
 
 struct cfg_func {
@@ -67,6 +77,9 @@ struct cfg_func {
 	uint32_t size;		/* size of the code given */
 	size_t bad_targets;	/* direct targets inside [0, code_end) that are not an
 				 * instruction start (mis-decoded code or data): ignored */
+	struct cfg_table *tables; /* the jump tables of the jumps below code_end, in the
+				 * order of their jumps */
+	size_t tables_nr;
 	char *strtab;		/* private: storage behind every insns[].text */
 };
 

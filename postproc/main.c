@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <sys/stat.h>
 
 #include "annotate.h"
 #include "rank.h"
 #include "render.h"
+#include "report.h"
 #include "stream.h"
 
 /* Exit codes (also in usage_text). */
@@ -340,320 +340,91 @@ static bool use_color(const struct options *o, FILE *out)
 	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
 }
 
-/* The name --function should show for an object: its display name, else its name. */
-static const char *shown_name(const struct rank *r, const struct options *o, size_t obj)
+/* Print the notes of rep, those about the annotation inputs (annotation) or the others. */
+static void print_notes(const struct report *rep, bool annotation)
 {
-	const char *alt = o->rank.alt_name ? o->rank.alt_name(o->rank.alt_arg, obj) : NULL;
-
-	return alt ? alt : r->stream->objects[obj].name;
+	for (size_t i = 0; i < rep->notes_nr; i++)
+		if ((rep->notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
+			note("%s", rep->notes[i].text);
 }
 
 /*
- * Say how --function selected, and when it selected nothing, the sampled names
- * nearest to it (name_distance), else the hottest: the full names of JIT code
- * are long and differ between JIT versions.
+ * perf script --dlfilter hotblocks.so | hotblocks: the plugin has just printed
+ * its warnings on the same terminal, so the report does not repeat those read
+ * from standard input.
  */
-static void report_function_match(const struct rank *r, const struct options *o)
-{
-	enum { SUGGEST = 5 };
-	const char *pat = o->rank.function;
-	size_t best[SUGGEST], dist[SUGGEST], nbest = 0, selected = 0;
-
-	for (size_t i = 0; i < r->funcs_nr; i++)
-		selected += r->funcs[i].selected;
-	if (r->function_match == NAME_MATCH_GLOB || r->function_match == NAME_MATCH_SUBSTRING) {
-		note("--function '%s' is no exact name: %zu sampled code object%s %s", pat, selected,
-		     plural(selected), r->function_match == NAME_MATCH_GLOB ? "the glob matches" :
-		     selected == 1 ? "whose name contains it" : "whose names contain it");
-		return;
-	}
-	if (r->function_match != NAME_MATCH_NONE)
-		return;
-	for (size_t i = 0; i < r->funcs_nr; i++) {
-		size_t obj = r->funcs[i].obj, d = name_distance(pat, r->stream->objects[obj].name);
-		const char *alt = o->rank.alt_name ? o->rank.alt_name(o->rank.alt_arg, obj) : NULL;
-		size_t k;
-
-		if (alt) {
-			size_t da = name_distance(pat, alt);
-
-			d = da < d ? da : d;
-		}
-		if (d == NAME_FAR)
-			continue;
-		/* Insert by distance, then samples, keeping the SUGGEST best. */
-		for (k = nbest; k > 0; k--) {
-			const struct rank_func *b = &r->funcs[best[k - 1]];
-
-			if (dist[k - 1] < d || (dist[k - 1] == d && b->samples >= r->funcs[i].samples))
-				break;
-			if (k < SUGGEST) {
-				best[k] = best[k - 1];
-				dist[k] = dist[k - 1];
-			}
-		}
-		if (k < SUGGEST) {
-			best[k] = i;
-			dist[k] = d;
-			if (nbest < SUGGEST)
-				nbest++;
-		}
-	}
-	if (nbest) {
-		note("no sampled code object matches '%s' (as a name, a glob or a substring); the nearest:",
-		     pat);
-	} else {
-		/* Nothing close: the hottest names show what names look like here. */
-		for (size_t i = 0; i < r->funcs_nr; i++) {
-			size_t k;
-
-			for (k = nbest; k > 0 && r->funcs[best[k - 1]].samples < r->funcs[i].samples; k--)
-				if (k < SUGGEST)
-					best[k] = best[k - 1];
-			if (k < SUGGEST) {
-				best[k] = i;
-				if (nbest < SUGGEST)
-					nbest++;
-			}
-		}
-		note("no sampled code object matches '%s' (as a name, a glob or a substring)%s", pat,
-		     nbest ? "; the hottest are:" : "");
-	}
-	for (size_t k = 0; k < nbest; k++)
-		note("  '%s' (%" PRIu64 " sample%s)", shown_name(r, o, r->funcs[best[k]].obj),
-		     r->funcs[best[k]].samples, plural(r->funcs[best[k]].samples));
-}
-
-struct display_arg {
-	struct annotator *annot;
-	const struct stream *s;
-};
-
-static const char *display_name(void *arg, size_t obj)
-{
-	const struct display_arg *d = arg;
-
-	return annotator__func(d->annot, d->s, obj)->display;
-}
-
-/* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
-static void lossy_functions(const struct rank *r, bool unaligned, struct display_arg *disp,
-			    char *buf, size_t len)
-{
-	enum { SHOW = 3 };
-	size_t top[SHOW], shown = 0, more = 0, at = 0;
-
-#define LOST(i) (unaligned ? r->funcs[i].unaligned : r->funcs[i].outside)
-	for (size_t i = 0; i < r->funcs_nr; i++) {
-		size_t k;
-
-		if (!LOST(i))
-			continue;
-		if (shown == SHOW && LOST(top[SHOW - 1]) >= LOST(i)) {
-			more++;
-			continue;
-		}
-		if (shown == SHOW)
-			more++;
-		else
-			shown++;
-		for (k = shown - 1; k && LOST(top[k - 1]) < LOST(i); k--)
-			top[k] = top[k - 1];
-		top[k] = i;
-	}
-	buf[0] = '\0';
-	for (size_t k = 0; k < shown && at < len; k++) {
-		const char *name = display_name(disp, r->funcs[top[k]].obj);
-
-		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
-		/* names come from the profiled program: no control byte reaches the terminal */
-		for (; *name && at < len; name++) {
-			unsigned char c = (unsigned char)*name;
-
-			if (c < 0x20 || c == 0x7f)
-				at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-			else
-				buf[at++] = (char)c;
-		}
-		if (at < len)
-			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
-	}
-	if (at >= len)
-		at = len - 1;
-	buf[at] = '\0';
-	if (more && at < len)
-		snprintf(buf + at, len - at, " and %zu more", more);
-#undef LOST
-}
-
-/*
- * The plugin's warnings, carried by the stream: a report of a saved stream
- * must still tell them. Not for a stream piped in (perf script | hotblocks):
- * the plugin has just printed them on the same terminal.
- */
-static void report_plugin_warnings(const struct stream *s)
+static bool stdin_is_piped(void)
 {
 	struct stat st;
-	bool piped = !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
-	uint64_t shown = 0;
 
-	for (size_t i = 0; i < s->warnings_nr; i++) {
-		if (piped && !strcmp(s->warnings[i].origin, STDIN_NAME))
-			continue;
-		note("%s: the plugin warned: %s", s->warnings[i].origin, s->warnings[i].text);
-		shown++;
-	}
-	if (s->warnings_dropped && shown)
-		note("... and %" PRIu64 " more distinct plugin warning%s", s->warnings_dropped,
-		     plural(s->warnings_dropped));
-}
-
-/* stderr summary of what the report cannot show: nothing is dropped silently. */
-static void report_losses(const struct stream *s, const struct rank *r, const struct options *o,
-			  struct display_arg *disp)
-{
-	char names[1024];
-	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
-
-	report_plugin_warnings(s);
-
-	if (s->skipped_kinds)
-		note("skipped %" PRIu64 " record%s of unknown kinds", s->skipped_kinds,
-		     plural(s->skipped_kinds));
-	if (s->skipped_classes)
-		note("skipped %" PRIu64 " total%s of unknown sample classes", s->skipped_classes,
-		     plural(s->skipped_classes));
-	if (skipped)
-		note("skipped %" PRIu64 " object%s of unknown kinds and their %" PRIu64
-		     " code/debug/sample line%s", s->skipped_objects, plural(s->skipped_objects),
-		     s->skipped_object_lines, plural(s->skipped_object_lines));
-	if (r->event >= 0) {
-		/* The plugin's own losses: in the total (the denominator), in no function. */
-		static const struct { enum hb_sample_class c; const char *what; } lost[] = {
-			{ HB_CLASS_BEFORE_LOAD, "before their code's load record" },
-			{ HB_CLASS_JIT_NO_LOAD, "in JIT memory no jitdump load covers" },
-			{ HB_CLASS_NO_SYMBOL, "in files without a symbol there" },
-			{ HB_CLASS_NO_MAP, "outside every mapping" },
-			{ HB_CLASS_NOT_RESOLVED, "not resolved (jit-only)" },
-			{ HB_CLASS_TABLE_FULL, "beyond the plugin's table" },
-		};
-		const uint64_t *n = s->events[r->event].samples;
-		char why[512];
-		size_t len = 0;
-		uint64_t sum = 0;
-
-		why[0] = '\0';
-		for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-			if (!n[lost[k].c])
-				continue;
-			sum = sat_add(sum, n[lost[k].c]);
-			len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0,
-						"%s%" PRIu64 " %s", len ? ", " : "", n[lost[k].c], lost[k].what);
-		}
-		if (sum)
-			note("%" PRIu64 " sample%s unattributed (%s): counted in the total, in no function",
-			     sum, plural(sum), why);
-	}
-	if (r->nocode_objects)
-		note("%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes: counted,"
-		     " in no block", r->nocode_samples, plural(r->nocode_samples),
-		     r->nocode_objects, plural(r->nocode_objects));
-	if (r->failed_objects)
-		note("%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled (%s): counted,"
-		     " in no block", r->failed_samples, plural(r->failed_samples),
-		     r->failed_objects, plural(r->failed_objects), r->failed_error);
-	if (r->unaligned_samples) {
-		lossy_functions(r, true, disp, names, sizeof(names));
-		note("%" PRIu64 " sample%s inside an instruction that is sampled more (the code"
-		     " bytes are not those that ran): counted, in no block: %s",
-		     r->unaligned_samples, plural(r->unaligned_samples), names);
-	}
-	if (r->outside_samples) {
-		lossy_functions(r, false, disp, names, sizeof(names));
-		note("%" PRIu64 " sample%s past the code bytes the input has: counted, in no"
-		     " block: %s", r->outside_samples, plural(r->outside_samples), names);
-	}
-	if (r->percent_capped)
-		note("only %" PRIu64 " of the %" PRIu64 " samples (%.1f%%) are in objects that"
-		     " can have blocks: --percent %g counts against those %" PRIu64,
-		     r->blockable, r->total, r->total ? 100.0 * r->blockable / r->total : 0.0,
-		     o->rank.percent, r->blockable);
-	if (r->attributed > r->total)
-		note("the stream's total of %" PRIu64 " sample%s is less than the %" PRIu64
-		     " it attributes to code objects", r->total, plural(r->total), r->attributed);
-	if (o->rank.function)
-		report_function_match(r, o);
-}
-
-static void summary_note(void *arg, const char *line)
-{
-	note("%s", line);
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
 static int run(struct options *o, int nfiles, char **files)
 {
-	struct render_opts ro = { .all = o->all, .rank = &o->rank };
+	struct report_opts repo = {
+		/* JSON --all lists every selected function in full. */
+		.every_function = o->json && o->all,
+		.whole_functions = o->json && o->all,
+		.source_lines = o->source_lines && !o->json,
+		.live_origin = stdin_is_piped() ? STDIN_NAME : NULL,
+	};
+	struct render_opts ro = { 0 };
 	struct annotator *annot = NULL;
-	struct display_arg disp;
+	struct report_names names;
+	struct report rep = { 0 };
 	char err[1024];
 	struct stream s;
-	struct rank r;
+	struct rank r = { 0 };
 	FILE *out = stdout;
 	int i, ret = EXIT_INPUT;
 	long ev = -1;
 
 	stream__init(&s);
 	if (!nfiles && read_input(&s, "-"))
-		goto out_stream;
+		goto out;
 	for (i = 0; i < nfiles; i++)
 		if (read_input(&s, files[i]))
-			goto out_stream;
+			goto out;
 	if ((i = stream__finish(&s))) {
 		error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
 				     "out of memory");
-		goto out_stream;
+		goto out;
 	}
 
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);
 		if (ev < 0) {
 			error("the input has no event called '%s'", o->event);
-			goto out_stream;
+			goto out;
 		}
 	} else if (s.events_nr) {
 		ev = 0;
 	}
 	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
 		error("%s", err);
-		memset(&r, 0, sizeof(r));
-		goto out_rank;
+		goto out;
 	}
-	disp = (struct display_arg){ annot, &s };
-	o->rank.alt_name = display_name;
-	o->rank.alt_arg = &disp;
-	ro.annot = annot;
-	if (o->source_lines && !o->json && !(ro.source_lines = source_text__new())) {
+	names = (struct report_names){ annot, &s };
+	o->rank.alt_name = report__display_name;
+	o->rank.alt_arg = &names;
+	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
 		error("out of memory");
-		goto out_rank_early;
+		goto out;
 	}
-	if (rank__build(&r, &s, ev, &o->rank)) {
-		error("out of memory");
-		goto out_rank;
-	}
-	report_losses(&s, &r, o, &disp);
+	print_notes(&rep, false);
 
 	/* Opened only now, so that bad input does not clobber an earlier report. */
 	if (o->output && !(out = fopen(o->output, "w"))) {
 		error("%s: %s", o->output, strerror(errno));
-		goto out_rank;
+		goto out;
 	}
 	ro.color = use_color(o, out);
-	i = (o->json ? &render_json : &render_text)->render(out, &r, &ro);
-	annotator__summary(annot, summary_note, NULL);
-	if (i == -ENOMEM)
-		error("out of memory");
-	else if (i || fflush(out) || ferror(out))
+	i = (o->json ? &render_json : &render_text)->render(out, &rep, &ro);
+	/* After the report: they speak of its columns. */
+	print_notes(&rep, true);
+	if (i || fflush(out) || ferror(out))
 		error("%s: write error", o->output ? o->output : "<stdout>");
 	else
 		ret = EXIT_OK;
@@ -661,12 +432,10 @@ static int run(struct options *o, int nfiles, char **files)
 		error("%s: write error", o->output);
 		ret = EXIT_INPUT;
 	}
-out_rank:
+out:
+	report__release(&rep);
 	rank__release(&r);
-out_rank_early:
 	annotator__close(annot);
-	source_text__free(ro.source_lines);
-out_stream:
 	stream__release(&s);
 	return ret;
 }

@@ -74,7 +74,7 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 	int ret;
 
 	if (!obj->code_nr) {
-		f->code = RANK_CODE_NONE;
+		f->status = RANK_NO_CODE;
 		r->nocode_objects++;
 		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
 		return 0;
@@ -106,7 +106,7 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
-		f->code = RANK_CODE_FAILED;
+		f->status = RANK_FAILED;
 		f->error = strdup(err[0] ? err : strerror(-ret));
 		if (!f->error)
 			return -ENOMEM;
@@ -116,7 +116,7 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 		r->failed_samples = sat_add(r->failed_samples, f->samples);
 		return 0;
 	}
-	f->code = RANK_CODE_OK;
+	f->status = RANK_DISASSEMBLED;
 	f->insn_samples = calloc(f->cfg.insns_nr ? f->cfg.insns_nr : 1, sizeof(uint64_t));
 	f->block_samples = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint64_t));
 	f->block_rank = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint32_t));
@@ -155,7 +155,7 @@ static int collect_blocks(struct rank *r, size_t fi, size_t *alloc)
 {
 	const struct rank_func *f = &r->funcs[fi];
 
-	if (!f->selected || f->code != RANK_CODE_OK)
+	if (!f->selected || f->status != RANK_DISASSEMBLED)
 		return 0;
 	for (size_t j = 0; j < f->cfg.blocks_nr; j++) {
 		if (!f->block_samples[j])
@@ -180,16 +180,38 @@ static size_t shown_count(const struct rank *r, const struct rank_opts *o, uint6
 	return rank__threshold(scratch, r->blocks_nr, r->percent_of, o->percent, o->top);
 }
 
-/* Hottest first; ties in object order, as the final ranking breaks them. */
-static const struct rank_func *order_funcs;
-
+/*
+ * Hottest first; ties in object order, as the final ranking breaks them. The
+ * one comparison of functions: every output lists them in this order.
+ */
 static int func_heat_cmp(const void *a, const void *b)
 {
-	const struct rank_func *x = &order_funcs[*(const size_t *)a], *y = &order_funcs[*(const size_t *)b];
+	const struct rank_func *x = *(const struct rank_func *const *)a;
+	const struct rank_func *y = *(const struct rank_func *const *)b;
 
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* r->by_heat: sorted through pointers, so the comparison needs no context. */
+static int order_by_heat(struct rank *r)
+{
+	const struct rank_func **p = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*p));
+	size_t i;
+
+	r->by_heat = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*r->by_heat));
+	if (!p || !r->by_heat) {
+		free(p);
+		return -ENOMEM;
+	}
+	for (i = 0; i < r->funcs_nr; i++)
+		p[i] = &r->funcs[i];
+	qsort(p, r->funcs_nr, sizeof(*p), func_heat_cmp);
+	for (i = 0; i < r->funcs_nr; i++)
+		r->by_heat[i] = (size_t)(p[i] - r->funcs);
+	free(p);
+	return 0;
 }
 
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
@@ -225,7 +247,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		memset(f, 0, sizeof(*f));
 		f->obj = i;
 		f->samples = sum;
-		f->code = RANK_CODE_SKIPPED;
+		f->status = RANK_SKIPPED;
 		if (o->function) {
 			enum name_match m = name_match(o->function, obj->name);
 
@@ -263,14 +285,11 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	size_t order_nr = 0;
 
 	order = malloc(r->funcs_nr * sizeof(*order));
-	if (!order)
+	if (!order || order_by_heat(r))
 		goto out;
 	for (i = 0; i < r->funcs_nr; i++)
-		if (!lazy || r->funcs[i].selected)
-			order[order_nr++] = i;
-	order_funcs = r->funcs;
-	qsort(order, order_nr, sizeof(*order), func_heat_cmp);
-	order_funcs = NULL;
+		if (!lazy || r->funcs[r->by_heat[i]].selected)
+			order[order_nr++] = r->by_heat[i];
 
 	/*
 	 * Disassemble in batches of doubling size, hottest first. Stop once the
@@ -312,7 +331,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 			break;
 	}
 	for (i = 0; i < r->funcs_nr; i++)
-		r->skipped_objects += r->funcs[i].code == RANK_CODE_SKIPPED;
+		r->skipped_objects += r->funcs[i].status == RANK_SKIPPED;
 
 	rank__sort(r->blocks, r->blocks_nr);
 	ret = -ENOMEM;
@@ -350,10 +369,11 @@ void rank__release(struct rank *r)
 		free(f->insn_samples);
 		free(f->block_samples);
 		free(f->block_rank);
-		if (f->code == RANK_CODE_OK)
+		if (f->status == RANK_DISASSEMBLED)
 			cfg_func__release(&f->cfg);
 	}
 	free(r->funcs);
+	free(r->by_heat);
 	free(r->blocks);
 	memset(r, 0, sizeof(*r));
 }

@@ -22,20 +22,20 @@ struct rank_opts {
 	void *alt_arg;
 };
 
-/* Why an object has no blocks. */
-enum rank_code {
-	RANK_CODE_OK,		/* disassembled: cfg is valid */
-	RANK_CODE_NONE,		/* the stream has no code bytes for it */
-	RANK_CODE_FAILED,	/* cfg_func__build refused (architecture...): see error */
-	RANK_CODE_SKIPPED,	/* not disassembled: too cold for any of its blocks to be shown */
+/* Whether an object was disassembled, and if not, why it has no blocks. */
+enum rank_status {
+	RANK_DISASSEMBLED,	/* cfg is valid */
+	RANK_NO_CODE,		/* the stream has no code bytes for it */
+	RANK_FAILED,		/* cfg_func__build refused (architecture...): see error */
+	RANK_SKIPPED,		/* not disassembled: too cold for any of its blocks to be shown */
 };
 
 /* One sampled object. */
 struct rank_func {
 	size_t obj;			/* index in stream.objects */
-	enum rank_code code;
-	char *error;			/* owned: cfg_func__build's message, RANK_CODE_FAILED only */
-	struct cfg_func cfg;		/* owned, RANK_CODE_OK only */
+	enum rank_status status;
+	char *error;			/* owned: cfg_func__build's message, RANK_FAILED only */
+	struct cfg_func cfg;		/* owned, RANK_DISASSEMBLED only */
 	uint64_t *insn_samples;		/* owned: [cfg.insns_nr], samples at each instruction start */
 	uint64_t *block_samples;	/* owned: [cfg.blocks_nr] */
 	uint32_t *block_rank;		/* owned: [cfg.blocks_nr], 1-based place in rank.blocks, 0 = none */
@@ -63,10 +63,13 @@ struct rank {
 	uint64_t attributed;		/* samples in any object */
 	struct rank_func *funcs;	/* every object with samples of the event, object order */
 	size_t funcs_nr;
+	size_t *by_heat;		/* [funcs_nr] indexes of funcs, hottest first (most
+					 * samples; ties in object order): the one order of
+					 * functions every output uses */
 	struct rank_block *blocks;	/* blocks with samples of selected funcs, hottest first */
 	size_t blocks_nr;
 	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
-	uint64_t skipped_objects;	/* RANK_CODE_SKIPPED */
+	uint64_t skipped_objects;	/* RANK_SKIPPED */
 	/* What could not go into a block, over every disassembled object. */
 	uint64_t nocode_objects, nocode_samples;
 	uint64_t failed_objects, failed_samples;
@@ -89,7 +92,7 @@ struct rank {
  * fold their samples into instructions and blocks, rank the blocks and apply
  * the selection in o. Objects are disassembled hottest first, and only until
  * no object left could have a block among those shown (a block never has more
- * samples than its object): the rest are RANK_CODE_SKIPPED, unless
+ * samples than its object): the rest are RANK_SKIPPED, unless
  * o->every_function or o->no_threshold. Returns 0 or -ENOMEM; r must be
  * released either way. r borrows s.
  */
@@ -97,7 +100,8 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 void rank__release(struct rank *r);
 
 /*
- * The reference's threshold (formats.md 6.3): printed = 0; before each block stop
+ * The reference's threshold (`wasmtime hot-blocks --percent`, JSON.md "Ranking
+ * and selection"): printed = 0; before each block stop
  * once printed/total*100 >= percent, else take it and add its count. The block
  * that crosses the threshold is therefore taken, and percent 0 takes none.
  * counts are in rank order; at most top are taken. Returns how many are taken.

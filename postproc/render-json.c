@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* JSON report, schema in postproc/JSON.md (version 1). */
+#define _GNU_SOURCE	/* fputs_unlocked, fwrite_unlocked */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -8,6 +9,24 @@
 #include "render.h"
 
 #define JSON_VERSION 1
+
+/*
+ * A JSON --all report writes millions of small pieces: unlocked stdio (the
+ * report holds the stream's lock for the whole run, see render) and integers
+ * written by hand instead of through printf.
+ */
+#define PUTS(s, out) fputs_unlocked((s), (out))
+#define PUTC(c, out) putc_unlocked((c), (out))
+
+static void put_u64(FILE *out, uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
+}
 
 /* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), or 0. */
 static size_t utf8_len(const unsigned char *s)
@@ -43,50 +62,62 @@ static size_t utf8_len(const unsigned char *s)
 	return n;
 }
 
+/* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
+static bool plain(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '"' && c != '\\';
+}
+
 /* A JSON string: RFC 8259 escapes; a byte that is not UTF-8 becomes U+FFFD. */
 static void put_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
 
-	fputc('"', out);
+	PUTC('"', out);
 	while (*s) {
-		size_t n = utf8_len(s);
+		const unsigned char *run = s;
+		size_t n;
 
+		while (plain(*s))
+			s++;
+		if (s > run)
+			fwrite_unlocked(run, 1, (size_t)(s - run), out);
+		if (!*s)
+			break;
+		n = utf8_len(s);
 		if (!n) {
-			fputs("\\ufffd", out);
+			PUTS("\\ufffd", out);
 			s++;
 			continue;
 		}
 		if (n > 1) {
-			fwrite(s, 1, n, out);
+			fwrite_unlocked(s, 1, n, out);
 			s += n;
 			continue;
 		}
 		switch (*s) {
 		case '"':
-			fputs("\\\"", out);
+			PUTS("\\\"", out);
 			break;
 		case '\\':
-			fputs("\\\\", out);
+			PUTS("\\\\", out);
 			break;
 		case '\n':
-			fputs("\\n", out);
+			PUTS("\\n", out);
 			break;
 		case '\t':
-			fputs("\\t", out);
+			PUTS("\\t", out);
 			break;
 		case '\r':
-			fputs("\\r", out);
+			PUTS("\\r", out);
 			break;
 		default:
-			if (*s < 0x20 || *s == 0x7f)
-				fprintf(out, "\\u%04x", *s);
-			else
-				fputc(*s, out);
+			/* below 0x20, or 0x7f */
+			fprintf(out, "\\u%04x", *s);
 		}
 		s++;
 	}
-	fputc('"', out);
+	PUTC('"', out);
 }
 
 static void put_key_str(FILE *out, const char *indent, const char *key, const char *val)
@@ -103,79 +134,56 @@ static void put_key_u64(FILE *out, const char *indent, const char *key, uint64_t
 	fprintf(out, "%s\"%s\": %" PRIu64, indent, key, v);
 }
 
+/* ", \"key\": " and the string, or null. */
 static void put_opt_str(FILE *out, const char *key, const char *val)
 {
-	fprintf(out, ", \"%s\": ", key);
+	PUTS(key, out);
 	if (val)
 		put_str(out, val);
 	else
-		fputs("null", out);
+		PUTS("null", out);
 }
 
 /* The instruction's wasm offset and its CLIF / Wasm / source cells (null when absent). */
-static void put_insn_annot(FILE *out, struct annotator *a, const struct rank *r,
-			   const struct rank_func *f, const struct annot_func *af, uint32_t off,
-			   bool with_source)
+static void put_row_annot(FILE *out, const struct report_func *f, const struct report_row *row)
 {
-	struct annot_cell cells[ANNOT__NR];
-	bool any = false;
-
-	annotator__cells(a, r->stream, f->obj, off, with_source, cells);
-	for (int c = 0; c < ANNOT__NR; c++)
-		any |= af->has[c];
-	if (!any)
-		return;
-	if (af->wasm) {
-		/* The key of a CLIF or Wasm cell is the wasm offset both come from. */
-		struct annot_cell w = cells[ANNOT_CLIF].text ? cells[ANNOT_CLIF] : cells[ANNOT_WASM];
-		uint32_t woff;
-
-		if (w.text)
-			fprintf(out, ", \"wasm_offset\": %" PRIu64, w.key);
-		else if (annotator__wasm_offset(a, af, off, &woff))
-			fprintf(out, ", \"wasm_offset\": %" PRIu32, woff);
+	if (f->wasm_offsets) {
+		PUTS(", \"wasm_offset\": ", out);
+		if (row->has_wasm_offset)
+			put_u64(out, row->wasm_offset);
 		else
-			fputs(", \"wasm_offset\": null", out);
-		put_opt_str(out, "clif", cells[ANNOT_CLIF].text);
-		put_opt_str(out, "wasm", cells[ANNOT_WASM].text);
+			PUTS("null", out);
+		put_opt_str(out, ", \"clif\": ", row->cells[ANNOT_CLIF].text);
+		put_opt_str(out, ", \"wasm\": ", row->cells[ANNOT_WASM].text);
 	}
-	if (af->has[ANNOT_SOURCE] && with_source)
-		put_opt_str(out, "source", cells[ANNOT_SOURCE].text);
+	if (row->source)
+		put_opt_str(out, ", \"source\": ", row->cells[ANNOT_SOURCE].text);
 }
 
-static bool want_block(const struct rank_func *f, size_t b, const struct render_opts *o,
-		       size_t shown_nr)
+static void put_func(FILE *out, const struct report_func *f)
 {
-	return o->all || (f->block_rank[b] && f->block_rank[b] <= shown_nr);
-}
-
-static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
-		     const struct render_opts *o)
-{
-	const struct stream_object *obj = &r->stream->objects[f->obj];
+	const struct stream_object *obj = f->object;
 	const char *in = "      ";
 	bool first;
 	size_t b, i;
 
-	const struct annot_func *af = o->annot ? annotator__func(o->annot, r->stream, f->obj) : NULL;
-
 	fputs("    {\n", out);
 	put_key_str(out, in, "name", obj->name);
 	fputs(",\n", out);
-	put_key_str(out, in, "display_name", af ? af->display : obj->name);
+	put_key_str(out, in, "display_name", f->display_name);
 	fputs(",\n", out);
-	if (af && af->wasm) {
+	if (f->wasm.matched) {
 		/* Matched to the .cwasm: which function, and whether its code agrees. */
 		fprintf(out, "%s\"wasm_function\": {\"symbol\": ", in);
-		put_str(out, af->symbol);
-		fprintf(out, ", \"text_offset\": %" PRIu64 ", \"module\": ", af->text_off);
-		if (af->module >= 0)
-			fprintf(out, "%d, \"index\": %d", af->module, af->func_index);
+		put_str(out, f->wasm.symbol);
+		fprintf(out, ", \"text_offset\": %" PRIu64 ", \"module\": ", f->wasm.text_offset);
+		if (f->wasm.module >= 0)
+			fprintf(out, "%d, \"index\": %d", f->wasm.module, f->wasm.index);
 		else
 			fputs("null, \"index\": null", out);
-		fprintf(out, ", \"stale\": %s},\n", af->stale ? "true" : "false");
+		fprintf(out, ", \"stale\": %s},\n", f->wasm.stale ? "true" : "false");
 	}
-	put_key_str(out, in, "kind", stream__kind_name(obj->kind));
+	put_key_str(out, in, "kind", f->kind);
 	fputs(",\n", out);
 	put_key_u64(out, in, "pid", obj->pid);
 	fputs(",\n", out);
@@ -201,15 +209,12 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 	fputs(",\n", out);
 	put_key_u64(out, in, "code_bytes", obj->code_nr);
 	fputs(",\n", out);
-	fprintf(out, "%s\"disassembled\": %s,\n", in, f->code == RANK_CODE_OK ? "true" : "false");
-	if (f->code == RANK_CODE_OK) {
-		put_key_u64(out, in, "code_end", f->cfg.code_end);
-	} else {
-		put_key_str(out, in, "error",
-			    f->code == RANK_CODE_NONE ? "no code bytes in the stream" :
-			    f->code == RANK_CODE_SKIPPED ? "not disassembled: no block of it can be shown" :
-			    f->error);
-	}
+	fprintf(out, "%s\"disassembled\": %s,\n", in,
+		f->status == RANK_DISASSEMBLED ? "true" : "false");
+	if (f->status == RANK_DISASSEMBLED)
+		put_key_u64(out, in, "code_end", f->code_end);
+	else
+		put_key_str(out, in, "error", f->error);
 	fputs(",\n", out);
 	put_key_u64(out, in, "samples", f->samples);
 	fputs(",\n", out);
@@ -219,146 +224,107 @@ static void put_func(FILE *out, const struct rank *r, const struct rank_func *f,
 	fputs(",\n", out);
 
 	fprintf(out, "%s\"instructions\": [", in);
-	first = true;
-	if (f->code == RANK_CODE_OK) {
-		/* --all: every instruction, trailing data included; else those of listed blocks. */
-		size_t nb = 0;
+	for (i = 0; i < f->rows_nr; i++) {
+		const struct report_row *row = &f->rows[i];
 
-		for (i = 0; i < f->cfg.insns_nr; i++) {
-			const struct cfg_insn *insn = &f->cfg.insns[i];
-
-			while (nb < f->cfg.blocks_nr &&
-			       f->cfg.blocks[nb].first + f->cfg.blocks[nb].nr <= i)
-				nb++;
-			if (!o->all && (nb == f->cfg.blocks_nr || f->cfg.blocks[nb].first > i ||
-					!want_block(f, nb, o, r->shown_nr)))
-				continue;
-			fprintf(out, "%s\n%s  {\"offset\": %" PRIu32 ", \"size\": %" PRIu16
-				", \"asm\": ", first ? "" : ",", in, insn->off, insn->size);
-			put_str(out, insn->text);
-			fprintf(out, ", \"samples\": %" PRIu64, f->insn_samples[i]);
-			/* --all lists every instruction of every function: source
-			 * lines only where there are samples, to keep it fast. */
-			if (af)
-				put_insn_annot(out, o->annot, r, f, af, insn->off,
-					       !o->all || f->insn_samples[i]);
-			fputc('}', out);
-			first = false;
-		}
+		PUTS(i ? ",\n        {\"offset\": " : "\n        {\"offset\": ", out);
+		put_u64(out, row->off);
+		PUTS(", \"size\": ", out);
+		put_u64(out, row->size);
+		PUTS(", \"asm\": ", out);
+		put_str(out, row->text);
+		PUTS(", \"samples\": ", out);
+		put_u64(out, row->samples);
+		put_row_annot(out, f, row);
+		PUTC('}', out);
 	}
-	fprintf(out, "%s],\n", first ? "" : "\n      ");
+	fprintf(out, "%s],\n", f->rows_nr ? "\n      " : "");
 
 	fprintf(out, "%s\"blocks\": [", in);
 	first = true;
-	for (b = 0; f->code == RANK_CODE_OK && b < f->cfg.blocks_nr; b++) {
-		const struct cfg_block *blk = &f->cfg.blocks[b];
+	for (b = 0; b < f->blocks_nr; b++) {
+		const struct report_block *blk = &f->blocks[b];
 
-		if (!want_block(f, b, o, r->shown_nr))
+		if (!blk->listed)
 			continue;
-		fprintf(out, "%s\n%s  {\"start\": %" PRIu32 ", \"end\": %" PRIu32
-			", \"samples\": %" PRIu64 ", \"rank\": ", first ? "" : ",", in, blk->start,
-			blk->end, f->block_samples[b]);
-		if (f->block_rank[b])
-			fprintf(out, "%" PRIu32, f->block_rank[b]);
+		PUTS(first ? "\n        {\"start\": " : ",\n        {\"start\": ", out);
+		put_u64(out, blk->start);
+		PUTS(", \"end\": ", out);
+		put_u64(out, blk->end);
+		PUTS(", \"samples\": ", out);
+		put_u64(out, blk->samples);
+		PUTS(", \"rank\": ", out);
+		if (blk->rank)
+			put_u64(out, blk->rank);
 		else
-			fputs("null", out);
-		fprintf(out, ", \"shown\": %s}",
-			f->block_rank[b] && f->block_rank[b] <= r->shown_nr ? "true" : "false");
+			PUTS("null", out);
+		PUTS(blk->shown ? ", \"shown\": true}" : ", \"shown\": false}", out);
 		first = false;
 	}
 	fprintf(out, "%s]\n", first ? "" : "\n      ");
 	fputs("    }", out);
 }
 
-/* Hottest function first; ties keep the stream's object order. */
-static int func_cmp(const void *a, const void *b)
-{
-	const struct rank_func *x = *(const struct rank_func *const *)a;
-	const struct rank_func *y = *(const struct rank_func *const *)b;
+static int render_locked(FILE *out, const struct report *rep);
 
-	if (x->samples != y->samples)
-		return x->samples > y->samples ? -1 : 1;
-	return x->obj < y->obj ? -1 : x->obj > y->obj;
+static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	int ret;
+
+	flockfile(out);
+	ret = render_locked(out, rep);
+	funlockfile(out);
+	return ret;
 }
 
-static const char *unattributed_key(const char *cls)
+static int render_locked(FILE *out, const struct report *rep)
 {
-	static const char prefix[] = "unattributed.";
-
-	return strncmp(cls, prefix, sizeof(prefix) - 1) ? NULL : cls + sizeof(prefix) - 1;
-}
-
-static int render(FILE *out, const struct rank *r, const struct render_opts *o)
-{
-	const struct stream *s = r->stream;
-	const struct stream_event *ev = r->event >= 0 ? &s->events[r->event] : NULL;
-	const struct rank_opts *ro = o->rank;
-	const struct rank_func **order;
-	size_t i, nr = 0;
-	int c;
+	size_t i, k;
 
 	fputs("{\n", out);
 	fprintf(out, "  \"format\": \"hotblocks\",\n  \"version\": %d,\n", JSON_VERSION);
-	put_key_str(out, "  ", "event", ev ? ev->name : NULL);
+	put_key_str(out, "  ", "event", rep->event);
 	fputs(",\n  \"events\": [", out);
-	for (i = 0; i < s->events_nr; i++) {
+	for (i = 0; i < rep->events_nr; i++) {
 		fputs(i ? ", " : "", out);
-		put_str(out, s->events[i].name);
+		put_str(out, rep->events[i]);
 	}
 	fputs("],\n", out);
-	put_key_u64(out, "  ", "total_samples", r->total);
+	put_key_u64(out, "  ", "total_samples", rep->total);
 	fputs(",\n", out);
-	put_key_u64(out, "  ", "jit_samples", r->jit);
+	put_key_u64(out, "  ", "jit_samples", rep->jit);
 	fputs(",\n  \"samples\": {", out);
-	for (c = HB_CLASS_ALL + 1; c < HB_CLASS__NR; c++) {
-		const char *name = stream__class_name(c);
-
-		if (unattributed_key(name))
-			continue;
-		fprintf(out, "%s\"%s\": %" PRIu64, c == HB_CLASS_ALL + 1 ? "" : ", ", name,
-			ev ? ev->samples[c] : 0);
-	}
+	for (i = 0, k = 0; i < rep->classes_nr; i++)
+		if (!rep->classes[i].unattributed)
+			fprintf(out, "%s\"%s\": %" PRIu64, k++ ? ", " : "", rep->classes[i].name,
+				rep->classes[i].samples);
 	fputs(", \"unattributed\": {", out);
-	for (c = HB_CLASS_ALL + 1, i = 0; c < HB_CLASS__NR; c++) {
-		const char *key = unattributed_key(stream__class_name(c));
-
-		if (!key)
-			continue;
-		fprintf(out, "%s\"%s\": %" PRIu64, i++ ? ", " : "", key, ev ? ev->samples[c] : 0);
-	}
+	for (i = 0, k = 0; i < rep->classes_nr; i++)
+		if (rep->classes[i].unattributed)
+			fprintf(out, "%s\"%s\": %" PRIu64, k++ ? ", " : "", rep->classes[i].name,
+				rep->classes[i].samples);
 	fputs("}},\n", out);
 	fprintf(out, "  \"not_in_blocks\": {\"no_code\": %" PRIu64 ", \"not_disassembled\": %"
 		PRIu64 ", \"unaligned\": %" PRIu64 ", \"outside_code\": %" PRIu64 "},\n",
-		r->nocode_samples, r->failed_samples, r->unaligned_samples, r->outside_samples);
-	fprintf(out, "  \"skipped_records\": %" PRIu64 ",\n",
-		sat_add(sat_add(s->skipped_kinds, s->skipped_classes),
-			sat_add(s->skipped_objects, s->skipped_object_lines)));
+		rep->no_code, rep->not_disassembled, rep->unaligned, rep->outside_code);
+	fprintf(out, "  \"skipped_records\": %" PRIu64 ",\n", rep->skipped_records);
 	fprintf(out, "  \"selection\": {\"percent\": %.15g, \"threshold\": %s, \"top\": ",
-		ro->percent, ro->no_threshold ? "false" : "true");
-	if (ro->top == SIZE_MAX)
+		rep->selection.percent, rep->selection.threshold ? "true" : "false");
+	if (rep->selection.top == SIZE_MAX)
 		fputs("null", out);
 	else
-		fprintf(out, "%zu", ro->top);
+		fprintf(out, "%zu", rep->selection.top);
 	fputs(", ", out);
-	put_key_str(out, "", "function", ro->function);
-	fprintf(out, ", \"all\": %s},\n", o->all ? "true" : "false");
-	fprintf(out, "  \"blocks_shown\": %zu,\n", r->shown_nr);
+	put_key_str(out, "", "function", rep->selection.function);
+	fprintf(out, ", \"all\": %s},\n", rep->selection.all ? "true" : "false");
+	fprintf(out, "  \"blocks_shown\": %zu,\n", rep->shown_nr);
 
-	order = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*order));
-	if (!order)
-		return -ENOMEM;
-	for (i = 0; i < r->funcs_nr; i++)
-		if (o->all ? r->funcs[i].selected : r->funcs[i].shown)
-			order[nr++] = &r->funcs[i];
-	if (nr)
-		qsort(order, nr, sizeof(*order), func_cmp);
 	fputs("  \"functions\": [", out);
-	for (i = 0; i < nr; i++) {
+	for (i = 0; i < rep->funcs_nr; i++) {
 		fputs(i ? ",\n" : "\n", out);
-		put_func(out, r, order[i], o);
+		put_func(out, &rep->funcs[i]);
 	}
-	fputs(nr ? "\n  ]\n}\n" : "]\n}\n", out);
-	free(order);
+	fputs(rep->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
 }
 

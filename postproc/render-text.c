@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Text report in the layout of `wasmtime hot-blocks` (shared/docs/formats.md 6.3). */
+/* Text report in the layout of `wasmtime hot-blocks` (JSON.md, "Text report"). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -39,6 +39,17 @@ static void put_name(FILE *out, const char *s)
 	}
 }
 
+/* n spaces. */
+static void put_pad(FILE *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, out);
+	fwrite(spaces, 1, n, out);
+}
+
+/* The sample cell: the share of all samples, right-aligned in 10 bytes. */
 static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 {
 	char num[64], cell[72];
@@ -46,23 +57,24 @@ static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 	size_t i, len;
 
 	if (!n) {
-		fprintf(out, "%10s", "");
+		put_pad(out, 10);
 		return;
 	}
-	snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	len = (size_t)snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	if (len < 10)
+		put_pad(out, 10 - len);
 	if (!color) {
-		fprintf(out, "%10s", cell);
+		fputs(cell, out);
 		return;
 	}
-	len = strlen(cell);
-	for (i = len; i < 10; i++)
-		fputc(' ', out);
 	for (i = 0; i < ARRAY_SIZE(heat) - 1 && !(p >= heat[i].min_pct); i++)
 		;
-	fprintf(out, "%s%s%s", heat[i].sgr, cell, COLOR_RESET);
+	fputs(heat[i].sgr, out);
+	fputs(cell, out);
+	fputs(COLOR_RESET, out);
 }
 
-/* Column widths, as the reference clamps them (formats.md 6.3). */
+/* Column widths, as the reference clamps them. */
 #define CLIF_MIN 6
 #define CLIF_MAX 40
 #define WASM_MIN 6
@@ -73,24 +85,29 @@ static const char *const col_header[ANNOT__NR] = { "[CLIF]", "[Wasm]", "[Source]
 static const size_t col_min[ANNOT__NR] = { CLIF_MIN, WASM_MIN, 8 };
 static const size_t col_max[ANNOT__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
 
-/* The ditto rule (formats.md 6.3): a cell equal in text and wasm offset to the
+/* The ditto rule: a cell equal in text and wasm offset to the
  * last one printed in full is a '"'; an absent one is '-' and resets it. */
 struct ditto {
 	bool valid;
-	const char *text;	/* points into the previous row's cell copy */
 	uint64_t key;
 	char copy[512];
 };
 
-static const char *ditto__cell(struct ditto *d, const struct annot_cell *c)
+static const char *ditto__cell(struct ditto *d, const struct report_cell *c)
 {
 	if (!c->text) {
 		d->valid = false;
 		return "-";
 	}
+	size_t n = strlen(c->text);
+
 	if (d->valid && c->key == d->key && !strcmp(c->text, d->copy))
 		return "\"";
-	snprintf(d->copy, sizeof(d->copy), "%s", c->text);
+	/* the copy keeps at most sizeof(copy) - 1 bytes: a longer text never repeats */
+	if (n >= sizeof(d->copy))
+		n = sizeof(d->copy) - 1;
+	memcpy(d->copy, c->text, n);
+	d->copy[n] = '\0';
 	d->key = c->key;
 	d->valid = true;
 	return c->text;
@@ -103,60 +120,49 @@ static void put_col(FILE *out, const char *s, size_t w, bool last)
 
 	if (n > w)
 		n = w;
-	fprintf(out, "   %.*s", (int)n, s);
+	fputs("   ", out);
+	fwrite(s, 1, n, out);
 	if (!last)
-		fprintf(out, "%*s", (int)(w - n), "");
+		put_pad(out, w - n);
 }
 
-static void put_block(FILE *out, const struct rank *r, const struct rank_block *rb,
-		      const struct render_opts *o)
+static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
 {
-	const struct rank_func *f = &r->funcs[rb->func];
-	const struct cfg_block *b = &f->cfg.blocks[rb->block];
-	const struct stream_object *obj = &r->stream->objects[f->obj];
-	const struct annot_func *af = o->annot ? annotator__func(o->annot, r->stream, f->obj) : NULL;
-	struct annot_cell (*cells)[ANNOT__NR] = calloc(b->nr ? b->nr : 1, sizeof(*cells));
+	const struct report_func *f = &rep->funcs[ref->func];
+	const struct report_block *b = &f->blocks[ref->block];
+	const struct report_row *rows = f->rows + b->first_row;
 	struct ditto ditto[ANNOT__NR];
 	bool show[ANNOT__NR] = { false };
 	size_t w[ANNOT__NR] = { 0 };
 	size_t i, c, asm_w = 0, last = 0;
 	char num[64];
 
-	if (!cells)
-		return;
 	/* Deliberate divergence: the whole CFG block, so the header names its start. */
 	fputc('`', out);
-	put_name(out, af ? af->display : obj->name);
+	put_name(out, f->display_name);
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
-		fmt_pct(num, sizeof(num), pct(rb->samples, r->total)));
-	for (i = 0; i < b->nr; i++) {
-		size_t len = strlen(f->cfg.insns[b->first + i].text);
+		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
+	for (i = 0; i < b->insns; i++) {
+		size_t len = strlen(rows[i].text);
 
 		if (len > asm_w)
 			asm_w = len;
-		if (af)
-			annotator__cells(o->annot, r->stream, f->obj, f->cfg.insns[b->first + i].off, true,
-					 cells[i]);
 	}
 	asm_w = asm_w < ASM_MIN ? ASM_MIN : asm_w > ASM_MAX ? ASM_MAX : asm_w;
 	/* [CLIF] and [Wasm] come with wasmtime code (the reference always shows both);
 	 * [Source] only when some row has one. */
-	for (c = 0; af && c < ANNOT__NR; c++) {
-		show[c] = af->has[c];
-		for (i = 0; i < b->nr; i++) {
-			/* A missing cell prints as "-": it counts as width 1. */
-			size_t len = cells[i][c].text ? strlen(cells[i][c].text) : 1;
+	for (c = 0; c < ANNOT__NR; c++) {
+		bool any = false;
 
-			if (c == ANNOT_SOURCE && cells[i][c].text)
-				show[c] = true;
+		for (i = 0; i < b->insns; i++) {
+			/* A missing cell prints as "-": it counts as width 1. */
+			size_t len = rows[i].cells[c].text ? strlen(rows[i].cells[c].text) : 1;
+
+			any |= rows[i].cells[c].text != NULL;
 			if (len > w[c])
 				w[c] = len;
 		}
-		if (c == ANNOT_SOURCE && show[c]) {
-			for (i = 0; i < b->nr && !cells[i][c].text; i++)
-				;
-			show[c] = i < b->nr;
-		}
+		show[c] = c == ANNOT_SOURCE ? any : f->columns[c];
 		w[c] = w[c] < col_min[c] ? col_min[c] : w[c] > col_max[c] ? col_max[c] : w[c];
 		if (show[c])
 			last = c + 1;
@@ -169,51 +175,41 @@ static void put_block(FILE *out, const struct rank *r, const struct rank_block *
 			put_col(out, col_header[c], w[c], c + 1 == last);
 	fputc('\n', out);
 	memset(ditto, 0, sizeof(ditto));
-	const char *src_file = NULL;
-	unsigned src_line = 0;
-
-	for (i = 0; i < b->nr; i++) {
-		const struct annot_cell *sc = &cells[i][ANNOT_SOURCE];
+	for (i = 0; i < b->insns; i++) {
+		const struct report_row *row = &rows[i];
 
 		/* objdump -S style: the source line above the first instruction it produced. */
-		if (o->source_lines && sc->file && sc->line &&
-		    (sc->line != src_line || !src_file || strcmp(sc->file, src_file))) {
-			size_t len;
-			const char *text = source_text__line(o->source_lines, sc->file, sc->line, &len);
-			const char *base = strrchr(sc->file, '/');
+		if (row->line_text) {
+			const char *base = strrchr(row->source_file, '/');
 
-			if (text)
-				fprintf(out, "%13s%s:%u:  %.*s\n", "", base ? base + 1 : sc->file, sc->line,
-					(int)len, text);
-			src_file = sc->file;
-			src_line = sc->line;
+			fprintf(out, "%13s%s:%" PRIu32 ":  %.*s\n", "",
+				base ? base + 1 : row->source_file, row->source_line, (int)row->line_len,
+				row->line_text);
 		}
-		put_cell(out, f->insn_samples[b->first + i], r->total, o->color);
-		put_col(out, f->cfg.insns[b->first + i].text, asm_w, !last);
+		put_cell(out, row->samples, rep->total, color);
+		put_col(out, row->text, asm_w, !last);
 		for (c = 0; c < ANNOT__NR; c++)
 			if (show[c])
-				put_col(out, ditto__cell(&ditto[c], &cells[i][c]), w[c], c + 1 == last);
+				put_col(out, ditto__cell(&ditto[c], &row->cells[c]), w[c], c + 1 == last);
 		fputc('\n', out);
 	}
 	fputc('\n', out);
-	free(cells);
 }
 
-static int render(FILE *out, const struct rank *r, const struct render_opts *o)
+static int render(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];
-	size_t i;
 
 	fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples.\n\n",
-		r->total, r->jit, fmt_pct(num, sizeof(num), pct(r->jit, r->total)));
-	if (!r->jit) {
+		rep->total, rep->jit, fmt_pct(num, sizeof(num), pct(rep->jit, rep->total)));
+	if (!rep->jit) {
 		fputs("No samples collected within JIT code.\n", out);
 		/* Native code may still have blocks: show them after the reference's line. */
-		if (r->shown_nr)
+		if (rep->shown_nr)
 			fputc('\n', out);
 	}
-	for (i = 0; i < r->shown_nr; i++)
-		put_block(out, r, &r->blocks[i], o);
+	for (size_t i = 0; i < rep->shown_nr; i++)
+		put_block(out, rep, &rep->shown[i], o->color);
 	return ferror(out) ? -EIO : 0;
 }
 

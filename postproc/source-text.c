@@ -47,20 +47,24 @@ void source_text__free(struct source_text *st)
 /*
  * The whole file, in a buffer of its own size: only regular files (a FIFO
  * would wait for a writer; O_NONBLOCK keeps the open from waiting), at most
- * MAX_FILE bytes, read up to the size fstat saw.
+ * MAX_FILE bytes, read up to the size fstat saw. A file that cannot be read
+ * is left without buffer; -ENOMEM only when memory ran out.
  */
-static void load(struct source_file *f)
+static int load(struct source_file *f)
 {
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	struct stat st;
 	size_t alloc = 0;
 
 	if (fd < 0)
-		return;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE ||
-	    !(f->buf = malloc((size_t)st.st_size + 1))) {
+		return 0;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
 		close(fd);
-		return;
+		return 0;
+	}
+	if (!(f->buf = malloc((size_t)st.st_size + 1))) {
+		close(fd);
+		return -ENOMEM;
 	}
 	while (f->len < (size_t)st.st_size) {
 		ssize_t n = read(fd, f->buf + f->len, (size_t)st.st_size - f->len);
@@ -76,42 +80,47 @@ static void load(struct source_file *f)
 		const char *nl = memchr(f->buf + at, '\n', f->len - at);
 
 		if (VEC_GROW(f->starts, f->lines + 1, alloc)) {
-			free(f->buf);
-			f->buf = NULL;
-			return;
+			FREE_AND_NULL(f->buf);
+			return -ENOMEM;
 		}
 		f->starts[f->lines++] = at;
 		at = nl ? (size_t)(nl - f->buf) + 1 : f->len;
 	}
+	return 0;
 }
 
-const char *source_text__line(struct source_text *st, const char *path, unsigned line, size_t *len)
+int source_text__line(struct source_text *st, const char *path, unsigned line, const char **text,
+		      size_t *len)
 {
 	struct source_file *f = NULL;
 
+	*text = NULL;
+	*len = 0;
 	if (!path || !line)
-		return NULL;
+		return 0;
 	for (size_t i = 0; i < st->nr && !f; i++)
 		if (!strcmp(st->files[i].path, path))
 			f = &st->files[i];
 	if (!f) {
 		if (VEC_GROW(st->files, st->nr + 1, st->alloc))
-			return NULL;
+			return -ENOMEM;
 		f = &st->files[st->nr];
 		memset(f, 0, sizeof(*f));
 		f->path = strdup(path);
 		if (!f->path)
-			return NULL;
+			return -ENOMEM;
 		st->nr++;
-		load(f);
+		if (load(f))
+			return -ENOMEM;
 	}
 	if (!f->buf || line > f->lines)
-		return NULL;
+		return 0;
 	size_t start = f->starts[line - 1];
 	size_t end = line < f->lines ? f->starts[line] : f->len;
 
 	while (end > start && (f->buf[end - 1] == '\n' || f->buf[end - 1] == '\r'))
 		end--;
 	*len = end - start;
-	return f->buf + start;
+	*text = f->buf + start;
+	return 0;
 }

@@ -13,10 +13,12 @@ void source_text__free(struct source_text *st);
 
 /*
  * Line `line` (1-based) of the file at path, without its newline: *len bytes
- * at the returned pointer (valid until source_text__free), or NULL when the
- * file cannot be read, is larger than 16 MiB, or is shorter. Each file is read
- * once; a file that failed is not tried again.
+ * at *text (valid until source_text__free), or *text NULL when the file
+ * cannot be read, is larger than 16 MiB, or is shorter. Each file is read
+ * once; a file that failed is not tried again. Returns 0, or -ENOMEM (then
+ * *text is NULL too).
  */
-const char *source_text__line(struct source_text *st, const char *path, unsigned line, size_t *len);
+int source_text__line(struct source_text *st, const char *path, unsigned line, const char **text,
+		      size_t *len);
 
 #endif

@@ -153,8 +153,8 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	assert_int_equal(alpha->block_samples[1], 30);
 	assert_int_equal(alpha->block_samples[2], 0);
 	assert_int_equal(alpha->insn_samples[1], 30);
-	assert_int_equal(r.funcs[2].code, RANK_CODE_NONE);
-	assert_int_equal(r.funcs[3].code, RANK_CODE_FAILED);
+	assert_int_equal(r.funcs[2].status, RANK_NO_CODE);
+	assert_int_equal(r.funcs[3].status, RANK_FAILED);
 	assert_non_null(r.funcs[3].error);
 	assert_int_equal(r.nocode_objects, 1);
 	assert_int_equal(r.nocode_samples, 5);
@@ -197,7 +197,7 @@ static void cold_objects_are_not_disassembled_and_nothing_shown_changes(void **s
 
 	load(&s, two_loops);
 	assert_int_equal(rank__build(&r, &s, 0, &lazy), 0);
-	assert_int_equal(r.funcs[3].code, RANK_CODE_SKIPPED);
+	assert_int_equal(r.funcs[3].status, RANK_SKIPPED);
 	assert_int_equal(r.skipped_objects, 1);
 	assert_int_equal(r.failed_objects, 0);
 	rank__release(&r);
@@ -366,6 +366,29 @@ static void unreachable_percent_counts_against_the_samples_in_code(void **state)
 	stream__release(&s);
 }
 
+/* One order of functions for every output: most samples first, ties in object order. */
+static void functions_are_ordered_hottest_first(void **state)
+{
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 30 30\n"
+	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=1 code-index=0 load-time=1 dump=d name=a\n"
+	     "object 1 jit pid=1 e_machine=62 addr=0x2000 size=1 code-index=1 load-time=1 dump=d name=b\n"
+	     "object 2 jit pid=1 e_machine=62 addr=0x3000 size=1 code-index=2 load-time=1 dump=d name=c\n"
+	     "object 3 jit pid=1 e_machine=62 addr=0x4000 size=1 code-index=3 load-time=1 dump=d name=d\n"
+	     "sample 0 0 0x0 5 5\nsample 1 0 0x0 9 9\nsample 3 0 0x0 5 5\nsample 2 0 0x0 11 11\nend\n");
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	assert_int_equal(r.funcs_nr, 4);
+	assert_int_equal(r.by_heat[0], 2);	/* c: 11 */
+	assert_int_equal(r.by_heat[1], 1);	/* b: 9 */
+	assert_int_equal(r.by_heat[2], 0);	/* a: 5, before d by object order */
+	assert_int_equal(r.by_heat[3], 3);
+	rank__release(&r);
+	stream__release(&s);
+}
+
 static void no_event_gives_an_empty_rank(void **state)
 {
 	struct rank_opts o = { .percent = 50.0, .top = NO_TOP };
@@ -396,6 +419,7 @@ int main(void)
 		cmocka_unit_test(other_event_is_ranked_on_its_own),
 		cmocka_unit_test(sampled_bytes_after_the_return_are_code),
 		cmocka_unit_test(unreachable_percent_counts_against_the_samples_in_code),
+		cmocka_unit_test(functions_are_ordered_hottest_first),
 		cmocka_unit_test(no_event_gives_an_empty_rank),
 	};
 

@@ -18,6 +18,7 @@
 #include "annotate.h"
 #include "rank.h"
 #include "render.h"
+#include "report.h"
 #include "stream.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -44,33 +45,22 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-struct display_arg {
-	struct annotator *annot;
-	const struct stream *s;
-};
-
-static const char *display_name(void *arg, size_t obj)
-{
-	const struct display_arg *d = arg;
-
-	return annotator__func(d->annot, d->s, obj)->display;
-}
-
 static void report(struct stream *s, struct annotator *annot, bool json)
 {
 	struct rank_opts o = { .percent = 80.0, .top = SIZE_MAX, .no_threshold = json };
-	struct render_opts ro = { .all = json, .rank = &o, .annot = annot };
-	struct display_arg d = { annot, s };
+	struct report_opts repo = { .every_function = json, .whole_functions = json,
+				    .source_lines = !json };
+	struct render_opts ro = { .color = !json };
+	struct report_names names = { annot, s };
+	struct report rep = { 0 };
 	struct rank r;
 
-	o.alt_name = display_name;
-	o.alt_arg = &d;
-	if (!json)
-		ro.source_lines = source_text__new();
-	if (!rank__build(&r, s, 0, &o))
-		(json ? &render_json : &render_text)->render(null_out, &r, &ro);
+	o.alt_name = report__display_name;
+	o.alt_arg = &names;
+	if (!rank__build(&r, s, 0, &o) && !report__build(&rep, &r, &o, annot, &repo))
+		(json ? &render_json : &render_text)->render(null_out, &rep, &ro);
+	report__release(&rep);
 	rank__release(&r);
-	source_text__free(ro.source_lines);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -1045,13 +1045,12 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 		if (arches[i].e_machine == in->e_machine)
 			b.arch = &arches[i];
 	if (!b.arch) {
-		seterr(err, errlen, "cannot disassemble e_machine %d: only x86-64 (62) and "
-		       "aarch64 (183) are supported", in->e_machine);
-		return -ENOTSUP;
+		return errf(err, errlen, -ENOTSUP, "cannot disassemble e_machine %d: only x86-64 (62) "
+			    "and aarch64 (183) are supported", in->e_machine);
 	}
 	if (in->size > UINT32_MAX) {
-		seterr(err, errlen, "%s code of %zu bytes is too large", b.arch->name, in->size);
-		return -ERANGE;
+		return errf(err, errlen, -ERANGE, "%s code of %zu bytes is too large", b.arch->name,
+			    in->size);
 	}
 	out->size = (uint32_t)in->size;
 	if (!in->size)
@@ -1059,8 +1058,8 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 
 	cerr = cs_open(b.arch->cs_arch, b.arch->cs_mode, &b.cs);
 	if (cerr != CS_ERR_OK) {
-		seterr(err, errlen, "capstone cannot open %s: %s", b.arch->name, cs_strerror(cerr));
-		return cerr == CS_ERR_MEM ? -ENOMEM : -ENOTSUP;
+		return errf(err, errlen, cerr == CS_ERR_MEM ? -ENOMEM : -ENOTSUP,
+			    "capstone cannot open %s: %s", b.arch->name, cs_strerror(cerr));
 	}
 	/* Intel syntax is capstone's x86 default, as in the reference */
 	cs_option(b.cs, CS_OPT_DETAIL, CS_OPT_ON);
@@ -1086,8 +1085,7 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 	if (!ret)
 		return 0;
 	cfg_func__release(out);
-	seterr(err, errlen, "out of memory disassembling %zu bytes", in->size);
-	return ret;
+	return errf(err, errlen, ret, "out of memory disassembling %zu bytes", in->size);
 }
 
 int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,

@@ -56,19 +56,6 @@ struct cwasm {
 	int engine_major;
 };
 
-__attribute__((format(printf, 4, 5)))
-static int errf(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* File offset of section header ndx, for messages about it. */
 static uint64_t shdr_off(const struct cwasm *c, size_t ndx)
 {

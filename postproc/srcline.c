@@ -55,7 +55,7 @@ struct srcmap {
 static int lib_init(char *err, size_t errlen)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		seterr(err, errlen, "libelf: %s", elf_errmsg(-1));
+		errf(err, errlen, 0, "libelf: %s", elf_errmsg(-1));
 		return -EINVAL;
 	}
 	return 0;
@@ -491,11 +491,11 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 	struct cursor c;
 
 	if (len < 8 || memcmp(wasm, "\0asm", 4)) {
-		seterr(err, errlen, "not a wasm module");
+		errf(err, errlen, 0, "not a wasm module");
 		return -EINVAL;
 	}
 	if (memcmp(wasm, head, 8)) {
-		seterr(err, errlen, "not a core wasm module of version 1");
+		errf(err, errlen, 0, "not a core wasm module of version 1");
 		return -EINVAL;
 	}
 	c = (struct cursor){ wasm + 8, wasm + len };
@@ -506,7 +506,7 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 		uint32_t size;
 
 		if (cursor_uleb32(&c, &size) || size > (size_t)(c.end - c.p)) {
-			seterr(err, errlen, "+0x%llx: section %u truncated", (unsigned long long)at,
+			errf(err, errlen, 0, "+0x%llx: section %u truncated", (unsigned long long)at,
 			       id);
 			return -EINVAL;
 		}
@@ -514,7 +514,7 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 		c.p += size;
 		if (id == WASM_SEC_CODE) {
 			if (w->has_code) {
-				seterr(err, errlen, "+0x%llx: second code section",
+				errf(err, errlen, 0, "+0x%llx: second code section",
 				       (unsigned long long)at);
 				return -EINVAL;
 			}
@@ -526,7 +526,7 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 			const uint8_t *name;
 
 			if (cursor_uleb32(&s, &nlen) || nlen > (size_t)(s.end - s.p)) {
-				seterr(err, errlen, "+0x%llx: custom section name truncated",
+				errf(err, errlen, 0, "+0x%llx: custom section name truncated",
 				       (unsigned long long)at);
 				return -EINVAL;
 			}
@@ -543,14 +543,14 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 				}
 			} else if (nlen > 7 && !memcmp(name, ".debug_", 7)) {
 				if (memchr(name, 0, nlen)) {
-					seterr(err, errlen, "+0x%llx: NUL in a section name",
+					errf(err, errlen, 0, "+0x%llx: NUL in a section name",
 					       (unsigned long long)at);
 					return -EINVAL;
 				}
 				for (size_t i = 0; i < w->nr; i++)
 					if (w->secs[i].name_len == nlen &&
 					    !memcmp(w->secs[i].name, name, nlen)) {
-						seterr(err, errlen, "+0x%llx: second %.*s section",
+						errf(err, errlen, 0, "+0x%llx: second %.*s section",
 						       (unsigned long long)at, (int)nlen, name);
 						return -EINVAL;
 					}
@@ -596,7 +596,7 @@ static int build_image(struct srcmap *m, const struct wasm_scan *w, size_t *size
 	shoff = (off + 3) & ~(size_t)3;
 	off = shoff + nsec * sizeof(Elf32_Shdr);
 	if (off > UINT32_MAX || nsec >= SHN_LORESERVE) {
-		seterr(err, errlen, "too many or too large debug sections for an ELF32 image");
+		errf(err, errlen, 0, "too many or too large debug sections for an ELF32 image");
 		return -EINVAL;
 	}
 	img = calloc(1, off);
@@ -654,11 +654,11 @@ static int build_image(struct srcmap *m, const struct wasm_scan *w, size_t *size
 	return 0;
 
 out_elf:
-	seterr(err, errlen, "libelf: %s", elf_errmsg(-1));
+	errf(err, errlen, 0, "libelf: %s", elf_errmsg(-1));
 	ret = -EINVAL;
 out:
 	if (ret == -ENOMEM)
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, 0, "out of memory");
 	free(img);
 	free(sh);
 	return ret;
@@ -681,27 +681,27 @@ int srcmap__open_wasm(struct srcmap **out, const uint8_t *wasm, size_t len, cons
 	ret = scan_wasm(&w, wasm, len, err, errlen);
 	if (ret) {
 		if (ret == -ENOMEM)
-			seterr(err, errlen, "out of memory");
+			errf(err, errlen, 0, "out of memory");
 		goto out;
 	}
 	if (w.has_linking) {
-		seterr(err, errlen, "%s: a relocatable wasm object, DWARF addresses unresolved", name);
+		errf(err, errlen, 0, "%s: a relocatable wasm object, DWARF addresses unresolved", name);
 		ret = -ENOTSUP;
 		goto out;
 	}
 	if (!w.has_info) {
 		if (w.external)
-			seterr(err, errlen, "%s: DWARF is in a separate file: %.*s", name,
+			errf(err, errlen, 0, "%s: DWARF is in a separate file: %.*s", name,
 			       (int)w.external_len, w.external);
 		else
-			seterr(err, errlen, "%s: no DWARF (.debug_info) in the module", name);
+			errf(err, errlen, 0, "%s: no DWARF (.debug_info) in the module", name);
 		ret = -ENODATA;
 		goto out;
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		ret = -ENOMEM;
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, 0, "out of memory");
 		goto out;
 	}
 	m->wasm = true;
@@ -713,20 +713,20 @@ int srcmap__open_wasm(struct srcmap **out, const uint8_t *wasm, size_t len, cons
 		goto out;
 	m->elf = elf_memory((char *)m->image, size);
 	if (!m->elf) {
-		seterr(err, errlen, "%s: libelf: %s", name, elf_errmsg(-1));
+		errf(err, errlen, 0, "%s: libelf: %s", name, elf_errmsg(-1));
 		ret = -EINVAL;
 		goto out;
 	}
 	m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
 	m->dw_owned = true;
 	if (!m->dw) {
-		seterr(err, errlen, "%s: libdw: %s", name, dwarf_errmsg(-1));
+		errf(err, errlen, 0, "%s: libdw: %s", name, dwarf_errmsg(-1));
 		ret = -EINVAL;
 		goto out;
 	}
 	ret = index_units(m);
 	if (ret) {
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, 0, "out of memory");
 		goto out;
 	}
 	*out = m;
@@ -782,20 +782,20 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errf(err, errlen, 0, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return ret;
 	}
 	close(fd);
 	if (!S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s: not a regular file", path);
+		errf(err, errlen, 0, "%s: not a regular file", path);
 		return -EINVAL;
 	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, 0, "out of memory");
 		return -ENOMEM;
 	}
 	m->dwfl = dwfl_begin(&elf_callbacks);
@@ -810,27 +810,27 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	 */
 	mod = dwfl_report_elf(m->dwfl, base, path, -1, 0, true);
 	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !mod) {
-		seterr(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
+		errf(err, errlen, 0, "%s: %s", path, dwfl_errmsg(-1));
 		ret = -EINVAL;
 		goto out;
 	}
 	m->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!m->dw) {
-		seterr(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
+		errf(err, errlen, 0, "%s: %s", path, dwfl_errmsg(-1));
 		ret = -ENODATA;
 		goto out;
 	}
 	m->bias = bias;
 	ret = index_units(m);
 	if (ret) {
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, 0, "out of memory");
 		goto out;
 	}
 	*out = m;
 	return 0;
 
 out_dwfl:
-	seterr(err, errlen, "libdwfl: %s", dwfl_errmsg(-1));
+	errf(err, errlen, 0, "libdwfl: %s", dwfl_errmsg(-1));
 	ret = -ENOMEM;
 out:
 	srcmap__close(m);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by the post-processor: growable arrays, hashing, an index table. */
+/* Small helpers shared by the post-processor (see util.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,13 +140,36 @@ int hexval(int c)
 	return -1;
 }
 
-void seterr(char *err, size_t errlen, const char *fmt, ...)
+int errf(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err || !errlen)
-		return;
+		return rc;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+void verrf_at(char *err, size_t errlen, const char *name, uint64_t off, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!err || !errlen)
+		return;
+	n = snprintf(err, errlen, "%s+0x%" PRIx64 ": ", name, off);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	vsnprintf(err + n, errlen - n, fmt, ap);
+}
+
+int errf_at(char *err, size_t errlen, int rc, const char *name, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verrf_at(err, errlen, name, off, fmt, ap);
+	va_end(ap);
+	return rc;
 }

@@ -153,7 +153,9 @@ TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
+# mkcwasm writes address maps with the post-processor's own encoder.
+$(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)

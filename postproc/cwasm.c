@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -10,16 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cwasm.h"
+#include "read-file.h"
 #include "util.h"
 
-/* Functions by (code hash, size): the index behind cwasm__find_code. */
 /* Larger files are refused before they are read (wasmtime's are a few MiB). */
 #define CWASM_MAX_FILE (1u << 30)
 
+/* Functions by (code hash, size): the index behind cwasm__find_code. */
 struct code_key {
 	uint64_t hash;
 	uint32_t size;
@@ -28,10 +26,7 @@ struct code_key {
 
 struct cwasm {
 	const char *path;		/* borrowed from the caller, only while opening */
-	int fd;
-	/* The whole file, read at open: a mapping would turn a file truncated
-	 * meanwhile into SIGBUS. Every borrowed pointer lives in it. */
-	uint8_t *image;
+	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
 	Elf *elf;			/* elf_memory() over image */
 	uint64_t file_size;
 	GElf_Ehdr eh;
@@ -407,40 +402,6 @@ static int build_indexes(struct cwasm *c)
 	return 0;
 }
 
-/*
- * The file into c->image: its size checked before anything is read, then
- * read up to the size fstat saw (a file cut short meanwhile is what was read,
- * and the checks against file_size name what is missing).
- */
-static int read_image(struct cwasm *c, const struct stat *st, char *err, size_t errlen)
-{
-	size_t got = 0, size;
-
-	if ((uint64_t)st->st_size > CWASM_MAX_FILE)
-		return errf(err, errlen, -EFBIG, "%s: %" PRIu64 " bytes, larger than the %u MiB a .cwasm may have here",
-			    c->path, (uint64_t)st->st_size, CWASM_MAX_FILE >> 20);
-	size = (size_t)st->st_size;
-	c->image = malloc(size ? size : 1);
-	if (!c->image)
-		return errf(err, errlen, -ENOMEM, "%s: out of memory for %zu bytes", c->path, size);
-	while (got < size) {
-		ssize_t n = pread(c->fd, c->image + got, size - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errf(err, errlen, -EIO, "%s+0x%zx: read failed: %s", c->path, got,
-				    strerror(errno));
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	c->file_size = got;
-	close(c->fd);
-	c->fd = -1;
-	return 0;
-}
-
 int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 {
 	Elf_Scn *scn = NULL, *text = NULL, *addrmap = NULL, *engine = NULL, *symtab = NULL;
@@ -448,7 +409,7 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 	GElf_Shdr text_sh, addrmap_sh, engine_sh;
 	Elf_Data *d, *xdata = NULL;
 	struct cwasm *c;
-	struct stat st;
+	size_t size;
 	int ret;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -458,24 +419,16 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
-	/* O_NONBLOCK: opening a FIFO nobody writes must not hang; it is refused below. */
-	c->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (c->fd < 0 || fstat(c->fd, &st)) {
-		ret = errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	/* libelf maps the file and would only say "invalid file descriptor" for these. */
-	if (S_ISDIR(st.st_mode)) {
-		ret = errf(err, errlen, -EISDIR, "%s: is a directory", path);
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
-		goto fail;
-	}
-	ret = read_image(c, &st, err, errlen);
+	/*
+	 * The whole file, read now: a mapping would turn a file truncated
+	 * meanwhile into SIGBUS. Only a regular file: libelf would only say
+	 * "invalid file descriptor" of a directory or FIFO.
+	 */
+	ret = read_file(path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
+			&size, err, errlen);
 	if (ret)
 		goto fail;
+	c->file_size = size;
 	ret = check_short_header(c, err, errlen);
 	if (ret)
 		goto fail;
@@ -619,8 +572,6 @@ void cwasm__close(struct cwasm *c)
 	free(c->engine_version);
 	elf_end(c->elf);
 	free(c->image);
-	if (c->fd >= 0)
-		close(c->fd);
 	free(c);
 }
 
@@ -699,6 +650,32 @@ const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *cod
 			return f;
 	}
 	return NULL;
+}
+
+const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
+				      size_t code_nr, uint64_t size, bool by_code, bool *stale)
+{
+	const struct cwasm_func *f = cwasm__find_symbol(c, name), *first = NULL;
+
+	*stale = false;
+	if (f) {
+		size_t n = code_nr < f->size ? code_nr : f->size;
+
+		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
+		    memcmp(code, c->text + f->text_off, n))
+			*stale = code_nr > 0 || size != f->size;
+		return f;
+	}
+	/* Only whole code can be compared. */
+	if (!by_code || !code_nr || code_nr != size)
+		return NULL;
+	for (f = cwasm__find_code(c, code, code_nr, NULL); f; f = cwasm__find_code(c, code, code_nr, f)) {
+		if (!first)
+			first = f;
+		if (f->wasm_name && !strcmp(f->wasm_name, name))
+			return f;
+	}
+	return first;
 }
 
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)

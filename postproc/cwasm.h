@@ -31,8 +31,8 @@ struct cwasm_func {
 struct cwasm;
 
 /*
- * Open the .cwasm at path (mapped read-only with ELF_C_READ_MMAP and kept
- * open until cwasm__close). Refuses, before libelf sees it, a directory
+ * Open the .cwasm at path: the whole file is read into memory (at most 1 GiB)
+ * and kept until cwasm__close. Refuses, before libelf sees it, a directory
  * (-EISDIR, "PATH: is a directory") or any other non-regular file such as a
  * FIFO (-EINVAL, "PATH: not a regular file"; opened O_NONBLOCK, so never
  * waits for a writer). Refuses, with -EINVAL and a message naming the
@@ -86,6 +86,21 @@ const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *s
  */
 const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *code, size_t size,
 					  const struct cwasm_func *prev);
+/*
+ * Which function of the .cwasm some sampled code is: name is what the stream
+ * calls it, code[0..code_nr) its known bytes and size its length. A sample
+ * in a mapped .cwasm names the function's ELF symbol, found as such; *stale
+ * then says whether the code differs from the file's (it is not the build
+ * that ran). With by_code (JIT code: a jitdump load or perf map line written
+ * by wasmtime's profiling agent), code not found by name is found by its
+ * bytes, since the agent names a function with a name-section name by that
+ * name alone, without the wasm[M]::function[F] that would identify it; among
+ * identical bodies the one whose name-section name is name wins, else the
+ * first. NULL when nothing matches.
+ */
+const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
+				      size_t code_nr, uint64_t size, bool by_code, bool *stale);
+
 /* The function containing .text offset text_off, or NULL (padding, out of range). */
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off);
 

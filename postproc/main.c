@@ -629,6 +629,11 @@ static int run(struct options *o, int nfiles, char **files)
 		memset(&r, 0, sizeof(r));
 		goto out_rank;
 	}
+	if (annotator__bind(annot, &s)) {
+		error("out of memory");
+		memset(&r, 0, sizeof(r));
+		goto out_rank;
+	}
 	disp = (struct display_arg){ annot, &s };
 	o->rank.alt_name = display_name;
 	o->rank.alt_arg = &disp;

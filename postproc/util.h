@@ -60,6 +60,22 @@ int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx);
 void idx_table__clear(struct idx_table *t);
 void idx_table__release(struct idx_table *t);
 
+/*
+ * Interned strings: each distinct text stored once, alive until
+ * strset__release(), so callers can hold and compare the pointers.
+ */
+struct strset {
+	char **v;		/* owned */
+	size_t nr, alloc;
+	struct idx_table tab;
+};
+
+/* The interned copy of str; NULL when out of memory. */
+const char *strset__add(struct strset *s, const char *str);
+/* The same for a malloc()ed str, which the set takes: freed when the text is there already. */
+const char *strset__add_owned(struct strset *s, char *str);
+void strset__release(struct strset *s);
+
 /* a += b; false if that would overflow (a is then unchanged). */
 static inline bool add_u64(uint64_t *a, uint64_t b)
 {

@@ -55,7 +55,7 @@ static int rd_sleb(const uint8_t *buf, size_t len, size_t *pos, int64_t *v)
 	return rc;
 }
 
-/* formats.md §4.2: u32 N, u32 text_off[N], u32 wasm_off[N]. */
+/* The plain encoding (FORMATS.md): u32 N, u32 text_off[N], u32 wasm_off[N]. */
 static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
 			struct fail *f)
 {
@@ -96,11 +96,11 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 #define AT_ENTRY "block %" PRIu32 " entry %" PRIu32 ": "
 
 /*
- * formats.md §4.3: u32 E, u32 B, B x {u32 first_offset, u32 block_pos}, then
- * the bodies. wasmtime's encoder writes the bodies back to back from body
+ * The block encoding (FORMATS.md): u32 E, u32 B, B x {u32 first_offset,
+ * u32 block_pos}, then the bodies. wasmtime's encoder writes the bodies back to back from body
  * offset 0 to the section's end, so every body byte belongs to exactly one
  * entry; a byte that does not (an entry count too low, a gap between blocks)
- * is refused. That is also what tells the encodings apart (§4.4).
+ * is refused. That is also what tells the encodings apart.
  */
 static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
 			 struct fail *f)
@@ -255,7 +255,7 @@ const char *addrmap_format__name(enum addrmap_format fmt)
 }
 
 /*
- * Both decoders, then the pick of §4.4. in_file: the section starts at
+ * Both decoders, then the pick between them (FORMATS.md). in_file: the section starts at
  * file_off of file name, and messages give the file offset first.
  */
 static int decode(const uint8_t *buf, size_t len, int engine_major, const char *name, bool in_file,

@@ -313,7 +313,8 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	if (af->wasm && have_woff && a->wasm_src) {
 		n = srcmap__lookup(a->wasm_src, woff, &fr);
 		if (n) {
-			/* The maintainers asked for the wasm offset too: "0x12 fib fib.rs:12:4". */
+			/* The wasm offset first, so a wasm line can be found in a
+			 * disassembly of the module: "0x12 fib fib.rs:12:4". */
 			snprintf(text, sizeof(text), "0x%" PRIx32 " %s", woff,
 				 srcline__short(buf, sizeof(buf), fr, n));
 			cells[ANNOT_SOURCE] = (struct annot_cell){ intern(a, text), woff, fr[0].file, fr[0].line };

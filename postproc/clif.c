@@ -75,7 +75,7 @@ static int header_symbol(const char *p, size_t len, char **out)
 	if (len < pre + suf + 1 || memcmp(p, HEADER_PREFIX, pre) ||
 	    memcmp(p + len - suf, HEADER_SUFFIX, suf))
 		return -ENOENT;
-	/* clean() leaves symbols printable (formats.md §3.3): anything else is not a header. */
+	/* wasmtime cleans names into printable symbols (FORMATS.md): anything else is no header. */
 	for (i = pre; i < len - suf; i++)
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			return -ENOENT;
@@ -154,7 +154,7 @@ static int cmp_line_ref(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Join the texts of equal offsets with "; " (formats.md §5.4) into f->offs/f->texts. */
+/* Join the texts of equal offsets with "; ", as the reference does, into f->offs/f->texts. */
 static int build_offsets(struct clif_func *f, struct line_ref *refs, size_t nr)
 {
 	size_t i, total = 0, n = 0, at = 0;

@@ -143,7 +143,7 @@ compare_wabt() {	# description file
 }
 
 # The instruction lines of wasmprinter's output, in order: what the reference's
-# Wasm column is made of (formats.md 7.3: lines not starting with "(" or ")").
+# Wasm column is made of (postproc/FORMATS.md: lines not starting with "(" or ")").
 printed_insns() {	# printed-file
 	sed 's/^ *//; s/ *$//' "$1" | grep -v -e '^(' -e '^)' -e '^$'
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "float-decimal.h"
-#include "wasm-internal.h"
+#include "wasm-read.h"
 
 /* Rust {} of a finite nonzero magnitude: plain decimal, no exponent. */
 static void put_display(struct strbuf *b, uint64_t mag, bool is64)

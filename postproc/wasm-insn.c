@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "little-endian.h"
-#include "wasm-internal.h"
+#include "wasm-read.h"
 
 /* Immediate kinds of wasm-opcodes.def (the IMM column). */
 enum wasm_imm {

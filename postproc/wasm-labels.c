@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "wasm-internal.h"
+#include "wasm-read.h"
 
 static bool shadow_name_eq(uint32_t idx, const void *key, const void *ctx)
 {

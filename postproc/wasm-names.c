@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "utf8.h"
-#include "wasm-internal.h"
+#include "wasm-read.h"
 
 /* wasmprinter's group names, used in synthetic identifiers "#local3 x". */
 static const char *const name_group[NK__NR] = {

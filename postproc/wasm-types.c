@@ -8,7 +8,7 @@
 #include <inttypes.h>
 #include <string.h>
 
-#include "wasm-internal.h"
+#include "wasm-read.h"
 
 /* ---- reading ---- */
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The WebAssembly decoder's insides, shared by its files and nobody else:
+ *   wasm-read.c    errors, and the bounded reads not inline here
  *   wasm.c         module and component structure, imports, the public API
  *   wasm-types.c   value, reference and heap types; the type section
  *   wasm-names.c   the `name` section; identifiers as wasmprinter prints them
@@ -8,10 +9,12 @@
  *   wasm-labels.c  branch targets as label names or depths
  *   wasm-float.c   float constants in wasmprinter's text
  * Bounded reads of the binary are inline here; every failure goes through
- * wasm_fail(), which keeps the first message.
+ * wasm_fail(), which keeps the first message. The files call downwards only:
+ * wasm.c uses the others; wasm-insn.c the labels, names and types;
+ * wasm-types.c and wasm-labels.c the names; all of them the reads.
  */
-#ifndef POSTPROC_WASM_INTERNAL_H
-#define POSTPROC_WASM_INTERNAL_H
+#ifndef POSTPROC_WASM_READ_H
+#define POSTPROC_WASM_READ_H
 
 #include <errno.h>
 #include <stdbool.h>

@@ -126,12 +126,12 @@ $(PLUGIN_SO): $(PLUGIN_OBJ)
 $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-check
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc -Iplugin $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ)
 	$(call msg,LD,$@)
@@ -153,7 +153,9 @@ TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
+# mkcwasm writes address maps with the post-processor's own encoder.
+$(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
@@ -165,11 +167,15 @@ AB := build-asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
+# A test or fuzz target sees its own tree's headers only (-Iplugin or -Ipostproc,
+# from the stem's first directory): the post-processor shares nothing with the
+# plugin but plugin/stream-format.h, which stream.h includes by its path.
+TREE_INC = -I$(firstword $(subst /, ,$*))
 
 $(AB)/%.o: %.c | $(B)/.deps-check
 	$(call msg,CC-ASAN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) $(TREE_INC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $(PLUGIN_TEST_SUPPORT:$(B)/%=$(AB)/%)
 	$(call msg,LD-ASAN,$@)
@@ -218,7 +224,7 @@ SECONDS ?= 60
 $(FB)/obj/%.o: %.c | $(B)/.deps-build $(FB)/.deps-fuzz
 	$(call msg,CC-FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 $(TREE_INC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)

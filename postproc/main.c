@@ -406,6 +406,10 @@ static int run(struct options *o, int nfiles, char **files)
 		error("%s", err);
 		goto out;
 	}
+	if (annotator__bind(annot, &s)) {
+		error("out of memory");
+		goto out;
+	}
 	names = (struct report_names){ annot, &s };
 	o->rank.alt_name = report__display_name;
 	o->rank.alt_arg = &names;

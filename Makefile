@@ -154,6 +154,8 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LIBS)
+# The tools that write jitdumps take its layout from the plugin's declaration.
+$(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)

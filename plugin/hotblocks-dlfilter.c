@@ -743,8 +743,8 @@ static int write_stream(struct hb *hb)
 {
 	size_t counts_nr = 0, objs_nr = 0, objs_alloc = 0;
 	struct count_entry *counts = counts__sorted(&hb->counts, &counts_nr);
-	struct stream_object *objs = NULL;
-	struct stream_jitdump *jds = calloc(hb->dumps.nr + 1, sizeof(*jds));
+	struct stream_writer_object *objs = NULL;
+	struct stream_writer_jitdump *jds = calloc(hb->dumps.nr + 1, sizeof(*jds));
 	const char *events[MAX_EVENTS];
 	FILE *f = stdout;
 	int ret = -ENOMEM;
@@ -761,14 +761,14 @@ static int write_stream(struct hb *hb)
 	for (size_t i = 0; i < counts_nr; i++) {
 		if (i && counts[i].obj == counts[i - 1].obj)
 			continue;
-		struct stream_object *so = &objs[objs_nr++];
+		struct stream_writer_object *so = &objs[objs_nr++];
 		uint32_t id = counts[i].obj;
 
 		so->id = id;
 		if (id & NATIVE_ID_BIT) {
 			const struct native_obj *o = &hb->natives.objs[id & ~NATIVE_ID_BIT];
 
-			*so = (struct stream_object){
+			*so = (struct stream_writer_object){
 				.kind = o->cwasm ? HB_KIND_CWASM : HB_KIND_NATIVE, .id = id, .pid = o->pid,
 				.e_machine = o->e_machine, .addr = o->addr, .size = o->size, .name = o->name,
 				.code = o->code, .code_len = o->code_len, .dso = o->dso, .sym_start = o->sym_start,
@@ -779,7 +779,7 @@ static int write_stream(struct hb *hb)
 
 			if (!l)
 				continue;
-			*so = (struct stream_object){
+			*so = (struct stream_writer_object){
 				.kind = HB_KIND_JIT, .id = id, .pid = df->pid, .e_machine = (uint16_t)df->jd->elf_mach,
 				.addr = l->code_addr, .size = l->code_size, .name = l->name, .code = l->code,
 				.code_len = l->code_size, .code_index = l->code_index, .load_time = l->timestamp,
@@ -790,7 +790,7 @@ static int write_stream(struct hb *hb)
 	for (size_t i = 0; i < hb->dumps.nr; i++) {
 		const struct dump_file *df = &hb->dumps.files[i];
 
-		jds[i] = (struct stream_jitdump){ .path = df->jd->path, .pid = df->pid, .loads = df->jd->nr,
+		jds[i] = (struct stream_writer_jitdump){ .path = df->jd->path, .pid = df->pid, .loads = df->jd->nr,
 						  .status = dump_status(df) };
 	}
 	for (size_t e = 0; e < hb->events_nr; e++)
@@ -801,7 +801,7 @@ static int write_stream(struct hb *hb)
 	for (size_t e = 0; e < hb->events_nr; e++)
 		time_aware &= hb->events[e].time_aware;
 
-	struct stream_header h = {
+	struct stream_writer_header h = {
 		.producer = PRODUCER, .input = hb->perf_data, .time_aware = time_aware,
 		.events = events, .events_nr = hb->events_nr,
 		.totals = (const uint64_t(*)[HB_CLASS__NR][2])hb->totals,
@@ -821,7 +821,7 @@ static int write_stream(struct hb *hb)
 		}
 		hb->out_fd = -1;	/* f owns it now */
 	}
-	ret = stream__write(f, &h, objs, objs_nr, counts, counts_nr);
+	ret = stream_writer__write(f, &h, objs, objs_nr, counts, counts_nr);
 	if (!ret && fflush(f))
 		ret = -EIO;
 	if (ret < 0)

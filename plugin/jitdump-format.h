@@ -207,7 +207,8 @@ _Static_assert(sizeof(struct jitdump_rec_debug_entry) == JITDUMP_ENTRY_NAME, "de
 JITDUMP_ASSERT_AT(jitdump_rec_unwinding_info, unwind_data_size, JITDUMP_UNWIND_DATA_SIZE);
 JITDUMP_ASSERT_AT(jitdump_rec_unwinding_info, eh_frame_hdr_size, JITDUMP_UNWIND_EH_FRAME_HDR_SIZE);
 JITDUMP_ASSERT_AT(jitdump_rec_unwinding_info, mapped_size, JITDUMP_UNWIND_MAPPED_SIZE);
-_Static_assert(sizeof(struct jitdump_rec_unwinding_info) == JITDUMP_UNWIND_FIXED_SIZE, "unwinding info fixed part");
+_Static_assert(sizeof(struct jitdump_rec_unwinding_info) == JITDUMP_UNWIND_FIXED_SIZE,
+	       "unwinding info fixed part");
 
 #undef JITDUMP_ASSERT_AT
 

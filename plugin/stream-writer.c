@@ -131,7 +131,8 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 	struct count_entry *samples = NULL;
 	int ret = -ENOMEM;
 
-	qsort(objs, nr, sizeof(*objs), cmp_object);
+	if (nr)
+		qsort(objs, nr, sizeof(*objs), cmp_object);
 	ids = malloc((nr ? nr : 1) * sizeof(*ids));
 	samples = malloc((counts_nr ? counts_nr : 1) * sizeof(*samples));
 	if (!ids || !samples)

@@ -4,6 +4,7 @@
  * Growing, cut and damaged dumps are in test-jitdump-growth.c. */
 #include "jitdump-check.h"
 
+/* Header, DEBUG_INFO, UNWINDING_INFO, LOAD f, LOAD g, MOVE f, unknown id 99, CLOSE. */
 static void check_every_record_type(void **state, bool big_endian)
 {
 	static const struct jitdump_writer_debug_entry entries[] = {

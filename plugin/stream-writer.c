@@ -7,18 +7,6 @@
 
 #include "stream-writer.h"
 
-static const char *const class_names[] = {
-#define HB_CLASS_NAME(suffix, name) name,
-	HB_SAMPLE_CLASSES(HB_CLASS_NAME)
-#undef HB_CLASS_NAME
-};
-
-static const char *const kind_names[] = {
-#define HB_KIND_NAME(suffix, name) name,
-	HB_OBJECT_KINDS(HB_KIND_NAME)
-#undef HB_KIND_NAME
-};
-
 void stream_writer__put_string(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
@@ -83,7 +71,7 @@ static int cmp_sample(const void *pa, const void *pb)
 static void write_object(FILE *f, const struct stream_writer_object *o, size_t sid)
 {
 	fprintf(f, "object %zu %s pid=%" PRIu32 " e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64,
-		sid, kind_names[o->kind], o->pid, o->e_machine, o->addr, o->size);
+		sid, hb_kind_name(o->kind), o->pid, o->e_machine, o->addr, o->size);
 	if (o->kind == HB_KIND_JIT) {
 		fprintf(f, " code-index=%" PRIu64 " load-time=%" PRIu64 " dump=", o->code_index,
 			o->load_time);
@@ -180,7 +168,7 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 	for (size_t e = 0; e < h->events_nr; e++)
 		for (int c = 0; c < HB_CLASS__NR; c++)
 			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
-				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, class_names[c],
+				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, hb_class_name(c),
 					h->totals[e][c][0], h->totals[e][c][1]);
 	for (size_t i = 0; i < nr; i++)
 		write_object(f, &objs[i], i);

@@ -107,6 +107,7 @@ $(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
+	scripts/test-refs/browser/package-lock.json \
 	scripts/get-wasmtime
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build

@@ -37,7 +37,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd
-POSTPROC_PKGS := capstone libelf libdw
+POSTPROC_PKGS := capstone libelf libdw libgvc
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 # The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
@@ -50,7 +50,11 @@ CAPSTONE_PC = $(if $(filter auto,$(CAPSTONE)),$(wildcard $(abspath $(CAPSTONE_DI
 POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} )$(PKG_CONFIG)
 POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS))
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
-POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
+# Graphviz's dot layout engine is a plugin library in libgvc's plugin
+# directory: linked in (graph-layout.c says why), found there at run time.
+GV_PLUGINDIR = $(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
+POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) \
+	-L$(GV_PLUGINDIR) -Wl,-rpath,$(GV_PLUGINDIR) -lgvplugin_dot_layout -liberty -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 

@@ -6,6 +6,7 @@
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
 #                   then the growth ratios at 1x/10x/100x (scripts/bench-scaling)
+#                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs (build, run,
@@ -284,6 +285,7 @@ $(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
 bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
 	$(Q)scripts/bench-scaling
+	$(Q)scripts/bench-graph
 
 # Growth at 1x, 10x and 100x the input, for every cost that grows with it.
 bench-scaling: all $(BENCH_DRIVERS)

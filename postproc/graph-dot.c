@@ -69,7 +69,9 @@ int graph__write_dot(const struct graph *g, FILE *out)
 		putc('"', out);
 		put_colour(out, "fillcolor", n->fill);
 		put_colour(out, "fontcolor", n->ink);
-		if (n->members > 1)
+		if (n->region)
+			fputs(", class=\"region\"", out);
+		else if (n->members > 1)
 			fputs(", class=\"run\"", out);
 		else if (n->cold)
 			fputs(", class=\"cold\"", out);

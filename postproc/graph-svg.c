@@ -26,7 +26,9 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 	double top = n->y - n->lines_nr * LINE / 2;
 
 	fputs("<g class=\"node", out);
-	if (n->members > 1)
+	if (n->region)
+		fputs(" region", out);
+	else if (n->members > 1)
 		fputs(" run", out);
 	else if (n->cold)
 		fputs(" cold", out);

@@ -417,3 +417,261 @@ size_t graph__shown_edges(const struct graph *g)
 		n += !g->edges[i].folded;
 	return n;
 }
+
+/* Union-find over node indexes, by size, with path halving. */
+static uint32_t find(uint32_t *parent, uint32_t i)
+{
+	while (parent[i] != i) {
+		parent[i] = parent[parent[i]];
+		i = parent[i];
+	}
+	return i;
+}
+
+static void unite(uint32_t *parent, uint32_t *size, uint32_t a, uint32_t b)
+{
+	a = find(parent, a);
+	b = find(parent, b);
+	if (a == b)
+		return;
+	if (size[a] < size[b]) {
+		uint32_t t = a;
+
+		a = b;
+		b = t;
+	}
+	parent[b] = a;
+	size[a] += size[b];
+}
+
+static bool drawn_edge_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct graph *g = ctx;
+	const struct graph_edge *e = &g->edges[idx];
+	const struct edge_key *k = key;
+
+	return graph__shown(g, e->from) == k->from && graph__shown(g, e->to) == k->to &&
+	       e->kind == k->kind;
+}
+
+/* Of the drawn edges between the same two boxes with the same kind, draw one. */
+static int merge_parallel(struct graph *g)
+{
+	struct idx_table seen = { 0 };
+	int ret = 0;
+
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		struct graph_edge *e = &g->edges[i];
+		struct edge_key k = { graph__shown(g, e->from), graph__shown(g, e->to), e->kind };
+		uint64_t h = edge_hash(&k);
+		long found;
+
+		if (e->folded)
+			continue;
+		found = idx_table__find(&seen, h, drawn_edge_eq, &k, g);
+		if (found >= 0) {
+			struct graph_edge *keep = &g->edges[found];
+
+			keep->count = keep->count > UINT32_MAX - e->count ? UINT32_MAX
+									 : keep->count + e->count;
+			keep->back |= e->back;
+			e->folded = true;
+		} else if (idx_table__add(&seen, h, i)) {
+			ret = -ENOMEM;
+			break;
+		}
+	}
+	idx_table__release(&seen);
+	return ret;
+}
+
+long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
+{
+	uint32_t *dist = NULL, *queue = NULL, *parent = NULL, *size = NULL, *off = NULL, *adj = NULL;
+	uint32_t *head, *attach;
+	size_t n = g->nodes_nr, qh = 0, qt = 0;
+	enum { NONE = UINT32_MAX, MANY = UINT32_MAX - 1 };
+	const uint32_t FIRST_SET = 1u << 31;
+	long folded = -ENOMEM;
+
+	if (!n)
+		return 0;
+	if (n >= (1u << 31))
+		return -ENOMEM;	/* dist[] borrows the top bit below */
+	dist = malloc(n * sizeof(*dist));
+	queue = malloc(n * sizeof(*queue));
+	parent = malloc(n * sizeof(*parent));
+	size = malloc(n * sizeof(*size));
+	off = calloc(n + 1, sizeof(*off));
+	adj = malloc((2 * g->edges_nr + 1) * sizeof(*adj));
+	if (!dist || !queue || !parent || !size || !off || !adj)
+		goto out;
+	/* Undirected adjacency between drawn boxes. */
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		if (g->edges[i].folded)
+			continue;
+		off[graph__shown(g, g->edges[i].from) + 1]++;
+		off[graph__shown(g, g->edges[i].to) + 1]++;
+	}
+	for (size_t i = 0; i < n; i++)
+		off[i + 1] += off[i];
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		uint32_t a, b;
+
+		if (g->edges[i].folded)
+			continue;
+		a = graph__shown(g, g->edges[i].from);
+		b = graph__shown(g, g->edges[i].to);
+		adj[off[a]++] = b;
+		adj[off[b]++] = a;
+	}
+	for (size_t i = n; i > 0; i--)
+		off[i] = off[i - 1];
+	off[0] = 0;
+	/* Hops from the nearest box that is not cold: one search from all of them. */
+	for (uint32_t i = 0; i < n; i++) {
+		dist[i] = UINT32_MAX;
+		parent[i] = i;
+		size[i] = 1;
+		if (g->nodes[i].folded_into == i && !g->nodes[i].cold) {
+			dist[i] = 0;
+			queue[qt++] = i;
+		}
+	}
+	while (qh < qt) {
+		uint32_t v = queue[qh++];
+
+		if (dist[v] >= keep_hops)
+			continue;
+		for (uint32_t k = off[v]; k < off[v + 1]; k++) {
+			if (dist[adj[k]] == UINT32_MAX) {
+				dist[adj[k]] = dist[v] + 1;
+				queue[qt++] = adj[k];
+			}
+		}
+	}
+	/* Group the far boxes along the edges between them. */
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		uint32_t a, b;
+
+		if (g->edges[i].folded)
+			continue;
+		a = graph__shown(g, g->edges[i].from);
+		b = graph__shown(g, g->edges[i].to);
+		if (dist[a] == UINT32_MAX && dist[b] == UINT32_MAX)
+			unite(parent, size, a, b);
+	}
+	/*
+	 * Groups that touch only one and the same box that stays are one group:
+	 * the cases of a jump table that each end on their own would otherwise
+	 * stay a box each. attach[root]: that box, NONE yet, or MANY.
+	 */
+	attach = queue;
+	for (uint32_t i = 0; i < n; i++)
+		attach[i] = NONE;
+	for (uint32_t v = 0; v < n; v++) {
+		uint32_t r;
+
+		if (g->nodes[v].folded_into != v || dist[v] != UINT32_MAX)
+			continue;
+		r = find(parent, v);
+		for (uint32_t k = off[v]; k < off[v + 1]; k++) {
+			uint32_t u = adj[k];
+
+			if (dist[u] == UINT32_MAX)
+				continue;
+			attach[r] = attach[r] == NONE || attach[r] == u ? u : MANY;
+		}
+	}
+	/* first[u]: the first group touching only u; dist[] of kept boxes is free now. */
+	for (uint32_t r = 0; r < n; r++) {
+		uint32_t u = attach[r];
+
+		if (u == NONE || u == MANY || find(parent, r) != r)
+			continue;
+		if (dist[u] & FIRST_SET)
+			unite(parent, size, r, dist[u] & ~FIRST_SET);
+		else
+			dist[u] = FIRST_SET | r;
+	}
+	/* Each group of 2 or more is drawn as its lowest-indexed box (head[root]). */
+	head = queue;
+	for (uint32_t i = 0; i < n; i++)
+		head[i] = UINT32_MAX;
+	folded = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t r;
+
+		if (g->nodes[i].folded_into != i || dist[i] != UINT32_MAX)
+			continue;
+		r = find(parent, i);
+		if (size[r] < 2)
+			continue;
+		if (head[r] == UINT32_MAX) {
+			head[r] = i;
+			continue;
+		}
+		g->nodes[head[r]].members += g->nodes[i].members;
+		g->nodes[i].folded_into = head[r];
+		folded++;
+	}
+	/* Nodes folded into a run before now go where their run's box went. */
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = g->nodes[i].folded_into;
+
+		if (b != i && g->nodes[b].folded_into != b)
+			g->nodes[i].folded_into = g->nodes[b].folded_into;
+	}
+	for (uint32_t r = 0; r < n; r++) {
+		struct graph_node *h;
+		char more[48], *l0;
+		const char *lines[2];
+
+		if (head[r] == UINT32_MAX)
+			continue;
+		h = &g->nodes[head[r]];
+		h->region = true;
+		h->run_last = head[r];
+		snprintf(more, sizeof(more), "+ %u cold blocks", h->members - 1);
+		l0 = strdup(h->lines_nr ? h->lines[0] : "");
+		lines[0] = l0;
+		lines[1] = more;
+		if (!l0 || copy_lines(h, lines, 2)) {
+			free(l0);
+			folded = -ENOMEM;
+			goto out;
+		}
+		free(l0);
+	}
+	/* Edges inside a region are not drawn; parallel ones are drawn once. */
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		struct graph_edge *e = &g->edges[i];
+		uint32_t b = graph__shown(g, e->from);
+
+		if (!e->folded && b == graph__shown(g, e->to) && g->nodes[b].region)
+			e->folded = true;
+	}
+	if (merge_parallel(g))
+		folded = -ENOMEM;
+out:
+	free(dist);
+	free(queue);
+	free(parent);
+	free(size);
+	free(off);
+	free(adj);
+	return folded;
+}
+
+long graph__fold_to_fit(struct graph *g, size_t max_boxes)
+{
+	size_t n = graph__shown_nodes(g);
+
+	if (n > max_boxes && graph__collapse_cold_runs(g, 2) < 0)
+		return -ENOMEM;
+	for (int hops = 2; hops >= 0 && (n = graph__shown_nodes(g)) > max_boxes; hops--) {
+		if (graph__collapse_cold_regions(g, hops) < 0)
+			return -ENOMEM;
+	}
+	return (long)graph__shown_nodes(g);
+}

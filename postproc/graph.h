@@ -64,8 +64,9 @@ struct graph_node {
 	uint32_t ink;		/* text colour, 0xRRGGBB */
 	bool cold;		/* may be folded into a neighbour by a collapse */
 	uint32_t folded_into;	/* itself, or the node drawn in its place */
-	uint32_t members;	/* nodes it stands for: 1, or the length of its run */
+	uint32_t members;	/* nodes it stands for: 1, or how many it was folded from */
 	uint32_t run_last;	/* after a collapse: the run's last node (else itself) */
+	bool region;		/* stands for a cold region (graph__collapse_cold_regions) */
 	/* From graph__layout, in points, y growing downwards: the box's centre
 	 * and size. */
 	double x, y, w, h;
@@ -152,6 +153,31 @@ int graph__mark_back_edges(struct graph *g, uint32_t entry);
  */
 long graph__collapse_cold_runs(struct graph *g, uint32_t min_run);
 
+/*
+ * Fold what is far from the heat: the cold nodes more than keep_hops edges
+ * (either way) from every node that is not cold are grouped by the edges
+ * between them; groups that touch only one and the same node that stays are
+ * one group (the cold cases of a jump table that each return); each group of
+ * 2 or more becomes one box, drawn for its lowest-indexed node: lines
+ * "<that node's first line>", "+ N-1 cold blocks", members N, region set. Edges inside a group are not drawn; of the edges
+ * left between the same two boxes with the same kind, one is drawn (its count
+ * the sum). So a function of thousands of blocks with a hot loop draws as
+ * that loop, its neighbours, and a few boxes for the rest. Runs folded before
+ * count as one node each. Returns the number of nodes folded away, or
+ * -ENOMEM. O((nodes + edges) log) at worst.
+ */
+long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops);
+
+/*
+ * Fold until at most max_boxes boxes are drawn, keeping as much as fits:
+ * cold runs first (graph__collapse_cold_runs, min_run 2), then cold regions
+ * further than 2, 1, then 0 hops from the heat (graph__collapse_cold_regions).
+ * Returns the boxes drawn then (may still be more than max_boxes: as many
+ * boxes as there are hot nodes, and cold groups between them, always stay),
+ * or -ENOMEM.
+ */
+long graph__fold_to_fit(struct graph *g, size_t max_boxes);
+
 /* The node drawn for node i: i itself, or the one it was folded into. */
 static inline uint32_t graph__shown(const struct graph *g, uint32_t i)
 {
@@ -182,7 +208,8 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen);
  * inside an HTML page, and stands alone as an .svg file too):
  *   <svg id="GRAPH" class="cfg" viewBox=...> with per-graph arrow markers,
  *   <g class="node" id="NODE"> per drawn node (class "node cold" when cold,
- *   "node run" for a collapsed run; data-members="N"), holding an <a href>
+ *   "node run" for a collapsed run, "node region" for a cold region;
+ *   data-members="N" for both), holding an <a href>
  *   when the node has one, a <title> tooltip, the box and its text lines;
  *   <path class="edge KIND"> per drawn edge ("edge KIND back" for back
  *   edges), data-from / data-to the node ids.

@@ -395,6 +395,148 @@ static void layout_folded(void **state)
 	graph__release(&g);
 }
 
+/*
+ *   0 hot -> 1 -> 2 -> 3 -> 4 -> 5 hot        0 and 5 are hot; the rest cold
+ *            1 -> 6 -> 3, 2 -> 4              (diamonds: no straight runs)
+ *   5 -> 7 -> 8 -> 9 -> 10                    8 -> 9, 8 -> 10 both taken;
+ *             8 <- 10 (back)                  10 -> 8 closes a loop
+ * Hops from the heat: 1, 4, 7: 1; 2, 3, 6, 8: 2; 9, 10: 3.
+ */
+static void regions_graph(struct graph *g)
+{
+	char id[16], line[16];
+
+	assert_int_equal(graph__init(g, "r"), 0);
+	for (int i = 0; i < 11; i++) {
+		snprintf(id, sizeof(id), "n%d", i);
+		snprintf(line, sizeof(line), "+0x%x", i * 16);
+		assert_int_equal(add(g, id, line, i != 0 && i != 5), i);
+	}
+	graph__add_edge(g, 0, 1, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 1, 2, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 2, 3, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 3, 4, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 4, 5, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 1, 6, GRAPH_EDGE_TAKEN);
+	graph__add_edge(g, 6, 3, GRAPH_EDGE_TAKEN);
+	graph__add_edge(g, 2, 4, GRAPH_EDGE_TAKEN);
+	graph__add_edge(g, 5, 7, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 7, 8, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 8, 9, GRAPH_EDGE_TAKEN);
+	graph__add_edge(g, 8, 10, GRAPH_EDGE_TAKEN);
+	graph__add_edge(g, 9, 10, GRAPH_EDGE_FALLTHROUGH);
+	graph__add_edge(g, 10, 8, GRAPH_EDGE_TAKEN);
+	assert_int_equal(graph__mark_back_edges(g, 0), 0);
+	/* No straight run here: every chain has a second edge in or out. */
+	assert_int_equal(graph__collapse_cold_runs(g, 2), 0);
+}
+
+static void regions(void **state)
+{
+	struct graph g;
+	const struct graph_edge *e89, *e810;
+
+	regions_graph(&g);
+	/* More than 2 hops away: 9 and 10, one region drawn as 9. */
+	assert_int_equal(graph__collapse_cold_regions(&g, 2), 1);
+	assert_int_equal(graph__shown_nodes(&g), 10);
+	assert_int_equal(graph__shown(&g, 10), 9);
+	assert_true(g.nodes[9].region);
+	assert_int_equal(g.nodes[9].members, 2);
+	assert_int_equal(g.nodes[9].lines_nr, 2);
+	assert_string_equal(g.nodes[9].lines[0], "+0x90");
+	assert_string_equal(g.nodes[9].lines[1], "+ 1 cold blocks");
+	assert_true(edge(&g, 9, 10, GRAPH_EDGE_FALLTHROUGH)->folded);
+	/* 8 -> 9 and 8 -> 10, both taken, now join the same two boxes: drawn once. */
+	e89 = edge(&g, 8, 9, GRAPH_EDGE_TAKEN);
+	e810 = edge(&g, 8, 10, GRAPH_EDGE_TAKEN);
+	assert_true(e89->folded != e810->folded);
+	assert_int_equal((e89->folded ? e810 : e89)->count, 2);
+	/* The loop's back edge now leaves the region for 8. */
+	assert_false(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->folded);
+	assert_true(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->back);
+
+	/* Everything cold: two regions between the two hot nodes. */
+	assert_int_equal(graph__collapse_cold_regions(&g, 0), 6);
+	assert_int_equal(graph__shown_nodes(&g), 4);
+	for (int i = 1; i <= 4; i++)
+		assert_int_equal(graph__shown(&g, i), 1);
+	assert_int_equal(graph__shown(&g, 6), 1);
+	for (int i = 7; i <= 10; i++)
+		assert_int_equal(graph__shown(&g, i), 7);
+	assert_int_equal(g.nodes[1].members, 5);
+	assert_int_equal(g.nodes[7].members, 4);	/* 7, 8 and the region of 9 and 10 */
+	assert_string_equal(g.nodes[1].lines[1], "+ 4 cold blocks");
+	assert_string_equal(g.nodes[7].lines[1], "+ 3 cold blocks");
+	assert_false(g.nodes[0].region || g.nodes[5].region);
+	/* Drawn: 0 -> region 1, region 1 -> 5, 5 -> region 7; the loop is inside. */
+	assert_int_equal(graph__shown_edges(&g), 3);
+	assert_false(edge(&g, 0, 1, GRAPH_EDGE_FALLTHROUGH)->folded);
+	assert_false(edge(&g, 4, 5, GRAPH_EDGE_FALLTHROUGH)->folded);
+	assert_false(edge(&g, 5, 7, GRAPH_EDGE_FALLTHROUGH)->folded);
+	assert_true(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->folded);
+	{
+		char err[64], *svg;
+
+		assert_int_equal(graph__layout(&g, 4, err, sizeof(err)), 0);
+		svg = svg_of(&g);
+		assert_non_null(strstr(svg, "<g class=\"node region\" id=\"n7\" data-members=\"4\">"));
+		assert_non_null(strstr(svg, "data-from=\"n1\" data-to=\"n5\""));
+		free(svg);
+	}
+	graph__release(&g);
+}
+
+/* A hot jump table whose cold cases each end on their own (return): every
+ * case is its own cold group, all touching only the table's block; they fold
+ * into one box. A case also reaching another hot block stays apart. */
+static void regions_fan_out(void **state)
+{
+	struct graph g;
+	char id[16];
+
+	assert_int_equal(graph__init(&g, "fan"), 0);
+	for (int i = 0; i < 8; i++) {
+		snprintf(id, sizeof(id), "n%d", i);
+		assert_int_equal(add(&g, id, id, i != 0 && i != 7), i);
+	}
+	for (int i = 1; i <= 6; i++)
+		graph__add_edge(&g, 0, i, GRAPH_EDGE_CASE);
+	graph__add_edge(&g, 6, 7, GRAPH_EDGE_FALLTHROUGH);
+	assert_int_equal(graph__collapse_cold_regions(&g, 0), 4);
+	assert_int_equal(graph__shown_nodes(&g), 4);
+	for (int i = 1; i <= 5; i++)
+		assert_int_equal(graph__shown(&g, i), 1);
+	assert_int_equal(graph__shown(&g, 6), 6);
+	assert_true(g.nodes[1].region);
+	assert_int_equal(g.nodes[1].members, 5);
+	assert_false(g.nodes[6].region);
+	/* Five cases into one box: one edge, counting them. */
+	assert_int_equal(graph__shown_edges(&g), 3);
+	assert_int_equal(edge(&g, 0, 1, GRAPH_EDGE_CASE)->count, 5);
+	graph__release(&g);
+}
+
+static void fold_to_fit(void **state)
+{
+	struct graph g;
+
+	regions_graph(&g);
+	assert_int_equal(graph__fold_to_fit(&g, 100), 11);
+	assert_int_equal(graph__shown_nodes(&g), 11);
+	/* 2 hops: 10 boxes, too many; 1 hop: {2, 3, 6} and {8, 9, 10} fold: 7. */
+	assert_int_equal(graph__fold_to_fit(&g, 8), 7);
+	assert_int_equal(graph__shown(&g, 6), 2);
+	assert_int_equal(graph__shown(&g, 3), 2);
+	assert_int_equal(graph__shown(&g, 10), 8);
+	assert_int_equal(g.nodes[8].members, 3);
+	assert_int_equal(graph__shown(&g, 4), 4);
+	assert_int_equal(graph__shown(&g, 7), 7);
+	/* Down to the hot nodes and the cold groups between them, and no further. */
+	assert_int_equal(graph__fold_to_fit(&g, 1), 4);
+	graph__release(&g);
+}
+
 /* XML text back to the characters: the five named references and numeric ones. */
 static char *xml_unescape(const char *s, size_t n)
 {
@@ -555,6 +697,9 @@ int main(void)
 		cmocka_unit_test(collapse_long),
 		cmocka_unit_test(layout_and_svg),
 		cmocka_unit_test(layout_folded),
+		cmocka_unit_test(regions),
+		cmocka_unit_test(regions_fan_out),
+		cmocka_unit_test(fold_to_fit),
 		cmocka_unit_test(dot_read_back),
 	};
 

@@ -367,6 +367,34 @@ static void layout_and_svg(void **state)
 	graph__release(&g);
 }
 
+/* The same graph lays out the same, byte for byte (golden files can hold it);
+ * an empty graph is an empty drawing. */
+static void layout_stable(void **state)
+{
+	struct graph g;
+	char err[64], *a, *b;
+
+	small_graph(&g);
+	assert_int_equal(graph__layout(&g, 0, err, sizeof(err)), 0);
+	a = svg_of(&g);
+	assert_int_equal(graph__layout(&g, 0, err, sizeof(err)), 0);
+	b = svg_of(&g);
+	assert_string_equal(a, b);
+	free(a);
+	free(b);
+	graph__release(&g);
+
+	assert_int_equal(graph__init(&g, "empty"), 0);
+	assert_int_equal(graph__mark_back_edges(&g, 0), 0);
+	assert_int_equal(graph__fold_to_fit(&g, 1), 0);
+	assert_int_equal(graph__layout(&g, 10, err, sizeof(err)), 0);
+	a = svg_of(&g);
+	assert_non_null(strstr(a, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"empty\""));
+	assert_null(strstr(a, "<g "));
+	free(a);
+	graph__release(&g);
+}
+
 static void layout_folded(void **state)
 {
 	struct graph g;
@@ -696,6 +724,7 @@ int main(void)
 		cmocka_unit_test(collapse),
 		cmocka_unit_test(collapse_long),
 		cmocka_unit_test(layout_and_svg),
+		cmocka_unit_test(layout_stable),
 		cmocka_unit_test(layout_folded),
 		cmocka_unit_test(regions),
 		cmocka_unit_test(regions_fan_out),

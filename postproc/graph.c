@@ -79,6 +79,7 @@ void graph__release(struct graph *g)
 	free(g->edges);
 	free(g->id);
 	idx_table__release(&g->edge_index);
+	idx_table__release(&g->id_index);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -108,13 +109,22 @@ static int copy_lines(struct graph_node *n, const char *const *lines, size_t nr)
 	return 0;
 }
 
+static bool id_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	return !strcmp(((const struct graph *)ctx)->nodes[idx].id, key);
+}
+
 long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 {
 	struct graph_node *n;
 	uint32_t idx = g->nodes_nr;
+	uint64_t h;
 
 	if (!valid_id(spec->id))
 		return -EINVAL;
+	h = hash_bytes(HASH_SEED, spec->id, strlen(spec->id));
+	if (idx_table__find(&g->id_index, h, id_eq, spec->id, g) >= 0)
+		return -EEXIST;
 	if (g->nodes_nr >= UINT32_MAX || VEC_GROW(g->nodes, g->nodes_nr + 1, g->nodes_alloc))
 		return -ENOMEM;
 	n = &g->nodes[idx];
@@ -127,6 +137,13 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 		free(n->id);
 		free(n->tooltip);
 		free(n->href);
+		return -ENOMEM;
+	}
+	if (idx_table__add(&g->id_index, h, idx)) {
+		free(n->id);
+		free(n->tooltip);
+		free(n->href);
+		free_lines(n);
 		return -ENOMEM;
 	}
 	n->fill = spec->fill & 0xffffff;

@@ -93,6 +93,7 @@ struct graph {
 	struct graph_edge *edges;
 	size_t edges_nr, edges_alloc;
 	struct idx_table edge_index; /* (from, to, kind) -> edges[] */
+	struct idx_table id_index; /* node id -> nodes[] */
 	bool laid_out;		/* graph__layout succeeded: the coordinates are valid */
 	double width, height;	/* from graph__layout: the drawing's size in points */
 };
@@ -118,7 +119,7 @@ void graph__release(struct graph *g);
 
 /*
  * Add a node; returns its index, or -EINVAL (an id that is not
- * [A-Za-z0-9_-]+), -ENOMEM. Text is made safe on the way in: bytes that are
+ * [A-Za-z0-9_-]+), -EEXIST (a node of this graph has that id), -ENOMEM. Text is made safe on the way in: bytes that are
  * not valid UTF-8 become U+FFFD, control characters (line breaks included)
  * become spaces, so no writer has to care what a profiled program's names hold.
  */

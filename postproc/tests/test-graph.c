@@ -68,6 +68,8 @@ static void nodes_and_edges(void **state)
 	s.id = NULL;
 	assert_int_equal(graph__add_node(&g, &s), -EINVAL);
 	assert_int_equal(add(&g, "n1", "one", false), 1);
+	assert_int_equal(add(&g, "n1", "again", false), -EEXIST);
+	assert_int_equal(add(&g, "n-0_A", "again", false), -EEXIST);
 	assert_int_equal(g.nodes_nr, 2);
 
 	/* The same kind between the same nodes merges; another kind does not. */

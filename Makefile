@@ -6,6 +6,7 @@
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
 #                   then the growth ratios at 1x/10x/100x (scripts/bench-scaling)
+#                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs (build, run,
@@ -37,7 +38,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd
-POSTPROC_PKGS := capstone libelf libdw
+POSTPROC_PKGS := capstone libelf libdw libgvc
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 # The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
@@ -50,7 +51,11 @@ CAPSTONE_PC = $(if $(filter auto,$(CAPSTONE)),$(wildcard $(abspath $(CAPSTONE_DI
 POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} )$(PKG_CONFIG)
 POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS))
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
-POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
+# Graphviz's dot layout engine is a plugin library in libgvc's plugin
+# directory: linked in (graph-layout.c says why), found there at run time.
+GV_PLUGINDIR = $(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
+POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) \
+	-L$(GV_PLUGINDIR) -Wl,-rpath,$(GV_PLUGINDIR) -lgvplugin_dot_layout -liberty -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -107,6 +112,7 @@ $(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
+	scripts/test-refs/browser/package-lock.json \
 	scripts/get-wasmtime
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
@@ -287,6 +293,7 @@ $(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
 bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
 	$(Q)scripts/bench-scaling
+	$(Q)scripts/bench-graph
 
 # Growth at 1x, 10x and 100x the input, for every cost that grows with it.
 bench-scaling: all $(BENCH_DRIVERS)

@@ -69,9 +69,9 @@ static void put_asm(FILE *out, const struct html_listing *l, const struct report
 
 /*
  * A row. A whole function's listing can be hundreds of thousands of rows
- * (--all), so a row is lean: the end tags HTML lets go are left out, the
- * cells of the four first columns have no class (the style sheet places
- * them by position), and only a sampled row has data-samples.
+ * (--all), so a row is lean: the cells' end tags, which HTML lets go, are
+ * left out, the cells of the four first columns have no class (the style
+ * sheet places them by position), and only a sampled row has data-samples.
  */
 static void put_row(FILE *out, const struct html_listing *l, const struct report_row *row,
 		    const bool *cols, struct ditto *ditto, size_t ncols)
@@ -86,7 +86,7 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 		html_puts(out, base ? base + 1 : row->source_file);
 		fprintf(out, ":%" PRIu32 ": <code>", row->source_line);
 		html_escape(out, row->line_text, row->line_len);
-		fputs("</code>\n", out);
+		fputs("</code></tr>\n", out);
 	}
 	fputs(row->flags & INSN_DATA ? "<tr class=data" : "<tr", out);
 	if (row->samples) {
@@ -103,7 +103,8 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 	for (int c = 0; c < ANNOT__NR; c++)
 		if (cols[c])
 			put_cell(out, c, &row->cells[c], &ditto[c]);
-	fputc('\n', out);
+	/* The row's end: its last cell's text ends there, without the line feed. */
+	fputs("</tr>\n", out);
 }
 
 static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t ncols)
@@ -138,7 +139,7 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 	if (l->g && drawn != b)
 		fprintf(out, " &middot; in the box of 0x%" PRIx32 " (%" PRIu32 " blocks)",
 			l->f->blocks[drawn].start, l->g->nodes[drawn].members);
-	fputs("</span>\n", out);
+	fputs("</span></tr>\n", out);
 }
 
 int html_listing__write(FILE *out, const struct html_listing *l)
@@ -172,7 +173,7 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 				block_head(out, l, (size_t)cur, ncols);
 			else
 				fprintf(out, "<tbody class=trail>\n<tr class=bh><th colspan=%zu>"
-					"data after the code\n", ncols);
+					"data after the code</tr>\n", ncols);
 		}
 		put_row(out, l, row, cols, ditto, ncols);
 	}

@@ -240,7 +240,7 @@ static int put_graph(FILE *out, const struct report *rep, const struct report_fu
 	int ret;
 
 	*drawn = false;
-	fputs("<div class=\"cfg-pane\">", out);
+	fprintf(out, "<div class=\"cfg-pane\" data-boxes=\"%zu\">", boxes);
 	ret = graph__layout(g, LAYOUT_MAX_BOXES, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;
@@ -291,7 +291,7 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 		pct_of(pct, rep, f->samples), f->samples, plural(f->samples));
 	put_meta(out, f);
 	if (f->status != RANK_DISASSEMBLED) {
-		fputs("<p class=\"nograph\">Not disassembled: ", out);
+		fputs("<p class=\"nocode\">Not disassembled: ", out);
 		html_puts(out, f->error ? f->error : "no code");
 		fputs(".</p>\n</section>\n", out);
 		return ferror(out) ? -EIO : 0;

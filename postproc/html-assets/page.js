@@ -97,23 +97,31 @@
 	});
 
 	// --- zoom ----------------------------------------------------------------
-	function zoomGraph(button) {
-		const pane = button.closest('.cfg-pane');
-		const svg = pane && pane.querySelector('svg.cfg');
-		if (!svg) return;
-		const box = pane.querySelector('.cfg-box');
+	function setZoom(svg, z) {
 		const w0 = Number(svg.dataset.w || svg.getAttribute('width'));
 		const h0 = Number(svg.dataset.h || svg.getAttribute('height'));
 		svg.dataset.w = w0;
 		svg.dataset.h = h0;
-		let z = Number(svg.dataset.zoom || 1);
-		if (button.dataset.zoom === 'in') z *= 1.25;
-		else if (button.dataset.zoom === 'out') z /= 1.25;
-		else z = z === 1 ? Math.min((box.clientWidth - 8) / w0, (box.clientHeight - 8) / h0, 1) : 1;
 		z = Math.max(0.05, Math.min(z, 8));
 		svg.dataset.zoom = z;
 		svg.setAttribute('width', Math.round(w0 * z));
 		svg.setAttribute('height', Math.round(h0 * z));
+	}
+	// The scale at which svg fits its pane (at most 1).
+	function fitScale(svg) {
+		const box = svg.closest('.cfg-box');
+		const w0 = Number(svg.dataset.w || svg.getAttribute('width'));
+		const h0 = Number(svg.dataset.h || svg.getAttribute('height'));
+		return Math.min((box.clientWidth - 8) / w0, (box.clientHeight - 8) / h0, 1);
+	}
+	function zoomGraph(button) {
+		const pane = button.closest('.cfg-pane');
+		const svg = pane && pane.querySelector('svg.cfg');
+		if (!svg) return;
+		const z = Number(svg.dataset.zoom || 1);
+		if (button.dataset.zoom === 'in') setZoom(svg, z * 1.25);
+		else if (button.dataset.zoom === 'out') setZoom(svg, z / 1.25);
+		else setZoom(svg, z === 1 ? fitScale(svg) : 1);
 	}
 
 	// --- filter --------------------------------------------------------------
@@ -172,13 +180,34 @@
 		}
 	});
 
-	// A link to a block or a box (the URL's fragment) marks it on opening;
-	// else each graph opens on its hottest box.
-	const target = location.hash.length > 1 && byId(decodeURIComponent(location.hash.slice(1)));
-	if (!(target && select(target, true))) {
-		for (const sec of funcs) {
-			const hot = all('tbody.blk[data-rank]', sec).sort((a, b) => a.dataset.rank - b.dataset.rank)[0];
-			if (hot) reveal(byId(hot.dataset.box));
+	// A graph coming into view for the first time: a little too wide for
+	// its pane, it is made to fit; bigger, it shows its hottest box. Done
+	// as each comes into view, not all at once: a page of every function
+	// would have the browser lay out all of them at opening.
+	function firstLook(sec) {
+		const svg = sec.querySelector('svg.cfg');
+		if (!svg) return;
+		const box = svg.closest('.cfg-box');
+		const w0 = Number(svg.getAttribute('width'));
+		if (w0 > box.clientWidth - 8) {
+			const z = (box.clientWidth - 8) / w0;
+			if (z >= 0.6) setZoom(svg, z);
 		}
+		const hot = all('tbody.blk[data-rank]', sec).sort((a, b) => a.dataset.rank - b.dataset.rank)[0];
+		if (hot && !marked.length) reveal(byId(hot.dataset.box));
 	}
+	if ('IntersectionObserver' in window) {
+		const seen = new IntersectionObserver((entries) => {
+			for (const e of entries)
+				if (e.isIntersecting) {
+					seen.unobserve(e.target);
+					firstLook(e.target);
+				}
+		});
+		funcs.forEach((sec) => seen.observe(sec));
+	}
+
+	// A link to a block or a box (the URL's fragment) marks it on opening.
+	const target = location.hash.length > 1 && byId(decodeURIComponent(location.hash.slice(1)));
+	if (target) select(target, true);
 })();

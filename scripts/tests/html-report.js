@@ -141,9 +141,9 @@ function spec(shownFile, allFile, out, columns) {
 	}
 	if (drawn.length) {
 		const svg = `document.querySelector('section.func svg.cfg')`;
-		steps.push({ name: 'zoom in widens the first graph',
-			click: `#${'f' + fs_.indexOf(drawn[0])} button[data-zoom="in"]`,
-			eval: `Number(${svg}.getAttribute('width')) > Number(${svg}.dataset.w)` });
+		steps.push({ name: 'the first graph has a width', eval: `(window.w0 = Number(${svg}.getAttribute('width'))) > 0` },
+			{ name: 'zoom in widens it', click: `#${'f' + fs_.indexOf(drawn[0])} button[data-zoom="in"]`,
+				eval: `Number(${svg}.getAttribute('width')) > window.w0` });
 	}
 	if (fs_.length) {
 		const name = fs_[0].display_name;

@@ -128,4 +128,32 @@ page wasmtime "$tmp/wasmtime.hbs" columns -- -p 80 --cwasm "$w/module.cwasm" --c
 stream glibc-evex
 page native "$tmp/glibc-evex.hbs"
 
+# The command line: --html[=FILE] and --dot[=FILE] are outputs like --json,
+# FILE is -o's, and bad input leaves an earlier file alone.
+s=$tmp/v8-wasm.hbs
+cli() {	# expected status, then the arguments
+	want=$1
+	shift
+	"$POSTPROC" "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
+	[ $? -eq "$want" ]
+}
+check "--json --html exits 2 naming both" \
+	sh -c "'$POSTPROC' --json --html '$s' >/dev/null 2>'$tmp/e'; test \$? -eq 2 &&
+		grep -q -- '--json and --html are two outputs; choose one' '$tmp/e'"
+check "--html --dot exits 2" cli 2 --html --dot "$s"
+check "--html= (no name) exits 2" cli 2 --html= "$s"
+check "--html=A -o B exits 2" cli 2 --html="$tmp/a.html" -o "$tmp/b.html" "$s"
+check "--html=FILE writes FILE, nothing on standard output" \
+	sh -c "'$POSTPROC' --html='$tmp/a.html' '$s' >'$tmp/a.out' 2>/dev/null && test ! -s '$tmp/a.out' &&
+		head -c 15 '$tmp/a.html' | grep -q '^<!DOCTYPE html>'"
+check "--html=FILE and --html -o FILE and --html > FILE are the same page" \
+	sh -c "'$POSTPROC' --html -o '$tmp/b.html' '$s' 2>/dev/null && '$POSTPROC' --html '$s' >'$tmp/c.html' 2>/dev/null &&
+		cmp '$tmp/a.html' '$tmp/b.html' && cmp '$tmp/a.html' '$tmp/c.html'"
+check "--dot=FILE writes Graphviz dot" \
+	sh -c "'$POSTPROC' --dot='$tmp/a.gv' '$s' 2>/dev/null && grep -q '^digraph \"f0-cfg\" {' '$tmp/a.gv'"
+cp "$tmp/a.html" "$tmp/keep.html"
+check "bad input: an earlier --html=FILE is left alone (exit 1)" \
+	sh -c "'$POSTPROC' --html='$tmp/keep.html' '$tmp/no-such.hbs' 2>/dev/null; test \$? -eq 1 &&
+		cmp '$tmp/a.html' '$tmp/keep.html'"
+
 echo "1..$tap_n"

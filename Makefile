@@ -2,6 +2,7 @@
 # hotblocks: one non-recursive GNU Makefile.
 #   make            build plugin/hotblocks.so and postproc/hotblocks
 #   make check      set up, build and run every test (unit, end-to-end under real perf)
+#   make check-unit the unit tests only (seconds; installs nothing)
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
@@ -9,8 +10,8 @@
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
-# Each goal first runs scripts/ensure-deps for what it needs (build, run,
-# check, fuzz), before anything is compiled.
+# Each goal first runs scripts/ensure-deps for what it needs, before anything
+# is compiled; only the set-up goals (deps, run, check, fuzz) install packages.
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
 
@@ -97,7 +98,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -108,9 +109,13 @@ check-deps:
 
 # A stamp per set-up mode, made only once ensure-deps found everything that mode
 # needs (and the build has its capstone), and made again when a set-up script
-# or an npm lock file changes.
-DEPS_STAMPS := $(B)/.deps-build $(B)/.deps-run $(B)/.deps-check
-$(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+# or an npm lock file changes. Only the set-up goals (deps, run, check, fuzz)
+# install packages: what a plain make or make check-unit needs is looked for,
+# and a missing package is named with the apt-get line that installs it.
+$(B)/.deps-build $(B)/.deps-unit: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+	$(Q)scripts/ensure-deps --no-install $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
+		mkdir -p $(B) && touch $@
+$(B)/.deps-run $(B)/.deps-check: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
@@ -122,7 +127,7 @@ $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PLUGIN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-check
+$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -136,7 +141,7 @@ $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-check
+$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -226,6 +231,13 @@ check: $(B)/.deps-check
 	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(MEMCHECK_RESULTS)
 
 check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS) $(MEMCHECK_RESULTS)
+
+# The unit tests alone, built once (no sanitizers, no memcheck, no recordings):
+# seconds, for the edit-compile-test loop. make check runs them too, and
+# everything else.
+check-unit: $(B)/.deps-unit
+	$(Q)$(MAKE) --no-print-directory $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+	$(Q)scripts/run-tests --no-scripts $(PLUGIN_TESTS) $(POSTPROC_TESTS)
 
 # libFuzzer targets, one per reader: plugin/tests/fuzz/fuzz-*.c and
 # postproc/tests/fuzz/fuzz-*.c. Seeds: test-data/corpus/<target>/.

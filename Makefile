@@ -50,7 +50,9 @@ CAPSTONE ?= auto
 CAPSTONE_DIR := $(B)/capstone
 CAPSTONE_PC = $(if $(filter auto,$(CAPSTONE)),$(wildcard $(abspath $(CAPSTONE_DIR))/capstone.pc))
 POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} )$(PKG_CONFIG)
-POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS))
+# $(GEN): files made by the build that the sources include.
+GEN := $(B)/gen
+POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS)) -I$(GEN)
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
 # Graphviz's dot layout engine is a plugin library in libgvc's plugin
 # directory: linked in (graph-layout.c says why), found there at run time.
@@ -143,6 +145,14 @@ $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+
+# The HTML report's style sheet and script, built into the program: the page
+# it writes carries them inside itself.
+HTML_ASSETS := postproc/html-assets/page.css postproc/html-assets/page.js
+$(GEN)/html-assets.h: scripts/embed-text $(HTML_ASSETS)
+	$(call msg,GEN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)scripts/embed-text $@ html_css=postproc/html-assets/page.css html_js=postproc/html-assets/page.js
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ)
 	$(call msg,LD,$@)
@@ -339,6 +349,10 @@ uninstall:
 
 clean:
 	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)
+
+# The built-in page assets, before the first compile of the file that includes
+# them (later, the compiler's dependency files say it too).
+$(B)/postproc/html-page.o $(AB)/postproc/html-page.o $(FB)/obj/postproc/html-page.o: $(GEN)/html-assets.h
 
 -include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

@@ -663,7 +663,7 @@ const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, c
 		size_t n = code_nr < f->size ? code_nr : f->size;
 
 		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
-		    memcmp(code, c->text + f->text_off, n))
+		    (n && memcmp(code, c->text + f->text_off, n)))
 			*stale = code_nr > 0 || size != f->size;
 		return f;
 	}

@@ -51,8 +51,15 @@ int graph__write_dot(const struct graph *g, FILE *out)
 	      "\tnode [shape=box, style=filled, fontname=\"Courier\", fontsize=10, "
 	      "margin=\"0.08,0.04\", width=0.3, height=0.2];\n"
 	      "\tedge [arrowsize=0.7];\n", out);
+	if (g->label) {
+		/* over the drawing, left-aligned: where a reader looks for a title */
+		fputs("\tlabelloc=t;\n\tlabeljust=l;\n\tlabel=\"", out);
+		put_text(out, g->label, LABEL);
+		fputs("\";\n", out);
+	}
 	for (size_t i = 0; i < g->nodes_nr; i++) {
 		const struct graph_node *n = &g->nodes[i];
+		const char *cls;
 
 		if (n->folded_into != i)
 			continue;
@@ -69,12 +76,12 @@ int graph__write_dot(const struct graph *g, FILE *out)
 		putc('"', out);
 		put_colour(out, "fillcolor", n->fill);
 		put_colour(out, "fontcolor", n->ink);
-		if (n->region)
-			fputs(", class=\"region\"", out);
-		else if (n->members > 1)
-			fputs(", class=\"run\"", out);
-		else if (n->cold)
-			fputs(", class=\"cold\"", out);
+		cls = n->region ? "region" : n->members > 1 ? "run" : n->cold ? "cold" : NULL;
+		if (cls || n->emphasis)
+			fprintf(out, ", class=\"%s%s%s\"", cls ? cls : "",
+				cls && n->emphasis ? " " : "", n->emphasis ? "em" : "");
+		if (n->emphasis)
+			fputs(", penwidth=2", out);
 		if (n->tooltip) {
 			fputs(", tooltip=", out);
 			put_quoted(out, n->tooltip, TOOLTIP);

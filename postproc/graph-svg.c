@@ -32,6 +32,8 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 		fputs(" run", out);
 	else if (n->cold)
 		fputs(" cold", out);
+	if (n->emphasis)
+		fputs(" em", out);
 	fprintf(out, "\" id=\"%s\"", n->id);
 	if (n->members > 1)
 		fprintf(out, " data-members=\"%u\"", n->members);
@@ -48,7 +50,9 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 	}
 	fprintf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#%06x\"",
 		n->x - n->w / 2, n->y - n->h / 2, n->w, n->h, (unsigned)n->fill);
-	if (n->members > 1)
+	if (n->emphasis)
+		fputs(" stroke=\"#000000\" stroke-width=\"2\"", out);
+	else if (n->members > 1)
 		fputs(" stroke=\"#777777\" stroke-dasharray=\"4 2\"", out);
 	else
 		fputs(n->cold ? " stroke=\"#999999\"" : " stroke=\"#333333\"", out);

@@ -78,6 +78,7 @@ void graph__release(struct graph *g)
 	free(g->nodes);
 	free(g->edges);
 	free(g->id);
+	free(g->label);
 	idx_table__release(&g->edge_index);
 	idx_table__release(&g->id_index);
 	memset(g, 0, sizeof(*g));
@@ -149,11 +150,23 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 	n->fill = spec->fill & 0xffffff;
 	n->ink = spec->ink & 0xffffff;
 	n->cold = spec->cold;
+	n->emphasis = spec->emphasis;
 	n->folded_into = idx;
 	n->run_last = idx;
 	n->members = 1;
 	g->nodes_nr++;
 	return idx;
+}
+
+int graph__set_label(struct graph *g, const char *label)
+{
+	char *copy = safe_dup(label);
+
+	if (label && !copy)
+		return -ENOMEM;
+	free(g->label);
+	g->label = copy;
+	return 0;
 }
 
 int graph__set_lines(struct graph *g, uint32_t i, const char *const *lines, size_t lines_nr)

@@ -63,6 +63,7 @@ struct graph_node {
 	uint32_t fill;		/* 0xRRGGBB */
 	uint32_t ink;		/* text colour, 0xRRGGBB */
 	bool cold;		/* may be folded into a neighbour by a collapse */
+	bool emphasis;		/* stands out: a heavier outline, class "em" */
 	uint32_t folded_into;	/* itself, or the node drawn in its place */
 	uint32_t members;	/* nodes it stands for: 1, or how many it was folded from */
 	uint32_t run_last;	/* after a collapse: the run's last node (else itself) */
@@ -88,6 +89,7 @@ struct graph_edge {
 
 struct graph {
 	char *id;		/* [A-Za-z0-9_-]+: names the SVG element and the digraph */
+	char *label;		/* a title for dot's drawing (graph__set_label), or NULL */
 	struct graph_node *nodes;
 	size_t nodes_nr, nodes_alloc;
 	struct graph_edge *edges;
@@ -110,6 +112,7 @@ struct graph_node_spec {
 	const char *href;	/* or NULL */
 	uint32_t fill, ink;
 	bool cold;
+	bool emphasis;
 };
 
 /* Start an empty graph called id (copied). Returns 0, -EINVAL for an id that
@@ -189,6 +192,11 @@ static inline uint32_t graph__shown(const struct graph *g, uint32_t i)
 size_t graph__shown_nodes(const struct graph *g);
 size_t graph__shown_edges(const struct graph *g);
 
+/* Give the graph a title (copied, made safe as a node's text), written by
+ * graph__write_dot as the drawing's label; NULL removes it. The SVG has none:
+ * a page titles it in its own markup. Returns 0 or -ENOMEM. */
+int graph__set_label(struct graph *g, const char *label);
+
 /* Replace node i's label lines (copied, made safe as in graph__add_node). Returns 0 or -ENOMEM. */
 int graph__set_lines(struct graph *g, uint32_t i, const char *const *lines, size_t lines_nr);
 
@@ -210,7 +218,7 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen);
  *   <svg id="GRAPH" class="cfg" viewBox=...> with per-graph arrow markers,
  *   <g class="node" id="NODE"> per drawn node (class "node cold" when cold,
  *   "node run" for a collapsed run, "node region" for a cold region;
- *   data-members="N" for both), holding an <a href>
+ *   data-members="N" for both; " em" added for emphasis), holding an <a href>
  *   when the node has one, a <title> tooltip, the box and its text lines;
  *   <path class="edge KIND"> per drawn edge ("edge KIND back" for back
  *   edges), data-from / data-to the node ids.

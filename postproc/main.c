@@ -35,9 +35,12 @@ static const char usage_text[] =
 	"      --function NAME only blocks of code objects called NAME, else whose names\n"
 	"                      match NAME as a glob, else contain it (e.g. 'work')\n"
 	"  -e, --event NAME    rank samples of event NAME (default: the first event)\n"
-	"      --all           no --percent threshold; with --json, every sampled function\n"
-	"                      with all its blocks and instructions\n"
+	"      --all           no --percent threshold; with --json, --html or --dot, every\n"
+	"                      sampled function with all its blocks and instructions\n"
 	"      --json          one JSON document (schema: postproc/JSON.md)\n"
+	"      --html[=FILE]   one self-contained HTML page: each function's control-flow\n"
+	"                      graph painted by heat, beside its listing (to FILE: as -o)\n"
+	"      --dot[=FILE]    each function's control-flow graph as Graphviz dot\n"
 	"      --color[=WHEN]  colour the sample cells: auto (default: when stdout is a\n"
 	"                      terminal and NO_COLOR is unset), always, never;\n"
 	"                      also spelled --colour\n"
@@ -99,11 +102,24 @@ static void note(const char *fmt, ...)
 
 enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_DOT };
+
+static const struct {
+	const char *option;
+	const struct render_ops *ops;
+} formats[] = {
+	[FORMAT_TEXT] = { NULL, &render_text },
+	[FORMAT_JSON] = { "--json", &render_json },
+	[FORMAT_HTML] = { "--html", &render_html },
+	[FORMAT_DOT] = { "--dot", &render_dot },
+};
+
 struct options {
 	struct rank_opts rank;
 	const char *event;
 	const char *output;
-	bool json;
+	enum format format;
+	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
 	enum color_mode color;
 	struct annot_inputs annot;
@@ -114,6 +130,8 @@ enum {
 	OPT_TOP = 256,
 	OPT_FUNCTION,
 	OPT_JSON,
+	OPT_HTML,
+	OPT_DOT,
 	OPT_ALL,
 	OPT_COLOR,
 	OPT_CWASM,
@@ -131,6 +149,8 @@ static const struct option long_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "html", optional_argument, NULL, OPT_HTML },
+	{ "dot", optional_argument, NULL, OPT_DOT },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
@@ -198,6 +218,19 @@ static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
 	usage_error("bad option '%s'", arg);
 }
 
+/* --json, --html[=FILE], --dot[=FILE]: one output format; FILE is -o's. */
+static void set_format(struct options *o, enum format f, const char *file)
+{
+	if (o->format != FORMAT_TEXT && o->format != f)
+		usage_error("%s and %s are two outputs; choose one", formats[o->format].option,
+			    formats[f].option);
+	o->format = f;
+	if (file && !*file)
+		usage_error("%s= needs a file name", formats[f].option);
+	if (file)
+		o->format_file = file;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -228,7 +261,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.function = optarg;
 			break;
 		case OPT_JSON:
-			o->json = true;
+			set_format(o, FORMAT_JSON, NULL);
+			break;
+		case OPT_HTML:
+			set_format(o, FORMAT_HTML, optarg);
+			break;
+		case OPT_DOT:
+			set_format(o, FORMAT_DOT, optarg);
 			break;
 		case OPT_ALL:
 			o->all = true;
@@ -267,6 +306,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			bad_option(argv[optind - 1], optopt);
 		}
 	}
+	if (o->format_file && o->output && strcmp(o->format_file, o->output))
+		usage_error("two output files, '%s' and '%s'; give one", o->format_file, o->output);
+	if (o->format_file)
+		o->output = o->format_file;
 }
 
 /*
@@ -333,7 +376,7 @@ static bool use_color(const struct options *o, FILE *out)
 {
 	const char *no_color = getenv("NO_COLOR");
 
-	if (o->json || o->color == COLOR_NEVER)
+	if (o->format != FORMAT_TEXT || o->color == COLOR_NEVER)
 		return false;
 	if (o->color == COLOR_ALWAYS)
 		return true;
@@ -364,11 +407,13 @@ static bool stdin_is_piped(void)
 /* Everything after option parsing; returns the exit status, having freed what it took. */
 static int run(struct options *o, int nfiles, char **files)
 {
+	bool graphs = o->format == FORMAT_HTML || o->format == FORMAT_DOT;
 	struct report_opts repo = {
-		/* JSON --all lists every selected function in full. */
-		.every_function = o->json && o->all,
-		.whole_functions = o->json && o->all,
-		.source_lines = o->source_lines && !o->json,
+		/* JSON --all lists every selected function in full; a graph needs
+		 * every block of the functions it draws. */
+		.every_function = o->all && o->format != FORMAT_TEXT,
+		.whole_functions = (o->all && o->format == FORMAT_JSON) || graphs,
+		.source_lines = o->source_lines && (o->format == FORMAT_TEXT || o->format == FORMAT_HTML),
 		.live_origin = stdin_is_piped() ? STDIN_NAME : NULL,
 	};
 	struct render_opts ro = { 0 };
@@ -426,10 +471,12 @@ static int run(struct options *o, int nfiles, char **files)
 		goto out;
 	}
 	ro.color = use_color(o, out);
-	i = (o->json ? &render_json : &render_text)->render(out, &rep, &ro);
+	i = formats[o->format].ops->render(out, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
-	if (i || fflush(out) || ferror(out))
+	if (i == -ENOMEM)
+		error("out of memory");
+	else if (i || fflush(out) || ferror(out))
 		error("%s: write error", o->output ? o->output : "<stdout>");
 	else
 		ret = EXIT_OK;

@@ -17,11 +17,13 @@ struct render_opts {
 
 struct render_ops {
 	const char *name;
-	/* Write rep to out. Returns 0, or -EIO if out has an error. */
+	/* Write rep to out. Returns 0, -EIO if out has an error, or -ENOMEM. */
 	int (*render)(FILE *out, const struct report *rep, const struct render_opts *o);
 };
 
 extern const struct render_ops render_text;	/* render-text.c: the layout of `wasmtime hot-blocks` */
 extern const struct render_ops render_json;	/* render-json.c: JSON.md */
+extern const struct render_ops render_html;	/* render-html.c: one self-contained page */
+extern const struct render_ops render_dot;	/* render-dot.c: Graphviz dot, a digraph per function */
 
 #endif

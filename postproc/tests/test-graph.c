@@ -274,12 +274,14 @@ static void small_graph(struct graph *g)
 	const char *l1[] = { "<b> & \"c\" 'd' \\N &lt;" };
 	const char *l2[] = { "+0x20  two  spaces" };
 	struct graph_node_spec s[] = {
-		{ "g1-b0", l0, 2, "entry <block>", "#b0", 0xffffcc, 0x000000, false },
-		{ "g1-b1", l1, 1, "tip & \\G &amp;", NULL, 0xbd0026, 0xffffff, false },
-		{ "g1-b2", l2, 1, NULL, "#b2?x=1&y=2", 0xf2f2f2, 0x000000, true },
+		{ "g1-b0", l0, 2, "entry <block>", "#b0", 0xffffcc, 0x000000, false, false },
+		{ "g1-b1", l1, 1, "tip & \\G &amp;", NULL, 0xbd0026, 0xffffff, false, true },
+		{ "g1-b2", l2, 1, NULL, "#b2?x=1&y=2", 0xf2f2f2, 0x000000, true, false },
 	};
 
 	assert_int_equal(graph__init(g, "g1"), 0);
+	/* a title for dot only, with what its layers would take apart */
+	assert_int_equal(graph__set_label(g, "f \\G & <x>\n"), 0);
 	for (int i = 0; i < 3; i++)
 		assert_int_equal(graph__add_node(g, &s[i]), i);
 	graph__add_edge(g, 0, 1, GRAPH_EDGE_FALLTHROUGH);
@@ -348,7 +350,11 @@ static void layout_and_svg(void **state)
 	svg = svg_of(&g);
 	assert_non_null(strstr(svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"g1\" class=\"cfg\""));
 	assert_non_null(strstr(svg, "<g class=\"node\" id=\"g1-b0\"><a href=\"#b0\"><title>entry &lt;block&gt;</title>"));
-	assert_non_null(strstr(svg, "<g class=\"node\" id=\"g1-b1\"><title>tip &amp; \\G &amp;amp;</title>"));
+	/* emphasis: a class and a heavier outline; the graph's label is dot's only */
+	assert_non_null(strstr(svg, "<g class=\"node em\" id=\"g1-b1\"><title>tip &amp; \\G &amp;amp;</title>"
+				    "<rect x=\""));
+	assert_non_null(strstr(svg, "fill=\"#bd0026\" stroke=\"#000000\" stroke-width=\"2\"/>"));
+	assert_null(strstr(svg, "&lt;x&gt;"));
 	assert_non_null(strstr(svg, "<g class=\"node cold\" id=\"g1-b2\"><a href=\"#b2?x=1&amp;y=2\">"));
 	assert_non_null(strstr(svg, ">&lt;b&gt; &amp; &quot;c&quot; &#39;d&#39; \\N &amp;lt;</tspan>"));
 	/* Spaces are kept (xml:space), as in the listing. */
@@ -658,6 +664,11 @@ static void dot_read_back(void **state)
 	assert_string_equal(agget(n, "fillcolor"), "#bd0026");
 	assert_string_equal(agget(n, "fontcolor"), "#ffffff");
 	assert_string_equal(agget(agnode(ag, "g1-b2", 0), "class"), "cold");
+	assert_string_equal(agget(n, "class"), "em");
+	assert_string_equal(agget(n, "penwidth"), "2");
+	/* the title: its line feed made a space when set, layered like a node label */
+	assert_string_equal(agget(ag, "label"), "f \\\\G &amp; <x> ");
+	assert_string_equal(agget(ag, "labelloc"), "t");
 	assert_string_equal(agget(agnode(ag, "g1-b2", 0), "href"), "#b2?x=1&y=2");
 	{
 		Agedge_t *e = agedge(ag, agnode(ag, "g1-b2", 0), agnode(ag, "g1-b0", 0), NULL, 0);
@@ -699,7 +710,8 @@ static void dot_read_back(void **state)
 		assert_int_equal(gvLayout(gvc, ag, "dot"), 0);
 		assert_int_equal(gvRenderData(gvc, ag, "svg", &svg, &svglen), 0);
 		got = texts(svg, "<text ", "</text>");
-		assert_string_equal(got, "+0x0 entry|2 insns|<b> & \"c\" 'd' \\N &lt;|+0x20  two  spaces");
+		/* the title first, over the drawing */
+		assert_string_equal(got, "f \\G & <x> |+0x0 entry|2 insns|<b> & \"c\" 'd' \\N &lt;|+0x20  two  spaces");
 		free(got);
 		got = texts(svg, "<title>", "</title>");
 		assert_non_null(strstr(got, "g1-b0|g1-b1|"));

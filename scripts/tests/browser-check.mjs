@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Open one local HTML page in headless Chromium and check it as a person's
 // browser would show it:
-//   node browser-check.mjs [--screenshot PNG] [--dump JSON] PAGE.html SPEC.json
+//   node browser-check.mjs [--screenshot PNG] [--view PNG] [--window WxH] [--dump JSON] PAGE.html SPEC.json
 // It drives the pinned playwright-core that scripts/ensure-deps check puts in
 // build/browser (PLAYWRIGHT_CORE=dir overrides), run by a node >= 20 (the
 // node 20 of build/test-node); the browser is Debian's /usr/bin/chromium
@@ -24,6 +24,9 @@
 //   {"name": "...", "press": "Key", ...}                  a key press, then the check
 // "dump": the value of an expression in the page after the steps, written as
 // JSON to the --dump file (for comparing the page's numbers with other tools).
+// --screenshot saves the whole page as a PNG after the steps, --view the
+// window (1280x900, or --window's size) as the steps left it: what a person
+// looking at it sees, and the one to take of a page too tall for one picture.
 // Prints "ok - NAME" / "not ok - NAME" (and "# detail" lines) per check and
 // exits 1 when any failed, 2 on a bad command line or spec.
 import fs from 'node:fs';
@@ -34,16 +37,22 @@ import { createRequire } from 'node:module';
 
 function usage(msg) {
 	console.error(`browser-check: ${msg}`);
-	console.error('usage: node browser-check.mjs [--screenshot PNG] [--dump JSON] PAGE.html SPEC.json');
+	console.error('usage: node browser-check.mjs [--screenshot PNG] [--view PNG] [--window WxH] [--dump JSON] PAGE.html SPEC.json');
 	process.exit(2);
 }
 
 const args = process.argv.slice(2);
-let screenshot = null, dumpFile = null;
+let screenshot = null, view = null, dumpFile = null, win = { width: 1280, height: 900 };
 while (args.length && args[0].startsWith('--')) {
 	const opt = args.shift();
 	if (opt === '--screenshot') screenshot = args.shift();
+	else if (opt === '--view') view = args.shift();
 	else if (opt === '--dump') dumpFile = args.shift();
+	else if (opt === '--window') {
+		const m = /^([1-9][0-9]{2,3})x([1-9][0-9]{2,3})$/.exec(args.shift() || '');
+		if (!m) usage('--window takes WIDTHxHEIGHT in pixels, e.g. 1024x640');
+		win = { width: Number(m[1]), height: Number(m[2]) };
+	}
 	else usage(`unknown option ${opt}`);
 }
 if (args.length !== 2) usage('two arguments expected');
@@ -89,7 +98,7 @@ try {
 		// its own (updates, sync, field trials) and from needing a GPU.
 		args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
 			'--disable-background-networking', '--disable-component-update', '--disable-sync'],
-		viewport: { width: 1280, height: 900 },
+		viewport: win,
 		offline: true,
 	});
 	await context.route(/.*/, (route) => {
@@ -127,6 +136,10 @@ try {
 	if (screenshot) {
 		fs.mkdirSync(path.dirname(path.resolve(screenshot)), { recursive: true });
 		await page.screenshot({ path: screenshot, fullPage: true });
+	}
+	if (view) {
+		fs.mkdirSync(path.dirname(path.resolve(view)), { recursive: true });
+		await page.screenshot({ path: view });
 	}
 	// Anything still pending (a timer, a late fetch) gets its chance to show.
 	await page.waitForTimeout(100);

@@ -6,7 +6,8 @@
 #  1. a page that loads a style sheet and an image from disk and a data: image,
 #     with a click handler: every DOM check passes, the click's class change is
 #     seen, the page's values are dumped as JSON, and the screenshot is a PNG
-#     of the page (build/browser-shots/harness.png, a build artefact);
+#     of the page (build/browser-shots/harness.png, a build artefact), --view
+#     one of the window;
 #  2. the harness fails where it must: a wrong element count, wrong text, a
 #     click that changes no class, a class already there before the click, an
 #     eval that is not true, a request to the network (an <img> and a fetch(),
@@ -59,8 +60,8 @@ cat >"$tmp/good.json" <<'EOF'
 ],
  "dump": "Array.from(document.querySelectorAll('.block'), (b) => ({id: b.id, samples: Number(b.dataset.samples)}))"}
 EOF
-rm -f "$shots/harness.png"
-browser_check --screenshot "$shots/harness.png" --dump "$tmp/good.dump" \
+rm -f "$shots/harness.png" "$shots/harness-view.png"
+browser_check --screenshot "$shots/harness.png" --view "$shots/harness-view.png" --dump "$tmp/good.dump" \
 	"$tmp/page/good.html" "$tmp/good.json" >"$tmp/good.out" 2>&1
 rc=$?
 tap_relay "$tmp/good.out" "good page: " || not_ok "the harness ran on the good page" "$tmp/good.out"
@@ -76,6 +77,10 @@ png_ok() {
 	[ "$w" -eq 1280 ] && [ "$h" -ge 900 ]
 }
 check "good page: the screenshot is a 1280-pixel-wide PNG" png_ok "$shots/harness.png"
+png_view() {	# the window only: 1280x900
+	png_ok "$1" && [ "$h" -eq 900 ]
+}
+check "good page: --view is a 1280x900 PNG of the window" png_view "$shots/harness-view.png"
 
 # 2. What must fail.
 cat >"$tmp/page/bad.html" <<'EOF'

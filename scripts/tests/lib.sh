@@ -83,7 +83,7 @@ find_jco() {
 	return 0
 }
 
-# browser_check [--screenshot PNG] [--dump JSON] PAGE SPEC: open PAGE in
+# browser_check [--screenshot PNG] [--view PNG] [--window WxH] [--dump JSON] PAGE SPEC: open PAGE in
 # headless Chromium and run the checks of SPEC (scripts/tests/browser-check.mjs
 # says what it checks and how SPEC reads): the pinned playwright-core of
 # build/browser, run by the node 20 of build/test-node (scripts/ensure-deps

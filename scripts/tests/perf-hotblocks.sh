@@ -4,7 +4,7 @@
 # program to hot blocks on build/tools/fakejit, whose known answer is that its
 # JIT functions alpha, beta and gamma are the hot code (test-data/fakejit/README.md);
 # record then report from elsewhere, -o, --jitdir, help and usage errors, perf's
-# own dispatcher, make install, the man pages, and the wasm subcommand without
+# own dispatcher, --html and --dot, make install, the man pages, and the wasm subcommand without
 # and with the real wasmtime (scripts/get-wasmtime).
 # shellcheck source=scripts/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -121,6 +121,27 @@ check "report --json --top 2 gives hotblocks' JSON with 2 blocks shown" \
 	grep -q '"blocks_shown": 2' "$tmp/json.out"
 ph report -i "$tmp/rec/perf.data" --function beta -p 100 >"$tmp/beta.out" 2>/dev/null
 check "report --function beta shows only beta" test "$(block_funcs "$tmp/beta.out" | sort -u)" = beta
+# --html and --dot go to hotblocks as they are: a page or dot text of the
+# recording, on standard output, with -o, or as --html=FILE; with no
+# subcommand --html=FILE keeps the page apart from the command's own output.
+page_of() {	# page: alpha, beta and gamma each have a section
+	head -c 15 "$1" | grep -q '^<!DOCTYPE html>' || { echo "not a page: $1"; return 1; }
+	for f in alpha beta gamma; do
+		grep -q "<section class=\"func\" id=\"f[0-9]*\" [^>]*data-name=\"$f\">" "$1" ||
+			{ echo "no section of $f in $1"; return 1; }
+	done
+}
+ph report -i "$tmp/rec/perf.data" --html -p 100 >"$tmp/rep.html" 2>/dev/null
+check "report --html: the page of alpha, beta and gamma on standard output" page_of "$tmp/rep.html"
+ph report -i "$tmp/rec/perf.data" -p 100 --html -o "$tmp/rep-o.html" >/dev/null 2>&1
+check "report --html -o FILE: the same page" cmp "$tmp/rep.html" "$tmp/rep-o.html"
+ph report -i "$tmp/rec/perf.data" -p 100 --dot="$tmp/rep.gv" >/dev/null 2>&1
+check "report --dot=FILE: a digraph per function" test "$(grep -c '^digraph ' "$tmp/rep.gv" 2>&1)" -ge 3
+mkdir "$tmp/htmlrun"
+(cd "$tmp/htmlrun" && ph --html="$tmp/run.html" -p 100 -- "$fakejit" >"$tmp/htmlrun.out" 2>"$tmp/htmlrun.err")
+check "perf hotblocks --html=FILE -- fakejit: the page in FILE" page_of "$tmp/run.html"
+check "perf hotblocks --html=FILE -- fakejit: no HTML among the command's output" \
+	sh -c "! grep -q '<' '$tmp/htmlrun.out'"
 
 # 6. Help on every subcommand, usage errors exit 2 before anything runs.
 for sub in "" record report wasm; do

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One function's listing as an HTML table: the rows of the text table
+ * (Samples / Assembly / CLIF / Wasm / Source), grouped by block, each row's
+ * share with a heat bar, jump targets linked to their blocks. Its markup is
+ * what html-page.h's script works on:
+ *
+ *   <table class="listing">
+ *   <tbody class="blk[ shown]" id=PREFIX-lOFF data-box=BOX data-start data-end
+ *          data-samples [data-rank]>  one per listed block, a header row first
+ *     <tr [class=data] [data-samples=N]>  one per row, cells without end
+ *          tags: the bar, the share (the count in its title), the offset
+ *          in hex, the assembly, then td.clif, td.wasm, td.src as the
+ *          function has them ("same": as above, "none": no text). Counts
+ *          in decimal as JSON has them; no data-samples: none. A source line
+ *          (--source-lines) is a <tr class=line> before its first row.
+ *   <tbody class="trail">  rows after the code (trailing data), if any
+ */
+#ifndef POSTPROC_HTML_LISTING_H
+#define POSTPROC_HTML_LISTING_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "graph.h"
+#include "heat.h"
+#include "report.h"
+
+struct html_listing {
+	const struct report *rep;
+	const struct report_func *f;
+	const char *prefix;		/* the function's ids (report-graph.h) */
+	const struct heat_scale *heat;	/* the page's colours */
+	uint64_t bar_max;		/* samples of a full-width bar: the page's hottest row */
+	const struct graph *g;		/* the function's drawn graph (report-graph.h):
+					 * the box each block is in; NULL: none drawn */
+};
+
+/* Write l's listing. Returns 0 or -EIO when out has an error. */
+int html_listing__write(FILE *out, const struct html_listing *l);
+
+#endif

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The shell of a self-contained HTML page of hotblocks: the document head
+ * with the style sheet, a bar with the function filter and the keys, and
+ * the script at the end, all inside the page (html-assets/), so it opens
+ * from disk, offline, in any current browser and asks the network for
+ * nothing (its Content-Security-Policy forbids it). What goes between
+ * html_page__begin and html_page__end is the caller's; the script works on
+ * these parts of it (report-graph.h names the ids):
+ *
+ *   <section class="func" id=PREFIX data-name=NAME>  one per function; the
+ *       filter hides those whose name does not hold its text, and the row
+ *       <tr data-func=PREFIX> of a table of functions with them
+ *   <svg class="cfg"> inside <div class="cfg-box">, with buttons
+ *       <button data-zoom="in|out|fit"> in the same <div class="cfg-pane">
+ *   <tbody class="blk" id=PREFIX-lOFF data-box=BOX [data-rank=N]>  a block's
+ *       listing; BOX the id of the box it is drawn in. Clicking a box marks
+ *       it and its blocks (class "hl"), clicking a block or a link to one
+ *       marks it and its box; n / p walk the blocks by data-rank.
+ */
+#ifndef POSTPROC_HTML_PAGE_H
+#define POSTPROC_HTML_PAGE_H
+
+#include <stdio.h>
+
+#include "heat.h"
+
+/* From the doctype to the opening of <main>; title is escaped here. */
+int html_page__begin(FILE *out, const char *title);
+
+/* The closing of <main>, the script, the end of the document. Returns 0 or
+ * -EIO when out has an error. */
+int html_page__end(FILE *out);
+
+/* A legend of s: the ramp from its faintest to its hottest share, and the
+ * grey of no samples. */
+void html_page__legend(FILE *out, const struct heat_scale *s);
+
+/* A table cell (its end tag left out) with a bar t (0..1) of its width in
+ * colour rgb: <td><i class=bar ...></i>; an empty cell when t is not > 0. */
+void html_page__bar(FILE *out, double t, uint32_t rgb);
+
+#endif

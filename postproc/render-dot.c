@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Graphviz dot: one digraph per listed function, the graph the HTML page
+ * draws (report-graph.h), titled with the function's name and share, for
+ * people's own tooling (dot -Tsvg, -Tpdf, ...). Functions that were not
+ * disassembled have no graph and are left out; an empty report writes
+ * nothing.
+ */
+#define _GNU_SOURCE	/* asprintf */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "render.h"
+#include "report-graph.h"
+
+static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	struct heat_scale heat;
+	char prefix[32], pct[64], *label;
+	int ret = 0;
+
+	report_graph__heat(&heat, rep);
+	for (size_t i = 0; i < rep->funcs_nr && !ret; i++) {
+		const struct report_func *f = &rep->funcs[i];
+		struct graph g;
+
+		if (f->status != RANK_DISASSEMBLED || !f->blocks_nr)
+			continue;
+		snprintf(prefix, sizeof(prefix), "f%zu", i);
+		fmt_pct(pct, sizeof(pct), report_graph__share(rep, f->samples) * 100);
+		if (asprintf(&label, "%s: %" PRIu64 " sample%s (%s%%)", f->display_name, f->samples,
+			     plural(f->samples), pct) < 0)
+			return -ENOMEM;
+		ret = report_graph__build(&g, rep, f, prefix, label, &heat, REPORT_GRAPH_BOXES);
+		if (!ret)
+			ret = graph__write_dot(&g, out);
+		graph__release(&g);
+		free(label);
+	}
+	if (!ret && ferror(out))
+		ret = -EIO;
+	return ret;
+}
+
+const struct render_ops render_dot = {
+	.name = "dot",
+	.render = render,
+};

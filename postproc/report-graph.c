@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/* A listed function's control-flow graph to draw (report-graph.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report-graph.h"
+
+const char *report_graph__id(char buf[REPORT_ID_MAX], const char *prefix, char what,
+			     uint32_t start)
+{
+	snprintf(buf, REPORT_ID_MAX, "%.32s-%c%" PRIx32, prefix, what, start);
+	return buf;
+}
+
+double report_graph__share(const struct report *rep, uint64_t n)
+{
+	return rep->total ? (double)n / (double)rep->total : 0;
+}
+
+void report_graph__heat(struct heat_scale *s, const struct report *rep)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < rep->funcs_nr; i++) {
+		const struct report_func *f = &rep->funcs[i];
+
+		for (size_t b = 0; b < f->blocks_nr; b++)
+			if (f->blocks[b].samples > max)
+				max = f->blocks[b].samples;
+	}
+	heat_scale__init(s, report_graph__share(rep, max));
+}
+
+static const enum graph_edge_kind edge_kind[] = {
+	[REPORT_EDGE_FALLTHROUGH] = GRAPH_EDGE_FALLTHROUGH,
+	[REPORT_EDGE_TAKEN] = GRAPH_EDGE_TAKEN,
+	[REPORT_EDGE_CASE] = GRAPH_EDGE_CASE,
+};
+
+static int add_block(struct graph *g, const struct report *rep, const struct report_block *b,
+		     const char *prefix, const struct heat_scale *heat)
+{
+	char id[REPORT_ID_MAX], href[REPORT_ID_MAX + 1], pct[64], l1[96], l2[64], tip[256];
+	const char *lines[2] = { l1, l2 };
+	double share = report_graph__share(rep, b->samples);
+	struct heat_colour c = heat_scale__colour(heat, share);
+	struct graph_node_spec spec = {
+		.id = report_graph__id(id, prefix, 'b', b->start),
+		.lines = lines, .lines_nr = 2, .tooltip = tip, .href = href,
+		.fill = c.fill, .ink = c.ink, .cold = !b->samples, .emphasis = b->shown,
+	};
+	long n;
+
+	href[0] = '#';
+	report_graph__id(href + 1, prefix, 'l', b->start);
+	fmt_pct(pct, sizeof(pct), share * 100);
+	if (b->samples)
+		snprintf(l1, sizeof(l1), "0x%" PRIx32 "  %s%%", b->start, pct);
+	else
+		snprintf(l1, sizeof(l1), "0x%" PRIx32, b->start);
+	if (b->rank)
+		snprintf(l2, sizeof(l2), "%" PRIu32 " insn%s  #%" PRIu32, b->insns, plural(b->insns),
+			 b->rank);
+	else
+		snprintf(l2, sizeof(l2), "%" PRIu32 " insn%s", b->insns, plural(b->insns));
+	snprintf(tip, sizeof(tip),
+		 "block 0x%" PRIx32 "..0x%" PRIx32 ": %" PRIu64 " sample%s (%s%%), %" PRIu32
+		 " instruction%s%s", b->start, b->end, b->samples, plural(b->samples), pct, b->insns,
+		 plural(b->insns), b->shown ? ", shown" : "");
+	n = graph__add_node(g, &spec);
+	return n < 0 ? (int)n : 0;
+}
+
+int report_graph__build(struct graph *g, const struct report *rep, const struct report_func *f,
+			const char *prefix, const char *label, const struct heat_scale *heat,
+			size_t max_boxes)
+{
+	char id[REPORT_ID_MAX];
+	int ret;
+
+	if (strlen(prefix) > 32)
+		return -EINVAL;
+	snprintf(id, sizeof(id), "%s-cfg", prefix);
+	if ((ret = graph__init(g, id)) || (ret = graph__set_label(g, label)))
+		return ret;
+	for (size_t b = 0; b < f->blocks_nr; b++)
+		if ((ret = add_block(g, rep, &f->blocks[b], prefix, heat)))
+			return ret;
+	for (size_t e = 0; e < f->edges_nr; e++) {
+		const struct report_edge *re = &f->edges[e];
+
+		if ((unsigned)re->kind >= ARRAY_SIZE(edge_kind))
+			return -EINVAL;
+		if ((ret = graph__add_edge(g, re->from, re->to, edge_kind[re->kind])))
+			return ret;
+	}
+	/* The same walk as the report's (entry first, then by address, edges
+	 * by target): the same edges come out as back edges. */
+	if ((ret = graph__mark_back_edges(g, 0)))
+		return ret;
+	if (max_boxes && graph__fold_to_fit(g, max_boxes) < 0)
+		return -ENOMEM;
+	return 0;
+}

@@ -5,11 +5,11 @@
 # (test-data/wasmtime-real/48.0.2/switch), reported as the HTML page with the
 # CLIF, Wasm and Source columns, opened in headless Chromium
 # (scripts/tests/browser-check.mjs) and taken as the window shows it.
-#   test-data/screenshots/regenerate.sh [WIDTHxHEIGHT]   (default 1280x720)
+#   test-data/screenshots/regenerate.sh [WIDTHxHEIGHT]   (default 1600x860)
 # Needs `make` and what `make check` sets up (playwright-core, chromium).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
-size=${1:-1280x720}
+size=${1:-1600x860}
 R=$top/test-data/wasmtime-real
 w=$R/48.0.2/switch
 # The path the recording names: its .cwasm and dump go back there while perf reads it.

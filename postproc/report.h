@@ -128,6 +128,20 @@ struct report_wasm {
 	bool stale;			/* its code differs from what ran */
 };
 
+/* One run of the input: a section of a stream, one run of the plugin. */
+struct report_run {
+	const char *origin;		/* the stream file it was read from */
+	unsigned long line;		/* where its section starts there */
+	const char *input;		/* the recording the plugin read, or NULL */
+	uint64_t total;			/* its samples of the event (`total all`) */
+};
+
+/* A function's samples from one run. */
+struct report_run_samples {
+	uint32_t run;			/* index in report.runs */
+	uint64_t samples;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -142,6 +156,12 @@ struct report_func {
 	uint64_t samples;		/* all of the object's samples */
 	uint64_t unaligned;		/* inside an instruction that starts elsewhere */
 	uint64_t outside;		/* past the code bytes the stream has */
+	/* Provenance: its samples by run (those with any), in run order; and
+	 * how many other objects of the same code and name were folded into it
+	 * (stream-fold.h), CODE_MOVE copies not counted. */
+	struct report_run_samples *runs;
+	size_t runs_nr;
+	uint32_t folded;
 	/* The annotation columns it has; a [Source] column may still have no text
 	 * in a given block. */
 	bool columns[ANNOT__NR];
@@ -190,6 +210,8 @@ struct report {
 	uint64_t jit;			/* W: in objects of kind jit or cwasm */
 	struct report_class classes[HB_CLASS__NR];	/* wire order */
 	size_t classes_nr;
+	struct report_run *runs;	/* every run of the input, in input order */
+	size_t runs_nr;
 	uint64_t no_code;		/* samples in no block (rank.h), over every object */
 	uint64_t not_disassembled;
 	uint64_t unaligned;

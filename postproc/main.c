@@ -6,10 +6,10 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "annotate.h"
+#include "cli.h"
+#include "diff.h"
 #include "rank.h"
 #include "render.h"
 #include "report.h"
@@ -24,6 +24,7 @@ enum {
 
 static const char usage_text[] =
 	"usage: hotblocks [options] [STREAM...]\n"
+	"       hotblocks diff [options] BASE NEW    (hotblocks diff --help)\n"
 	"\n"
 	"Read hotblocks annotated streams (written by `perf script --dlfilter hotblocks.so`)\n"
 	"from the files given, or from standard input when there is none or for '-', merge\n"
@@ -96,15 +97,13 @@ static void note(const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
-
 struct options {
 	struct rank_opts rank;
 	const char *event;
 	const char *output;
 	bool json;
 	bool all;
-	enum color_mode color;
+	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
 };
@@ -139,15 +138,6 @@ static const struct option long_options[] = {
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "source-lines", no_argument, NULL, OPT_SOURCE_LINES },
 	{ NULL, 0, NULL, 0 },
-};
-
-static const struct {
-	const char *name;
-	enum color_mode mode;
-} color_modes[] = {
-	{ "auto", COLOR_AUTO },
-	{ "always", COLOR_ALWAYS },
-	{ "never", COLOR_NEVER },
 };
 
 static double parse_percent(const char *arg)
@@ -200,11 +190,10 @@ static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
-	size_t i;
 
 	o->rank.percent = 50.0;
 	o->rank.top = SIZE_MAX;
-	o->color = COLOR_AUTO;
+	o->color = CLI_COLOR_AUTO;
 	opterr = 0;	/* our own messages, without argv[0] */
 	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
 		switch (c) {
@@ -234,16 +223,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.no_threshold = true;
 			break;
 		case OPT_COLOR:
-			if (!optarg) {
-				o->color = COLOR_ALWAYS;
-				break;
-			}
-			for (i = 0; i < ARRAY_SIZE(color_modes); i++)
-				if (!strcmp(optarg, color_modes[i].name))
-					break;
-			if (i == ARRAY_SIZE(color_modes))
+			if (cli__color_mode(optarg) < 0)
 				usage_error("--color takes auto, always or never, not '%s'", optarg);
-			o->color = color_modes[i].mode;
+			o->color = (enum cli_color)cli__color_mode(optarg);
 			break;
 		case OPT_CWASM:
 			o->annot.cwasm = optarg;
@@ -268,76 +250,11 @@ static void parse_options(int argc, char **argv, struct options *o)
 	}
 }
 
-/*
- * What a file that failed to read as a stream is instead, judged by its first
- * bytes, for a message that says what to do: the usual slip is to give
- * hotblocks the recording itself.
- */
-static const char *other_format(FILE *f, const char *path, char *buf, size_t len)
-{
-	unsigned char m[8];
-	struct stat st;
-
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || fseek(f, 0, SEEK_SET) ||
-	    fread(m, 1, sizeof(m), f) != sizeof(m))
-		return NULL;
-	if (!memcmp(m, "PERFILE2", 8) || !memcmp(m, "2ELIFREP", 8) || !memcmp(m, "PERFFILE", 8))
-		snprintf(buf, len, "%s is a perf.data recording, not a hotblocks stream: make the stream"
-			 " with perf script -i %s --dlfilter hotblocks.so | hotblocks (or run perf"
-			 " hotblocks report -i %s)", path, path, path);
-	else if (!memcmp(m, "DTiJ", 4) || !memcmp(m, "JiTD", 4))
-		snprintf(buf, len, "%s is a jitdump, not a hotblocks stream: the plugin reads it;"
-			 " run perf script -i perf.data --dlfilter hotblocks.so | hotblocks", path);
-	else if (!memcmp(m, "\177ELF", 4))
-		snprintf(buf, len, "%s is an ELF file, not a hotblocks stream (a wasmtime .cwasm goes"
-			 " with --cwasm; streams come from perf script --dlfilter hotblocks.so)", path);
-	else if (!memcmp(m, "\0asm", 4))
-		snprintf(buf, len, "%s is a WebAssembly module, not a hotblocks stream (it goes with"
-			 " --wasm; streams come from perf script --dlfilter hotblocks.so)", path);
-	else
-		return NULL;
-	return buf;
-}
-
-/* Standard input's name in messages. */
-#define STDIN_NAME "<stdin>"
-
 static int read_input(struct stream *s, const char *path)
 {
-	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? STDIN_NAME : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	char err[1024];
-	int ret;
 
-	if (!f)
-		return error("%s: %s", path, strerror(errno));
-	ret = stream__read(s, f, name, err, sizeof(err));
-	if (ret && ret != -ENOMEM && !is_stdin)
-		other_format(f, path, err, sizeof(err));
-	else if (ret && ret != -ENOMEM && !strncmp(err, "<stdin>:1: ", 11))
-		/* Not a stream from its first line: perf script without the plugin? */
-		snprintf(err + strlen(err), sizeof(err) - strlen(err),
-			 "; hotblocks reads what perf script --dlfilter hotblocks.so writes");
-	if (!is_stdin)
-		fclose(f);
-	if (ret == -ENOMEM)
-		return error("out of memory reading %s", name);
-	if (ret)
-		return error("%s", err);
-	return 0;
-}
-
-static bool use_color(const struct options *o, FILE *out)
-{
-	const char *no_color = getenv("NO_COLOR");
-
-	if (o->json || o->color == COLOR_NEVER)
-		return false;
-	if (o->color == COLOR_ALWAYS)
-		return true;
-	/* https://no-color.org: set and not empty disables colour by default. */
-	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+	return cli__read_stream(s, path, err, sizeof(err)) ? error("%s", err) : 0;
 }
 
 /* Print the notes of rep, those about the annotation inputs (annotation) or the others. */
@@ -355,9 +272,7 @@ static void print_notes(const struct report *rep, bool annotation)
  */
 static bool stdin_is_piped(void)
 {
-	struct stat st;
-
-	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+	return cli__stdin_is_piped();
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
@@ -368,7 +283,7 @@ static int run(struct options *o, int nfiles, char **files)
 		.every_function = o->json && o->all,
 		.whole_functions = o->json && o->all,
 		.source_lines = o->source_lines && !o->json,
-		.live_origin = stdin_is_piped() ? STDIN_NAME : NULL,
+		.live_origin = stdin_is_piped() ? CLI_STDIN_NAME : NULL,
 	};
 	struct render_opts ro = { 0 };
 	struct annotator *annot = NULL;
@@ -420,7 +335,7 @@ static int run(struct options *o, int nfiles, char **files)
 		error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
-	ro.color = use_color(o, out);
+	ro.color = !o->json && cli__use_color((enum cli_color)o->color, out);
 	i = (o->json ? &render_json : &render_text)->render(out, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
@@ -443,6 +358,9 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
+
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return diff__main(argc - 1, argv + 1);
 
 	parse_options(argc, argv, &o);
 	return run(&o, argc - optind, argv + optind);

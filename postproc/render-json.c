@@ -120,6 +120,11 @@ static void put_str(FILE *out, const char *str)
 	PUTC('"', out);
 }
 
+void render_json__str(FILE *out, const char *s)
+{
+	put_str(out, s);
+}
+
 static void put_key_str(FILE *out, const char *indent, const char *key, const char *val)
 {
 	fprintf(out, "%s\"%s\": ", indent, key);

@@ -24,4 +24,8 @@ struct render_ops {
 extern const struct render_ops render_text;	/* render-text.c: the layout of `wasmtime hot-blocks` */
 extern const struct render_ops render_json;	/* render-json.c: JSON.md */
 
+/* s as a JSON string (JSON.md's escapes; bytes not in valid UTF-8 as U+FFFD),
+ * for the other JSON documents. */
+void render_json__str(FILE *out, const char *s);
+
 #endif

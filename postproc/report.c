@@ -129,7 +129,7 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 		return 0;
 
 	/* every_function: [Source] for the sampled rows only (report.h) */
-	with_source = !c->o->every_function || row->samples;
+	with_source = !c->o->every_function || c->o->all_sources || row->samples;
 	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
 	for (int k = 0; k < ANNOT__NR; k++)
 		row->cells[k] = (struct report_cell){ cells[k].text, cells[k].key };

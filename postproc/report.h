@@ -42,6 +42,9 @@ struct report_opts {
 	bool whole_functions;
 	/* Read the source line of each run of rows (text --source-lines). */
 	bool source_lines;
+	/* With every_function, [Source] for every row too, not only for the
+	 * sampled ones (a comparison matches blocks by their source lines). */
+	bool all_sources;
 	/* Plugin warnings read from the input of this name (the fname given to
 	 * stream__read) are left out: the plugin has just printed them on the
 	 * same terminal (perf script ... | hotblocks). NULL: none. */
@@ -249,7 +252,8 @@ struct report {
  * so that the annotator's notes name the code the report shows first.
  * [Source] cells are looked up for every listed row, but with
  * every_function for the sampled rows only (a lookup per instruction of
- * every function would cost more than the rest of the report).
+ * every function would cost more than the rest of the report) unless
+ * all_sources.
  * Returns 0 or -ENOMEM; rep must be released either way.
  */
 int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: MIT */
+/* `hotblocks diff [options] BASE NEW`: the command line of the comparison (diff.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "diff.h"
+#include "render.h"
+
+enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+	"usage: hotblocks diff [options] BASE NEW\n"
+	"\n"
+	"Compare two profiles block by block. BASE and NEW are hotblocks annotated\n"
+	"streams (a file, or '-' for standard input for one of them); for several runs\n"
+	"of one side, concatenate their streams (cat a.hbs b.hbs >base.hbs): the same\n"
+	"code from several runs is merged. Functions are paired by identity (the name\n"
+	"without a JIT's tier marks), blocks by the best key both have: wasm offsets,\n"
+	"source lines, else their instructions. Block pairs are ranked by the change in\n"
+	"their share of all samples; a delta is NEW - BASE.\n"
+	"\n"
+	"      --top N          show at most N block pairs (default 20)\n"
+	"      --min-delta D    show those whose share changed by at least D percentage\n"
+	"                       points (default 0.1; with --counts, D samples, default\n"
+	"                       0.1% of the larger side's samples)\n"
+	"      --all            every block pair with samples, every function\n"
+	"      --counts         rank and show by samples, not shares\n"
+	"      --function NAME  only functions called NAME on either side (else whose\n"
+	"                       names match NAME as a glob, else contain it)\n"
+	"  -e, --event NAME     compare samples of event NAME (default: BASE's first)\n"
+	"      --json           one JSON document (schema: postproc/JSON.md)\n"
+	"      --color[=WHEN]   colour the deltas, red more share, green less: auto\n"
+	"                       (default: when stdout is a terminal and NO_COLOR is\n"
+	"                       unset), always, never\n"
+	"      --cwasm FILE, --clif DIR, --wasm FILE\n"
+	"                       wasmtime's inputs (as for hotblocks), for both sides\n"
+	"      --base-cwasm FILE, --base-clif DIR, --base-wasm FILE\n"
+	"      --new-cwasm FILE, --new-clif DIR, --new-wasm FILE\n"
+	"                       the same for one side (two compilations of a module)\n"
+	"      --no-source      no source lines (neither shown nor used to pair blocks)\n"
+	"  -o, --output FILE    write the comparison to FILE instead of standard output\n"
+	"  -h, --help           show this help and exit\n"
+	"\n"
+	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
+
+static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static int error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("hotblocks: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return -1;
+}
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("hotblocks: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'hotblocks diff --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+struct options {
+	struct diff_opts diff;
+	const char *output;
+	bool json;
+	enum cli_color color;
+	struct annot_inputs annot[DIFF__SIDES];
+};
+
+enum {
+	OPT_TOP = 256,
+	OPT_MIN_DELTA,
+	OPT_ALL,
+	OPT_COUNTS,
+	OPT_FUNCTION,
+	OPT_JSON,
+	OPT_COLOR,
+	OPT_NO_SOURCE,
+	/* per side: both, then BASE, then NEW */
+	OPT_CWASM, OPT_CLIF, OPT_WASM,
+	OPT_BASE_CWASM, OPT_BASE_CLIF, OPT_BASE_WASM,
+	OPT_NEW_CWASM, OPT_NEW_CLIF, OPT_NEW_WASM,
+};
+
+static const struct option long_options[] = {
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "counts", no_argument, NULL, OPT_COUNTS },
+	{ "function", required_argument, NULL, OPT_FUNCTION },
+	{ "event", required_argument, NULL, 'e' },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "color", optional_argument, NULL, OPT_COLOR },
+	{ "colour", optional_argument, NULL, OPT_COLOR },
+	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "cwasm", required_argument, NULL, OPT_CWASM },
+	{ "clif", required_argument, NULL, OPT_CLIF },
+	{ "wasm", required_argument, NULL, OPT_WASM },
+	{ "base-cwasm", required_argument, NULL, OPT_BASE_CWASM },
+	{ "base-clif", required_argument, NULL, OPT_BASE_CLIF },
+	{ "base-wasm", required_argument, NULL, OPT_BASE_WASM },
+	{ "new-cwasm", required_argument, NULL, OPT_NEW_CWASM },
+	{ "new-clif", required_argument, NULL, OPT_NEW_CLIF },
+	{ "new-wasm", required_argument, NULL, OPT_NEW_WASM },
+	{ "output", required_argument, NULL, 'o' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+#define SHORT_OPTIONS ":e:o:h"
+
+static size_t parse_count(const char *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
+		usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
+	return (size_t)v;
+}
+
+static double parse_delta(const char *arg)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(arg, &end);
+	/* !(v >= 0) also refuses NaN */
+	if (!*arg || *end || errno || !(v >= 0.0) || v > 1e18)
+		usage_error("--min-delta needs a non-negative number, not '%s'", arg);
+	return v;
+}
+
+/* Set one annotation input of one side, or of both (side < 0). */
+static void set_input(struct options *o, int side, int which, const char *arg)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		if (side >= 0 && s != side)
+			continue;
+		if (which == 0)
+			o->annot[s].cwasm = arg;
+		else if (which == 1)
+			o->annot[s].clif_dir = arg;
+		else
+			o->annot[s].wasm = arg;
+	}
+}
+
+static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
+{
+	const struct option *lo;
+
+	if (!opt)
+		usage_error("unknown option '%s'", arg);
+	if (opt < OPT_TOP && !strchr(SHORT_OPTIONS, opt))
+		usage_error("unknown option '-%c'", opt);
+	for (lo = long_options; lo->name; lo++)
+		if (lo->val == opt && lo->has_arg == no_argument)
+			usage_error("option '--%s' takes no argument", lo->name);
+	usage_error("bad option '%s'", arg);
+}
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	o->diff.top = 20;
+	o->diff.min_delta = -1.0;
+	o->color = CLI_COLOR_AUTO;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
+		switch (c) {
+		case 'e':
+			o->diff.event = optarg;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+		case OPT_TOP:
+			o->diff.top = parse_count("--top", optarg);
+			break;
+		case OPT_MIN_DELTA:
+			o->diff.min_delta = parse_delta(optarg);
+			break;
+		case OPT_ALL:
+			o->diff.all = true;
+			break;
+		case OPT_COUNTS:
+			o->diff.counts = true;
+			break;
+		case OPT_FUNCTION:
+			o->diff.function = optarg;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_COLOR:
+			if (cli__color_mode(optarg) < 0)
+				usage_error("--color takes auto, always or never, not '%s'", optarg);
+			o->color = (enum cli_color)cli__color_mode(optarg);
+			break;
+		case OPT_NO_SOURCE:
+			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
+			break;
+		case OPT_CWASM: case OPT_CLIF: case OPT_WASM:
+			set_input(o, -1, c - OPT_CWASM, optarg);
+			break;
+		case OPT_BASE_CWASM: case OPT_BASE_CLIF: case OPT_BASE_WASM:
+			set_input(o, DIFF_BASE, c - OPT_BASE_CWASM, optarg);
+			break;
+		case OPT_NEW_CWASM: case OPT_NEW_CLIF: case OPT_NEW_WASM:
+			set_input(o, DIFF_NEW, c - OPT_NEW_CWASM, optarg);
+			break;
+		case ':':
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			bad_option(argv[optind - 1], optopt);
+		}
+	}
+	if (o->diff.all && o->diff.top == 20)
+		o->diff.top = SIZE_MAX;
+}
+
+/* The notes of one side's report, prefixed with the side (annotation ones or the others). */
+static void print_notes(const struct diff_side *side, bool annotation)
+{
+	for (size_t i = 0; i < side->report.notes_nr; i++)
+		if ((side->report.notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
+			fprintf(stderr, "hotblocks: note: %s: %s\n", side->label,
+				side->report.notes[i].text);
+}
+
+/* Notes of the comparison itself. */
+static void print_diff_notes(const struct diff *d)
+{
+	if (d->opts.function && !d->funcs_nr)
+		fprintf(stderr, "hotblocks: note: no sampled function of either side matches '%s'"
+			" (as a name, a glob or a substring)\n", d->opts.function);
+}
+
+static int run(struct options *o, char **files)
+{
+	static const char *const labels[DIFF__SIDES] = { "BASE", "NEW" };
+	struct diff d = { 0 };
+	struct render_opts ro = { 0 };
+	char err[1024];
+	FILE *out = stdout;
+	int ret = EXIT_INPUT, i;
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		d.side[s].label = labels[s];
+		d.side[s].files = files[s];
+		stream__init(&d.side[s].stream);
+	}
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		if (cli__read_stream(&d.side[s].stream, files[s], err, sizeof(err))) {
+			error("%s", err);
+			goto out;
+		}
+		if ((i = stream__finish(&d.side[s].stream))) {
+			error(i == -ERANGE ? "%s: the samples of one offset, summed over all inputs,"
+			      " overflow 64 bits" : "%s: out of memory", files[s]);
+			goto out;
+		}
+		if (annotator__open(&d.side[s].annot, &o->annot[s], err, sizeof(err))) {
+			error("%s: %s", labels[s], err);
+			goto out;
+		}
+	}
+	i = diff__build(&d, &o->diff);
+	if (i == -ENOENT) {
+		const char *ev = o->diff.event ? o->diff.event : d.side[DIFF_BASE].stream.events[0].name;
+
+		error("%s has no event called '%s'",
+		      d.side[DIFF_BASE].event < 0 && d.side[DIFF_BASE].stream.events_nr ?
+		      files[DIFF_BASE] : files[DIFF_NEW], ev);
+		goto out;
+	}
+	if (i) {
+		error("out of memory");
+		goto out;
+	}
+	for (int s = 0; s < DIFF__SIDES; s++)
+		print_notes(&d.side[s], false);
+	print_diff_notes(&d);
+	/* Opened only now, so that bad input does not clobber an earlier comparison. */
+	if (o->output && !(out = fopen(o->output, "w"))) {
+		error("%s: %s", o->output, strerror(errno));
+		goto out;
+	}
+	ro.color = !o->json && cli__use_color(o->color, out);
+	i = (o->json ? &diff_render_json : &diff_render_text)->render(out, &d, &ro);
+	for (int s = 0; s < DIFF__SIDES; s++)
+		print_notes(&d.side[s], true);
+	if (i || fflush(out) || ferror(out))
+		error("%s: write error", o->output ? o->output : "<stdout>");
+	else
+		ret = EXIT_OK;
+	if (out != stdout && fclose(out) && ret == EXIT_OK) {
+		error("%s: write error", o->output);
+		ret = EXIT_INPUT;
+	}
+out:
+	diff__release(&d);
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		annotator__close(d.side[s].annot);
+		stream__release(&d.side[s].stream);
+	}
+	return ret;
+}
+
+int diff__main(int argc, char **argv)
+{
+	struct options o = { 0 };
+	int n;
+
+	parse_options(argc, argv, &o);
+	n = argc - optind;
+	if (n != 2)
+		usage_error(n < 2 ? "diff needs two streams, BASE and NEW (%d given)" :
+			    "diff compares two streams, BASE and NEW, not %d: for several runs of"
+			    " one side, cat their streams into one", n);
+	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
+		usage_error("BASE and NEW cannot both be standard input");
+	return run(&o, argv + optind);
+}

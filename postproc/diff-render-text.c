@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `hotblocks diff` as text: the tables of `perf diff`, one row per function
+ * and then one per pair of blocks, BASE and NEW side by side with the delta
+ * (JSON.md, "hotblocks diff").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "diff.h"
+#include "render.h"
+
+#define RED "\033[31m"
+#define GREEN "\033[32m"
+#define RESET "\033[0m"
+
+/* Names come from the profiled program: no control byte may reach the terminal. */
+static void put_name(FILE *out, const char *s)
+{
+	fputc('`', out);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			fprintf(out, "\\x%02x", c);
+		else
+			fputc(c, out);
+	}
+	fputc('`', out);
+}
+
+/* A side's cell: its share (or samples with --counts), 11 wide; "-" when absent. */
+static void put_side(FILE *out, const struct diff *d, bool present, double pct, uint64_t n)
+{
+	char num[64];
+
+	if (!present)
+		fprintf(out, "%11s", "-");
+	else if (d->opts.counts)
+		fprintf(out, "%11" PRIu64, n);
+	else
+		fprintf(out, "%10s%%", fmt_pct(num, sizeof(num), pct));
+}
+
+/* The delta cell, 11 wide and signed: red when NEW takes more, green when less. */
+static void put_delta(FILE *out, const struct diff *d, double delta, int64_t delta_samples,
+		      bool color)
+{
+	char num[64], cell[72];
+	int sign;
+
+	if (d->opts.counts) {
+		snprintf(cell, sizeof(cell), "%+" PRId64, delta_samples);
+		sign = delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
+	} else {
+		/* no "-0.00": a change that rounds to nothing has no sign */
+		fmt_pct(num, sizeof(num), fabs(delta));
+		sign = !strcmp(num, "0.00") ? 0 : delta > 0 ? 1 : -1;
+		snprintf(cell, sizeof(cell), "%s%s", sign > 0 ? "+" : sign < 0 ? "-" : "", num);
+		if (!d->opts.counts)
+			strcat(cell, "%");
+	}
+	if (color && sign)
+		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);
+	else
+		fprintf(out, "%11s", cell);
+}
+
+/* "`a` -> `b`" when the two sides name a function differently, else "`a`". */
+static void put_func_name(FILE *out, const struct diff_func *f)
+{
+	const char *b = f->name[DIFF_BASE], *n = f->name[DIFF_NEW];
+
+	put_name(out, b ? b : n);
+	if (b && n && strcmp(b, n)) {
+		fputs(" -> ", out);
+		put_name(out, n);
+	}
+}
+
+static const char *func_match(const struct diff_func *f)
+{
+	if (f->match != DIFF_FUNC_NONE)
+		return diff__func_match_name(f->match);
+	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
+}
+
+static double magnitude(const struct diff *d, double delta, int64_t delta_samples)
+{
+	if (d->opts.counts)
+		return delta_samples < 0 ? -(double)delta_samples : (double)delta_samples;
+	return fabs(delta);
+}
+
+static void put_header(FILE *out, const struct diff *d)
+{
+	char num[64];
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct diff_side *side = &d->side[s];
+
+		fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples (%s",
+			s == DIFF_BASE ? "BASE:" : "NEW:", d->total[s], d->jit[s],
+			fmt_pct(num, sizeof(num),
+				d->total[s] ? (double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0),
+			side->files);
+		if (side->report.runs_nr > 1)
+			fprintf(out, ", %zu runs", side->report.runs_nr);
+		fputs(")\n", out);
+	}
+	if (d->opts.counts)
+		fputs("Samples of each side; delta = NEW - BASE.\n", out);
+	else
+		fputs("Shares of each side's total samples; delta = NEW - BASE.\n", out);
+}
+
+static void put_funcs(FILE *out, const struct diff *d, bool color)
+{
+	size_t shown = 0;
+
+	fprintf(out, "\n%11s%11s%11s   %-11s %s\n", "[BASE]", "[NEW]", "[Delta]", "[Match]",
+		"[Function]");
+	for (size_t i = 0; i < d->funcs_nr && shown < d->opts.top; i++) {
+		const struct diff_func *f = &d->funcs[i];
+
+		if (!d->opts.all && magnitude(d, f->delta, f->delta_samples) < d->min_delta)
+			break;	/* by magnitude: none after passes either */
+		put_side(out, d, f->obj[DIFF_BASE] != UINT32_MAX, f->share[DIFF_BASE],
+			 f->samples[DIFF_BASE]);
+		put_side(out, d, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
+			 f->samples[DIFF_NEW]);
+		put_delta(out, d, f->delta, f->delta_samples, color);
+		fprintf(out, "   %-11s ", func_match(f));
+		put_func_name(out, f);
+		fputc('\n', out);
+		shown++;
+	}
+	if (!shown)
+		fprintf(out, "%35s(no function changed by %g %s or more)\n", "", d->min_delta,
+			d->opts.counts ? "samples" : "points");
+}
+
+static void put_pairs(FILE *out, const struct diff *d, bool color)
+{
+	char match[32];
+
+	fprintf(out, "\n%11s%11s%11s   %-11s %s\n", "[BASE]", "[NEW]", "[Delta]", "[Match]",
+		"[Block]");
+	for (size_t i = 0; i < d->shown_nr; i++) {
+		const struct diff_pair *p = &d->pairs[d->ranked[i]];
+		const struct diff_func *f = &d->funcs[p->func];
+		bool has[DIFF__SIDES] = { p->b[DIFF_BASE] >= 0, p->b[DIFF_NEW] >= 0 };
+
+		put_side(out, d, has[DIFF_BASE], p->share[DIFF_BASE], p->samples[DIFF_BASE]);
+		put_side(out, d, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
+		put_delta(out, d, p->delta, p->delta_samples, color);
+		if (p->key != DIFF_KEY_NONE)
+			snprintf(match, sizeof(match), "%s %.0f%%", diff__key_name(p->key),
+				 p->score * 100.0);
+		else
+			snprintf(match, sizeof(match), "%s only", has[DIFF_BASE] ? "BASE" : "NEW");
+		fprintf(out, "   %-11s ", match);
+		put_func_name(out, f);
+		fputs(" :: block", out);
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			const struct report_func *rf;
+
+			if (!has[s])
+				continue;
+			rf = &d->side[s].report.funcs[f->f[s]];
+			fprintf(out, "%s0x%" PRIx32, s == DIFF_NEW && has[DIFF_BASE] ? " -> " : " ",
+				rf->blocks[p->b[s]].start);
+		}
+		fputc('\n', out);
+	}
+	if (!d->shown_nr)
+		fprintf(out, "%35s(no block changed by %g %s or more)\n", "", d->min_delta,
+			d->opts.counts ? "samples" : "points");
+}
+
+static int render(FILE *out, const struct diff *d, const struct render_opts *o)
+{
+	put_header(out, d);
+	put_funcs(out, d, o->color);
+	put_pairs(out, d, o->color);
+	return ferror(out) ? -EIO : 0;
+}
+
+const struct diff_render_ops diff_render_text = {
+	.name = "text",
+	.render = render,
+};

@@ -72,6 +72,8 @@ size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const cha
 
 struct fentry {
 	char *key[2];			/* identity with and without the location */
+	char *tier;			/* without the location, with V8's tier marks:
+					 * "*work", "work-1-turbofan" */
 	const char *raw;		/* the stream's name */
 	uint64_t samples;
 	uint32_t obj;
@@ -90,7 +92,7 @@ static int fentry_cmp(const void *a, const void *b)
 		return c;
 	if (x->side != y->side)
 		return x->side - y->side;
-	if ((c = strcmp(x->raw, y->raw)))
+	if ((c = strcmp(x->tier, y->tier)))
 		return c;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
@@ -131,9 +133,9 @@ static int add_func(struct diff *d, const struct fentry *b, const struct fentry 
 }
 
 /*
- * Pair the entries of one key: base[0..nb), new[0..nn), each sorted by raw
- * name, then hottest first. The same raw name first (the same tier of one
- * function), then whatever is left, hottest with hottest.
+ * Pair the entries of one key: base[0..nb), new[0..nn), each sorted by tier
+ * key, then hottest first. The same tier of the function first (TurboFan
+ * code with TurboFan code), then whatever is left, hottest with hottest.
  */
 static int pair_group(struct diff *d, struct fentry **base, size_t nb,
 		      struct fentry **nw, size_t nn, enum diff_func_match m)
@@ -142,7 +144,7 @@ static int pair_group(struct diff *d, struct fentry **base, size_t nb,
 	int ret;
 
 	while (i < nb && j < nn) {
-		int c = strcmp(base[i]->raw, nw[j]->raw);
+		int c = strcmp(base[i]->tier, nw[j]->tier);
 
 		if (c < 0) {
 			i++;
@@ -221,6 +223,7 @@ int diff_match__funcs(struct diff *d)
 			x = &e[nr];
 			*x = (struct fentry){ .raw = o->name, .samples = d->side[s].obj_samples[i],
 					      .obj = (uint32_t)i, .side = s };
+			nr++;	/* from here on, released at out */
 			/* The kind's family leads the key: JIT code never pairs with a symbol. */
 			key[0] = o->kind == HB_KIND_JIT ? 'J' : 'F';
 			for (int l = 0; l < 2; l++) {
@@ -228,7 +231,11 @@ int diff_match__funcs(struct diff *d)
 				if (!(x->key[l] = strdup(key)))
 					goto out;
 			}
-			nr++;
+			/* the name up to a JIT's location, tier marks kept */
+			x->tier = strndup(o->name, o->kind == HB_KIND_JIT ? strcspn(o->name, " ") :
+							  strlen(o->name));
+			if (!x->tier)
+				goto out;
 		}
 	}
 	p = malloc((nr ? nr : 1) * sizeof(*p));
@@ -252,6 +259,7 @@ out:
 	for (i = 0; i < nr; i++) {
 		free(e[i].key[0]);
 		free(e[i].key[1]);
+		free(e[i].tier);
 	}
 	free(e);
 	free(p);
@@ -320,6 +328,16 @@ static uint64_t row_hash(uint64_t h, const struct report_row *row)
 		t++;
 	}
 	return hash_u64(h, 0x0a);
+}
+
+/* A source line, by the file's base name: the two builds may come from
+ * checkouts at different paths (or V8 scripts run from another directory). */
+static uint64_t source_key(const char *file, uint32_t line)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base ? base + 1 : file;
+	return hash_u64(hash_bytes(HASH_SEED, base, strlen(base)), line);
 }
 
 static int u64_cmp(const void *a, const void *b)
@@ -392,9 +410,7 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 				if (k == 0 && rows[r].has_wasm_offset)
 					*at++ = rows[r].wasm_offset;
 				else if (k == 1 && rows[r].source_file && rows[r].source_line)
-					*at++ = hash_u64(hash_bytes(HASH_SEED, rows[r].source_file,
-								    strlen(rows[r].source_file)),
-							 rows[r].source_line);
+					*at++ = source_key(rows[r].source_file, rows[r].source_line);
 			}
 			b->set_nr[k] = sort_unique(b->set[k], (size_t)(at - b->set[k]));
 			at = b->set[k] + b->set_nr[k];
@@ -699,6 +715,40 @@ static int asm_cands(struct matcher *m)
 	return 0;
 }
 
+/*
+ * The code key: the same bytes on both sides (stream objects), so blocks of
+ * the same [start, end) are the same code. (The blocks may still differ
+ * where the sampled offsets did: decoding starts at each.)
+ */
+static void code_pairs(struct matcher *m, const struct stream_object *a,
+		       const struct stream_object *b)
+{
+	struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+	size_t i = 0, j = 0;
+
+	if (!a->code_nr || a->code_nr != a->size || b->code_nr != a->code_nr ||
+	    b->size != a->size || a->e_machine != b->e_machine || memcmp(a->code, b->code, a->code_nr))
+		return;
+	while (i < x->nr && j < y->nr) {
+		const struct report_block *p = &x->f->blocks[i], *q = &y->f->blocks[j];
+
+		if (p->start < q->start) {
+			i++;
+		} else if (p->start > q->start) {
+			j++;
+		} else {
+			if (p->end == q->end) {
+				x->b[i].match = (int32_t)j;
+				y->b[j].match = (int32_t)i;
+				x->b[i].key = y->b[j].key = DIFF_KEY_CODE;
+				x->b[i].score = y->b[j].score = 1.0;
+			}
+			i++;
+			j++;
+		}
+	}
+}
+
 /* Take the candidates, most alike first, each block once. */
 static void take(struct matcher *m, enum diff_key key)
 {
@@ -763,6 +813,7 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	if (!m.lcs_row || !m.cnt || !m.touched)
 		goto out;
 	if (m.side[DIFF_BASE].nr && m.side[DIFF_NEW].nr) {
+		code_pairs(&m, m.side[DIFF_BASE].f->object, m.side[DIFF_NEW].f->object);
 		if (set_cands(&m, 0, DIFF_KEY_WASM))
 			goto out;
 		take(&m, DIFF_KEY_WASM);

@@ -146,8 +146,9 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	else
 		fputs("null", out);
 	fprintf(out, ", \"all\": %s},\n", d->opts.all ? "true" : "false");
-	fprintf(out, "  \"keys\": {\"wasm\": %zu, \"source\": %zu, \"asm\": %zu},\n",
-		d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE], d->keys[DIFF_KEY_ASM]);
+	fprintf(out, "  \"keys\": {\"code\": %zu, \"wasm\": %zu, \"source\": %zu, \"asm\": %zu},\n",
+		d->keys[DIFF_KEY_CODE], d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE],
+		d->keys[DIFF_KEY_ASM]);
 	fprintf(out, "  \"functions_compared\": %zu,\n  \"blocks_shown\": %zu,\n  \"functions\": [",
 		d->compared_nr, d->shown_nr);
 	for (size_t i = 0; i < d->funcs_nr; i++) {

@@ -24,7 +24,8 @@ const char *diff__func_match_name(enum diff_func_match m)
 const char *diff__key_name(enum diff_key k)
 {
 	static const char *const names[DIFF_KEY__NR] = {
-		[DIFF_KEY_WASM] = "wasm", [DIFF_KEY_SOURCE] = "source", [DIFF_KEY_ASM] = "asm",
+		[DIFF_KEY_CODE] = "code", [DIFF_KEY_WASM] = "wasm", [DIFF_KEY_SOURCE] = "source",
+		[DIFF_KEY_ASM] = "asm",
 	};
 
 	return (unsigned)k < DIFF_KEY__NR ? names[k] : NULL;
@@ -80,8 +81,9 @@ static int count_samples(struct diff *d)
 
 		side->obj_samples = calloc(n, sizeof(*side->obj_samples));
 		side->candidate = calloc(n, sizeof(*side->candidate));
+		side->same_code = calloc(n, sizeof(*side->same_code));
 		side->func_of = malloc(n * sizeof(*side->func_of));
-		if (!side->obj_samples || !side->candidate || !side->func_of)
+		if (!side->obj_samples || !side->candidate || !side->same_code || !side->func_of)
 			return -ENOMEM;
 		if (side->event < 0)
 			continue;
@@ -99,6 +101,14 @@ static int count_samples(struct diff *d)
 		}
 	}
 	return 0;
+}
+
+/* One side's function only, or two with the same code bytes (all known). */
+static bool same_code(const struct stream_object *a, const struct stream_object *b)
+{
+	return a->code_nr && a->code_nr == a->size && b->code_nr == a->code_nr &&
+	       b->size == a->size && a->e_machine == b->e_machine &&
+	       !memcmp(a->code, b->code, a->code_nr);
 }
 
 static const char *display_name(struct diff_side *side, uint32_t obj)
@@ -203,10 +213,23 @@ static bool is_candidate(void *arg, size_t obj)
 	return ((const struct diff_side *)arg)->candidate[obj];
 }
 
+/*
+ * Source lines pair the blocks of code that changed; code that did not
+ * pairs by its offsets, and code of one side pairs with nothing: neither
+ * needs a lookup (a DWARF lookup per instruction would cost more than the
+ * rest of the comparison).
+ */
+static enum report_source source_rows(void *arg, size_t obj)
+{
+	const struct diff_side *side = arg;
+
+	return side->same_code[obj] ? REPORT_SOURCE_NONE : REPORT_SOURCE_ALL;
+}
+
 static int build_side(struct diff_side *side)
 {
 	struct report_opts repo = { .every_function = true, .whole_functions = true,
-				    .all_sources = true };
+				    .source_rows = source_rows, .source_rows_arg = side };
 
 	side->names = (struct report_names){ side->annot, &side->stream };
 	side->rank_opts = (struct rank_opts){
@@ -265,6 +288,15 @@ int diff__build(struct diff *d, const struct diff_opts *o)
 		for (int s = 0; s < DIFF__SIDES; s++)
 			if (f->compared && f->obj[s] != UINT32_MAX)
 				d->side[s].candidate[f->obj[s]] = true;
+		if (f->compared) {
+			bool same = f->obj[0] == UINT32_MAX || f->obj[1] == UINT32_MAX ||
+				    same_code(&d->side[0].stream.objects[f->obj[0]],
+					      &d->side[1].stream.objects[f->obj[1]]);
+
+			for (int s = 0; s < DIFF__SIDES; s++)
+				if (f->obj[s] != UINT32_MAX)
+					d->side[s].same_code[f->obj[s]] = same;
+		}
 	}
 	qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
 
@@ -324,9 +356,11 @@ void diff__release(struct diff *d)
 		rank__release(&side->rank);
 		free(side->obj_samples);
 		free(side->candidate);
+		free(side->same_code);
 		free(side->func_of);
 		side->obj_samples = NULL;
 		side->candidate = NULL;
+		side->same_code = NULL;
 		side->func_of = NULL;
 	}
 	free(d->funcs);

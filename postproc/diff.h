@@ -52,6 +52,7 @@ struct diff_side {
 	/* private */
 	uint64_t *obj_samples;		/* [stream.objects_nr]: samples of the event */
 	bool *candidate;		/* [stream.objects_nr]: disassembled and matched */
+	bool *same_code;		/* [stream.objects_nr]: its pair has the same code bytes */
 	uint32_t *func_of;		/* [stream.objects_nr]: index in report.funcs, or UINT32_MAX */
 };
 
@@ -65,6 +66,8 @@ enum diff_func_match {
 /* Which key paired two blocks: the first that both blocks have, in this order. */
 enum diff_key {
 	DIFF_KEY_NONE,		/* on one side only */
+	DIFF_KEY_CODE,		/* the two functions have the same code bytes, and the
+				 * blocks the same offsets */
 	DIFF_KEY_WASM,		/* the wasm offsets of their rows (wasmtime with --cwasm) */
 	DIFF_KEY_SOURCE,	/* the source lines of their rows (DWARF, jitdump DEBUG_INFO) */
 	DIFF_KEY_ASM,		/* their instruction sequences */
@@ -145,7 +148,7 @@ struct diff {
 int diff__build(struct diff *d, const struct diff_opts *o);
 void diff__release(struct diff *d);
 
-/* The wire names: "identity", "name", NULL; "wasm", "source", "asm", NULL. */
+/* The wire names: "identity", "name", NULL; "code", "wasm", "source", "asm", NULL. */
 const char *diff__func_match_name(enum diff_func_match m);
 const char *diff__key_name(enum diff_key k);
 

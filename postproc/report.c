@@ -110,6 +110,7 @@ struct func_ctx {
 	/* the run of rows from one source line, for source_lines */
 	const char *run_file;
 	unsigned run_line;
+	enum report_source source_rows;
 };
 
 static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_t block)
@@ -129,7 +130,16 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 		return 0;
 
 	/* every_function: [Source] for the sampled rows only (report.h) */
-	with_source = !c->o->every_function || c->o->all_sources || row->samples;
+	switch (c->source_rows) {
+	case REPORT_SOURCE_NONE:
+		with_source = false;
+		break;
+	case REPORT_SOURCE_ALL:
+		with_source = true;
+		break;
+	default:
+		with_source = !c->o->every_function || row->samples;
+	}
 	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
 	for (int k = 0; k < ANNOT__NR; k++)
 		row->cells[k] = (struct report_cell){ cells[k].text, cells[k].key };
@@ -261,7 +271,9 @@ static int build_func(struct report *rep, const struct rank *r, const struct ran
 {
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
 	const struct annot_func *af = annot ? annotator__func(annot, r->stream, rf->obj) : NULL;
-	struct func_ctx c = { rep, r, rf, annot, af, o, NULL, 0 };
+	struct func_ctx c = { rep, r, rf, annot, af, o, NULL, 0,
+			      o->source_rows ? o->source_rows(o->source_rows_arg, rf->obj) :
+					       REPORT_SOURCE_DEFAULT };
 	int ret;
 
 	*f = (struct report_func){

@@ -31,6 +31,13 @@
 
 struct source_text;
 
+/* Which rows of a function get a [Source] lookup (report_opts.source_rows). */
+enum report_source {
+	REPORT_SOURCE_DEFAULT,		/* every listed row; with every_function the sampled ones */
+	REPORT_SOURCE_NONE,		/* none: the report does not need them */
+	REPORT_SOURCE_ALL,		/* every listed row */
+};
+
 /* What the report lists beyond the shown blocks (report__build). */
 struct report_opts {
 	/* Every function --function selects, not only those with a shown
@@ -42,9 +49,11 @@ struct report_opts {
 	bool whole_functions;
 	/* Read the source line of each run of rows (text --source-lines). */
 	bool source_lines;
-	/* With every_function, [Source] for every row too, not only for the
-	 * sampled ones (a comparison matches blocks by their source lines). */
-	bool all_sources;
+	/* Which rows of object obj get [Source], when not the default (NULL:
+	 * the default for all): a comparison matches the blocks of code that
+	 * changed by their source lines, and needs none for code that did not. */
+	enum report_source (*source_rows)(void *arg, size_t obj);
+	void *source_rows_arg;
 	/* Plugin warnings read from the input of this name (the fname given to
 	 * stream__read) are left out: the plugin has just printed them on the
 	 * same terminal (perf script ... | hotblocks). NULL: none. */
@@ -252,8 +261,8 @@ struct report {
  * so that the annotator's notes name the code the report shows first.
  * [Source] cells are looked up for every listed row, but with
  * every_function for the sampled rows only (a lookup per instruction of
- * every function would cost more than the rest of the report) unless
- * all_sources.
+ * every function would cost more than the rest of the report); source_rows
+ * may decide otherwise per function.
  * Returns 0 or -ENOMEM; rep must be released either way.
  */
 int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,

@@ -42,6 +42,8 @@ static const char usage_text[] =
 	"      --new-cwasm FILE, --new-clif DIR, --new-wasm FILE\n"
 	"                       the same for one side (two compilations of a module)\n"
 	"      --no-source      no source lines (neither shown nor used to pair blocks)\n"
+	"      --base-label TEXT, --new-label TEXT\n"
+	"                       how the header names a side (default: its file)\n"
 	"  -o, --output FILE    write the comparison to FILE instead of standard output\n"
 	"  -h, --help           show this help and exit\n"
 	"\n"
@@ -82,6 +84,7 @@ struct options {
 	bool json;
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
+	const char *label[DIFF__SIDES];
 };
 
 enum {
@@ -93,6 +96,8 @@ enum {
 	OPT_JSON,
 	OPT_COLOR,
 	OPT_NO_SOURCE,
+	OPT_BASE_LABEL,
+	OPT_NEW_LABEL,
 	/* per side: both, then BASE, then NEW */
 	OPT_CWASM, OPT_CLIF, OPT_WASM,
 	OPT_BASE_CWASM, OPT_BASE_CLIF, OPT_BASE_WASM,
@@ -110,6 +115,8 @@ static const struct option long_options[] = {
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "base-label", required_argument, NULL, OPT_BASE_LABEL },
+	{ "new-label", required_argument, NULL, OPT_NEW_LABEL },
 	{ "cwasm", required_argument, NULL, OPT_CWASM },
 	{ "clif", required_argument, NULL, OPT_CLIF },
 	{ "wasm", required_argument, NULL, OPT_WASM },
@@ -225,6 +232,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_NO_SOURCE:
 			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
 			break;
+		case OPT_BASE_LABEL:
+		case OPT_NEW_LABEL:
+			o->label[c - OPT_BASE_LABEL] = optarg;
+			break;
 		case OPT_CWASM: case OPT_CLIF: case OPT_WASM:
 			set_input(o, -1, c - OPT_CWASM, optarg);
 			break;
@@ -272,7 +283,7 @@ static int run(struct options *o, char **files)
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		d.side[s].label = labels[s];
-		d.side[s].files = files[s];
+		d.side[s].files = o->label[s] ? o->label[s] : files[s];
 		stream__init(&d.side[s].stream);
 	}
 	for (int s = 0; s < DIFF__SIDES; s++) {

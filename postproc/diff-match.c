@@ -56,12 +56,32 @@ size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const cha
 	}
 	out = fn < len - 1 ? fn : len - 1;
 	memcpy(buf, p, out);
-	if (with_location && sp) {
-		size_t rest = strlen(sp);
+	if (sp) {
+		/* " /srv/app.js:5:14"; without the location, " app.js": the same
+		 * script run from another directory, or named by another V8 with
+		 * or without the column */
+		const char *loc = sp, *end = sp + strlen(sp);
+		size_t rest;
 
+		if (!with_location) {
+			for (int k = 0; k < 2; k++) {
+				const char *c = end;
+
+				while (c > sp && isdigit((unsigned char)c[-1]))
+					c--;
+				if (c == end || c == sp || c[-1] != ':')
+					break;
+				end = c - 1;
+			}
+			for (loc = end; loc > sp + 1 && loc[-1] != '/'; loc--)
+				;
+			if (out < len - 1)
+				buf[out++] = ' ';
+		}
+		rest = (size_t)(end - loc);
 		if (rest > len - 1 - out)
 			rest = len - 1 - out;
-		memcpy(buf + out, sp, rest);
+		memcpy(buf + out, loc, rest);
 		out += rest;
 	}
 	buf[out] = '\0';

@@ -60,7 +60,8 @@ struct diff_side {
 enum diff_func_match {
 	DIFF_FUNC_NONE,		/* on one side only */
 	DIFF_FUNC_IDENTITY,	/* the same identity (diff__identity with the location) */
-	DIFF_FUNC_NAME,		/* the same name once a JIT's script location is dropped too */
+	DIFF_FUNC_NAME,		/* the same name, but for the directory and line of a JIT
+				 * function's script, or the file of a symbol */
 };
 
 /* Which key paired two blocks: the first that both blocks have, in this order. */
@@ -173,8 +174,9 @@ int diff__main(int argc, char **argv);
  * symbol; for JIT code the name without what changes between compilations of
  * one function: V8's tag ("JS:", "LazyCompile:", "Function:" of older V8),
  * its tier mark (* ^ ~ +) and the wasm tier suffix ("-liftoff", "-turbofan");
- * the wasm function index ("work-1") and the script location ("hot.js:5:14")
- * stay, but with_location false drops the location. Returns the length.
+ * the wasm function index ("work-1") and the script location
+ * ("/srv/hot.js:5:14") stay; with_location false keeps only the base name of
+ * the script ("hot.js"), and for a symbol drops the file. Returns the length.
  */
 size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
 		      const char *dso, bool with_location);

@@ -2,6 +2,7 @@
 /* `hotblocks diff [options] BASE NEW`: the command line of the comparison (diff.h). */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -272,6 +273,52 @@ static void print_diff_notes(const struct diff *d)
 			" (as a name, a glob or a substring)\n", d->opts.function);
 }
 
+/* Reading one side: the stream, finished. */
+struct side_read {
+	struct diff_side *side;
+	const char *path;
+	int ret;
+	char err[1024];
+};
+
+static void *read_side(void *arg)
+{
+	struct side_read *r = arg;
+
+	r->ret = cli__read_stream(&r->side->stream, r->path, r->err, sizeof(r->err));
+	if (!r->ret && (r->ret = stream__finish(&r->side->stream)))
+		snprintf(r->err, sizeof(r->err), r->ret == -ERANGE ?
+			 "%s: the samples of one offset, summed over all inputs, overflow 64 bits" :
+			 "%s: out of memory", r->path);
+	return NULL;
+}
+
+/*
+ * Both sides: reading is most of a comparison's time, and the two streams
+ * are independent, so BASE is read on a thread of its own while NEW is read
+ * here (one after the other if no thread can be had). Returns 0 or -1 after
+ * an error message.
+ */
+static int read_sides(struct diff *d, char **files)
+{
+	struct side_read r[DIFF__SIDES];
+	pthread_t thread;
+	bool threaded;
+
+	for (int s = 0; s < DIFF__SIDES; s++)
+		r[s] = (struct side_read){ .side = &d->side[s], .path = files[s] };
+	threaded = !pthread_create(&thread, NULL, read_side, &r[DIFF_BASE]);
+	if (!threaded)
+		read_side(&r[DIFF_BASE]);
+	read_side(&r[DIFF_NEW]);
+	if (threaded)
+		pthread_join(thread, NULL);
+	for (int s = 0; s < DIFF__SIDES; s++)
+		if (r[s].ret)
+			return error("%s", r[s].err);
+	return 0;
+}
+
 static int run(struct options *o, char **files)
 {
 	static const char *const labels[DIFF__SIDES] = { "BASE", "NEW" };
@@ -286,16 +333,9 @@ static int run(struct options *o, char **files)
 		d.side[s].files = o->label[s] ? o->label[s] : files[s];
 		stream__init(&d.side[s].stream);
 	}
+	if (read_sides(&d, files))
+		goto out;
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		if (cli__read_stream(&d.side[s].stream, files[s], err, sizeof(err))) {
-			error("%s", err);
-			goto out;
-		}
-		if ((i = stream__finish(&d.side[s].stream))) {
-			error(i == -ERANGE ? "%s: the samples of one offset, summed over all inputs,"
-			      " overflow 64 bits" : "%s: out of memory", files[s]);
-			goto out;
-		}
 		if (annotator__open(&d.side[s].annot, &o->annot[s], err, sizeof(err))) {
 			error("%s: %s", labels[s], err);
 			goto out;

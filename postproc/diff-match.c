@@ -524,6 +524,9 @@ static const double min_score[DIFF_KEY__NR] = {
 
 /* Blocks the asm key looks at around the expected place of a block. */
 #define WINDOW 16
+/* Candidates kept per block, the most alike: memory stays linear in the
+ * blocks however many of them look alike. */
+#define KEEP 8
 
 struct matcher {
 	struct fside side[DIFF__SIDES];
@@ -550,6 +553,15 @@ static int add_cand(struct matcher *m, uint32_t a, uint32_t b, enum diff_key key
 		return -ENOMEM;
 	m->c[m->c_nr++] = (struct cand){ a, b, score, order, sat_add(x->samples, y->samples) };
 	return 0;
+}
+
+/* Keep only the KEEP best of the candidates from index from on. */
+static void keep_best(struct matcher *m, size_t from)
+{
+	if (m->c_nr - from <= KEEP)
+		return;
+	qsort(m->c + from, m->c_nr - from, sizeof(*m->c), cand_cmp);
+	m->c_nr = from + KEEP;
 }
 
 /* Relative place of block i of n, 0..1. */
@@ -616,6 +628,8 @@ static int set_cands(struct matcher *m, int k, enum diff_key key)
 						m->touched[touched++] = j;
 				}
 			}
+			size_t c0 = m->c_nr;
+
 			for (size_t t = 0; t < touched; t++) {
 				uint32_t j = m->touched[t];
 				size_t inter = m->cnt[j];
@@ -628,6 +642,7 @@ static int set_cands(struct matcher *m, int k, enum diff_key key)
 				if (add_cand(m, a, bb, key, jac, jac + tie(m, a, bb)))
 					return -ENOMEM;
 			}
+			keep_best(m, c0);
 		}
 	}
 	return 0;
@@ -684,7 +699,7 @@ static int asm_cands(struct matcher *m)
 		size_t prev = SIZE_MAX, next = 0;
 
 		for (size_t i = 0; i < me->nr; i++) {
-			size_t lo, hi, from, to;
+			size_t lo, hi, from, to, c0;
 			double expect;
 
 			if (me->b[i].match >= 0) {
@@ -716,6 +731,7 @@ static int asm_cands(struct matcher *m)
 				from = lo;
 			if (to > hi)
 				to = hi;
+			c0 = m->c_nr;
 			for (size_t j = from; j < to; j++) {
 				uint32_t a = s == DIFF_BASE ? (uint32_t)i : (uint32_t)j;
 				uint32_t b = s == DIFF_BASE ? (uint32_t)j : (uint32_t)i;
@@ -730,6 +746,7 @@ static int asm_cands(struct matcher *m)
 				if (add_cand(m, a, b, DIFF_KEY_ASM, score, score))
 					return -ENOMEM;
 			}
+			keep_best(m, c0);
 		}
 	}
 	return 0;

@@ -298,7 +298,8 @@ int diff__build(struct diff *d, const struct diff_opts *o)
 					d->side[s].same_code[f->obj[s]] = same;
 		}
 	}
-	qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	if (d->funcs_nr > 1)
+		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
 
 	for (int s = 0; s < DIFF__SIDES; s++)
 		if ((ret = build_side(&d->side[s])))
@@ -332,7 +333,8 @@ int diff__build(struct diff *d, const struct diff_opts *o)
 		return -ENOMEM;
 	for (i = 0; i < d->pairs_nr; i++)
 		d->ranked[i] = (uint32_t)i;
-	qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
+	if (d->pairs_nr > 1)
+		qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
 	/* Ranked by magnitude: the pairs that pass are a prefix. */
 	for (i = 0; i < d->pairs_nr; i++) {
 		struct diff_pair *p = &d->pairs[d->ranked[i]];

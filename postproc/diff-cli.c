@@ -30,6 +30,8 @@ static const char usage_text[] =
 	"                       0.1% of the larger side's samples)\n"
 	"      --all            every block pair with samples, every function\n"
 	"      --counts         rank and show by samples, not shares\n"
+	"      --listing        after the tables, each shown pair's two blocks, their\n"
+	"                       instructions as the report shows them\n"
 	"      --function NAME  only functions called NAME on either side (else whose\n"
 	"                       names match NAME as a glob, else contain it)\n"
 	"  -e, --event NAME     compare samples of event NAME (default: BASE's first)\n"
@@ -97,6 +99,7 @@ enum {
 	OPT_JSON,
 	OPT_COLOR,
 	OPT_NO_SOURCE,
+	OPT_LISTING,
 	OPT_BASE_LABEL,
 	OPT_NEW_LABEL,
 	/* per side: both, then BASE, then NEW */
@@ -116,6 +119,7 @@ static const struct option long_options[] = {
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "listing", no_argument, NULL, OPT_LISTING },
 	{ "base-label", required_argument, NULL, OPT_BASE_LABEL },
 	{ "new-label", required_argument, NULL, OPT_NEW_LABEL },
 	{ "cwasm", required_argument, NULL, OPT_CWASM },
@@ -232,6 +236,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_NO_SOURCE:
 			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
+			break;
+		case OPT_LISTING:
+			o->diff.listing = true;
 			break;
 		case OPT_BASE_LABEL:
 		case OPT_NEW_LABEL:

@@ -180,11 +180,68 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 			d->opts.counts ? "samples" : "points");
 }
 
+/* A side's share (or samples with --counts), unpadded; "-" when absent. */
+static const char *side_text(char *buf, size_t len, const struct diff *d, bool present,
+			     double pct, uint64_t n)
+{
+	char num[64];
+
+	if (!present)
+		snprintf(buf, len, "-");
+	else if (d->opts.counts)
+		snprintf(buf, len, "%" PRIu64, n);
+	else
+		snprintf(buf, len, "%s%%", fmt_pct(num, sizeof(num), pct));
+	return buf;
+}
+
+/*
+ * --listing: each shown pair, then its blocks in the report's layout, BASE's
+ * then NEW's, each with the shares of its own side.
+ */
+static void put_listing(FILE *out, const struct diff *d, bool color)
+{
+	char a[64], b[64], num[64], delta[80];
+
+	for (size_t i = 0; i < d->shown_nr; i++) {
+		const struct diff_pair *p = &d->pairs[d->ranked[i]];
+		const struct diff_func *f = &d->funcs[p->func];
+
+		if (d->opts.counts)
+			snprintf(delta, sizeof(delta), "%+" PRId64, p->delta_samples);
+		else
+			snprintf(delta, sizeof(delta), "%s%s%%", p->delta < 0 ? "-" : "+",
+				 fmt_pct(num, sizeof(num), fabs(p->delta)));
+		/* after the table a blank line; after a block, its own */
+		fprintf(out, "%s== %zu: ", i ? "" : "\n", i + 1);
+		put_func_name(out, f);
+		fprintf(out, " :: %s -> %s (%s%s%s)", side_text(a, sizeof(a), d, p->b[0] >= 0,
+			p->share[0], p->samples[0]), side_text(b, sizeof(b), d, p->b[1] >= 0,
+			p->share[1], p->samples[1]), color && p->delta_samples ?
+			(p->delta > 0 ? RED : GREEN) : "", delta, color && p->delta_samples ? RESET : "");
+		if (p->key != DIFF_KEY_NONE)
+			fprintf(out, ", %s %.0f%%\n\n", diff__key_name(p->key), p->score * 100.0);
+		else
+			fprintf(out, ", %s only\n\n", p->b[DIFF_BASE] >= 0 ? "BASE" : "NEW");
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			struct report_ref ref;
+
+			if (p->b[s] < 0)
+				continue;
+			fputs(s == DIFF_BASE ? "BASE: " : "NEW:  ", out);
+			ref = (struct report_ref){ (uint32_t)f->f[s], (uint32_t)p->b[s] };
+			render_text__block(out, &d->side[s].report, &ref, color);
+		}
+	}
+}
+
 static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	put_header(out, d);
 	put_funcs(out, d, o->color);
 	put_pairs(out, d, o->color);
+	if (d->opts.listing)
+		put_listing(out, d, o->color);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -117,6 +117,7 @@ struct diff_opts {
 	bool all;			/* every pair of every sampled function; no min_delta/top */
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
+	bool listing;			/* text: each shown pair's blocks after the tables */
 };
 
 struct diff {

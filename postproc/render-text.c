@@ -196,6 +196,12 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fputc('\n', out);
 }
 
+void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
+			bool color)
+{
+	put_block(out, rep, ref, color);
+}
+
 static int render(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];

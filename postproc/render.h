@@ -24,6 +24,11 @@ struct render_ops {
 extern const struct render_ops render_text;	/* render-text.c: the layout of `wasmtime hot-blocks` */
 extern const struct render_ops render_json;	/* render-json.c: JSON.md */
 
+/* One block of rep in the text report's layout (its header, then its rows):
+ * for outputs that show blocks of a report themselves (a comparison). */
+void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
+			bool color);
+
 /* s as a JSON string (JSON.md's escapes; bytes not in valid UTF-8 as U+FFFD),
  * for the other JSON documents. */
 void render_json__str(FILE *out, const char *s);

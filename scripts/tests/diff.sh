@@ -73,6 +73,13 @@ check "--function selects on both sides" node "$js" only "$tmp/v8-fn.json" hash
 hb diff --top 2 "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-top.txt" 2>&1
 check "--top 2 shows two block pairs" test "$(grep -c ' :: block ' "$tmp/v8-top.txt")" -eq 2
 
+hb diff --listing --top 1 "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-list.txt" 2>/dev/null
+check "--listing: the top pair, then BASE's and NEW's block in the report's layout" sh -c \
+	"grep -q '^== 1: \`JS:mix-2-turbofan\` :: 8.97% -> 24.88% (+15.91%), asm [0-9]*%$' '$tmp/v8-list.txt' &&
+	 grep -q '^BASE: \`JS:mix-2-turbofan\` :: block 0x49 :: 8.97% total samples$' '$tmp/v8-list.txt' &&
+	 grep -q '^NEW:  \`JS:mix-2-turbofan\` :: block 0x49 :: 24.88% total samples$' '$tmp/v8-list.txt' &&
+	 grep -q '^ *[0-9.]*% *rol     ecx, 5$' '$tmp/v8-list.txt'"
+
 # 3. wasmtime, -O opt-level=0 against 2: the loops pair through wasm offsets,
 # which each side's own report gives (the .cwasm's address map); hash's body
 # is 0xa4..0x114 and mix's 0x114..0x174 (wasm-objdump -d base.wasm).

@@ -350,11 +350,9 @@ static int run(struct options *o, char **files)
 	}
 	i = diff__build(&d, &o->diff);
 	if (i == -ENOENT) {
-		const char *ev = o->diff.event ? o->diff.event : d.side[DIFF_BASE].stream.events[0].name;
-
 		error("%s has no event called '%s'",
 		      d.side[DIFF_BASE].event < 0 && d.side[DIFF_BASE].stream.events_nr ?
-		      files[DIFF_BASE] : files[DIFF_NEW], ev);
+		      files[DIFF_BASE] : files[DIFF_NEW], d.event);
 		goto out;
 	}
 	if (i) {

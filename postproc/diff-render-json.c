@@ -119,10 +119,7 @@ static void put_side(FILE *out, const struct diff *d, int s)
 
 static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 {
-	const struct diff_side *b = &d->side[DIFF_BASE];
-	const char *event = b->event >= 0 ? b->stream.events[b->event].name :
-			    d->side[DIFF_NEW].event >= 0 ?
-			    d->side[DIFF_NEW].stream.events[d->side[DIFF_NEW].event].name : NULL;
+	const char *event = d->event;
 
 	fprintf(out, "{\n  \"format\": \"hotblocks-diff\",\n  \"version\": %d,\n  \"event\": ",
 		DIFF_JSON_VERSION);

@@ -52,15 +52,14 @@ static void put_delta(FILE *out, const struct diff *d, double delta, int64_t del
 	int sign;
 
 	if (d->opts.counts) {
-		snprintf(cell, sizeof(cell), "%+" PRId64, delta_samples);
+		/* no "+0": nothing changed has no sign */
+		snprintf(cell, sizeof(cell), delta_samples ? "%+" PRId64 : "0", delta_samples);
 		sign = delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
 	} else {
 		/* no "-0.00": a change that rounds to nothing has no sign */
 		fmt_pct(num, sizeof(num), fabs(delta));
 		sign = !strcmp(num, "0.00") ? 0 : delta > 0 ? 1 : -1;
-		snprintf(cell, sizeof(cell), "%s%s", sign > 0 ? "+" : sign < 0 ? "-" : "", num);
-		if (!d->opts.counts)
-			strcat(cell, "%");
+		snprintf(cell, sizeof(cell), "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "", num);
 	}
 	if (color && sign)
 		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);

@@ -61,6 +61,7 @@ static int find_events(struct diff *d)
 		name = b->stream.events[0].name;
 	if (!name && n->stream.events_nr)
 		name = n->stream.events[0].name;
+	d->event = name;
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		d->side[s].event = name ? stream__find_event(&d->side[s].stream, name) : -1;
 		/* A side without the event has no samples of it: only an asked

@@ -123,6 +123,7 @@ struct diff_opts {
 struct diff {
 	struct diff_side side[DIFF__SIDES];
 	struct diff_opts opts;
+	const char *event;		/* the event compared (borrowed), or NULL: none */
 	double min_delta;		/* the threshold in force, in the ranking's unit */
 	uint64_t total[DIFF__SIDES];	/* T of each side */
 	uint64_t jit[DIFF__SIDES];	/* W of each side */

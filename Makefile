@@ -2,15 +2,17 @@
 # hotblocks: one non-recursive GNU Makefile.
 #   make            build plugin/hotblocks.so and postproc/hotblocks
 #   make check      set up, build and run every test (unit, end-to-end under real perf)
+#   make check-unit the unit tests only (seconds; installs nothing)
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
 #                   the speed of hotblocks diff (scripts/bench-diff), then the
 #                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
+#                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
-# Each goal first runs scripts/ensure-deps for what it needs (build, run,
-# check, fuzz), before anything is compiled.
+# Each goal first runs scripts/ensure-deps for what it needs, before anything
+# is compiled; only the set-up goals (deps, run, check, fuzz) install packages.
 # Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
 # */tests/test-*.c is built without touching this file.
 
@@ -38,7 +40,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd
-POSTPROC_PKGS := capstone libelf libdw
+POSTPROC_PKGS := capstone libelf libdw libgvc
 PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
 PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
 # The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
@@ -51,7 +53,11 @@ CAPSTONE_PC = $(if $(filter auto,$(CAPSTONE)),$(wildcard $(abspath $(CAPSTONE_DI
 POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$${PKG_CONFIG_PATH:+:$$PKG_CONFIG_PATH} )$(PKG_CONFIG)
 POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS))
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
-POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) -liberty -lm
+# Graphviz's dot layout engine is a plugin library in libgvc's plugin
+# directory: linked in (graph-layout.c says why), found there at run time.
+GV_PLUGINDIR = $(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
+POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) \
+	-L$(GV_PLUGINDIR) -Wl,-rpath,$(GV_PLUGINDIR) -lgvplugin_dot_layout -liberty -lm
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -91,7 +97,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -102,12 +108,17 @@ check-deps:
 
 # A stamp per set-up mode, made only once ensure-deps found everything that mode
 # needs (and the build has its capstone), and made again when a set-up script
-# or an npm lock file changes.
-DEPS_STAMPS := $(B)/.deps-build $(B)/.deps-run $(B)/.deps-check
-$(DEPS_STAMPS): $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+# or an npm lock file changes. Only the set-up goals (deps, run, check, fuzz)
+# install packages: what a plain make or make check-unit needs is looked for,
+# and a missing package is named with the apt-get line that installs it.
+$(B)/.deps-build $(B)/.deps-unit: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+	$(Q)scripts/ensure-deps --no-install $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
+		mkdir -p $(B) && touch $@
+$(B)/.deps-run $(B)/.deps-check: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
+	scripts/test-refs/browser/package-lock.json \
 	scripts/get-wasmtime
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
@@ -115,7 +126,7 @@ $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -fvisibility=hidden $(PLUGIN_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-check
+$(B)/plugin/tests/%.o: plugin/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
@@ -127,12 +138,12 @@ $(PLUGIN_SO): $(PLUGIN_OBJ)
 $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Iplugin $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-check
+$(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc -Iplugin $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) $(TEST_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ)
 	$(call msg,LD,$@)
@@ -154,7 +165,11 @@ TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(TOOL_LIBS)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
+# mkcwasm writes address maps with the post-processor's own encoder.
+$(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+# The tools that write jitdumps take its layout from the plugin's declaration.
+$(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
@@ -166,11 +181,15 @@ AB := build-asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
+# A test or fuzz target sees its own tree's headers only (-Iplugin or -Ipostproc,
+# from the stem's first directory): the post-processor shares nothing with the
+# plugin but plugin/stream-format.h, which stream.h includes by its path.
+TREE_INC = -I$(firstword $(subst /, ,$*))
 
 $(AB)/%.o: %.c | $(B)/.deps-check
 	$(call msg,CC-ASAN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) $(TREE_INC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $(PLUGIN_TEST_SUPPORT:$(B)/%=$(AB)/%)
 	$(call msg,LD-ASAN,$@)
@@ -204,6 +223,13 @@ check: $(B)/.deps-check
 
 check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS) $(MEMCHECK_RESULTS)
 
+# The unit tests alone, built once (no sanitizers, no memcheck, no recordings):
+# seconds, for the edit-compile-test loop. make check runs them too, and
+# everything else.
+check-unit: $(B)/.deps-unit
+	$(Q)$(MAKE) --no-print-directory $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+	$(Q)scripts/run-tests --no-scripts $(PLUGIN_TESTS) $(POSTPROC_TESTS)
+
 # libFuzzer targets, one per reader: plugin/tests/fuzz/fuzz-*.c and
 # postproc/tests/fuzz/fuzz-*.c. Seeds: test-data/corpus/<target>/.
 #   make fuzz                  build them (clang)
@@ -219,7 +245,7 @@ SECONDS ?= 60
 $(FB)/obj/%.o: %.c | $(B)/.deps-build $(FB)/.deps-fuzz
 	$(call msg,CC-FUZZ,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 -Iplugin -Ipostproc $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(FUZZ_CC) $(FUZZ_FLAGS) -std=gnu11 $(TREE_INC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)
@@ -281,6 +307,7 @@ bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
 	$(Q)scripts/bench-diff
 	$(Q)scripts/bench-scaling
+	$(Q)scripts/bench-graph
 
 # Growth at 1x, 10x and 100x the input, for every cost that grows with it.
 bench-scaling: all $(BENCH_DRIVERS)

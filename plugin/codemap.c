@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Time-aware index of JIT code loads (see codemap.h). */
+#define _GNU_SOURCE	/* qsort_r */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,13 +111,12 @@ static int cmp_coord(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* qsort has no context argument; the map is single-threaded (perf calls us from one thread). */
-static const struct codemap_entry *sort_ents;
-
-static int cmp_time_id(const void *a, const void *b)
+/* Entry indexes by load time, then by index; ents is the map's entries. */
+static int cmp_time_id(const void *a, const void *b, void *ents)
 {
 	uint32_t ia = *(const uint32_t *)a, ib = *(const uint32_t *)b;
-	const struct codemap_entry *x = &sort_ents[ia], *y = &sort_ents[ib];
+	const struct codemap_entry *x = (const struct codemap_entry *)ents + ia;
+	const struct codemap_entry *y = (const struct codemap_entry *)ents + ib;
 
 	if (x->time != y->time)
 		return x->time < y->time ? -1 : 1;
@@ -191,9 +191,7 @@ static int build_index(struct codemap *m)
 	m->node_start = calloc(2 * m->leaves + 1, sizeof(*m->node_start));
 	if (!m->node_start)
 		goto oom;
-	sort_ents = m->ents;
-	qsort(order, m->nr, sizeof(*order), cmp_time_id);
-	sort_ents = NULL;
+	qsort_r(order, m->nr, sizeof(*order), cmp_time_id, m->ents);
 	for (size_t k = 0; k < m->nr; k++) {
 		const struct codemap_entry *e = &m->ents[order[k]];
 

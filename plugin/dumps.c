@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
 /* The set of jitdump files the plugin reads (see dumps.h). */
 #include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "dumps.h"
+#include "perfdata-scan.h"
 
 int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg)
 {
@@ -345,6 +350,84 @@ size_t dumps__refresh(struct dumps *d)
 		added += index_new_loads(d, f, i);
 	}
 	return added;
+}
+
+static int on_marker(void *arg, uint32_t pid, const char *path)
+{
+	dumps__add(arg, path, pid);
+	return 0;
+}
+
+void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
+		     const char *const *named, size_t named_nr)
+{
+	char err[512];
+	char cwd[PATH_MAX];
+
+	if (jitdir)
+		dumps__add_dir(d, jitdir);
+	if (perf_data && strcmp(perf_data, "-")) {
+		char *copy = strdup(perf_data);
+
+		if (copy) {
+			dumps__add_dir(d, dirname(copy));
+			free(copy);
+		}
+	}
+	if (getcwd(cwd, sizeof(cwd)))
+		dumps__add_dir(d, cwd);
+
+	if (!live) {
+		struct perfdata_scan_stats st = { 0 };
+
+		if (perfdata__scan(perf_data, on_marker, d, &st, err, sizeof(err)) < 0)
+			d->warn(d->warn_arg, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
+		else if (st.compressed_failed)
+			d->warn(d->warn_arg, "%s: %" PRIu64 " compressed records could not be read; "
+				"jitdump markers in them were missed", perf_data, st.compressed_failed);
+		else
+			/* Every dump of the recording is known: another pid's file is not one. */
+			dumps__markers_known(d);
+	}
+	for (size_t i = 0; i < named_nr; i++) {
+		int ret = dumps__add_explicit(d, named[i]);
+
+		if (ret == -ENOENT)
+			d->warn(d->warn_arg, "--dlarg jitdump=%s: no such file", named[i]);
+	}
+}
+
+void dumps__warn_unfinished(struct dumps *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct dump_file *f = &d->files[i];
+		uint64_t tail = jitdump__tail_bytes(f->jd);
+
+		/* A header whose total_size runs past the file's end is no truncated record. */
+		if (f->jd->parsed_off < f->jd->header_size && !f->failed)
+			d->warn(d->warn_arg, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%"
+				PRIu64 " bytes): no record was read", f->jd->path, f->jd->header_size,
+				f->jd->file_size);
+		/* A corrupt record was already reported; what follows it is not a truncation. */
+		else if (tail && !f->failed)
+			d->warn(d->warn_arg, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64
+				" bytes); the dump was truncated", f->jd->path, f->jd->parsed_off, tail);
+		if (f->jd->unknown_records)
+			d->warn(d->warn_arg, "%s: skipped %zu records of unknown type", f->jd->path,
+				f->jd->unknown_records);
+		if (f->jd->orphan_moves)
+			d->warn(d->warn_arg, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
+				f->jd->path, f->jd->orphan_moves);
+	}
+}
+
+const char *dumps__status(const struct dump_file *f)
+{
+	if (f->failed)
+		return "corrupt";
+	if (f->jd->parsed_off < f->jd->header_size)
+		return "header-past-end";
+	return jitdump__tail_bytes(f->jd) ? "truncated" : "ok";
 }
 
 const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file)

@@ -84,6 +84,24 @@ void dumps__try_pid(struct dumps *d, uint32_t pid);
  * loads. Returns the number of new loads. */
 size_t dumps__refresh(struct dumps *d);
 
+/*
+ * Find the recording's dumps (JITDUMP.md "How the plugin finds the dumps"):
+ * the fallback directories in search order (jitdir when not NULL, the
+ * directory of perf_data, the current directory), then, unless live, the
+ * marker mappings perf.data records (after which only marked pids may have a
+ * dump found by name), then the files the user named. Problems are warned.
+ */
+void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
+		     const char *const *named, size_t named_nr);
+
+/* perf is done: warn about dumps that end mid-record or whose header runs
+ * past the end, and about records that were skipped. */
+void dumps__warn_unfinished(struct dumps *d);
+
+/* The stream's one-word status of a dump: ok, truncated, corrupt or
+ * header-past-end (STREAM.md "Records"). */
+const char *dumps__status(const struct dump_file *f);
+
 /* The load a code map entry refers to. */
 const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file);
 

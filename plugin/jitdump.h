@@ -8,17 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Record ids, from tools/perf/Documentation/jitdump-specification.txt. */
-enum jitdump_record_id {
-	JITDUMP_CODE_LOAD = 0,
-	JITDUMP_CODE_MOVE = 1,
-	JITDUMP_CODE_DEBUG_INFO = 2,
-	JITDUMP_CODE_CLOSE = 3,
-	JITDUMP_CODE_UNWINDING_INFO = 4,
-};
-
-/* Header flag bit 0: timestamps are raw arch cycles (TSC), not CLOCK_MONOTONIC. */
-#define JITDUMP_FLAGS_ARCH_TIMESTAMP 1ULL
+#include "jitdump-format.h"
 
 /* One DEBUG_INFO entry; all fields host byte order. */
 struct jitdump_debug_entry {

@@ -9,7 +9,8 @@
 
 #include "natives.h"
 
-/* wasmtime marks its .cwasm artifacts with this ELF OSABI (formats.md §3.1). */
+/* wasmtime marks its compiled modules (.cwasm, ELF files) with this OSABI in
+ * e_ident; the post-processor then reads the module's own tables for them. */
 #define ELFOSABI_WASMTIME 200
 
 struct dso_info {

@@ -45,4 +45,27 @@ enum hb_object_kind {
 	HB_KIND__NR
 };
 
+/* The wire names of a sample class and of an object kind; "?" outside the enums. */
+static inline const char *hb_class_name(enum hb_sample_class cls)
+{
+	static const char *const names[] = {
+#define HB_CLASS_NAME(suffix, name) name,
+		HB_SAMPLE_CLASSES(HB_CLASS_NAME)
+#undef HB_CLASS_NAME
+	};
+
+	return (unsigned)cls < HB_CLASS__NR ? names[cls] : "?";
+}
+
+static inline const char *hb_kind_name(enum hb_object_kind kind)
+{
+	static const char *const names[] = {
+#define HB_KIND_NAME(suffix, name) name,
+		HB_OBJECT_KINDS(HB_KIND_NAME)
+#undef HB_KIND_NAME
+	};
+
+	return (unsigned)kind < HB_KIND__NR ? names[kind] : "?";
+}
+
 #endif

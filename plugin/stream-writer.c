@@ -7,19 +7,7 @@
 
 #include "stream-writer.h"
 
-static const char *const class_names[] = {
-#define HB_CLASS_NAME(suffix, name) name,
-	HB_SAMPLE_CLASSES(HB_CLASS_NAME)
-#undef HB_CLASS_NAME
-};
-
-static const char *const kind_names[] = {
-#define HB_KIND_NAME(suffix, name) name,
-	HB_OBJECT_KINDS(HB_KIND_NAME)
-#undef HB_KIND_NAME
-};
-
-void stream__put_string(FILE *f, const char *s)
+void stream_writer__put_string(FILE *f, const char *s)
 {
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
 		if (*p <= 0x20 || *p >= 0x7f || *p == '%')
@@ -42,7 +30,7 @@ static int cmp_u64(uint64_t a, uint64_t b)
 /* STREAM.md "Objects are written in a deterministic order". */
 static int cmp_object(const void *pa, const void *pb)
 {
-	const struct stream_object *a = pa, *b = pb;
+	const struct stream_writer_object *a = pa, *b = pb;
 	int c;
 
 	if ((a->kind == HB_KIND_JIT) != (b->kind == HB_KIND_JIT))
@@ -80,21 +68,21 @@ static int cmp_sample(const void *pa, const void *pb)
 	return cmp_u64(a->off, b->off);
 }
 
-static void write_object(FILE *f, const struct stream_object *o, size_t sid)
+static void write_object(FILE *f, const struct stream_writer_object *o, size_t sid)
 {
 	fprintf(f, "object %zu %s pid=%" PRIu32 " e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64,
-		sid, kind_names[o->kind], o->pid, o->e_machine, o->addr, o->size);
+		sid, hb_kind_name(o->kind), o->pid, o->e_machine, o->addr, o->size);
 	if (o->kind == HB_KIND_JIT) {
 		fprintf(f, " code-index=%" PRIu64 " load-time=%" PRIu64 " dump=", o->code_index,
 			o->load_time);
-		stream__put_string(f, o->dump ? o->dump : "");
+		stream_writer__put_string(f, o->dump ? o->dump : "");
 	} else {
 		fputs(" dso=", f);
-		stream__put_string(f, o->dso ? o->dso : "");
+		stream_writer__put_string(f, o->dso ? o->dso : "");
 		fprintf(f, " sym-start=0x%" PRIx64, o->sym_start);
 	}
 	fputs(" name=", f);
-	stream__put_string(f, o->name ? o->name : "");
+	stream_writer__put_string(f, o->name ? o->name : "");
 	putc('\n', f);
 
 	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
@@ -118,19 +106,21 @@ static void write_object(FILE *f, const struct stream_object *o, size_t sid)
 
 		fprintf(f, "debug %zu 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", sid, e->addr, e->line,
 			e->discrim);
-		stream__put_string(f, e->file ? e->file : "");
+		stream_writer__put_string(f, e->file ? e->file : "");
 		putc('\n', f);
 	}
 }
 
-int stream__write(FILE *f, const struct stream_header *h, struct stream_object *objs, size_t nr,
-		  const struct count_entry *counts, size_t counts_nr)
+int stream_writer__write(FILE *f, const struct stream_writer_header *h,
+			 struct stream_writer_object *objs, size_t nr,
+			 const struct count_entry *counts, size_t counts_nr)
 {
 	struct id_map *ids = NULL;
 	struct count_entry *samples = NULL;
 	int ret = -ENOMEM;
 
-	qsort(objs, nr, sizeof(*objs), cmp_object);
+	if (nr)
+		qsort(objs, nr, sizeof(*objs), cmp_object);
 	ids = malloc((nr ? nr : 1) * sizeof(*ids));
 	samples = malloc((counts_nr ? counts_nr : 1) * sizeof(*samples));
 	if (!ids || !samples)
@@ -154,31 +144,31 @@ int stream__write(FILE *f, const struct stream_header *h, struct stream_object *
 
 	fprintf(f, "%s %d\n", HB_STREAM_MAGIC, HB_STREAM_VERSION);
 	fputs("producer ", f);
-	stream__put_string(f, h->producer);
+	stream_writer__put_string(f, h->producer);
 	fputs("\ninput ", f);
-	stream__put_string(f, h->input ? h->input : "-");
+	stream_writer__put_string(f, h->input ? h->input : "-");
 	fprintf(f, "\ntime-aware %s\n", h->time_aware ? "yes" : "no");
 	for (size_t e = 0; e < h->events_nr; e++) {
 		fprintf(f, "event %zu ", e);
-		stream__put_string(f, h->events[e]);
+		stream_writer__put_string(f, h->events[e]);
 		putc('\n', f);
 	}
 	for (size_t i = 0; i < h->jitdumps_nr; i++) {
-		const struct stream_jitdump *j = &h->jitdumps[i];
+		const struct stream_writer_jitdump *j = &h->jitdumps[i];
 
 		fputs("jitdump ", f);
-		stream__put_string(f, j->path);
+		stream_writer__put_string(f, j->path);
 		fprintf(f, " pid=%" PRIu32 " loads=%zu status=%s\n", j->pid, j->loads, j->status);
 	}
 	for (size_t i = 0; i < h->warnings_nr; i++) {
 		fputs("warning ", f);
-		stream__put_string(f, h->warnings[i]);
+		stream_writer__put_string(f, h->warnings[i]);
 		putc('\n', f);
 	}
 	for (size_t e = 0; e < h->events_nr; e++)
 		for (int c = 0; c < HB_CLASS__NR; c++)
 			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
-				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, class_names[c],
+				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, hb_class_name(c),
 					h->totals[e][c][0], h->totals[e][c][1]);
 	for (size_t i = 0; i < nr; i++)
 		write_object(f, &objs[i], i);

@@ -12,7 +12,7 @@
 #include "stream-format.h"
 
 /* A code object to describe. All pointers are borrowed for the call. */
-struct stream_object {
+struct stream_writer_object {
 	enum hb_object_kind kind;
 	uint32_t id;		/* the caller's id, as used in the count entries */
 	uint32_t pid;
@@ -31,21 +31,21 @@ struct stream_object {
 	uint64_t sym_start;
 };
 
-struct stream_jitdump {
+struct stream_writer_jitdump {
 	const char *path;
 	uint32_t pid;
 	size_t loads;
 	const char *status;	/* one word: ok, truncated, corrupt */
 };
 
-struct stream_header {
+struct stream_writer_header {
 	const char *producer;
 	const char *input;
 	bool time_aware;
 	const char *const *events;
 	size_t events_nr;
 	const uint64_t (*totals)[HB_CLASS__NR][2]; /* [event][class] = {samples, period} */
-	const struct stream_jitdump *jitdumps;
+	const struct stream_writer_jitdump *jitdumps;
 	size_t jitdumps_nr;
 	const char *const *warnings;
 	size_t warnings_nr;
@@ -57,10 +57,11 @@ struct stream_header {
  * debug entries, then the samples. counts must be sorted by (obj, ev, off) and
  * only name ids present in objs. objs is reordered. Returns 0 or -EIO / -ENOMEM.
  */
-int stream__write(FILE *f, const struct stream_header *h, struct stream_object *objs, size_t nr,
-		  const struct count_entry *counts, size_t counts_nr);
+int stream_writer__write(FILE *f, const struct stream_writer_header *h,
+			 struct stream_writer_object *objs, size_t nr,
+			 const struct count_entry *counts, size_t counts_nr);
 
 /* Write s with the stream's string escaping (bytes <= 0x20, >= 0x7f and '%' as %XX). */
-void stream__put_string(FILE *f, const char *s);
+void stream_writer__put_string(FILE *f, const char *s);
 
 #endif

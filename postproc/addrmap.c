@@ -8,6 +8,9 @@
 #include <string.h>
 
 #include "addrmap.h"
+#include "leb128.h"
+#include "little-endian.h"
+#include "util.h"
 
 /* Where and why one encoding did not fit; formatted only when both failed. */
 struct fail {
@@ -27,74 +30,32 @@ static int failf(struct fail *f, size_t off, const char *fmt, ...)
 	return -EINVAL;
 }
 
-static uint32_t le32(const uint8_t *p)
+/* Why a LEB128 of the block encoding failed, for the message. */
+static const char *leb_err(int rc)
 {
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	return rc == -EINVAL ? "truncated" : "overflows 64 bits";
 }
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
-enum { LEB_OK, LEB_TRUNCATED, LEB_OVERFLOW };
-
-static const char *const leb_err[] = {
-	[LEB_TRUNCATED] = "truncated",
-	[LEB_OVERFLOW] = "overflows 64 bits",
-};
-
-/* LEB128 reads from buf[*pos] never past len; at most 10 bytes, the 10th holding bit 63 only. */
+/* A LEB128 at buf[*pos] (never read past len): at most 10 bytes, the 10th holding bit 63 only. */
 static int rd_uleb(const uint8_t *buf, size_t len, size_t *pos, uint64_t *v)
 {
-	uint64_t r = 0;
-	unsigned int shift = 0;
-	uint8_t b;
+	const uint8_t *p = buf + *pos;
+	int rc = leb128_read_u(&p, buf + len, 64, v);
 
-	for (;;) {
-		if (*pos >= len)
-			return LEB_TRUNCATED;
-		b = buf[(*pos)++];
-		if (shift == 63 && (b & 0xfe))
-			return LEB_OVERFLOW;
-		r |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80))
-			break;
-		shift += 7;
-	}
-	*v = r;
-	return LEB_OK;
+	*pos = (size_t)(p - buf);
+	return rc;
 }
 
 static int rd_sleb(const uint8_t *buf, size_t len, size_t *pos, int64_t *v)
 {
-	uint64_t r = 0;
-	unsigned int shift = 0;
-	uint8_t b;
+	const uint8_t *p = buf + *pos;
+	int rc = leb128_read_s(&p, buf + len, 64, v);
 
-	for (;;) {
-		if (*pos >= len)
-			return LEB_TRUNCATED;
-		b = buf[(*pos)++];
-		/* The 10th byte holds bit 63; the rest of it must be its sign extension. */
-		if (shift == 63 && b != 0x00 && b != 0x7f)
-			return LEB_OVERFLOW;
-		r |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-		if (!(b & 0x80)) {
-			if (shift < 64 && (b & 0x40))
-				r |= ~(uint64_t)0 << shift;
-			break;
-		}
-	}
-	*v = (int64_t)r;
-	return LEB_OK;
+	*pos = (size_t)(p - buf);
+	return rc;
 }
 
-/* formats.md §4.2: u32 N, u32 text_off[N], u32 wasm_off[N]. */
+/* The plain encoding (FORMATS.md): u32 N, u32 text_off[N], u32 wasm_off[N]. */
 static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
 			struct fail *f)
 {
@@ -104,13 +65,13 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 
 	if (len < 4)
 		return failf(f, 0, "truncated: %zu bytes, the entry count needs 4", len);
-	n = le32(buf);
+	n = get_le32(buf);
 	need = 4 + 8 * (uint64_t)n;
 	if (need != len)
 		return failf(f, 0, "%" PRIu32 " entries need %" PRIu64 " bytes, not %zu", n, need,
 			     len);
-	for (i = 1, prev = n ? le32(buf + 4) : 0; i < n; i++) {
-		uint32_t off = le32(buf + 4 + 4 * (size_t)i);
+	for (i = 1, prev = n ? get_le32(buf + 4) : 0; i < n; i++) {
+		uint32_t off = get_le32(buf + 4 + 4 * (size_t)i);
 
 		if (off < prev)
 			return failf(f, 4 + 4 * (size_t)i, "text offset %#" PRIx32
@@ -123,8 +84,8 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 			return -ENOMEM;
 	}
 	for (i = 0; i < n; i++) {
-		e[i].text_off = le32(buf + 4 + 4 * (size_t)i);
-		e[i].wasm_off = le32(buf + 4 + 4 * ((size_t)n + i));
+		e[i].text_off = get_le32(buf + 4 + 4 * (size_t)i);
+		e[i].wasm_off = get_le32(buf + 4 + 4 * ((size_t)n + i));
 	}
 	*out = e;
 	*nr = n;
@@ -135,11 +96,11 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 #define AT_ENTRY "block %" PRIu32 " entry %" PRIu32 ": "
 
 /*
- * formats.md §4.3: u32 E, u32 B, B x {u32 first_offset, u32 block_pos}, then
- * the bodies. wasmtime's encoder writes the bodies back to back from body
+ * The block encoding (FORMATS.md): u32 E, u32 B, B x {u32 first_offset,
+ * u32 block_pos}, then the bodies. wasmtime's encoder writes the bodies back to back from body
  * offset 0 to the section's end, so every body byte belongs to exactly one
  * entry; a byte that does not (an entry count too low, a gap between blocks)
- * is refused. That is also what tells the encodings apart (§4.4).
+ * is refused. That is also what tells the encodings apart.
  */
 static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
 			 struct fail *f)
@@ -152,8 +113,8 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 
 	if (len < 8)
 		return failf(f, len < 4 ? 0 : 4, "truncated: %zu bytes, the header needs 8", len);
-	n = le32(buf);
-	b = le32(buf + 4);
+	n = get_le32(buf);
+	b = get_le32(buf + 4);
 	want_b = ((uint64_t)n + ADDRMAP_BLOCK_ENTRIES - 1) / ADDRMAP_BLOCK_ENTRIES;
 	if (b != want_b)
 		return failf(f, 4, "%" PRIu32 " blocks for %" PRIu32 " entries, want %" PRIu64,
@@ -175,7 +136,7 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 
 	for (k = 0; k < b; k++) {
 		size_t ioff = 8 + 8 * (size_t)k, cur;
-		uint32_t first = le32(buf + ioff), pos = le32(buf + ioff + 4);
+		uint32_t first = get_le32(buf + ioff), pos = get_le32(buf + ioff + 4);
 		uint32_t cnt = n - k * ADDRMAP_BLOCK_ENTRIES, j, prev_off;
 		bool have_pos = false;
 		uint32_t prev_pos = 0;
@@ -213,7 +174,7 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 
 			ret = rd_uleb(buf, len, &cur, &tok);
 			if (ret) {
-				ret = failf(f, at, AT_ENTRY "uleb128 token %s", k, j, leb_err[ret]);
+				ret = failf(f, at, AT_ENTRY "uleb128 token %s", k, j, leb_err(ret));
 				goto out_free;
 			}
 			delta = tok >> 1;
@@ -230,7 +191,7 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 				ret = rd_uleb(buf, len, &cur, &u);
 				if (ret) {
 					ret = failf(f, at, AT_ENTRY "uleb128 position %s", k, j,
-						    leb_err[ret]);
+						    leb_err(ret));
 					goto out_free;
 				}
 				if (u > UINT32_MAX) {
@@ -243,7 +204,7 @@ static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **
 				ret = rd_sleb(buf, len, &cur, &s);
 				if (ret) {
 					ret = failf(f, at, AT_ENTRY "sleb128 position delta %s", k, j,
-						    leb_err[ret]);
+						    leb_err(ret));
 					goto out_free;
 				}
 				/* Compared in 64 bits: s may be any int64_t, prev_pos < 2^32. */
@@ -294,7 +255,7 @@ const char *addrmap_format__name(enum addrmap_format fmt)
 }
 
 /*
- * Both decoders, then the pick of §4.4. in_file: the section starts at
+ * Both decoders, then the pick between them (FORMATS.md). in_file: the section starts at
  * file_off of file name, and messages give the file offset first.
  */
 static int decode(const uint8_t *buf, size_t len, int engine_major, const char *name, bool in_file,
@@ -333,25 +294,23 @@ static int decode(const uint8_t *buf, size_t len, int engine_major, const char *
 		/* Explain the failure of the encoding this section most likely is. */
 		if (engine_major >= 0)
 			guess = engine_major >= 47 ? ADDRMAP_BLOCKS : ADDRMAP_PLAIN;
-		else if (len >= 4 && 4 + 8 * (uint64_t)le32(buf) == len)
+		else if (len >= 4 && 4 + 8 * (uint64_t)get_le32(buf) == len)
 			guess = ADDRMAP_PLAIN;
 		else
 			guess = ADDRMAP_BLOCKS;
 		other = guess == ADDRMAP_BLOCKS ? ADDRMAP_PLAIN : ADDRMAP_BLOCKS;
 		first = guess == ADDRMAP_BLOCKS ? &bf : &pf;
 		second = guess == ADDRMAP_BLOCKS ? &pf : &bf;
-		if (err && errlen && in_file)
-			snprintf(err, errlen, "%s+0x%" PRIx64 ": .wasmtime.addrmap+0x%zx: %s (as the %s"
-				 " encoding; as the %s encoding, +0x%zx: %s)",
-				 name, file_off + first->off, first->off, first->msg,
-				 addrmap_format__name(guess), addrmap_format__name(other), second->off,
-				 second->msg);
-		else if (err && errlen)
-			snprintf(err, errlen,
-				 "%s+0x%zx: %s (as the %s encoding; as the %s encoding, +0x%zx: %s)",
-				 name, first->off, first->msg, addrmap_format__name(guess),
-				 addrmap_format__name(other), second->off, second->msg);
-		return -EINVAL;
+		if (in_file)
+			return errf_at(err, errlen, -EINVAL, name, file_off + first->off,
+				       ".wasmtime.addrmap+0x%zx: %s (as the %s encoding; as the %s "
+				       "encoding, +0x%zx: %s)", first->off, first->msg,
+				       addrmap_format__name(guess), addrmap_format__name(other),
+				       second->off, second->msg);
+		return errf_at(err, errlen, -EINVAL, name, first->off,
+			       "%s (as the %s encoding; as the %s encoding, +0x%zx: %s)", first->msg,
+			       addrmap_format__name(guess), addrmap_format__name(other), second->off,
+			       second->msg);
 	}
 
 	if (pick == ADDRMAP_PLAIN) {
@@ -380,35 +339,6 @@ int addrmap__decode_at(const uint8_t *buf, size_t len, uint64_t file_off, int en
 		       enum addrmap_format *fmt, char *err, size_t errlen)
 {
 	return decode(buf, len, engine_major, name, true, file_off, entries, nr, fmt, err, errlen);
-}
-
-static size_t put_uleb(uint8_t *p, uint64_t v)
-{
-	size_t n = 0;
-
-	while (v >= 0x80) {
-		p[n++] = 0x80 | (v & 0x7f);
-		v >>= 7;
-	}
-	p[n++] = v;
-	return n;
-}
-
-static size_t put_sleb(uint8_t *p, int64_t v)
-{
-	size_t n = 0;
-
-	for (;;) {
-		uint8_t byte = (uint64_t)v & 0x7f;
-
-		/* Arithmetic shift: gcc defines >> of a negative value as such. */
-		v >>= 7;
-		if ((v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40))) {
-			p[n++] = byte;
-			return n;
-		}
-		p[n++] = byte | 0x80;
-	}
 }
 
 int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_format fmt,
@@ -461,13 +391,13 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 		}
 		tok = (uint64_t)(e[i].text_off - prev_off) << 1 | (e[i].wasm_off == ADDRMAP_NONE);
 		prev_off = e[i].text_off;
-		n += put_uleb(p + n, tok);
+		n += leb128_write_u(p + n, tok);
 		if (e[i].wasm_off == ADDRMAP_NONE)
 			continue;
 		if (have_pos)
-			n += put_sleb(p + n, (int64_t)e[i].wasm_off - prev_pos);
+			n += leb128_write_s(p + n, (int64_t)e[i].wasm_off - prev_pos);
 		else
-			n += put_uleb(p + n, e[i].wasm_off);
+			n += leb128_write_u(p + n, e[i].wasm_off);
 		prev_pos = e[i].wasm_off;
 		have_pos = true;
 	}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* wasmtime's .wasmtime.addrmap section: decoder and encoder of both encodings (no ELF here). */
+/* wasmtime's .wasmtime.addrmap section: decoder and encoder of both encodings (no ELF here).
+ * The format is described in postproc/FORMATS.md, "The address map". */
 #ifndef POSTPROC_ADDRMAP_H
 #define POSTPROC_ADDRMAP_H
 
@@ -14,7 +15,7 @@
 
 /*
  * One entry: the code from text_off up to the next entry's text_off comes from
- * the wasm instruction at wasm_off (formats.md §4.1).
+ * the wasm instruction at wasm_off.
  */
 struct addrmap_entry {
 	uint32_t text_off;	/* from the start of .text (not of the function) */
@@ -34,7 +35,7 @@ const char *addrmap_format__name(enum addrmap_format fmt);
  * the section is little-endian on every target).
  *
  * The section carries no format tag, so both encodings are tried
- * (formats.md §4.4): plain fits when len == 4 + 8*N and the offsets do not
+ * (FORMATS.md, "Telling the encodings apart"): plain fits when len == 4 + 8*N and the offsets do not
  * decrease; blocks fits when the block count is ceil(N/128), the blocks lie in
  * order, back to back, every entry decodes and the last block ends exactly at
  * the end of the section. If exactly one fits, it wins. If both do (only
@@ -81,7 +82,8 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 
 /*
  * The wasm offset of the code at text offset pc in the function occupying
- * [fstart, fend) of .text, as the reference computes it (formats.md §6.2):
+ * [fstart, fend) of .text, as the reference computes it (FORMATS.md,
+ * "Looking up an instruction"):
  * among the entries with fstart <= text_off < fend, the last one with
  * text_off <= pc. Returns false when there is none or its position is
  * ADDRMAP_NONE; otherwise stores the offset in *wasm_off. e must be sorted.

@@ -1,28 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* The columns beside each machine instruction (see annotate.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <libiberty/demangle.h>
 
 #include "annotate.h"
 #include "clif.h"
 #include "cwasm.h"
+#include "jit-debug.h"
+#include "read-file.h"
 #include "srcline.h"
+#include "v8-name.h"
 #include "wasm.h"
 
-/* A DSO's DWARF, opened once (or known to be absent). */
-struct elf_src {
-	char *path;
-	struct srcmap *map;	/* NULL: no DWARF or unreadable */
-};
+/* Larger --wasm modules are refused before they are read. */
+#define WASM_MAX_FILE ((size_t)1 << 30)
 
 struct annotator {
 	struct cwasm *cwasm;
@@ -37,83 +33,17 @@ struct annotator {
 	struct annot_func *funcs; /* per stream object, computed on first use */
 	bool *done;
 	size_t funcs_nr;
-	char **names;		/* owned display names */
-	size_t names_nr, names_alloc;
-	struct elf_src *elfs;
-	size_t elfs_nr, elfs_alloc;
+	bool oom;		/* a name or cell is missing for want of memory */
+	struct srcmap_cache elfs; /* native DSOs' DWARF */
 
-	/* Source cell texts, interned: a renderer holds a whole block's cells at once. */
-	char **interned;
-	size_t interned_mask, interned_nr;
+	/* Display names and source cell texts, interned: they live as long as
+	 * the annotator, and a renderer holds a whole block's cells at once. */
+	struct strset texts;
 
 	/* summary counts */
 	size_t wasm_matched, jit_unmatched, cwasm_unmatched, stale, no_clif;
 	const char *first_unmatched, *first_cwasm_unmatched, *first_stale, *first_no_clif;
 };
-
-/* The whole file: regular files by size, pipes (--wasm <(zcat ...)) to their end. */
-static int read_file(const char *path, uint8_t **buf, size_t *len, char *err, size_t errlen)
-{
-	const size_t max = (size_t)1 << 30;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	struct stat st;
-	size_t alloc = 0;
-
-	*buf = NULL;
-	*len = 0;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
-		if (fd >= 0)
-			close(fd);
-		return -e;
-	}
-	if (S_ISDIR(st.st_mode)) {
-		close(fd);
-		snprintf(err, errlen, "%s: is a directory", path);
-		return -EISDIR;
-	}
-	/* A regular file says its size: refuse a too big one before reading any of it. */
-	if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		close(fd);
-		snprintf(err, errlen, "%s: %" PRIu64 " bytes, larger than 1 GiB", path, (uint64_t)st.st_size);
-		return -EFBIG;
-	}
-	for (;;) {
-		if (*len == alloc) {
-			size_t want = S_ISREG(st.st_mode) && !alloc ? (size_t)st.st_size + 1 : alloc * 2 + 65536;
-			uint8_t *b;
-
-			if (want > max + 1)
-				want = max + 1;
-			if (want <= alloc || !(b = realloc(*buf, want))) {
-				snprintf(err, errlen, "%s: %s", path, want <= alloc ? "larger than 1 GiB" : "out of memory");
-				goto fail;
-			}
-			*buf = b;
-			alloc = want;
-		}
-		ssize_t n = read(fd, *buf + *len, alloc - *len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			snprintf(err, errlen, "%s+0x%zx: read failed: %s", path, *len, strerror(errno));
-			goto fail;
-		}
-		if (n == 0)
-			break;
-		*len += (size_t)n;
-	}
-	close(fd);
-	return 0;
-fail:
-	close(fd);
-	free(*buf);
-	*buf = NULL;
-	return -EIO;
-}
 
 int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen)
 {
@@ -146,7 +76,9 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 	if (in->clif_dir && (ret = clif_set__load(&a->clif, in->clif_dir, err, errlen)) < 0)
 		goto fail;
 	if (in->wasm) {
-		if ((ret = read_file(in->wasm, &a->wasm_buf, &a->wasm_len, err, errlen)) < 0)
+		/* A pipe too: --wasm <(zcat module.wasm.gz). */
+		if ((ret = read_file(in->wasm, WASM_MAX_FILE, "1 GiB", READ_FILE_PIPES, &a->wasm_buf,
+				     &a->wasm_len, err, errlen)) < 0)
 			goto fail;
 		if ((ret = wasm_module__parse(&a->wasm, a->wasm_buf, a->wasm_len, in->wasm, err, errlen)) < 0)
 			goto fail;
@@ -175,19 +107,10 @@ void annotator__close(struct annotator *a)
 	wasm_module__free(a->wasm);
 	free(a->wasm_buf);
 	srcmap__close(a->wasm_src);
-	for (size_t i = 0; i < a->names_nr; i++)
-		free(a->names[i]);
-	for (size_t i = 0; i < a->elfs_nr; i++) {
-		free(a->elfs[i].path);
-		srcmap__close(a->elfs[i].map);
-	}
-	for (size_t i = 0; a->interned && i <= a->interned_mask; i++)
-		free(a->interned[i]);
-	free(a->interned);
-	free(a->names);
-	free(a->elfs);
+	srcmap_cache__release(&a->elfs);
+	strset__release(&a->texts);
 	for (size_t i = 0; a->funcs && i < a->funcs_nr; i++)
-		srcline__jit_index_free(a->funcs[i].debug_index);
+		jit_debug_index__free(a->funcs[i].debug_index);
 	free(a->funcs);
 	free(a->done);
 	free(a);
@@ -204,136 +127,44 @@ bool annotator__wasm_inputs(const struct annotator *a)
 	return a->cwasm || a->clif || a->wasm;
 }
 
-/* A copy of s that lives as long as the annotator (one per distinct text), or NULL. */
+/* A copy of s that lives as long as the annotator, or NULL (out of memory, noted). */
 static const char *intern(struct annotator *a, const char *s)
 {
-	uint64_t h = hash_bytes(0, s, strlen(s));
-	if ((a->interned_nr + 1) * 2 > a->interned_mask + 1) {
-		size_t cap = a->interned ? (a->interned_mask + 1) * 2 : 256;
-		char **t = calloc(cap, sizeof(*t));
+	const char *t = strset__add(&a->texts, s);
 
-		if (!t)
-			return NULL;
-		for (size_t i = 0; a->interned && i <= a->interned_mask; i++) {
-			if (!a->interned[i])
-				continue;
-			size_t j = hash_bytes(0, a->interned[i], strlen(a->interned[i])) & (cap - 1);
-
-			while (t[j])
-				j = (j + 1) & (cap - 1);
-			t[j] = a->interned[i];
-		}
-		free(a->interned);
-		a->interned = t;
-		a->interned_mask = cap - 1;
-	}
-	size_t i = h & a->interned_mask;
-
-	for (; a->interned[i]; i = (i + 1) & a->interned_mask)
-		if (!strcmp(a->interned[i], s))
-			return a->interned[i];
-	if (!(a->interned[i] = strdup(s)))
-		return NULL;
-	a->interned_nr++;
-	return a->interned[i];
+	a->oom |= !t;
+	return t;
 }
 
-/* Keep s (owned) for the annotator's lifetime; returns it, or fallback on failure. */
+/* A display name: s (malloc()ed, taken) kept as long as the annotator, or fallback. */
 static const char *keep(struct annotator *a, char *s, const char *fallback)
 {
+	const char *t;
+
 	if (!s)
 		return fallback;
-	if (VEC_GROW(a->names, a->names_nr + 1, a->names_alloc)) {
-		free(s);
-		return fallback;
-	}
-	a->names[a->names_nr++] = s;
-	return s;
-}
-
-/* The DWARF of a native DSO, opened once per path. */
-static struct srcmap *elf_src(struct annotator *a, const char *path)
-{
-	for (size_t i = 0; i < a->elfs_nr; i++)
-		if (!strcmp(a->elfs[i].path, path))
-			return a->elfs[i].map;
-	if (VEC_GROW(a->elfs, a->elfs_nr + 1, a->elfs_alloc))
-		return NULL;
-	struct elf_src *e = &a->elfs[a->elfs_nr];
-	char err[512];
-
-	e->path = strdup(path);
-	if (!e->path)
-		return NULL;
-	e->map = NULL;
-	if (srcmap__open_elf(&e->map, path, err, sizeof(err)) < 0)
-		e->map = NULL;
-	a->elfs_nr++;
-	return e->map;
+	t = strset__add_owned(&a->texts, s);
+	a->oom |= !t;
+	return t ? t : fallback;
 }
 
 /*
- * Which .cwasm function a sampled object is. A file-backed sample names the
- * ELF symbol itself; a jitdump load is named by wasmtime's profiling agent:
- * the ELF symbol for unnamed functions and trampolines, the bare (demangled)
- * name-section name otherwise (formats.md 1.4-1.5), so those are found by their
- * code bytes.
- */
-static const struct cwasm_func *match(struct annotator *a, const struct stream_object *obj, bool *stale)
-{
-	const struct cwasm_func *f = cwasm__find_symbol(a->cwasm, obj->name);
-	size_t text_size;
-	const uint8_t *text = cwasm__text(a->cwasm, &text_size);
-
-	*stale = false;
-	if (f) {
-		size_t n = obj->code_nr < f->size ? obj->code_nr : f->size;
-
-		if (obj->size != f->size || (uint64_t)f->text_off + n > text_size ||
-		    memcmp(obj->code, text + f->text_off, n))
-			*stale = obj->code_nr > 0 || obj->size != f->size;
-		return f;
-	}
-	if (obj->kind != HB_KIND_JIT || !obj->code_nr || obj->code_nr != obj->size)
-		return NULL;
-	/* Identical bodies: prefer the one whose name-section name is the load's. */
-	const struct cwasm_func *first = NULL;
-
-	for (f = cwasm__find_code(a->cwasm, obj->code, obj->code_nr, NULL); f;
-	     f = cwasm__find_code(a->cwasm, obj->code, obj->code_nr, f)) {
-		if (!first)
-			first = f;
-		if (f->wasm_name && !strcmp(f->wasm_name, obj->name))
-			return f;
-	}
-	return first;
-}
-
-/*
- * The script a V8 load name carries ("JS:*work /path/hot.js:5:14" -> "/path/hot.js"),
- * or NULL. V8 11 sometimes writes heap garbage for DEBUG_INFO file names
- * (srcline.h); the load name is then the better witness of the file.
+ * The script a V8 load name carries ("JS:*work /path/hot.js:5:14" ->
+ * "/path/hot.js"), or NULL. V8 11 sometimes writes heap garbage for
+ * DEBUG_INFO file names (jit-debug.h); the load name is then the better
+ * witness of the file.
  */
 static const char *name_file(struct annotator *a, const char *name)
 {
-	const char *sp = strrchr(name, ' ');
+	struct v8_name n;
 	char buf[4096];
-	size_t n;
 
-	if (!sp || !sp[1])
+	v8_name__parse(name, &n);
+	if (!n.where || n.where_len >= sizeof(buf) || !n.script_len)
 		return NULL;
-	n = strlen(sp + 1);
-	if (n >= sizeof(buf))
-		return NULL;
-	memcpy(buf, sp + 1, n + 1);
-	/* Drop ":line:col" (either may be missing). */
-	for (int k = 0; k < 2; k++) {
-		char *c = strrchr(buf, ':');
-
-		if (c && c[1] && strspn(c + 1, "0123456789") == strlen(c + 1))
-			*c = '\0';
-	}
-	return buf[0] ? intern(a, buf) : NULL;
+	memcpy(buf, n.where, n.script_len);
+	buf[n.script_len] = '\0';
+	return intern(a, buf);
 }
 
 /* A file name fit to print: no control bytes (V8 sometimes writes garbage). */
@@ -355,7 +186,11 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	af->display = keep(a, dm, obj->name);
 	af->module = af->func_index = -1;
 
-	const struct cwasm_func *cf = a->cwasm && obj->kind != HB_KIND_NATIVE ? match(a, obj, &af->stale) : NULL;
+	const struct cwasm_func *cf = NULL;
+
+	if (a->cwasm && obj->kind != HB_KIND_NATIVE)
+		cf = cwasm__match(a->cwasm, obj->name, obj->code, obj->code_nr, obj->size,
+				  obj->kind == HB_KIND_JIT, &af->stale);
 
 	if (cf) {
 		af->wasm = true;
@@ -396,7 +231,7 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	if (a->no_source || af->has[ANNOT_SOURCE])
 		return;
 	if (obj->kind == HB_KIND_JIT && obj->debug_nr &&
-	    srcline__jit_debug_bias(obj->name, obj->e_machine, &af->debug_bias)) {
+	    jit_debug__bias(obj->name, obj->e_machine, &af->debug_bias)) {
 		af->debug_ok = true;
 		af->has[ANNOT_SOURCE] = true;
 		af->name_file = name_file(a, obj->name);
@@ -408,28 +243,35 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	}
 }
 
+int annotator__bind(struct annotator *a, const struct stream *s)
+{
+	if (a->funcs)
+		return 0;
+	a->funcs = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->funcs));
+	a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
+	a->funcs_nr = s->objects_nr;
+	if (a->funcs && a->done)
+		return 0;
+	FREE_AND_NULL(a->funcs);
+	FREE_AND_NULL(a->done);
+	a->funcs_nr = 0;
+	return -ENOMEM;
+}
+
 const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx)
 {
-	if (!a->funcs) {
-		a->funcs = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->funcs));
-		a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
-		a->funcs_nr = s->objects_nr;
-		if (!a->funcs || !a->done) {
-			static struct annot_func none;
-
-			free(a->funcs);
-			free(a->done);
-			a->funcs = NULL;
-			a->done = NULL;
-			none.display = none.raw = s->objects[idx].name;
-			return &none;
-		}
-	}
+	if (annotator__bind(a, s))
+		return NULL;
 	if (!a->done[idx]) {
 		annotate(a, s, idx, &a->funcs[idx]);
 		a->done[idx] = true;
 	}
 	return &a->funcs[idx];
+}
+
+bool annotator__out_of_memory(const struct annotator *a)
+{
+	return a->oom;
 }
 
 void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
@@ -442,6 +284,8 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 
 	for (int c = 0; c < ANNOT__NR; c++)
 		cells[c] = (struct annot_cell){ NULL, 0, NULL, 0 };
+	if (!af)
+		return;
 	have_woff = annotator__wasm_offset(a, af, off, &woff);
 	if (have_woff) {
 		if (af->clif)
@@ -459,7 +303,7 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	if (af->elf_lazy) {
 		struct annot_func *w = &a->funcs[idx];
 
-		w->elf_src = elf_src(a, obj->path);
+		w->elf_src = srcmap_cache__elf(&a->elfs, obj->path);
 		w->elf_lazy = false;
 		w->has[ANNOT_SOURCE] = w->elf_src != NULL;
 		if (!w->elf_src)
@@ -469,7 +313,8 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	if (af->wasm && have_woff && a->wasm_src) {
 		n = srcmap__lookup(a->wasm_src, woff, &fr);
 		if (n) {
-			/* The maintainers asked for the wasm offset too: "0x12 fib fib.rs:12:4". */
+			/* The wasm offset first, so a wasm line can be found in a
+			 * disassembly of the module: "0x12 fib fib.rs:12:4". */
 			snprintf(text, sizeof(text), "0x%" PRIx32 " %s", woff,
 				 srcline__short(buf, sizeof(buf), fr, n));
 			cells[ANNOT_SOURCE] = (struct annot_cell){ intern(a, text), woff, fr[0].file, fr[0].line };
@@ -486,11 +331,11 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 
 		/* Indexed once per object: a report asks for every shown instruction. */
 		if (!af->debug_index)
-			a->funcs[idx].debug_index = srcline__jit_index_new(obj->debug, obj->debug_nr,
+			a->funcs[idx].debug_index = jit_debug_index__new(obj->debug, obj->debug_nr,
 									   obj->addr, obj->size,
 									   af->debug_bias);
-		e = af->debug_index ? srcline__jit_index_find(af->debug_index, off, &file) :
-				      srcline__jit_debug_find(obj->debug, obj->debug_nr, obj->addr,
+		e = af->debug_index ? jit_debug_index__find(af->debug_index, off, &file) :
+				      jit_debug__find(obj->debug, obj->debug_nr, obj->addr,
 							      obj->size, af->debug_bias, off, &file);
 
 		if (e >= 0) {

@@ -60,7 +60,7 @@ struct annot_func {
 	uint64_t debug_bias;
 	const char *name_file;	/* the script named in a V8 load name, if any */
 	bool debug_ok;
-	struct srcline_jit_index *debug_index;	/* built at the first lookup */
+	struct jit_debug_index *debug_index;	/* built at the first lookup */
 };
 
 struct annotator;
@@ -72,9 +72,25 @@ struct annotator;
 int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen);
 void annotator__close(struct annotator *a);
 
-/* The annotation of stream object obj (index idx in s->objects), computed once
- * and cached. Never NULL (plain objects get a display name and no columns). */
+/*
+ * Size the cache of annotations for the objects of s, the stream every later
+ * call is about. Returns 0, or -ENOMEM: then the report cannot be made.
+ */
+int annotator__bind(struct annotator *a, const struct stream *s);
+
+/*
+ * The annotation of stream object idx (index in s->objects), computed once
+ * and cached: plain objects get a display name and no columns. NULL only when
+ * the cache cannot be had (out of memory; never after annotator__bind()
+ * succeeded).
+ */
 const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx);
+
+/*
+ * Whether memory ran out for a display name or a source cell: they are then
+ * shown raw or missing, and the report should not be taken as complete.
+ */
+bool annotator__out_of_memory(const struct annotator *a);
 
 /* The cells of the instruction at byte offset off of object idx; the [Source]
  * cell only when with_source (a DWARF lookup costs microseconds: callers ask

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "clif.h"
+#include "read-file.h"
 #include "util.h"
 
 #define HEADER_PREFIX ";; Intermediate Representation of function <"
@@ -74,7 +75,7 @@ static int header_symbol(const char *p, size_t len, char **out)
 	if (len < pre + suf + 1 || memcmp(p, HEADER_PREFIX, pre) ||
 	    memcmp(p + len - suf, HEADER_SUFFIX, suf))
 		return -ENOENT;
-	/* clean() leaves symbols printable (formats.md §3.3): anything else is not a header. */
+	/* wasmtime cleans names into printable symbols (FORMATS.md): anything else is no header. */
 	for (i = pre; i < len - suf; i++)
 		if ((unsigned char)p[i] < 0x20 || p[i] == 0x7f)
 			return -ENOENT;
@@ -153,7 +154,7 @@ static int cmp_line_ref(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-/* Join the texts of equal offsets with "; " (formats.md §5.4) into f->offs/f->texts. */
+/* Join the texts of equal offsets with "; ", as the reference does, into f->offs/f->texts. */
 static int build_offsets(struct clif_func *f, struct line_ref *refs, size_t nr)
 {
 	size_t i, total = 0, n = 0, at = 0;
@@ -297,53 +298,6 @@ size_t clif_func__nr_offsets(const struct clif_func *f)
 	return f->nr_offs;
 }
 
-/* Read all of path into a malloc()ed buffer; -EFBIG past CLIF_MAX_FILE_SIZE. */
-static int read_file(const char *path, char **out, size_t *len)
-{
-	struct stat st;
-	size_t n = 0;
-	char *buf;
-	int fd, ret;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st)) {
-		ret = -errno;
-		goto out_close;
-	}
-	if (st.st_size > CLIF_MAX_FILE_SIZE) {
-		ret = -EFBIG;
-		goto out_close;
-	}
-	buf = malloc(st.st_size ? st.st_size : 1);
-	if (!buf) {
-		ret = -ENOMEM;
-		goto out_close;
-	}
-	/* Stop at the size seen by fstat: a file growing meanwhile stays bounded. */
-	while (n < (size_t)st.st_size) {
-		ssize_t r = read(fd, buf + n, st.st_size - n);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			ret = -errno;
-			free(buf);
-			goto out_close;
-		}
-		if (!r)
-			break;
-		n += r;
-	}
-	*out = buf;
-	*len = n;
-	ret = 0;
-out_close:
-	close(fd);
-	return ret;
-}
-
 static bool symbol_eq(uint32_t idx, const void *key, const void *ctx)
 {
 	const struct clif_set *s = ctx;
@@ -406,21 +360,22 @@ static int load_file(struct clif_set *s, const char *path)
 	struct clif_func *f;
 	struct stat st;
 	size_t len = 0, bad = 0;
-	char *buf = NULL;
+	uint8_t *buf = NULL;
 	int ret;
 
 	/* stat, not lstat: a symlink to a CLIF file is one; a dangling one is unreadable. */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode))
 		return 0;
-	ret = read_file(path, &buf, &len);
+	ret = read_file(path, CLIF_MAX_FILE_SIZE, "256 MiB", 0, &buf, &len, warn, sizeof(warn));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
 		s->stats.unidentified++;
-		return set_warn(s, "%s: %s", path, ret == -EFBIG ? "too big for a CLIF file" :
-				strerror(-ret));
+		if (ret == -EFBIG)
+			return set_warn(s, "%s: too big for a CLIF file", path);
+		return set_warn(s, "%s", warn);
 	}
-	ret = clif_func__parse(&f, buf, len, path, &bad, warn, sizeof(warn));
+	ret = clif_func__parse(&f, (const char *)buf, len, path, &bad, warn, sizeof(warn));
 	free(buf);
 	if (ret == -ENOENT) {
 		s->stats.unidentified++;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reader of wasmtime's --emit-clif directory: Cranelift IR text keyed by symbol and wasm offset. */
+/* Reader of wasmtime's --emit-clif directory: Cranelift IR text keyed by symbol and wasm offset.
+ * The format is described in postproc/FORMATS.md, "CLIF dumps". */
 #ifndef POSTPROC_CLIF_H
 #define POSTPROC_CLIF_H
 
@@ -24,13 +25,13 @@ struct clif_stats {
  * Load every regular file of dir (any name: *.clif in practice). A file is a
  * CLIF file if its first line is exactly
  *     ;; Intermediate Representation of function <SYMBOL>:
- * (written by wasmtime since v35, formats.md §5.1); SYMBOL is the function's
+ * (written by wasmtime since v35); SYMBOL is the function's
  * ELF symbol, so no file-name guessing is needed. Other files, subdirectories
  * and non-regular files are passed over. Files are read in strcmp order of
  * their names, so when two files name the same symbol, the later in that
  * order wins, deterministically.
  *
- * Lines (formats.md §5.3/§5.4): an instruction line whose first non-blank
+ * Lines: an instruction line whose first non-blank
  * character is '@' carries its wasm offset as hex digits after the '@' (any
  * number of them, unlike the reference's 4: offsets >= 0x10000 work), then
  * blanks, then the instruction text, kept trimmed and whole (constant
@@ -78,7 +79,7 @@ const char *clif_func__path(const struct clif_func *f);
 
 /*
  * All CLIF texts whose srcloc is wasm_off, in file order, joined with "; "
- * as the reference does (formats.md §5.4), or NULL. Borrowed from f.
+ * as the reference does, or NULL. Borrowed from f.
  */
 const char *clif_func__text(const struct clif_func *f, uint32_t wasm_off);
 /* Number of distinct wasm offsets with CLIF text. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
 #include <errno.h>
-#include <fcntl.h>
 #include <gelf.h>
 #include <inttypes.h>
 #include <libelf.h>
@@ -10,16 +9,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cwasm.h"
+#include "read-file.h"
 #include "util.h"
 
-/* Functions by (code hash, size): the index behind cwasm__find_code. */
 /* Larger files are refused before they are read (wasmtime's are a few MiB). */
 #define CWASM_MAX_FILE (1u << 30)
 
+/* Functions by (code hash, size): the index behind cwasm__find_code. */
 struct code_key {
 	uint64_t hash;
 	uint32_t size;
@@ -28,10 +26,7 @@ struct code_key {
 
 struct cwasm {
 	const char *path;		/* borrowed from the caller, only while opening */
-	int fd;
-	/* The whole file, read at open: a mapping would turn a file truncated
-	 * meanwhile into SIGBUS. Every borrowed pointer lives in it. */
-	uint8_t *image;
+	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
 	Elf *elf;			/* elf_memory() over image */
 	uint64_t file_size;
 	GElf_Ehdr eh;
@@ -56,19 +51,6 @@ struct cwasm {
 	int engine_major;
 };
 
-__attribute__((format(printf, 4, 5)))
-static int errf(char *err, size_t errlen, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return ret;
-}
-
 /* File offset of section header ndx, for messages about it. */
 static uint64_t shdr_off(const struct cwasm *c, size_t ndx)
 {
@@ -81,24 +63,25 @@ static int check_header(struct cwasm *c, char *err, size_t errlen)
 	size_t n;
 
 	if (elf_kind(c->elf) != ELF_K_ELF)
-		return errf(err, errlen, -EINVAL, "%s+0x0: not an ELF file", c->path);
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "not an ELF file");
 	id = elf_getident(c->elf, &n);
 	if (!id || n < EI_NIDENT)
-		return errf(err, errlen, -EINVAL, "%s+0x0: truncated ELF identification", c->path);
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "truncated ELF identification");
 	if (id[EI_CLASS] != ELFCLASS64)
-		return errf(err, errlen, -EINVAL, "%s+0x%x: ELF class %u, a .cwasm is always ELF64",
-			    c->path, EI_CLASS, (unsigned char)id[EI_CLASS]);
+		return errf_at(err, errlen, -EINVAL, c->path, EI_CLASS,
+			       "ELF class %u, a .cwasm is always ELF64",
+			       (unsigned char)id[EI_CLASS]);
 	/* wasmtime marks its artifacts here; anything else is some other ELF file. */
 	if ((unsigned char)id[EI_OSABI] != CWASM_OSABI)
-		return errf(err, errlen, -EINVAL,
-			    "%s+0x%x: EI_OSABI is %u, not %u: not a wasmtime compiled module",
-			    c->path, EI_OSABI, (unsigned char)id[EI_OSABI], CWASM_OSABI);
+		return errf_at(err, errlen, -EINVAL, c->path, EI_OSABI,
+			       "EI_OSABI is %u, not %u: not a wasmtime compiled module",
+			       (unsigned char)id[EI_OSABI], CWASM_OSABI);
 	if (!gelf_getehdr(c->elf, &c->eh))
 		return errf(err, errlen, -EIO, "%s: libelf: gelf_getehdr: %s", c->path, elf_errmsg(-1));
 	/* In ET_REL files symbol values are section offsets, which is what we use them as. */
 	if (c->eh.e_type != ET_REL)
-		return errf(err, errlen, -EINVAL, "%s+0x10: e_type %u, a .cwasm is ET_REL (1)",
-			    c->path, c->eh.e_type);
+		return errf_at(err, errlen, -EINVAL, c->path, 0x10,
+			       "e_type %u, a .cwasm is ET_REL (1)", c->eh.e_type);
 	return 0;
 }
 
@@ -114,14 +97,13 @@ static int check_short_header(struct cwasm *c, char *err, size_t errlen)
 
 	memcpy(h, c->image, have);
 	if (!have || memcmp(h, ELFMAG, have < SELFMAG ? have : SELFMAG))
-		return errf(err, errlen, -EINVAL, "%s+0x0: not an ELF file", c->path);
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "not an ELF file");
 	if (have > EI_CLASS && h[EI_CLASS] != ELFCLASS64)
-		return errf(err, errlen, -EINVAL, "%s+0x%x: ELF class %u, a .cwasm is always ELF64",
-			    c->path, EI_CLASS, h[EI_CLASS]);
+		return errf_at(err, errlen, -EINVAL, c->path, EI_CLASS,
+			       "ELF class %u, a .cwasm is always ELF64", h[EI_CLASS]);
 	if (have < sizeof(h))
-		return errf(err, errlen, -EINVAL,
-			    "%s+0x%zx: truncated ELF header (%zu of %zu bytes)", c->path, have, have,
-			    sizeof(h));
+		return errf_at(err, errlen, -EINVAL, c->path, have,
+			       "truncated ELF header (%zu of %zu bytes)", have, sizeof(h));
 	return 0;
 }
 
@@ -130,13 +112,13 @@ static int section_range(struct cwasm *c, const GElf_Shdr *sh, size_t ndx, const
 			 char *err, size_t errlen)
 {
 	if (sh->sh_type == SHT_NOBITS)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section %s has no data (SHT_NOBITS)",
-			    c->path, shdr_off(c, ndx), name);
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, ndx),
+			       "section %s has no data (SHT_NOBITS)", name);
 	if (sh->sh_offset > c->file_size || sh->sh_size > c->file_size - sh->sh_offset)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section %s at 0x%" PRIx64
-			    " of 0x%" PRIx64 " bytes runs past the end of the file (0x%" PRIx64 " bytes)",
-			    c->path, shdr_off(c, ndx), name, (uint64_t)sh->sh_offset,
-			    (uint64_t)sh->sh_size, c->file_size);
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, ndx), "section %s at 0x%"
+			       PRIx64 " of 0x%" PRIx64 " bytes runs past the end of the file (0x%"
+			       PRIx64 " bytes)", name, (uint64_t)sh->sh_offset,
+			       (uint64_t)sh->sh_size, c->file_size);
 	return 0;
 }
 
@@ -178,35 +160,35 @@ static int check_sections(struct cwasm *c, size_t *shstrndx, char *err, size_t e
 	Elf_Scn *scn;
 
 	if (elf_getshdrnum(c->elf, &shnum))
-		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": libelf: elf_getshdrnum: %s",
-			    c->path, num_at, elf_errmsg(-1));
+		return errf_at(err, errlen, -EIO, c->path, num_at, "libelf: elf_getshdrnum: %s",
+			       elf_errmsg(-1));
 	if (!shnum)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shnum %u: the file has no"
-			    " sections", c->path, num_at, (unsigned)c->eh.e_shnum);
+		return errf_at(err, errlen, -EINVAL, c->path, num_at, "e_shnum %u: the file has no"
+			       " sections", (unsigned)c->eh.e_shnum);
 	if (elf_getshdrstrndx(c->elf, shstrndx))
-		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": libelf: elf_getshdrstrndx: %s",
-			    c->path, ndx_at, elf_errmsg(-1));
+		return errf_at(err, errlen, -EIO, c->path, ndx_at, "libelf: elf_getshdrstrndx: %s",
+			       elf_errmsg(-1));
 	if (*shstrndx == SHN_UNDEF)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shstrndx is 0 (SHN_UNDEF):"
-			    " no section has a name", c->path, ndx_at);
+		return errf_at(err, errlen, -EINVAL, c->path, ndx_at, "e_shstrndx is 0 (SHN_UNDEF):"
+			       " no section has a name");
 	if (*shstrndx >= shnum)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": e_shstrndx %zu is not one of"
-			    " the %zu sections: no section has a name", c->path, ndx_at, *shstrndx,
-			    shnum);
+		return errf_at(err, errlen, -EINVAL, c->path, ndx_at, "e_shstrndx %zu is not one of"
+			       " the %zu sections: no section has a name", *shstrndx, shnum);
 	scn = elf_getscn(c->elf, *shstrndx);
 	if (!scn || !gelf_getshdr(scn, &sh))
-		return errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": section header %zu: libelf: %s",
-			    c->path, shdr_off(c, *shstrndx), *shstrndx, elf_errmsg(-1));
+		return errf_at(err, errlen, -EIO, c->path, shdr_off(c, *shstrndx),
+			       "section header %zu: libelf: %s", *shstrndx, elf_errmsg(-1));
 	if (sh.sh_type != SHT_STRTAB)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section %zu (e_shstrndx) has"
-			    " type %" PRIu32 ", not SHT_STRTAB: no section has a name", c->path,
-			    shdr_off(c, *shstrndx) + offsetof(Elf64_Shdr, sh_type), *shstrndx,
-			    (uint32_t)sh.sh_type);
+		return errf_at(err, errlen, -EINVAL, c->path,
+			       shdr_off(c, *shstrndx) + offsetof(Elf64_Shdr, sh_type),
+			       "section %zu (e_shstrndx) has" " type %" PRIu32
+			       ", not SHT_STRTAB: no section has a name", *shstrndx,
+			       (uint32_t)sh.sh_type);
 	snprintf(what, sizeof(what), "%zu (e_shstrndx)", *shstrndx);
 	return section_range(c, &sh, *shstrndx, what, err, errlen);
 }
 
-/* §3.2: byte 0 = 0, byte 1 = length L, then L bytes of version string, then postcard. */
+/* byte 0 = 0, byte 1 = length L, then L bytes of version string, then postcard data. */
 static int read_engine(struct cwasm *c, const Elf_Data *d)
 {
 	const uint8_t *p = d ? d->d_buf : NULL;
@@ -246,7 +228,7 @@ static bool parse_index(const char **s, int *v)
 	return true;
 }
 
-/* wasm[M]::function[F] or wasm[M]::function[F]::name (§3.3); anything else is not a wasm function. */
+/* wasm[M]::function[F] or wasm[M]::function[F]::name; anything else is not a wasm function. */
 static void parse_symbol(struct cwasm_func *f)
 {
 	const char *p = f->symbol;
@@ -326,18 +308,18 @@ static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Dat
 	/* libelf refuses a partial symbol with only "invalid data": name the field instead. */
 	entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (entsz && sh.sh_size % entsz)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": section .symtab of 0x%" PRIx64
-			    " bytes is not a whole number of %zu-byte symbols", c->path,
-			    shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
-			    (uint64_t)sh.sh_size, entsz);
+		return errf_at(err, errlen, -EINVAL, c->path,
+			       shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
+			       "section .symtab of 0x%" PRIx64
+			       " bytes is not a whole number of %zu-byte symbols",
+			       (uint64_t)sh.sh_size, entsz);
 	ret = section_data(c, symscn, &sh, symndx, ".symtab", &d, err, errlen);
 	if (ret)
 		return ret;
 	/* libelf may hand out raw bytes for a corrupt symbol table (seen with flipped bytes). */
 	if (d && d->d_type != ELF_T_SYM)
-		return errf(err, errlen, -EINVAL, "%s+0x%" PRIx64
-			    ": section .symtab is not a symbol table to libelf", c->path,
-			    shdr_off(c, symndx));
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, symndx),
+			       "section .symtab is not a symbol table to libelf");
 	n = d && entsz ? d->d_size / entsz : 0;
 	for (i = 1; i < n; i++) {
 		GElf_Sym sym;
@@ -420,40 +402,6 @@ static int build_indexes(struct cwasm *c)
 	return 0;
 }
 
-/*
- * The file into c->image: its size checked before anything is read, then
- * read up to the size fstat saw (a file cut short meanwhile is what was read,
- * and the checks against file_size name what is missing).
- */
-static int read_image(struct cwasm *c, const struct stat *st, char *err, size_t errlen)
-{
-	size_t got = 0, size;
-
-	if ((uint64_t)st->st_size > CWASM_MAX_FILE)
-		return errf(err, errlen, -EFBIG, "%s: %" PRIu64 " bytes, larger than the %u MiB a .cwasm may have here",
-			    c->path, (uint64_t)st->st_size, CWASM_MAX_FILE >> 20);
-	size = (size_t)st->st_size;
-	c->image = malloc(size ? size : 1);
-	if (!c->image)
-		return errf(err, errlen, -ENOMEM, "%s: out of memory for %zu bytes", c->path, size);
-	while (got < size) {
-		ssize_t n = pread(c->fd, c->image + got, size - got, (off_t)got);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return errf(err, errlen, -EIO, "%s+0x%zx: read failed: %s", c->path, got,
-				    strerror(errno));
-		if (!n)
-			break;
-		got += (size_t)n;
-	}
-	c->file_size = got;
-	close(c->fd);
-	c->fd = -1;
-	return 0;
-}
-
 int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 {
 	Elf_Scn *scn = NULL, *text = NULL, *addrmap = NULL, *engine = NULL, *symtab = NULL;
@@ -461,7 +409,7 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 	GElf_Shdr text_sh, addrmap_sh, engine_sh;
 	Elf_Data *d, *xdata = NULL;
 	struct cwasm *c;
-	struct stat st;
+	size_t size;
 	int ret;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -471,24 +419,16 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
-	/* O_NONBLOCK: opening a FIFO nobody writes must not hang; it is refused below. */
-	c->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	if (c->fd < 0 || fstat(c->fd, &st)) {
-		ret = errf(err, errlen, -errno, "%s: %s", path, strerror(errno));
-		goto fail;
-	}
-	/* libelf maps the file and would only say "invalid file descriptor" for these. */
-	if (S_ISDIR(st.st_mode)) {
-		ret = errf(err, errlen, -EISDIR, "%s: is a directory", path);
-		goto fail;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
-		goto fail;
-	}
-	ret = read_image(c, &st, err, errlen);
+	/*
+	 * The whole file, read now: a mapping would turn a file truncated
+	 * meanwhile into SIGBUS. Only a regular file: libelf would only say
+	 * "invalid file descriptor" of a directory or FIFO.
+	 */
+	ret = read_file(path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
+			&size, err, errlen);
 	if (ret)
 		goto fail;
+	c->file_size = size;
 	ret = check_short_header(c, err, errlen);
 	if (ret)
 		goto fail;
@@ -508,9 +448,10 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 	shnum = c->eh.e_shnum ? c->eh.e_shnum : c->eh.e_shoff ? 1 : 0;
 	if (shnum && (c->eh.e_shoff > c->file_size ||
 		      shnum * sizeof(Elf64_Shdr) > c->file_size - c->eh.e_shoff)) {
-		ret = errf(err, errlen, -EINVAL, "%s+0x28: the section header table at 0x%" PRIx64
-			   " (%zu x %zu bytes) runs past the end of the file (0x%" PRIx64 " bytes)",
-			   path, (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr), c->file_size);
+		ret = errf_at(err, errlen, -EINVAL, path, 0x28, "the section header table at 0x%"
+			      PRIx64 " (%zu x %zu bytes) runs past the end of the file (0x%" PRIx64
+			      " bytes)", (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr),
+			      c->file_size);
 		goto fail;
 	}
 	ret = check_sections(c, &shstrndx, err, errlen);
@@ -523,8 +464,8 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		GElf_Shdr sh;
 
 		if (!gelf_getshdr(scn, &sh)) {
-			ret = errf(err, errlen, -EIO, "%s+0x%" PRIx64 ": section header %zu: libelf: %s",
-				   path, shdr_off(c, ndx), ndx, elf_errmsg(-1));
+			ret = errf_at(err, errlen, -EIO, path, shdr_off(c, ndx),
+				      "section header %zu: libelf: %s", ndx, elf_errmsg(-1));
 			goto fail;
 		}
 		if (sh.sh_type == SHT_SYMTAB && !symtab) {
@@ -569,10 +510,10 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 	ret = section_data(c, text, &text_sh, text_ndx, ".text", &d, err, errlen);
 	if (ret)
 		goto fail;
-	/* The address map and symbol values are 32-bit .text offsets (§4.1). */
+	/* The address map and symbol values are 32-bit .text offsets. */
 	if (text_sh.sh_size > UINT32_MAX) {
-		ret = errf(err, errlen, -EINVAL, "%s+0x%" PRIx64 ": .text of 0x%" PRIx64
-			   " bytes, over 4 GiB", path, shdr_off(c, text_ndx), (uint64_t)text_sh.sh_size);
+		ret = errf_at(err, errlen, -EINVAL, path, shdr_off(c, text_ndx), ".text of 0x%"
+			      PRIx64 " bytes, over 4 GiB", (uint64_t)text_sh.sh_size);
 		goto fail;
 	}
 	c->text = d && d->d_size ? d->d_buf : NULL;
@@ -632,8 +573,6 @@ void cwasm__close(struct cwasm *c)
 	free(c->engine_version);
 	elf_end(c->elf);
 	free(c->image);
-	if (c->fd >= 0)
-		close(c->fd);
 	free(c);
 }
 
@@ -712,6 +651,32 @@ const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *cod
 			return f;
 	}
 	return NULL;
+}
+
+const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
+				      size_t code_nr, uint64_t size, bool by_code, bool *stale)
+{
+	const struct cwasm_func *f = cwasm__find_symbol(c, name), *first = NULL;
+
+	*stale = false;
+	if (f) {
+		size_t n = code_nr < f->size ? code_nr : f->size;
+
+		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
+		    memcmp(code, c->text + f->text_off, n))
+			*stale = code_nr > 0 || size != f->size;
+		return f;
+	}
+	/* Only whole code can be compared. */
+	if (!by_code || !code_nr || code_nr != size)
+		return NULL;
+	for (f = cwasm__find_code(c, code, code_nr, NULL); f; f = cwasm__find_code(c, code, code_nr, f)) {
+		if (!first)
+			first = f;
+		if (f->wasm_name && !strcmp(f->wasm_name, name))
+			return f;
+	}
+	return first;
 }
 
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)

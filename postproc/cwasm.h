@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
+/* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map.
+ * The format is described in postproc/FORMATS.md, "The .cwasm file". */
 #ifndef POSTPROC_CWASM_H
 #define POSTPROC_CWASM_H
 
@@ -17,7 +18,7 @@
 #define CWASM_EF_PULLEY32	0x4	/* .text is Pulley bytecode, not machine code */
 #define CWASM_EF_PULLEY64	0x8
 
-/* One compiled function: an STT_FUNC symbol of size > 0 in .text (formats.md §3.3). */
+/* One compiled function: an STT_FUNC symbol of size > 0 in .text. */
 struct cwasm_func {
 	const char *symbol;	/* ELF symbol name, e.g. "wasm[0]::function[1]::fib"; borrowed */
 	uint32_t text_off;	/* st_value: offset from the start of .text */
@@ -31,8 +32,8 @@ struct cwasm_func {
 struct cwasm;
 
 /*
- * Open the .cwasm at path (mapped read-only with ELF_C_READ_MMAP and kept
- * open until cwasm__close). Refuses, before libelf sees it, a directory
+ * Open the .cwasm at path: the whole file is read into memory (at most 1 GiB)
+ * and kept until cwasm__close. Refuses, before libelf sees it, a directory
  * (-EISDIR, "PATH: is a directory") or any other non-regular file such as a
  * FIFO (-EINVAL, "PATH: not a regular file"; opened O_NONBLOCK, so never
  * waits for a writer). Refuses, with -EINVAL and a message naming the
@@ -66,7 +67,7 @@ uint32_t cwasm__e_flags(const struct cwasm *c);
 /* Whether the ELF is big-endian (s390x). The address map is little-endian regardless. */
 bool cwasm__big_endian(const struct cwasm *c);
 
-/* The .text bytes (borrowed, *size bytes; NULL when empty) exactly as mapped at run time (§3.5). */
+/* The .text bytes (borrowed, *size bytes; NULL when empty), the very bytes that run. */
 const uint8_t *cwasm__text(const struct cwasm *c, size_t *size);
 
 /* All functions, sorted by text_off, not overlapping; *nr of them (borrowed). */
@@ -81,11 +82,26 @@ const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *s
 /*
  * The next function after prev (NULL: the first), in text order, whose code is
  * exactly the size bytes at code; NULL when there is no more. For jitdump
- * LOADs named by bare name-section names (formats.md §1.5). Identical bodies
+ * LOADs named by bare name-section names. Identical bodies
  * (twin trampolines, equal small functions) all match: iterate to see them.
  */
 const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *code, size_t size,
 					  const struct cwasm_func *prev);
+/*
+ * Which function of the .cwasm some sampled code is: name is what the stream
+ * calls it, code[0..code_nr) its known bytes and size its length. A sample
+ * in a mapped .cwasm names the function's ELF symbol, found as such; *stale
+ * then says whether the code differs from the file's (it is not the build
+ * that ran). With by_code (JIT code: a jitdump load or perf map line written
+ * by wasmtime's profiling agent), code not found by name is found by its
+ * bytes, since the agent names a function with a name-section name by that
+ * name alone, without the wasm[M]::function[F] that would identify it; among
+ * identical bodies the one whose name-section name is name wins, else the
+ * first. NULL when nothing matches.
+ */
+const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
+				      size_t code_nr, uint64_t size, bool by_code, bool *stale);
+
 /* The function containing .text offset text_off, or NULL (padding, out of range). */
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off);
 

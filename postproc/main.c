@@ -40,7 +40,8 @@ static const char usage_text[] =
 	"                      with all its blocks and instructions\n"
 	"      --json          one JSON document (schema: postproc/JSON.md)\n"
 	"      --color[=WHEN]  colour the sample cells: auto (default: when stdout is a\n"
-	"                      terminal and NO_COLOR is unset), always, never\n"
+	"                      terminal and NO_COLOR is unset), always, never;\n"
+	"                      also spelled --colour\n"
 	"      --cwasm FILE    wasmtime's compiled module: map samples to wasm functions\n"
 	"                      and instructions to wasm offsets (its address map)\n"
 	"      --clif DIR      its --emit-clif directory: the [CLIF] column\n"
@@ -319,6 +320,10 @@ static int run(struct options *o, int nfiles, char **files)
 	}
 	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
 		error("%s", err);
+		goto out;
+	}
+	if (annotator__bind(annot, &s)) {
+		error("out of memory");
 		goto out;
 	}
 	names = (struct report_names){ annot, &s };

@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "name-match.h"
+#include "v8-name.h"
 
 enum name_match name_match(const char *pattern, const char *name)
 {
@@ -33,30 +34,21 @@ static bool contains_nocase(const char *hay, const char *needle)
 	return false;
 }
 
-/* name's function part: [start, *end). */
-static const char *function_part(const char *name, size_t *len)
-{
-	const char *colon = strchr(name, ':'), *sp;
-
-	/* "Tag:" is a word before the first colon, with no space in it. */
-	if (colon && colon > name && !memchr(name, ' ', (size_t)(colon - name)))
-		name = colon + 1;
-	if (*name && strchr("*^+~", *name))
-		name++;
-	sp = strchr(name, ' ');
-	*len = sp ? (size_t)(sp - name) : strlen(name);
-	return name;
-}
-
 size_t name_distance(const char *pattern, const char *name)
 {
 	size_t row[NAME_DISTANCE_MAX + 1], m, n;
+	struct v8_name pn, nn;
 	const char *p, *f;
 
 	if (contains_nocase(name, pattern) || contains_nocase(pattern, name))
 		return 0;
-	p = function_part(pattern, &m);
-	f = function_part(name, &n);
+	/* The function parts: "LazyCompile:*work" is near "JS:*work /app.js:5:14". */
+	v8_name__parse(pattern, &pn);
+	v8_name__parse(name, &nn);
+	p = pn.func;
+	m = pn.func_len;
+	f = nn.func;
+	n = nn.func_len;
 	if (m > NAME_DISTANCE_MAX)
 		m = NAME_DISTANCE_MAX;
 	if (n > NAME_DISTANCE_MAX)

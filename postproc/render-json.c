@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "utf8.h"
 
 #define JSON_VERSION 1
 
@@ -26,40 +27,6 @@ static void put_u64(FILE *out, uint64_t v)
 		*--p = (char)('0' + v % 10);
 	while (v /= 10);
 	fwrite_unlocked(p, 1, (size_t)(buf + sizeof(buf) - p), out);
-}
-
-/* Length of the valid UTF-8 sequence at s (RFC 3629: no overlongs, no surrogates), or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-	unsigned char c = s[0];
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t n, i;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	/* The NUL terminator fails the continuation test, so this never reads past it. */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < n; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return n;
 }
 
 /* Bytes a JSON string holds as they are: printable ASCII but '"' and '\\'. */
@@ -84,7 +51,9 @@ static void put_str(FILE *out, const char *str)
 			fwrite_unlocked(run, 1, (size_t)(s - run), out);
 		if (!*s)
 			break;
-		n = utf8_len(s);
+		/* At most 4 bytes are read: the NUL terminator fails a continuation
+		 * byte's test, so a sequence cut short never reads past it. */
+		n = utf8_seq_len(s, 4);
 		if (!n) {
 			PUTS("\\ufffd", out);
 			s++;

@@ -373,6 +373,12 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (ret)
 			goto out;
 	}
+	/* A display name or source cell the annotator could not make for want of
+	 * memory would be shown raw or missing: fail rather than print less. */
+	if (annot && annotator__out_of_memory(annot)) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	ret = report_notes__names(rep);
 	if (!ret && annot)
 		ret = report_notes__annotation(rep, annot);

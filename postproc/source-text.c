@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "read-file.h"
 #include "source-text.h"
 #include "util.h"
 
@@ -45,37 +46,21 @@ void source_text__free(struct source_text *st)
 }
 
 /*
- * The whole file, in a buffer of its own size: only regular files (a FIFO
- * would wait for a writer; O_NONBLOCK keeps the open from waiting), at most
- * MAX_FILE bytes, read up to the size fstat saw. A file that cannot be read
- * is left without buffer; -ENOMEM only when memory ran out.
+ * The whole file (read_file: only a regular file, so a FIFO never waits for a
+ * writer; at most MAX_FILE bytes, up to the size it had when opened). A file
+ * that cannot be read is left without buffer; -ENOMEM only when memory ran out.
  */
 static int load(struct source_file *f)
 {
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-	struct stat st;
+	uint8_t *buf;
 	size_t alloc = 0;
+	int ret = read_file(f->path, MAX_FILE, "the source-file limit", 0, &buf, &f->len, NULL, 0);
 
-	if (fd < 0)
-		return 0;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > MAX_FILE) {
-		close(fd);
-		return 0;
-	}
-	if (!(f->buf = malloc((size_t)st.st_size + 1))) {
-		close(fd);
+	if (ret == -ENOMEM)
 		return -ENOMEM;
-	}
-	while (f->len < (size_t)st.st_size) {
-		ssize_t n = read(fd, f->buf + f->len, (size_t)st.st_size - f->len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		f->len += (size_t)n;
-	}
-	close(fd);
+	if (ret)
+		return 0;
+	f->buf = (char *)buf;
 	for (size_t at = 0; at < f->len;) {
 		const char *nl = memchr(f->buf + at, '\n', f->len - at);
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Source locations from DWARF (libdw) for wasm modules and ELF files, and jitdump debug entries. */
+/* Source locations from DWARF (libdw) for wasm modules and ELF files. */
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include "leb128.h"
 #include "srcline.h"
 #include "util.h"
 
@@ -47,16 +49,13 @@ struct srcmap {
 	struct cached *cache;
 	size_t cache_nr, cache_alloc;
 	struct idx_table cache_tab;
-	char **paths;		/* owned: comp_dir-joined file names, interned */
-	size_t paths_nr, paths_alloc;
-	struct idx_table path_tab;
+	struct strset paths;	/* comp_dir-joined file names */
 };
 
 static int lib_init(char *err, size_t errlen)
 {
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		seterr(err, errlen, "libelf: %s", elf_errmsg(-1));
-		return -EINVAL;
+		return errf(err, errlen, -EINVAL, "libelf: %s", elf_errmsg(-1));
 	}
 	return 0;
 }
@@ -163,13 +162,6 @@ static unsigned attr_udata(Dwarf_Die *die, unsigned name)
 	return (unsigned)v;
 }
 
-static bool path_eq(uint32_t idx, const void *key, const void *ctx)
-{
-	const struct srcmap *m = ctx;
-
-	return !strcmp(m->paths[idx], key);
-}
-
 /*
  * libdw joins a file's directory entry and name but stops there (eu-addr2line
  * -A joins DW_AT_comp_dir itself): with a relative include directory (clang
@@ -181,10 +173,8 @@ static bool path_eq(uint32_t idx, const void *key, const void *ctx)
 static const char *absolute(struct srcmap *m, Dwarf_Die *cu, const char *file)
 {
 	Dwarf_Attribute attr;
-	const char *dir;
+	const char *dir, *joined;
 	size_t dlen, flen;
-	uint64_t h;
-	long idx;
 	char *p;
 
 	if (!file || file[0] == '/')
@@ -205,19 +195,8 @@ static const char *absolute(struct srcmap *m, Dwarf_Die *cu, const char *file)
 	if (dir[dlen - 1] != '/')
 		p[dlen++] = '/';
 	memcpy(p + dlen, file, flen + 1);
-	h = hash_bytes(HASH_SEED, p, dlen + flen);
-	idx = idx_table__find(&m->path_tab, h, path_eq, p, m);
-	if (idx >= 0) {
-		free(p);
-		return m->paths[idx];
-	}
-	if (m->paths_nr >= UINT32_MAX - 1 || VEC_GROW(m->paths, m->paths_nr + 1, m->paths_alloc) ||
-	    idx_table__add(&m->path_tab, h, (uint32_t)m->paths_nr)) {
-		free(p);
-		return file;
-	}
-	m->paths[m->paths_nr++] = p;
-	return p;
+	joined = strset__add_owned(&m->paths, p);
+	return joined ? joined : file;
 }
 
 static bool is_function(int tag)
@@ -420,10 +399,7 @@ void srcmap__close(struct srcmap *m)
 	free(m->cache);
 	idx_table__release(&m->cache_tab);
 	free(m->cus);
-	for (size_t i = 0; i < m->paths_nr; i++)
-		free(m->paths[i]);
-	free(m->paths);
-	idx_table__release(&m->path_tab);
+	strset__release(&m->paths);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	if (m->dw && m->dw_owned)
@@ -440,26 +416,15 @@ struct cursor {
 	const uint8_t *p, *end;
 };
 
+/* A u32 LEB128 (5 bytes at most, unused bits zero): 0, or -EINVAL. */
 static int cursor_uleb32(struct cursor *c, uint32_t *v)
 {
-	uint32_t r = 0;
+	uint64_t x;
 
-	/* Wasm spec 5.2.2: at most ceil(32/7) = 5 bytes, unused bits zero. */
-	for (unsigned shift = 0; shift < 35; shift += 7) {
-		uint8_t b;
-
-		if (c->p >= c->end)
-			return -EINVAL;
-		b = *c->p++;
-		if (shift == 28 && (b & 0x70))
-			return -EINVAL;
-		r |= (uint32_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = r;
-			return 0;
-		}
-	}
-	return -EINVAL;
+	if (leb128_read_u(&c->p, c->end, 32, &x))
+		return -EINVAL;
+	*v = (uint32_t)x;
+	return 0;
 }
 
 struct debug_sec {
@@ -490,14 +455,10 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 	static const uint8_t head[8] = { 0x00, 'a', 's', 'm', 0x01, 0x00, 0x00, 0x00 };
 	struct cursor c;
 
-	if (len < 8 || memcmp(wasm, "\0asm", 4)) {
-		seterr(err, errlen, "not a wasm module");
-		return -EINVAL;
-	}
-	if (memcmp(wasm, head, 8)) {
-		seterr(err, errlen, "not a core wasm module of version 1");
-		return -EINVAL;
-	}
+	if (len < 8 || memcmp(wasm, "\0asm", 4))
+		return errf(err, errlen, -EINVAL, "not a wasm module");
+	if (memcmp(wasm, head, 8))
+		return errf(err, errlen, -EINVAL, "not a core wasm module of version 1");
 	c = (struct cursor){ wasm + 8, wasm + len };
 	while (c.p < c.end) {
 		uint64_t at = (uint64_t)(c.p - wasm);
@@ -505,19 +466,13 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 		struct cursor s;
 		uint32_t size;
 
-		if (cursor_uleb32(&c, &size) || size > (size_t)(c.end - c.p)) {
-			seterr(err, errlen, "+0x%llx: section %u truncated", (unsigned long long)at,
-			       id);
-			return -EINVAL;
-		}
+		if (cursor_uleb32(&c, &size) || size > (size_t)(c.end - c.p))
+			return errf(err, errlen, -EINVAL, "+0x%" PRIx64 ": section %u truncated", at, id);
 		s = (struct cursor){ c.p, c.p + size };
 		c.p += size;
 		if (id == WASM_SEC_CODE) {
-			if (w->has_code) {
-				seterr(err, errlen, "+0x%llx: second code section",
-				       (unsigned long long)at);
-				return -EINVAL;
-			}
+			if (w->has_code)
+				return errf(err, errlen, -EINVAL, "+0x%" PRIx64 ": second code section", at);
 			w->has_code = true;
 			w->code_start = (uint64_t)(s.p - wasm);
 			w->code_end = (uint64_t)(s.end - wasm);
@@ -525,11 +480,9 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 			uint32_t nlen;
 			const uint8_t *name;
 
-			if (cursor_uleb32(&s, &nlen) || nlen > (size_t)(s.end - s.p)) {
-				seterr(err, errlen, "+0x%llx: custom section name truncated",
-				       (unsigned long long)at);
-				return -EINVAL;
-			}
+			if (cursor_uleb32(&s, &nlen) || nlen > (size_t)(s.end - s.p))
+				return errf(err, errlen, -EINVAL,
+					    "+0x%" PRIx64 ": custom section name truncated", at);
 			name = s.p;
 			s.p += nlen;
 			if (name_is(name, nlen, "linking")) {
@@ -542,18 +495,15 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 					w->external_len = ulen;
 				}
 			} else if (nlen > 7 && !memcmp(name, ".debug_", 7)) {
-				if (memchr(name, 0, nlen)) {
-					seterr(err, errlen, "+0x%llx: NUL in a section name",
-					       (unsigned long long)at);
-					return -EINVAL;
-				}
+				if (memchr(name, 0, nlen))
+					return errf(err, errlen, -EINVAL,
+						    "+0x%" PRIx64 ": NUL in a section name", at);
 				for (size_t i = 0; i < w->nr; i++)
 					if (w->secs[i].name_len == nlen &&
-					    !memcmp(w->secs[i].name, name, nlen)) {
-						seterr(err, errlen, "+0x%llx: second %.*s section",
-						       (unsigned long long)at, (int)nlen, name);
-						return -EINVAL;
-					}
+					    !memcmp(w->secs[i].name, name, nlen))
+						return errf(err, errlen, -EINVAL,
+							    "+0x%" PRIx64 ": second %.*s section", at,
+							    (int)nlen, name);
 				if (VEC_GROW(w->secs, w->nr + 1, w->alloc))
 					return -ENOMEM;
 				w->secs[w->nr++] = (struct debug_sec){
@@ -596,8 +546,8 @@ static int build_image(struct srcmap *m, const struct wasm_scan *w, size_t *size
 	shoff = (off + 3) & ~(size_t)3;
 	off = shoff + nsec * sizeof(Elf32_Shdr);
 	if (off > UINT32_MAX || nsec >= SHN_LORESERVE) {
-		seterr(err, errlen, "too many or too large debug sections for an ELF32 image");
-		return -EINVAL;
+		return errf(err, errlen, -EINVAL,
+			    "too many or too large debug sections for an ELF32 image");
 	}
 	img = calloc(1, off);
 	sh = calloc(nsec, sizeof(*sh));
@@ -654,11 +604,10 @@ static int build_image(struct srcmap *m, const struct wasm_scan *w, size_t *size
 	return 0;
 
 out_elf:
-	seterr(err, errlen, "libelf: %s", elf_errmsg(-1));
-	ret = -EINVAL;
+	ret = errf(err, errlen, -EINVAL, "libelf: %s", elf_errmsg(-1));
 out:
 	if (ret == -ENOMEM)
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, ret, "out of memory");
 	free(img);
 	free(sh);
 	return ret;
@@ -669,7 +618,7 @@ int srcmap__open_wasm(struct srcmap **out, const uint8_t *wasm, size_t len, cons
 {
 	struct wasm_scan w = { 0 };
 	struct srcmap *m = NULL;
-	size_t size;
+	size_t size = 0;
 	int ret;
 
 	*out = NULL;
@@ -681,27 +630,26 @@ int srcmap__open_wasm(struct srcmap **out, const uint8_t *wasm, size_t len, cons
 	ret = scan_wasm(&w, wasm, len, err, errlen);
 	if (ret) {
 		if (ret == -ENOMEM)
-			seterr(err, errlen, "out of memory");
+			errf(err, errlen, ret, "out of memory");
 		goto out;
 	}
 	if (w.has_linking) {
-		seterr(err, errlen, "%s: a relocatable wasm object, DWARF addresses unresolved", name);
-		ret = -ENOTSUP;
+		ret = errf(err, errlen, -ENOTSUP,
+			   "%s: a relocatable wasm object, DWARF addresses unresolved", name);
+		goto out;
+	}
+	if (!w.has_info && w.external) {
+		ret = errf(err, errlen, -ENODATA, "%s: DWARF is in a separate file: %.*s", name,
+			   (int)w.external_len, w.external);
 		goto out;
 	}
 	if (!w.has_info) {
-		if (w.external)
-			seterr(err, errlen, "%s: DWARF is in a separate file: %.*s", name,
-			       (int)w.external_len, w.external);
-		else
-			seterr(err, errlen, "%s: no DWARF (.debug_info) in the module", name);
-		ret = -ENODATA;
+		ret = errf(err, errlen, -ENODATA, "%s: no DWARF (.debug_info) in the module", name);
 		goto out;
 	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		ret = -ENOMEM;
-		seterr(err, errlen, "out of memory");
+		ret = errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
 	m->wasm = true;
@@ -713,20 +661,18 @@ int srcmap__open_wasm(struct srcmap **out, const uint8_t *wasm, size_t len, cons
 		goto out;
 	m->elf = elf_memory((char *)m->image, size);
 	if (!m->elf) {
-		seterr(err, errlen, "%s: libelf: %s", name, elf_errmsg(-1));
-		ret = -EINVAL;
+		ret = errf(err, errlen, -EINVAL, "%s: libelf: %s", name, elf_errmsg(-1));
 		goto out;
 	}
 	m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
 	m->dw_owned = true;
 	if (!m->dw) {
-		seterr(err, errlen, "%s: libdw: %s", name, dwarf_errmsg(-1));
-		ret = -EINVAL;
+		ret = errf(err, errlen, -EINVAL, "%s: libdw: %s", name, dwarf_errmsg(-1));
 		goto out;
 	}
 	ret = index_units(m);
 	if (ret) {
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, ret, "out of memory");
 		goto out;
 	}
 	*out = m;
@@ -782,21 +728,19 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ret = -errno;
-		seterr(err, errlen, "%s: %s", path, strerror(errno));
+		errf(err, errlen, ret, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return ret;
 	}
 	close(fd);
 	if (!S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "%s: not a regular file", path);
-		return -EINVAL;
+		return errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
-		seterr(err, errlen, "out of memory");
-		return -ENOMEM;
+		return errf(err, errlen, -ENOMEM, "out of memory");
 	}
 	m->dwfl = dwfl_begin(&elf_callbacks);
 	if (!m->dwfl)
@@ -810,31 +754,77 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	 */
 	mod = dwfl_report_elf(m->dwfl, base, path, -1, 0, true);
 	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !mod) {
-		seterr(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
-		ret = -EINVAL;
+		ret = errf(err, errlen, -EINVAL, "%s: %s", path, dwfl_errmsg(-1));
 		goto out;
 	}
 	m->dw = dwfl_module_getdwarf(mod, &bias);
 	if (!m->dw) {
-		seterr(err, errlen, "%s: %s", path, dwfl_errmsg(-1));
-		ret = -ENODATA;
+		ret = errf(err, errlen, -ENODATA, "%s: %s", path, dwfl_errmsg(-1));
 		goto out;
 	}
 	m->bias = bias;
 	ret = index_units(m);
 	if (ret) {
-		seterr(err, errlen, "out of memory");
+		errf(err, errlen, ret, "out of memory");
 		goto out;
 	}
 	*out = m;
 	return 0;
 
 out_dwfl:
-	seterr(err, errlen, "libdwfl: %s", dwfl_errmsg(-1));
-	ret = -ENOMEM;
+	ret = errf(err, errlen, -ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
 out:
 	srcmap__close(m);
 	return ret;
+}
+
+/* ---- ELF files by path ---- */
+
+struct srcmap_cache_entry {
+	char *path;
+	struct srcmap *map;	/* NULL: no DWARF or unreadable */
+};
+
+static bool cache_path_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct srcmap_cache *c = ctx;
+
+	return !strcmp(c->v[idx].path, key);
+}
+
+struct srcmap *srcmap_cache__elf(struct srcmap_cache *c, const char *path)
+{
+	uint64_t h = hash_bytes(HASH_SEED, path, strlen(path));
+	long i = idx_table__find(&c->tab, h, cache_path_eq, path, c);
+	struct srcmap_cache_entry *e;
+	char err[512];
+
+	if (i >= 0)
+		return c->v[i].map;
+	if (c->nr >= UINT32_MAX - 1 || VEC_GROW(c->v, c->nr + 1, c->alloc))
+		return NULL;
+	e = &c->v[c->nr];
+	e->path = strdup(path);
+	if (!e->path || idx_table__add(&c->tab, h, (uint32_t)c->nr)) {
+		free(e->path);
+		return NULL;
+	}
+	/* Without DWARF or readable file there is simply no [Source] cell. */
+	if (srcmap__open_elf(&e->map, path, err, sizeof(err)) < 0)
+		e->map = NULL;
+	c->nr++;
+	return e->map;
+}
+
+void srcmap_cache__release(struct srcmap_cache *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		free(c->v[i].path);
+		srcmap__close(c->v[i].map);
+	}
+	free(c->v);
+	idx_table__release(&c->tab);
+	memset(c, 0, sizeof(*c));
 }
 
 /* ---- short form ---- */
@@ -876,183 +866,4 @@ const char *srcline__short(char *buf, size_t len, const struct srcline_frame *fr
 		snprintf(buf + at, len - at, " (inlined into %s)",
 			 frames[n - 1].function ? frames[n - 1].function : "?");
 	return buf;
-}
-
-/* ---- jitdump DEBUG_INFO ---- */
-
-static bool ends_with(const char *s, const char *suffix)
-{
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-/*
- * The tag V8 puts before the colon of a JavaScript or wasm code name, if name
- * is one; returns the part after the colon. V8 10 (node 18) tags optimized
- * and baseline functions "LazyCompile:" or "Function:" (wasm code
- * "Function:work-1-turbofan"), V8 11 and later (node 20, 22) "JS:"; top-level
- * code is "Script:" and eval'd code "Eval:" in both.
- */
-static const char *v8_code_name(const char *name)
-{
-	static const char *const tags[] = { "JS:", "LazyCompile:", "Function:", "Script:", "Eval:" };
-
-	for (size_t i = 0; i < sizeof(tags) / sizeof(tags[0]); i++) {
-		size_t n = strlen(tags[i]);
-
-		if (!strncmp(name, tags[i], n))
-			return name + n;
-	}
-	return NULL;
-}
-
-bool srcline__jit_debug_bias(const char *name, uint32_t e_machine, uint64_t *bias)
-{
-	const char *rest = name ? v8_code_name(name) : NULL;
-
-	*bias = 0;
-	if (!rest)
-		return true;
-	/* V8 kElfHeaderSize: sizeof(Elf32_Ehdr) on its 32-bit targets (ia32, arm). */
-	*bias = e_machine == EM_386 || e_machine == EM_ARM ? SRCLINE_V8_DEBUG_BIAS32 :
-							     SRCLINE_V8_DEBUG_BIAS64;
-	/* The CodeKindToMarker() character after the tag. */
-	switch (rest[0]) {
-	case '*':	/* TurboFan */
-	case '+':	/* Maglev */
-		return true;
-	case '^':	/* Sparkplug: the bytecode's position table */
-	case '~':	/* interpreter */
-		return false;
-	default:
-		/* No marker: wasm code ("JS:work-1-turbofan", machine offsets from
-		 * --perf-prof-annotate-wasm) or a function whose optimization is
-		 * disabled (interpreted, bytecode offsets). */
-		return ends_with(name, "-turbofan") || ends_with(name, "-liftoff");
-	}
-}
-
-static bool same_file(const char *file)
-{
-	return file && (unsigned char)file[0] == 0xff && !file[1];
-}
-
-struct jit_entry {
-	uint64_t at;		/* offset in the object */
-	size_t i;		/* index in record order */
-};
-
-struct srcline_jit_index {
-	const struct stream_debug *e;
-	struct jit_entry *v;	/* usable entries by (at, i) */
-	size_t nr;
-	long *file_of;		/* per entry: the entry naming its file ("\xff" resolved), or -1 */
-	uint64_t size;
-};
-
-static int cmp_jit_entry(const void *a, const void *b)
-{
-	const struct jit_entry *x = a, *y = b;
-
-	if (x->at != y->at)
-		return x->at < y->at ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
-}
-
-struct srcline_jit_index *srcline__jit_index_new(const struct stream_debug *e, size_t n,
-						 uint64_t load_addr, uint64_t size, uint64_t bias)
-{
-	struct srcline_jit_index *ix = calloc(1, sizeof(*ix));
-
-	if (!ix)
-		return NULL;
-	ix->e = e;
-	ix->size = size;
-	ix->v = malloc((n ? n : 1) * sizeof(*ix->v));
-	ix->file_of = malloc((n ? n : 1) * sizeof(*ix->file_of));
-	if (!ix->v || !ix->file_of) {
-		srcline__jit_index_free(ix);
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++) {
-		/* As srcline__jit_debug_find: entries outside the object are garbage. */
-		ix->file_of[i] = same_file(e[i].file) ? (i ? ix->file_of[i - 1] : -1) : (long)i;
-		if (e[i].addr < bias || e[i].addr - bias < load_addr)
-			continue;
-		uint64_t at = e[i].addr - bias - load_addr;
-
-		if (at < size)
-			ix->v[ix->nr++] = (struct jit_entry){ at, i };
-	}
-	qsort(ix->v, ix->nr, sizeof(*ix->v), cmp_jit_entry);
-	return ix;
-}
-
-long srcline__jit_index_find(const struct srcline_jit_index *ix, uint64_t off, const char **file)
-{
-	size_t lo = 0, hi = ix->nr;
-	long best;
-
-	if (file)
-		*file = NULL;
-	if (off >= ix->size)
-		return -1;
-	/* The last entry with at <= off: the greatest at, the last in record order among equals. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->v[mid].at <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return -1;
-	best = (long)ix->v[lo - 1].i;
-	if (file && ix->file_of[best] >= 0)
-		*file = ix->e[ix->file_of[best]].file;
-	return best;
-}
-
-void srcline__jit_index_free(struct srcline_jit_index *ix)
-{
-	if (!ix)
-		return;
-	free(ix->v);
-	free(ix->file_of);
-	free(ix);
-}
-
-long srcline__jit_debug_find(const struct stream_debug *e, size_t n, uint64_t load_addr,
-			     uint64_t size, uint64_t bias, uint64_t off, const char **file)
-{
-	uint64_t best_at = 0;
-	long best = -1;
-
-	if (file)
-		*file = NULL;
-	if (off >= size)
-		return -1;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t at;
-
-		if (e[i].addr < bias || e[i].addr - bias < load_addr)
-			continue;
-		at = e[i].addr - bias - load_addr;
-		if (at >= size || at > off)
-			continue;
-		if (best < 0 || at >= best_at) {
-			best = (long)i;
-			best_at = at;
-		}
-	}
-	if (best >= 0 && file) {
-		long j = best;
-
-		while (j >= 0 && same_file(e[j].file))
-			j--;
-		*file = j >= 0 ? e[j].file : NULL;
-	}
-	return best;
 }

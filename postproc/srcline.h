@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Source locations (function file:line:col, inlined frames) for code addresses, from DWARF and jitdump. */
+/* Source locations (function file:line:col, inlined frames) for code addresses, from DWARF. */
 #ifndef POSTPROC_SRCLINE_H
 #define POSTPROC_SRCLINE_H
 
@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "stream.h"
+#include "util.h"
 
 /*
  * Why libdw (elfutils 0.188) and no DWARF reader of our own: line programs
@@ -135,6 +135,21 @@ uint64_t srcmap__wasm_code_start(const struct srcmap *m);
 void srcmap__close(struct srcmap *m);
 
 /*
+ * The DWARF of many ELF files, each opened once on first use (a file without
+ * DWARF, or that cannot be read, is asked once too): a report's native code
+ * comes from a few DSOs, each asked for many times.
+ */
+struct srcmap_cache {
+	struct srcmap_cache_entry *v;
+	size_t nr, alloc;
+	struct idx_table tab;
+};
+
+/* The srcmap of the ELF file at path, or NULL (no DWARF, unreadable, out of memory). */
+struct srcmap *srcmap_cache__elf(struct srcmap_cache *c, const char *path);
+void srcmap_cache__release(struct srcmap_cache *c);
+
+/*
  * Short form for a table cell, written to buf (always NUL-terminated when
  * len > 0) and returned:
  *   "fib fib.c:12:4"                      one frame
@@ -144,82 +159,5 @@ void srcmap__close(struct srcmap *m);
  * stands for an unknown function or file. n == 0 gives "".
  */
 const char *srcline__short(char *buf, size_t len, const struct srcline_frame *frames, size_t n);
-
-/*
- * jitdump DEBUG_INFO entries: struct stream_debug (stream.h, STREAM.md `debug`
- * records), one code object's entries in record order.
- *
- * What V8 writes (src/diagnostics/perf-jit.cc LogWriteDebugInfo), checked on
- * node 20.20.2 / V8 11.3, and the same on 18.20.4 / V8 10.2 and 22.23.5 / V8
- * 12.4 (test-data/v8-versions; V8 10 names the code `LazyCompile:*work`,
- * `Function:^work`, later ones `JS:*work`, `JS:^work`):
- *   addr    = InstructionStart + code offset + kElfHeaderSize, 0x40 on 64-bit
- *             targets, 0x34 on 32-bit ones, because "the entry point of the
- *             function will be placed straight after the ELF header when
- *             processed by perf inject". perf 6.1 puts .text at 0x80 instead
- *             and adds its 0x80 to addr - code_addr: the jitted-6339-2182.so
- *             perf inject wrote has .text at 0x80 and its first line row at
- *             0xc0, so perf's own line numbers for V8 code are 0x40 bytes off.
- *             Measured: for TurboFan code (node --perf-prof on
- *             test-data/srcline/hot.js, `JS:*work`), addr - code_addr - 0x40 is
- *             an instruction start (objdump) for 20 of 20 and 14 of 14 entries
- *             of two loads, addr - code_addr for only 7 and 2.
- *             scripts/tests/srcline-vs-tools.sh re-measures it every run.
- *   line    = 1-based line; discrim = the 1-based COLUMN (info.column + 1),
- *             not a discriminator;
- *   file    = the script name (V8 never writes "\xff", perf's JVMTI agent does).
- * The code offset is a machine-code offset only for TurboFan (`JS:*`) and
- * Maglev (`JS:+`) code. For Sparkplug (`JS:^`) code V8 logs the BYTECODE
- * array's source-position table (Code::SourcePositionTable() for
- * CodeKind::BASELINE), so the offsets are bytecode offsets and say nothing
- * about the machine code: in test-data/v8-wasm/jit-6339.dump, whose 19
- * DEBUG_INFO records all belong to `JS:^` loads, the entries of each record
- * cover only the first 5-16% of its code (defineLazyProperties: 2528 bytes of
- * code, entries from +0x40 to +0x156). The same goes for `JS:~` (interpreter).
- * V8 11.3 also writes some file names whose first 16 bytes are heap garbage:
- * in that dump every name of record 2196 (`JS:^ /tmp/hotblocks-rec/v8-wasm/
- * run.js:1:1`) is "af 30 02 00 00 00 00 00 c8 5b 0a 0e 1c 4f 39 48" followed by
- * "ec/v8-wasm/run.js", where "/tmp/hotblocks-r" should be. The NUL at byte 3
- * shifts every later entry for a reader walking them as the spec says (perf
- * and ours do): half of its 56 "entries" have addresses like 0xe0a5bc800000000.
- * Fresh runs show it too (`JS:^work`, `JS:*mix`). Entries outside the object
- * are therefore ignored below; a file name is only as good as the JIT wrote it.
- */
-#define SRCLINE_V8_DEBUG_BIAS64 0x40	/* sizeof(Elf64_Ehdr), V8 kElfHeaderSize */
-#define SRCLINE_V8_DEBUG_BIAS32 0x34	/* sizeof(Elf32_Ehdr) */
-
-/*
- * How to read the debug entries of a jit object called name (the jitdump LOAD
- * name) for ELF machine e_machine. Sets *bias to what the JIT added to each
- * entry beyond code start + offset (V8: SRCLINE_V8_DEBUG_BIAS64/32; other JITs,
- * e.g. perf's JVMTI agent: 0). Returns false when the entries do not map
- * machine code offsets (V8 `JS:^` and `JS:~`): do not show them per instruction.
- */
-bool srcline__jit_debug_bias(const char *name, uint32_t e_machine, uint64_t *bias);
-
-/*
- * The entry of e[0..n) covering machine code offset off of an object loaded at
- * load_addr with size bytes (a stream_object's debug, debug_nr, addr, size): the entry with the greatest addr - bias <= load_addr + off
- * (the last one in record order among equals), considering only entries that
- * land inside [load_addr, load_addr + size). Returns its index, or -1 when no
- * entry starts at or before off. *file (if not NULL) gets the entry's file with
- * "\xff" resolved by walking back in record order (NULL if nothing names one).
- * Needs no sorting and tolerates garbage entries; O(n).
- */
-long srcline__jit_debug_find(const struct stream_debug *e, size_t n, uint64_t load_addr,
-			     uint64_t size, uint64_t bias, uint64_t off, const char **file);
-
-/*
- * The same lookups, indexed: srcline__jit_index_new sorts the usable entries
- * of e[0..n) once (O(n log n)); srcline__jit_index_find then answers in
- * O(log n) exactly what srcline__jit_debug_find would, so a report of many
- * instructions of an object with many entries stays n log n. e must outlive
- * the index. new returns NULL when out of memory.
- */
-struct srcline_jit_index;
-struct srcline_jit_index *srcline__jit_index_new(const struct stream_debug *e, size_t n,
-						 uint64_t load_addr, uint64_t size, uint64_t bias);
-long srcline__jit_index_find(const struct srcline_jit_index *ix, uint64_t off, const char **file);
-void srcline__jit_index_free(struct srcline_jit_index *ix);
 
 #endif

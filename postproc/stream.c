@@ -16,26 +16,14 @@
 /* Section-local object id whose object kind was unknown: its lines are skipped. */
 #define SKIPPED UINT32_MAX
 
-static const char *const kind_names[] = {
-#define KIND_NAME(suffix, name) name,
-	HB_OBJECT_KINDS(KIND_NAME)
-#undef KIND_NAME
-};
-
-static const char *const class_names[] = {
-#define CLASS_NAME(suffix, name) name,
-	HB_SAMPLE_CLASSES(CLASS_NAME)
-#undef CLASS_NAME
-};
-
 const char *stream__kind_name(enum hb_object_kind kind)
 {
-	return (unsigned)kind < HB_KIND__NR ? kind_names[kind] : "?";
+	return hb_kind_name(kind);
 }
 
 const char *stream__class_name(enum hb_sample_class cls)
 {
-	return (unsigned)cls < HB_CLASS__NR ? class_names[cls] : "?";
+	return hb_class_name(cls);
 }
 
 /* Buffered line reader with a bounded line length. */
@@ -392,7 +380,7 @@ static int rec_total(struct parser *p)
 	    (err = get_dec(p, p->f[4], "period", &period)))
 		return err;
 	for (cls = 0; cls < HB_CLASS__NR; cls++)
-		if (!strcmp(p->f[2], class_names[cls]))
+		if (!strcmp(p->f[2], hb_class_name(cls)))
 			break;
 	if (cls == HB_CLASS__NR) {
 		/* A newer writer's class: still a sample of `all`, which is given on its own. */
@@ -560,7 +548,7 @@ static int rec_object(struct parser *p)
 	if (idx_table__find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
 		return bad(p, "object %s defined twice in this section", p->f[1]);
 	for (k = 0; k < HB_KIND__NR; k++)
-		if (!strcmp(p->f[2], kind_names[k]))
+		if (!strcmp(p->f[2], hb_kind_name(k)))
 			break;
 	if (k == HB_KIND__NR) {
 		/* A newer writer's object kind: skip it and everything that refers to it. */

@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "stream-format.h"
+/* The one plugin header the post-processor shares: the stream's constants. */
+#include "../plugin/stream-format.h"
 #include "util.h"
 
 /* Longest line accepted; longer ones are refused so memory stays bounded. */

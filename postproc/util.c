@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by the post-processor: growable arrays, hashing, an index table. */
+/* Small helpers shared by the post-processor (see util.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <math.h>
 #include <stdio.h>
@@ -117,6 +118,53 @@ void idx_table__release(struct idx_table *t)
 	t->cap = t->nr = 0;
 }
 
+static bool strset_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct strset *s = ctx;
+
+	return !strcmp(s->v[idx], key);
+}
+
+const char *strset__add_owned(struct strset *s, char *str)
+{
+	uint64_t h;
+	long i;
+
+	if (!str)
+		return NULL;
+	h = hash_bytes(HASH_SEED, str, strlen(str));
+	i = idx_table__find(&s->tab, h, strset_eq, str, s);
+	if (i >= 0) {
+		free(str);
+		return s->v[i];
+	}
+	if (s->nr >= UINT32_MAX - 1 || VEC_GROW(s->v, s->nr + 1, s->alloc) ||
+	    idx_table__add(&s->tab, h, (uint32_t)s->nr)) {
+		free(str);
+		return NULL;
+	}
+	s->v[s->nr] = str;
+	return s->v[s->nr++];
+}
+
+const char *strset__add(struct strset *s, const char *str)
+{
+	uint64_t h = hash_bytes(HASH_SEED, str, strlen(str));
+	long i = idx_table__find(&s->tab, h, strset_eq, str, s);
+
+	/* Looked up first: most texts are there already, and need no copy. */
+	return i >= 0 ? s->v[i] : strset__add_owned(s, strdup(str));
+}
+
+void strset__release(struct strset *s)
+{
+	for (size_t i = 0; i < s->nr; i++)
+		free(s->v[i]);
+	free(s->v);
+	idx_table__release(&s->tab);
+	memset(s, 0, sizeof(*s));
+}
+
 const char *fmt_pct(char *buf, size_t len, double v)
 {
 	if (isnan(v))
@@ -139,13 +187,36 @@ int hexval(int c)
 	return -1;
 }
 
-void seterr(char *err, size_t errlen, const char *fmt, ...)
+int errf(char *err, size_t errlen, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
 	if (!err || !errlen)
-		return;
+		return rc;
 	va_start(ap, fmt);
 	vsnprintf(err, errlen, fmt, ap);
 	va_end(ap);
+	return rc;
+}
+
+void verrf_at(char *err, size_t errlen, const char *name, uint64_t off, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (!err || !errlen)
+		return;
+	n = snprintf(err, errlen, "%s+0x%" PRIx64 ": ", name, off);
+	if (n < 0 || (size_t)n >= errlen)
+		return;
+	vsnprintf(err + n, errlen - n, fmt, ap);
+}
+
+int errf_at(char *err, size_t errlen, int rc, const char *name, uint64_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verrf_at(err, errlen, name, off, fmt, ap);
+	va_end(ap);
+	return rc;
 }

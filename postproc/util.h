@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by the post-processor: growable arrays, hashing, an index table. */
+/* Small helpers shared by the post-processor: growable arrays, hashing, an index table,
+ * interned strings, error messages. */
 #ifndef POSTPROC_UTIL_H
 #define POSTPROC_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +60,22 @@ int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx);
 void idx_table__clear(struct idx_table *t);
 void idx_table__release(struct idx_table *t);
 
+/*
+ * Interned strings: each distinct text stored once, alive until
+ * strset__release(), so callers can hold and compare the pointers.
+ */
+struct strset {
+	char **v;		/* owned */
+	size_t nr, alloc;
+	struct idx_table tab;
+};
+
+/* The interned copy of str; NULL when out of memory. */
+const char *strset__add(struct strset *s, const char *str);
+/* The same for a malloc()ed str, which the set takes: freed when the text is there already. */
+const char *strset__add_owned(struct strset *s, char *str);
+void strset__release(struct strset *s);
+
 /* a += b; false if that would overflow (a is then unchanged). */
 static inline bool add_u64(uint64_t *a, uint64_t b)
 {
@@ -82,8 +100,19 @@ const char *fmt_pct(char *buf, size_t len, double v);
 /* The value of hex digit c, or -1. */
 int hexval(int c);
 
-/* vsnprintf into err (nothing when err is NULL or errlen 0): the readers' error messages. */
-void seterr(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/*
+ * The readers' error messages, one line each, into err (nothing when err is
+ * NULL or errlen is 0); both return rc, so a reader can `return errf(...)`.
+ * errf_at() starts the line with "NAME+0xOFF: ", the byte offset in the
+ * named file where the bad input is, which is how every reader of a binary
+ * file points at a problem.
+ */
+int errf(char *err, size_t errlen, int rc, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+int errf_at(char *err, size_t errlen, int rc, const char *name, uint64_t off, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
+void verrf_at(char *err, size_t errlen, const char *name, uint64_t off, const char *fmt,
+	      va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* "1 sample" / "2 samples": the plural s when n != 1. */
 static inline const char *plural(uint64_t n)

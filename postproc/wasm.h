@@ -130,24 +130,13 @@ struct wasm_opcode {
 	uint32_t code;
 	const char *name;	/* enum name, e.g. "I32_ADD" */
 	const char *text;	/* "i32.add" */
-	uint8_t imm;		/* immediate kind, internal to wasm.c */
+	uint8_t imm;		/* immediate kind, internal to wasm-insn.c */
 	uint8_t flags;
 };
 size_t wasm_opcodes(const struct wasm_opcode **ops);
 
 /* The row for (prefix, code), or NULL. */
 const struct wasm_opcode *wasm_opcode__find(uint16_t prefix, uint32_t code);
-
-/*
- * LEB128 readers over [*p, end), exposed for tests. bits is the width of the
- * result (32 or 64 unsigned; 32, 33 or 64 signed). Non-minimal encodings are
- * accepted up to ceil(bits/7) bytes, as the spec allows; the unused bits of
- * the last byte must be zero (unsigned) or copies of the sign (signed).
- * Returns 0 and advances *p, or leaves *p unchanged and returns -EINVAL
- * (truncated: end reached) or -ERANGE (too long or too large).
- */
-int wasm_leb_u(const uint8_t **p, const uint8_t *end, unsigned bits, uint64_t *v);
-int wasm_leb_s(const uint8_t **p, const uint8_t *end, unsigned bits, int64_t *v);
 
 /*
  * Format a float constant's bits as wasmprinter does: hex float plus Rust's

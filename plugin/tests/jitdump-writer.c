@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Test support: in-memory jitdump builder (layout from formats.md §1.1). */
+/* Test support: in-memory jitdump builder. The layout is jitdump-format.h's;
+ * nothing about it is declared here. */
 #include "jitdump-writer.h"
 
 #include <errno.h>
@@ -36,9 +37,9 @@ bool jitdump_writer__swapped(const struct jitdump_writer *w)
 struct jitdump_writer_header jitdump_writer__default_header(uint32_t pid)
 {
 	return (struct jitdump_writer_header){
-		.magic = JITDUMP_WRITER_MAGIC,
-		.version = 1,
-		.total_size = 40,
+		.magic = JITDUMP_MAGIC,
+		.version = JITDUMP_VERSION,
+		.total_size = JITDUMP_HDR_SIZE,
 		.elf_mach = 62,
 		.pid = pid,
 		.timestamp = 1000,
@@ -140,43 +141,53 @@ void jitdump_writer__truncate(struct jitdump_writer *w, size_t len)
 
 void jitdump_writer__header(struct jitdump_writer *w, const struct jitdump_writer_header *h)
 {
-	jitdump_writer__u32(w, h->magic);
-	jitdump_writer__u32(w, h->version);
-	jitdump_writer__u32(w, h->total_size);
-	jitdump_writer__u32(w, h->elf_mach);
-	jitdump_writer__u32(w, h->pad1);
-	jitdump_writer__u32(w, h->pid);
-	jitdump_writer__u64(w, h->timestamp);
-	jitdump_writer__u64(w, h->flags);
-	if (h->total_size > 40)
-		jitdump_writer__fill(w, 0xee, h->total_size - 40);
+	size_t at = w->len;
+
+	jitdump_writer__fill(w, 0, JITDUMP_HDR_SIZE);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_MAGIC, h->magic);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_VERSION, h->version);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_TOTAL_SIZE, h->total_size);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_ELF_MACH, h->elf_mach);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_PAD1, h->pad1);
+	jitdump_writer__put_u32(w, at + JITDUMP_HDR_PID, h->pid);
+	jitdump_writer__put_u64(w, at + JITDUMP_HDR_TIMESTAMP, h->timestamp);
+	jitdump_writer__put_u64(w, at + JITDUMP_HDR_FLAGS, h->flags);
+	if (h->total_size > JITDUMP_HDR_SIZE)
+		jitdump_writer__fill(w, 0xee, h->total_size - JITDUMP_HDR_SIZE);
 }
 
 size_t jitdump_writer__begin(struct jitdump_writer *w, uint32_t id, uint64_t timestamp)
 {
 	size_t rec = w->len;
 
-	jitdump_writer__u32(w, id);
-	jitdump_writer__u32(w, 0);
-	jitdump_writer__u64(w, timestamp);
+	jitdump_writer__fill(w, 0, JITDUMP_REC_PREFIX_SIZE);
+	jitdump_writer__put_u32(w, rec + JITDUMP_REC_ID, id);
+	jitdump_writer__put_u64(w, rec + JITDUMP_REC_TIMESTAMP, timestamp);
 	return rec;
 }
 
 void jitdump_writer__end(struct jitdump_writer *w, size_t rec)
 {
-	jitdump_writer__put_u32(w, rec + 4, (uint32_t)(w->len - rec));
+	jitdump_writer__put_u32(w, rec + JITDUMP_REC_TOTAL_SIZE, (uint32_t)(w->len - rec));
+}
+
+/* A record's fixed part after the prefix, zeroed, for the fields to be put in. */
+static void fixed_part(struct jitdump_writer *w, size_t rec, size_t size)
+{
+	jitdump_writer__fill(w, 0, rec + size - w->len);
 }
 
 size_t jitdump_writer__code_load(struct jitdump_writer *w, const struct jitdump_writer_load *l)
 {
-	size_t rec = jitdump_writer__begin(w, 0, l->timestamp);
+	size_t rec = jitdump_writer__begin(w, JITDUMP_CODE_LOAD, l->timestamp);
 
-	jitdump_writer__u32(w, l->pid);
-	jitdump_writer__u32(w, l->tid);
-	jitdump_writer__u64(w, l->vma ? l->vma : l->code_addr);
-	jitdump_writer__u64(w, l->code_addr);
-	jitdump_writer__u64(w, l->code_size);
-	jitdump_writer__u64(w, l->code_index);
+	fixed_part(w, rec, JITDUMP_LOAD_NAME);
+	jitdump_writer__put_u32(w, rec + JITDUMP_LOAD_PID, l->pid);
+	jitdump_writer__put_u32(w, rec + JITDUMP_LOAD_TID, l->tid);
+	jitdump_writer__put_u64(w, rec + JITDUMP_LOAD_VMA, l->vma ? l->vma : l->code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_LOAD_CODE_ADDR, l->code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_LOAD_CODE_SIZE, l->code_size);
+	jitdump_writer__put_u64(w, rec + JITDUMP_LOAD_CODE_INDEX, l->code_index);
 	jitdump_writer__str(w, l->name ? l->name : "");
 	if (l->code)
 		jitdump_writer__bytes(w, l->code, l->code_size);
@@ -188,15 +199,16 @@ size_t jitdump_writer__code_load(struct jitdump_writer *w, const struct jitdump_
 
 size_t jitdump_writer__code_move(struct jitdump_writer *w, const struct jitdump_writer_move *m)
 {
-	size_t rec = jitdump_writer__begin(w, 1, m->timestamp);
+	size_t rec = jitdump_writer__begin(w, JITDUMP_CODE_MOVE, m->timestamp);
 
-	jitdump_writer__u32(w, m->pid);
-	jitdump_writer__u32(w, m->tid);
-	jitdump_writer__u64(w, m->vma ? m->vma : m->new_code_addr);
-	jitdump_writer__u64(w, m->old_code_addr);
-	jitdump_writer__u64(w, m->new_code_addr);
-	jitdump_writer__u64(w, m->code_size);
-	jitdump_writer__u64(w, m->code_index);
+	fixed_part(w, rec, JITDUMP_MOVE_SIZE);
+	jitdump_writer__put_u32(w, rec + JITDUMP_MOVE_PID, m->pid);
+	jitdump_writer__put_u32(w, rec + JITDUMP_MOVE_TID, m->tid);
+	jitdump_writer__put_u64(w, rec + JITDUMP_MOVE_VMA, m->vma ? m->vma : m->new_code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_MOVE_OLD_CODE_ADDR, m->old_code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_MOVE_NEW_CODE_ADDR, m->new_code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_MOVE_CODE_SIZE, m->code_size);
+	jitdump_writer__put_u64(w, rec + JITDUMP_MOVE_CODE_INDEX, m->code_index);
 	jitdump_writer__end(w, rec);
 	return rec;
 }
@@ -204,14 +216,18 @@ size_t jitdump_writer__code_move(struct jitdump_writer *w, const struct jitdump_
 size_t jitdump_writer__debug_info(struct jitdump_writer *w, uint64_t timestamp, uint64_t code_addr,
 				  const struct jitdump_writer_debug_entry *e, size_t nr, bool pad8)
 {
-	size_t rec = jitdump_writer__begin(w, 2, timestamp);
+	size_t rec = jitdump_writer__begin(w, JITDUMP_CODE_DEBUG_INFO, timestamp);
 
-	jitdump_writer__u64(w, code_addr);
-	jitdump_writer__u64(w, nr);
+	fixed_part(w, rec, JITDUMP_DEBUG_ENTRIES);
+	jitdump_writer__put_u64(w, rec + JITDUMP_DEBUG_CODE_ADDR, code_addr);
+	jitdump_writer__put_u64(w, rec + JITDUMP_DEBUG_NR_ENTRY, nr);
 	for (size_t i = 0; i < nr; i++) {
-		jitdump_writer__u64(w, e[i].addr);
-		jitdump_writer__u32(w, e[i].line);
-		jitdump_writer__u32(w, e[i].discrim);
+		size_t at = w->len;
+
+		jitdump_writer__fill(w, 0, JITDUMP_ENTRY_NAME);
+		jitdump_writer__put_u64(w, at + JITDUMP_ENTRY_ADDR, e[i].addr);
+		jitdump_writer__put_u32(w, at + JITDUMP_ENTRY_LINE, e[i].line);
+		jitdump_writer__put_u32(w, at + JITDUMP_ENTRY_DISCRIM, e[i].discrim);
 		jitdump_writer__str(w, e[i].file ? e[i].file : "");
 	}
 	if (pad8 && (w->len - rec) % 8)
@@ -222,7 +238,7 @@ size_t jitdump_writer__debug_info(struct jitdump_writer *w, uint64_t timestamp, 
 
 size_t jitdump_writer__code_close(struct jitdump_writer *w, uint64_t timestamp)
 {
-	size_t rec = jitdump_writer__begin(w, 3, timestamp);
+	size_t rec = jitdump_writer__begin(w, JITDUMP_CODE_CLOSE, timestamp);
 
 	jitdump_writer__end(w, rec);
 	return rec;
@@ -232,11 +248,12 @@ size_t jitdump_writer__unwinding_info(struct jitdump_writer *w, uint64_t timesta
 				      const void *data, uint64_t data_size,
 				      uint64_t eh_frame_hdr_size, uint64_t mapped_size)
 {
-	size_t rec = jitdump_writer__begin(w, 4, timestamp);
+	size_t rec = jitdump_writer__begin(w, JITDUMP_CODE_UNWINDING_INFO, timestamp);
 
-	jitdump_writer__u64(w, data_size);
-	jitdump_writer__u64(w, eh_frame_hdr_size);
-	jitdump_writer__u64(w, mapped_size);
+	fixed_part(w, rec, JITDUMP_UNWIND_FIXED_SIZE);
+	jitdump_writer__put_u64(w, rec + JITDUMP_UNWIND_DATA_SIZE, data_size);
+	jitdump_writer__put_u64(w, rec + JITDUMP_UNWIND_EH_FRAME_HDR_SIZE, eh_frame_hdr_size);
+	jitdump_writer__put_u64(w, rec + JITDUMP_UNWIND_MAPPED_SIZE, mapped_size);
 	if (data)
 		jitdump_writer__bytes(w, data, data_size);
 	else

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "jitdump-format.h"
+
 /*
  * The bytes of one jitdump file. Every multi-byte value is written in the
  * writer's byte order (big_endian or not), the magic included, so a
@@ -25,8 +27,8 @@ struct jitdump_writer {
 
 /* Header field values; jitdump_writer__default_header fills a valid one. */
 struct jitdump_writer_header {
-	uint32_t magic;		/* 0x4A695444 */
-	uint32_t version;	/* 1 */
+	uint32_t magic;		/* JITDUMP_MAGIC */
+	uint32_t version;	/* JITDUMP_VERSION */
 	uint32_t total_size;	/* 40; more adds filler bytes, less writes 40 anyway */
 	uint32_t elf_mach;	/* 62 (EM_X86_64) */
 	uint32_t pad1;
@@ -59,8 +61,6 @@ struct jitdump_writer_debug_entry {
 	uint32_t line, discrim;
 	const char *file;
 };
-
-#define JITDUMP_WRITER_MAGIC 0x4A695444U
 
 void jitdump_writer__init(struct jitdump_writer *w, bool big_endian);
 void jitdump_writer__release(struct jitdump_writer *w);

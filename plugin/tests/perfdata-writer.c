@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Test support: in-memory perf.data builder (layout from perf.md §1.7). */
+/* Test support: in-memory perf.data builder (layout from the kernel's
+ * tools/perf/Documentation/perf.data-file-format.txt; see plugin/JITDUMP.md). */
 #include "perfdata-writer.h"
 
 #include <byteswap.h>

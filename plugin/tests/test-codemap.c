@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests of the time-aware code map and the count table. Expected answers
+/* Unit tests of the time-aware code map. Expected answers
  * follow from the rule in codemap.h (newest load with time <= sample time
  * covering ip), worked out by hand for each small case below. */
 #include <errno.h>
@@ -11,7 +11,6 @@
 #include <cmocka.h>
 
 #include "codemap.h"
-#include "counts.h"
 
 static void a_sample_hits_the_load_covering_it(void **state)
 {
@@ -121,48 +120,6 @@ static void a_zero_size_or_wrapping_load_is_harmless(void **state)
 	codemap__free(m);
 }
 
-static void counts_sum_samples_and_periods_per_key(void **state)
-{
-	struct counts c;
-	size_t nr;
-
-	assert_int_equal(counts__init(&c, 1 << 20), 0);
-	/* 20000 distinct keys force several growths; each key gets (key % 3) + 1 samples. */
-	for (uint32_t k = 0; k < 20000; k++)
-		for (uint32_t r = 0; r <= k % 3; r++)
-			assert_int_equal(counts__add(&c, k % 7, k % 2, k, 10), 0);
-	struct count_entry *e = counts__sorted(&c, &nr);
-
-	assert_non_null(e);
-	assert_int_equal(nr, 20000);
-	for (size_t i = 1; i < nr; i++) {
-		int ordered = e[i - 1].obj < e[i].obj ||
-			      (e[i - 1].obj == e[i].obj && (e[i - 1].ev < e[i].ev ||
-			       (e[i - 1].ev == e[i].ev && e[i - 1].off < e[i].off)));
-		assert_true(ordered);
-	}
-	for (size_t i = 0; i < nr; i++) {
-		assert_int_equal(e[i].samples, e[i].off % 3 + 1);
-		assert_int_equal(e[i].period, 10 * (e[i].off % 3 + 1));
-		assert_int_equal(e[i].obj, e[i].off % 7);
-	}
-	free(e);
-	counts__release(&c);
-}
-
-static void a_full_count_table_refuses_new_keys_but_counts_old_ones(void **state)
-{
-	struct counts c;
-
-	assert_int_equal(counts__init(&c, 4096), 0);
-	/* The table holds 2048 keys at load factor 1/2. */
-	for (uint64_t k = 0; k < 2048; k++)
-		assert_int_equal(counts__add(&c, 0, 0, k, 1), 0);
-	assert_int_equal(counts__add(&c, 0, 0, 5000, 1), -ENOSPC);
-	assert_int_equal(counts__add(&c, 0, 0, 7, 1), 0);
-	counts__release(&c);
-}
-
 /* The rule of codemap.h, by brute force over every load: the reference answer. */
 static enum codemap_result reference(const struct codemap *m, uint32_t pid, uint64_t ip,
 				     uint64_t time, bool time_aware, size_t *id)
@@ -230,8 +187,6 @@ int main(void)
 		cmocka_unit_test(loads_added_after_a_lookup_are_found),
 		cmocka_unit_test(a_zero_size_or_wrapping_load_is_harmless),
 		cmocka_unit_test(lookups_agree_with_the_rule_on_random_overlapping_loads),
-		cmocka_unit_test(counts_sum_samples_and_periods_per_key),
-		cmocka_unit_test(a_full_count_table_refuses_new_keys_but_counts_old_ones),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -20,9 +20,9 @@
 static char err[512];
 
 /*
- * formats.md §4.3: four entries and their 23-byte block encoding. The bytes
- * were checked there by re-implementing wasmtime's encoder; checked again here
- * by hand against AddressMapSection::seal_block at wasmtime e6b33de
+ * The worked example of postproc/FORMATS.md: four entries and their 23-byte
+ * block encoding. The bytes were checked by re-implementing wasmtime's
+ * encoder, and again by hand against AddressMapSection::seal_block at wasmtime e6b33de
  * (token = delta << 1 | is_none, first position uleb, then sleb deltas).
  */
 static const struct addrmap_entry example[] = {
@@ -33,7 +33,7 @@ static const uint8_t example_blocks[] = {
 	0x40, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 	0x00, 0x2a, 0x09, 0x06, 0x02, 0x12, 0x7d,
 };
-/* formats.md §4.3, last line: the same entries in the plain encoding. */
+/* The same entries in the plain encoding (the example's last line). */
 static const uint8_t example_plain[] = {
 	0x04, 0x00, 0x00, 0x00,
 	0x40, 0x00, 0x00, 0x00, 0x44, 0x00, 0x00, 0x00, 0x47, 0x00, 0x00, 0x00, 0x50, 0x00, 0x00, 0x00,
@@ -125,7 +125,7 @@ static void the_plain_example_bytes_decode_and_encode_both_ways(void **state)
 	free(out);
 }
 
-/* test-data/cwasm/addrmap-example-*.bin (fuzzing seeds, documentation) hold exactly the §4.3 bytes. */
+/* test-data/cwasm/addrmap-example-*.bin (fuzzing seeds, documentation) hold exactly the example's bytes. */
 static void the_committed_example_sections_are_the_documented_bytes(void **state)
 {
 	static const struct {
@@ -258,7 +258,7 @@ static void blocks_of_all_none_positions_round_trip(void **state)
 	free(buf);
 }
 
-/* formats.md §4.4: an empty map is 4 bytes in the plain encoding and 8 in the block encoding. */
+/* An empty map is 4 bytes in the plain encoding and 8 in the block encoding. */
 static void an_empty_map_is_told_apart_by_its_length(void **state)
 {
 	static const uint8_t four[4], eight[8];
@@ -291,7 +291,7 @@ static void an_empty_map_is_told_apart_by_its_length(void **state)
 	free(out);
 }
 
-/* formats.md §4.4: with N = 1 the plain map is 12 bytes and a block map at least 17. */
+/* With N = 1 the plain map is 12 bytes and a block map at least 17. */
 static void a_single_entry_map_is_never_ambiguous(void **state)
 {
 	static const struct addrmap_entry one[] = { { 0x10, 0x2b } }, none[] = { { 0, NONE } };
@@ -320,7 +320,8 @@ static void a_single_entry_map_is_never_ambiguous(void **state)
 /*
  * 20 bytes that are valid in both encodings: plain (1, 0) (0x10, 0x03040500),
  * or one block at 0x10 whose body 00 05 04 03 reads (0x10, 5) (0x12, 8).
- * Both decodings were worked out by hand from formats.md §4.2/§4.3.
+ * Both decodings were worked out by hand from the encodings' definitions
+ * (postproc/FORMATS.md).
  */
 static const uint8_t both[] = {
 	0x02, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00, 0x00,
@@ -380,7 +381,7 @@ static void unused_body_bytes_rule_out_the_block_encoding_whatever_the_engine(vo
 
 /*
  * corrupt-inputs-wasm.sh "entry count 37 < the 38 encoded": with E one too
- * low, the last entry's bytes were silently ignored. Here the §4.3 example
+ * low, the last entry's bytes were silently ignored. Here the worked example
  * with E = 3: e0..e2 take 00 2a 09 06 02, and e3's 12 7d (at +21) are left.
  */
 static void an_entry_count_below_the_encoded_entries_is_refused_at_the_leftover_bytes(void **state)
@@ -699,7 +700,7 @@ static void lookup_ignores_the_entries_of_other_functions(void **state)
 	assert_false(addrmap__lookup(NULL, 0, 0, 0x100, 0x10, &w));
 }
 
-/* The reference's algorithm spelled out (formats.md §6.2): filter to the function, take the last <= pc. */
+/* The reference's lookup spelled out (FORMATS.md): filter to the function, take the last <= pc. */
 static bool reference_lookup(const struct addrmap_entry *e, size_t nr, uint32_t fstart,
 			     uint32_t fend, uint32_t pc, uint32_t *w)
 {

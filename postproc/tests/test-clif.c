@@ -139,7 +139,7 @@ static void the_fib_directory_yields_every_function_by_its_symbol(void **state)
 	clif_set__free(s);
 }
 
-/* formats.md §5.5 verbatim (the tests/disas/fibonacci.wat output plus the header line). */
+/* wasmtime's tests/disas/fibonacci.wat expectation verbatim, plus the header line. */
 static void the_reference_example_joins_lines_of_one_offset(void **state)
 {
 	struct clif_set *s = load_ok("test-data/clif/cases");
@@ -158,7 +158,7 @@ static void the_reference_example_joins_lines_of_one_offset(void **state)
 }
 
 /*
- * Regression test for the reference's 4-digit srcloc parse (formats.md §5.4):
+ * Regression test for the reference's 4-digit srcloc parse (FORMATS.md, "CLIF dumps"):
  * "@1a2b3" is 0x1a2b3, not 0x1a2b followed by a stray "3".
  */
 static void srclocs_past_64_kib_keep_all_their_digits(void **state)

@@ -29,7 +29,7 @@ static uint8_t text[TEXT_SIZE];
 static const uint8_t rodata[16];
 
 /*
- * The layout of §3.3: defined functions first, then trampolines, each symbol
+ * wasmtime's layout: defined functions first, then trampolines, each symbol
  * STT_FUNC/STB_LOCAL with its exact size; 0x50..0x5f is alignment padding.
  * The two array-to-wasm trampolines get identical bytes (see setup).
  */
@@ -58,7 +58,7 @@ static const struct cw_symbol good_syms[] = {
 #define NR_GOOD_FUNCS 9
 #define NR_SKIPPED 5
 
-/* fib [0, 0x30) starts with the prologue's none entry (§4.1); function[2] [0x30, 0x50) has none. */
+/* fib [0, 0x30) starts with the prologue's none entry; function[2] [0x30, 0x50) has none. */
 static const struct addrmap_entry map[] = {
 	{ 0x00, NONE }, { 0x04, 0x2b }, { 0x10, 0x40 }, { 0x20, 0x5e }, { 0x2c, NONE },
 	{ 0x34, 0x70 }, { 0x38, NONE },
@@ -277,7 +277,7 @@ static void functions_are_found_by_symbol_code_and_offset(void **state)
 	cwasm__close(c);
 }
 
-/* Expectation: the entries written are the entries read, and lookups follow formats.md §6.2. */
+/* Expectation: the entries written are the entries read, and lookups follow the reference's rule. */
 static void check_addrmap(enum addrmap_format fmt, const void *engine, size_t engine_len)
 {
 	const struct addrmap_entry *e;
@@ -327,7 +327,7 @@ static void the_plain_address_map_of_older_engines_is_read(void **state)
 	check_addrmap(ADDRMAP_PLAIN, engine47, sizeof(engine47));
 }
 
-/* libelf byte-swaps headers and symbols; the map stays little-endian (§4.1). readelf -h agrees. */
+/* libelf byte-swaps headers and symbols; the map stays little-endian. readelf -h agrees. */
 static void a_big_endian_s390x_file_is_read_with_a_little_endian_map(void **state)
 {
 	const struct cwasm_func *f;
@@ -533,7 +533,7 @@ static void a_corrupt_address_map_is_refused_with_its_file_offset(void **state)
 	snprintf(want, sizeof(want), "+0x%llx: .wasmtime.addrmap+0xc: block 0 at body offset 0x9"
 		 " is past the 0x1 bytes", (unsigned long long)section_file_off(4) + 0xc);
 	refused(-EINVAL, want);
-	/* An empty section is not an absent one: wasmtime fails on it too (§4.1). */
+	/* An empty section is not an absent one: wasmtime fails on it too. */
 	write_cwasm(&(struct opts){ .addrmap = bad, .addrmap_len = 0 });
 	snprintf(want, sizeof(want), "+0x%llx: .wasmtime.addrmap+0x0: truncated",
 		 (unsigned long long)section_file_off(4));
@@ -743,7 +743,7 @@ static void random_byte_flips_never_crash(void **state)
  * The committed fixtures test-data/cwasm/fib-x86_64{,-plain}.cwasm: code
  * assembled from test-data/cwasm/fib-x86_64.S (GNU as; bytes checked with
  * objdump -d), address map entries at the instructions marked there,
- * symbols as wasmtime names fib.wat's functions (§3.3). Rewritten by
+ * symbols as wasmtime names fib.wat's functions. Rewritten by
  *   HOTBLOCKS_UPDATE_FIXTURES=1 build/tests/postproc-test-cwasm
  * and otherwise only read, so the reader is checked on files it did not just write.
  */

@@ -82,3 +82,37 @@ find_jco() {
 	fi
 	return 0
 }
+
+# browser_check [--screenshot PNG] [--dump JSON] PAGE SPEC: open PAGE in
+# headless Chromium and run the checks of SPEC (scripts/tests/browser-check.mjs
+# says what it checks and how SPEC reads): the pinned playwright-core of
+# build/browser, run by the node 20 of build/test-node (scripts/ensure-deps
+# check installs both), on Debian's chromium. Prints its "ok - ..." /
+# "not ok - ..." lines; exit 1 when a check failed, 2 when it could not run.
+browser_check() {
+	bc_node=node
+	[ -x "$top/build/test-node/bin/node" ] && bc_node=$top/build/test-node/bin/node
+	"$bc_node" "$top/scripts/tests/browser-check.mjs" "$@"
+}
+
+# tap_relay FILE [PREFIX]: the "ok - ..." / "not ok - ..." lines of FILE (a
+# checker's output) as this test's own numbered lines, each name after PREFIX;
+# the "# ..." lines after a failure are its detail. Returns 1 when FILE has
+# no such line at all (the checker did not run).
+tap_relay() {
+	tr_seen=0 tr_fail= tr_detail=$tmp/tap-relay.detail
+	tr_flush() {
+		[ -n "$tr_fail" ] && not_ok "${2:-}$tr_fail" "$tr_detail"
+		tr_fail=
+	}
+	while IFS= read -r tr_line; do
+		case $tr_line in
+		"# "*) [ -n "$tr_fail" ] && echo "${tr_line#\# }" >>"$tr_detail" ;;
+		"ok - "*) tr_flush "$@"; tr_seen=1; ok "${2:-}${tr_line#ok - }" ;;
+		"not ok - "*) tr_flush "$@"; tr_seen=1; tr_fail=${tr_line#not ok - }; : >"$tr_detail" ;;
+		*) tr_flush "$@" ;;
+		esac
+	done <"$1"
+	tr_flush "$@"
+	[ "$tr_seen" = 1 ]
+}

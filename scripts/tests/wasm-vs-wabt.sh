@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The wasm decoder (postproc/wasm.c) against real references:
+# The wasm decoder (postproc/wasm*.c) against real references:
 #  - wasm-objdump -d (Debian wabt): every instruction's offset, opcode and
 #    immediates, on modules clang builds here from test-data/wasm/*.c (-O0, -O2,
 #    -Os), on test-data/v8-wasm/hot.wasm, on the committed .wasm files wabt can
@@ -143,7 +143,7 @@ compare_wabt() {	# description file
 }
 
 # The instruction lines of wasmprinter's output, in order: what the reference's
-# Wasm column is made of (formats.md 7.3: lines not starting with "(" or ")").
+# Wasm column is made of (postproc/FORMATS.md: lines not starting with "(" or ")").
 printed_insns() {	# printed-file
 	sed 's/^ *//; s/ *$//' "$1" | grep -v -e '^(' -e '^)' -e '^$'
 }

@@ -3,7 +3,9 @@
 
 /*
  * For test recordings only (test-data/wasmtime/README.md).  What wasmtime
- * does and this program repeats (formats.md §0, §1.3, §1.4, §2):
+ * does and this program repeats (read from wasmtime's profiling agents,
+ * crates/wasmtime/src/profiling_agent/, and its module loading; the jitdump
+ * side is described in plugin/JITDUMP.md):
  *   1. the profiling agent starts with the engine: --profile=jitdump opens
  *      ./jit-<pid>.dump (append, no truncation), maps its first 1024 bytes
  *      PROT_READ|PROT_EXEC MAP_PRIVATE as perf's marker, then writes the
@@ -40,10 +42,10 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include "../../plugin/jitdump-format.h"
+
 #define ELFOSABI_WASMTIME	200
 #define EF_WASMTIME_MODULE	0x1
-#define JITDUMP_MAGIC		0x4A695444
-#define JIT_CODE_LOAD		0
 
 static const char *prog = "cwasm-run";
 
@@ -254,42 +256,40 @@ static void jitdump_open(void)
 	if (marker == MAP_FAILED)
 		die("%s: marker mmap: %s", path, strerror(errno));
 	if (st.st_size == 0) {
-		unsigned char h[40];
-		uint32_t w[6] = { JITDUMP_MAGIC, 1, sizeof(h), EM_X86_64, 0, (uint32_t)getpid() };
-		uint64_t ts = now_ns(CLOCK_MONOTONIC), flags = 0;
+		struct jitdump_file_header h = {
+			.magic = JITDUMP_MAGIC,
+			.version = JITDUMP_VERSION,
+			.total_size = sizeof(h),
+			.elf_mach = EM_X86_64,
+			.pid = (uint32_t)getpid(),
+			.timestamp = now_ns(CLOCK_MONOTONIC),
+		};
 
-		memcpy(h, w, sizeof(w));
-		memcpy(h + 24, &ts, 8);
-		memcpy(h + 32, &flags, 8);
-		write_all(jd.fd, h, sizeof(h), path);
+		write_all(jd.fd, &h, sizeof(h), path);
 	}
 }
 
 /* One JIT_CODE_LOAD, built in memory and written with one write(). */
 static void jitdump_load(const char *name, const void *code, uint64_t size)
 {
-	size_t nlen = strlen(name) + 1, total = 56 + nlen + size;
+	size_t nlen = strlen(name) + 1, total = sizeof(struct jitdump_rec_load) + nlen + size;
 	unsigned char *r = malloc(total);
-	uint32_t u32[4];
-	uint64_t u64[5];
+	struct jitdump_rec_load l = {
+		.p = { .id = JITDUMP_CODE_LOAD, .total_size = (uint32_t)total,
+		       .timestamp = now_ns(CLOCK_MONOTONIC) },
+		.pid = (uint32_t)getpid(),
+		.tid = (uint32_t)syscall(SYS_gettid),
+		.vma = (uintptr_t)code,
+		.code_addr = (uintptr_t)code,
+		.code_size = size,
+		.code_index = jd.code_index++,
+	};
 
 	if (!r)
 		die("out of memory");
-	u32[0] = JIT_CODE_LOAD;
-	u32[1] = total;
-	u64[0] = now_ns(CLOCK_MONOTONIC);
-	memcpy(r, u32, 8);
-	memcpy(r + 8, u64, 8);
-	u32[2] = getpid();
-	u32[3] = syscall(SYS_gettid);
-	memcpy(r + 16, &u32[2], 8);
-	u64[1] = (uintptr_t)code;	/* vma */
-	u64[2] = (uintptr_t)code;	/* code_addr */
-	u64[3] = size;
-	u64[4] = jd.code_index++;
-	memcpy(r + 24, &u64[1], 32);
-	memcpy(r + 56, name, nlen);
-	memcpy(r + 56 + nlen, code, size);
+	memcpy(r, &l, sizeof(l));
+	memcpy(r + sizeof(l), name, nlen);
+	memcpy(r + sizeof(l) + nlen, code, size);
 	write_all(jd.fd, r, total, "jitdump");
 	free(r);
 }

@@ -15,11 +15,12 @@
  * Every record is written before the code it describes is installed, so no
  * sample of a function can be older than the record that announced it.
  *
- * The structs below are declared from the jitdump specification
- * (tools/perf/Documentation/jitdump-specification.txt), not taken from perf.
+ * The record layout is plugin/jitdump-format.h's, the one the plugin reads,
+ * written in this host's byte order.
  */
 
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
@@ -29,6 +30,8 @@
 #include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../../plugin/jitdump-format.h"
 
 /*
  * The jitted code, hand-written.  It lives in .rodata (not executable in this
@@ -117,61 +120,6 @@ extern const unsigned char fj_gamma_start[], fj_gamma_end[];
 
 typedef uint32_t (*jit_fn)(uint32_t n);
 
-/* jitdump on-disk layout (native byte order, no padding anywhere). */
-enum { JD_CODE_LOAD = 0, JD_CODE_MOVE = 1, JD_CODE_DEBUG_INFO = 2, JD_CODE_CLOSE = 3 };
-
-struct jd_header {
-	uint32_t magic;		/* 0x4A695444 "JiTD" */
-	uint32_t version;	/* 1 */
-	uint32_t total_size;	/* sizeof(struct jd_header) */
-	uint32_t elf_mach;	/* EM_X86_64 */
-	uint32_t pad1;
-	uint32_t pid;
-	uint64_t timestamp;
-	uint64_t flags;		/* 0: timestamps are CLOCK_MONOTONIC, not TSC */
-};
-
-struct jd_prefix {
-	uint32_t id;
-	uint32_t total_size;	/* whole record, prefix included */
-	uint64_t timestamp;
-};
-
-struct jd_code_load {
-	struct jd_prefix p;
-	uint32_t pid, tid;
-	uint64_t vma, code_addr, code_size, code_index;
-	/* then the NUL-terminated name, then code_size bytes of code */
-};
-
-struct jd_code_move {
-	struct jd_prefix p;
-	uint32_t pid, tid;
-	uint64_t vma, old_code_addr, new_code_addr, code_size, code_index;
-};
-
-struct jd_debug_info {
-	struct jd_prefix p;
-	uint64_t code_addr, nr_entry;
-	/* then nr_entry entries */
-};
-
-struct jd_debug_entry {
-	uint64_t addr;
-	uint32_t line, discrim;
-	/* then the NUL-terminated file name; "\xff" = same as previous entry */
-};
-
-_Static_assert(sizeof(struct jd_header) == 40, "jitdump header is 40 bytes");
-_Static_assert(sizeof(struct jd_prefix) == 16, "record prefix is 16 bytes");
-_Static_assert(sizeof(struct jd_code_load) == 56, "LOAD fixed part is 56 bytes");
-_Static_assert(sizeof(struct jd_code_move) == 64, "MOVE is 64 bytes");
-_Static_assert(sizeof(struct jd_debug_info) == 32, "DEBUG_INFO fixed part is 32 bytes");
-_Static_assert(sizeof(struct jd_debug_entry) == 16, "debug entry fixed part is 16 bytes");
-
-#define JD_MAGIC 0x4A695444u
-#define EM_X86_64_ 62
-
 /* Calls per timing check: ~50-100 us per call keeps the overshoot negligible. */
 #define ROUNDS 50000u
 /* Where we ask for the code region, so re-recordings usually get the same
@@ -228,7 +176,7 @@ static void write_all(const void *buf, size_t len)
 static void jd_open(void)
 {
 	char path[64];
-	struct jd_header h;
+	struct jitdump_file_header h;
 	long page = sysconf(_SC_PAGESIZE);
 
 	snprintf(path, sizeof(path), "./jit-%u.dump", my_pid);
@@ -238,10 +186,10 @@ static void jd_open(void)
 		die(path);
 
 	memset(&h, 0, sizeof(h));
-	h.magic = JD_MAGIC;
-	h.version = 1;
+	h.magic = JITDUMP_MAGIC;
+	h.version = JITDUMP_VERSION;
 	h.total_size = sizeof(h);
-	h.elf_mach = EM_X86_64_;
+	h.elf_mach = EM_X86_64;
 	h.pid = my_pid;
 	h.timestamp = mono_ns();
 	h.flags = 0;
@@ -259,14 +207,14 @@ static void jd_code_load(uint64_t ts, const char *name, uint64_t addr,
 			 const void *code, size_t size, uint64_t index)
 {
 	size_t nlen = strlen(name) + 1;
-	size_t total = sizeof(struct jd_code_load) + nlen + size;
+	size_t total = sizeof(struct jitdump_rec_load) + nlen + size;
 	unsigned char *buf = malloc(total);
-	struct jd_code_load r;
+	struct jitdump_rec_load r;
 
 	if (!buf)
 		die("malloc");
 	memset(&r, 0, sizeof(r));
-	r.p.id = JD_CODE_LOAD;
+	r.p.id = JITDUMP_CODE_LOAD;
 	r.p.total_size = (uint32_t)total;
 	r.p.timestamp = ts;
 	r.pid = my_pid;
@@ -285,10 +233,10 @@ static void jd_code_load(uint64_t ts, const char *name, uint64_t addr,
 static void jd_code_move(uint64_t ts, uint64_t old_addr, uint64_t new_addr,
 			 uint64_t size, uint64_t index)
 {
-	struct jd_code_move r;
+	struct jitdump_rec_move r;
 
 	memset(&r, 0, sizeof(r));
-	r.p.id = JD_CODE_MOVE;
+	r.p.id = JITDUMP_CODE_MOVE;
 	r.p.total_size = sizeof(r);
 	r.p.timestamp = ts;
 	r.pid = my_pid;
@@ -312,17 +260,17 @@ struct debug_line {
 static void jd_debug_info(uint64_t ts, uint64_t code_addr,
 			  const struct debug_line *lines, size_t n)
 {
-	size_t total = sizeof(struct jd_debug_info), off;
+	size_t total = sizeof(struct jitdump_rec_debug_info), off;
 	unsigned char *buf;
-	struct jd_debug_info r;
+	struct jitdump_rec_debug_info r;
 
 	for (size_t i = 0; i < n; i++)
-		total += sizeof(struct jd_debug_entry) + strlen(lines[i].file) + 1;
+		total += sizeof(struct jitdump_rec_debug_entry) + strlen(lines[i].file) + 1;
 	buf = malloc(total);
 	if (!buf)
 		die("malloc");
 	memset(&r, 0, sizeof(r));
-	r.p.id = JD_CODE_DEBUG_INFO;
+	r.p.id = JITDUMP_CODE_DEBUG_INFO;
 	r.p.total_size = (uint32_t)total;
 	r.p.timestamp = ts;
 	r.code_addr = code_addr;
@@ -330,7 +278,7 @@ static void jd_debug_info(uint64_t ts, uint64_t code_addr,
 	memcpy(buf, &r, sizeof(r));
 	off = sizeof(r);
 	for (size_t i = 0; i < n; i++) {
-		struct jd_debug_entry e = {
+		struct jitdump_rec_debug_entry e = {
 			.addr = lines[i].addr,
 			.line = lines[i].line,
 			.discrim = lines[i].discrim,
@@ -348,8 +296,8 @@ static void jd_debug_info(uint64_t ts, uint64_t code_addr,
 
 static void jd_close(void)
 {
-	struct jd_prefix r = {
-		.id = JD_CODE_CLOSE,
+	struct jitdump_rec_prefix r = {
+		.id = JITDUMP_CODE_CLOSE,
 		.total_size = sizeof(r),
 		.timestamp = mono_ns(),
 	};

@@ -2,6 +2,7 @@
 /* Test workload that behaves like a JIT starting up: it creates ./jit-<pid>.dump
  * and maps it executable, which is how perf learns the dump's path. */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -10,17 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-/* jitdump-specification.txt "file header": every field in the writer's byte order. */
-struct jitmarker_header {
-	uint32_t magic;		/* 0x4A695444 "JiTD" */
-	uint32_t version;	/* 1 */
-	uint32_t total_size;	/* sizeof(struct jitmarker_header) = 40 */
-	uint32_t elf_mach;	/* EM_X86_64 = 62 */
-	uint32_t pad1;
-	uint32_t pid;
-	uint64_t timestamp;	/* CLOCK_MONOTONIC, ns */
-	uint64_t flags;
-};
+#include "../../plugin/jitdump-format.h"
 
 static uint64_t now_ns(void)
 {
@@ -32,11 +23,12 @@ static uint64_t now_ns(void)
 
 int main(void)
 {
-	struct jitmarker_header h = {
-		.magic = 0x4A695444,
-		.version = 1,
+	/* A valid header and no records, in this host's byte order. */
+	struct jitdump_file_header h = {
+		.magic = JITDUMP_MAGIC,
+		.version = JITDUMP_VERSION,
 		.total_size = sizeof(h),
-		.elf_mach = 62,
+		.elf_mach = EM_X86_64,
 		.pid = (uint32_t)getpid(),
 	};
 	char name[64];

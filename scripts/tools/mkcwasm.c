@@ -4,8 +4,11 @@
 /*
  * wasmtime cannot be installed where hotblocks is developed, so its test
  * fixtures are built from hand-written code (test-data/wasmtime/hot.S) and
- * laid out exactly as /work/shared/docs/formats.md §3/§4 describes wasmtime's
- * artifact.  Usage:
+ * laid out as wasmtime lays out its artifact (postproc/FORMATS.md, "The
+ * .cwasm file" and "The address map").  The address map is written by the
+ * post-processor's own encoder (postproc/addrmap.c), so these fixtures and
+ * its decoder test each other only through the worked example below, which
+ * was checked by hand and by an independent Python decoder.  Usage:
  *
  *   mkcwasm --self-test
  *   mkcwasm --extract-addrmap OBJ	  per-instruction address map of OBJ
@@ -45,12 +48,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../../postproc/addrmap.h"
+#include "../../postproc/leb128.h"
+#include "../../postproc/little-endian.h"
+
 #define ELFOSABI_WASMTIME	200
 #define EF_WASMTIME_MODULE	0x1
 #define TEXT_ALIGN		0x1000
-#define ADDRMAP_BLOCK_SIZE	128	/* entries per block (address_map.rs) */
 #define TRAP_BLOCK_SIZE		128	/* entries per block (trap_encoding.rs) */
-#define POS_NONE		UINT32_MAX
 
 static const char *prog = "mkcwasm";
 
@@ -105,104 +110,25 @@ static void buf_u32(struct buf *b, uint32_t v)
 	buf_put(b, le, 4);
 }
 
-static void put_u32_at(unsigned char *p, uint32_t v)
-{
-	p[0] = v;
-	p[1] = v >> 8;
-	p[2] = v >> 16;
-	p[3] = v >> 24;
-}
-
 static void buf_uleb(struct buf *b, uint64_t v)
 {
-	do {
-		uint8_t byte = v & 0x7f;
+	uint8_t leb[LEB128_MAX];
 
-		v >>= 7;
-		if (v)
-			byte |= 0x80;
-		buf_u8(b, byte);
-	} while (v);
+	buf_put(b, leb, leb128_write_u(leb, v));
 }
 
-static void buf_sleb(struct buf *b, int64_t v)
+/* ---- the encoders (wasmtime's compile/address_map.rs, compile/trap_encoding.rs) ---- */
+
+/* The address map in either encoding, by the post-processor's encoder. */
+static void addrmap(struct buf *out, const struct addrmap_entry *e, size_t n, enum addrmap_format fmt)
 {
-	for (;;) {
-		uint8_t byte = v & 0x7f;
-		bool done;
+	uint8_t *p;
+	size_t len;
 
-		v >>= 7;	/* arithmetic shift: gcc/clang on every target we use */
-		done = (v == 0 && !(byte & 0x40)) || (v == -1 && (byte & 0x40));
-		if (!done)
-			byte |= 0x80;
-		buf_u8(b, byte);
-		if (done)
-			break;
-	}
-}
-
-/* ---- the encoders (formats.md §4, wasmtime's compile/address_map.rs) ---- */
-
-struct entry {
-	uint32_t off;	/* text offset, relative to .text */
-	uint32_t pos;	/* wasm file offset or POS_NONE */
-};
-
-/* Plain encoding, wasmtime <= 46: u32 N, u32 offsets[N], u32 positions[N]. */
-static void addrmap_plain(struct buf *out, const struct entry *e, size_t n)
-{
-	buf_u32(out, n);
-	for (size_t i = 0; i < n; i++)
-		buf_u32(out, e[i].off);
-	for (size_t i = 0; i < n; i++)
-		buf_u32(out, e[i].pos);
-}
-
-/*
- * Block encoding, wasmtime >= 47 (PR #13628): u32 E, u32 B, B x {u32
- * first_offset, u32 block_pos}, then the bodies.  An entry is the uleb token
- * (pc_delta << 1 | is_none), then unless none the position: uleb for the
- * block's first non-none one, sleb delta from the previous one after that.
- */
-static void addrmap_blocks(struct buf *out, const struct entry *e, size_t n)
-{
-	size_t nblocks = (n + ADDRMAP_BLOCK_SIZE - 1) / ADDRMAP_BLOCK_SIZE;
-	struct buf bodies = { 0 };
-	size_t index_at;
-
-	buf_u32(out, n);
-	buf_u32(out, nblocks);
-	index_at = out->len;
-	for (size_t k = 0; k < nblocks; k++) {
-		buf_u32(out, 0);
-		buf_u32(out, 0);
-	}
-	for (size_t k = 0; k < nblocks; k++) {
-		size_t first = k * ADDRMAP_BLOCK_SIZE;
-		size_t end = first + ADDRMAP_BLOCK_SIZE < n ? first + ADDRMAP_BLOCK_SIZE : n;
-		uint32_t prev_off = e[first].off;
-		bool have_prev = false;
-		uint32_t prev_pos = 0;
-
-		put_u32_at(out->data + index_at + 8 * k, e[first].off);
-		put_u32_at(out->data + index_at + 8 * k + 4, bodies.len);
-		for (size_t i = first; i < end; i++) {
-			bool none = e[i].pos == POS_NONE;
-
-			buf_uleb(&bodies, (uint64_t)(e[i].off - prev_off) << 1 | none);
-			prev_off = e[i].off;
-			if (none)
-				continue;
-			if (have_prev)
-				buf_sleb(&bodies, (int64_t)e[i].pos - (int64_t)prev_pos);
-			else
-				buf_uleb(&bodies, e[i].pos);
-			prev_pos = e[i].pos;
-			have_prev = true;
-		}
-	}
-	buf_put(out, bodies.data, bodies.len);
-	free(bodies.data);
+	if (addrmap__encode(e, n, fmt, &p, &len))
+		die("cannot encode the address map (%zu entries)", n);
+	buf_put(out, p, len);
+	free(p);
 }
 
 struct trap {
@@ -251,8 +177,8 @@ static void traps_blocks(struct buf *out, const struct trap *t, size_t n)
 		for (size_t i = first; i < end; i++)
 			if (++counts[t[i].code] > counts[deflt])
 				deflt = t[i].code;
-		put_u32_at(out->data + index_at + 8 * k, t[first].off);
-		put_u32_at(out->data + index_at + 8 * k + 4, bodies.len);
+		put_le32(out->data + index_at + 8 * k, t[first].off);
+		put_le32(out->data + index_at + 8 * k + 4, bodies.len);
 		buf_u8(&bodies, deflt);
 		for (size_t i = first; i < end; i++) {
 			bool differs = t[i].code != deflt;
@@ -297,7 +223,7 @@ static void exceptions(struct buf *out, const struct callsite *c, size_t n)
 		buf_u32(out, c[i].handler);
 }
 
-/* ---- self-test: the worked examples of formats.md §4.3 ---- */
+/* ---- self-test: the worked examples of postproc/FORMATS.md ---- */
 
 static int passed, failed;
 
@@ -321,8 +247,8 @@ static void same_bytes(const char *what, const struct buf *got, const unsigned c
 
 static int self_test(void)
 {
-	static const struct entry ex[] = {
-		{ 0x40, 0x2a }, { 0x44, POS_NONE }, { 0x47, 0x2c }, { 0x50, 0x29 },
+	static const struct addrmap_entry ex[] = {
+		{ 0x40, 0x2a }, { 0x44, ADDRMAP_NONE }, { 0x47, 0x2c }, { 0x50, 0x29 },
 	};
 	static const unsigned char want_blocks[23] = {
 		0x04, 0x00, 0x00, 0x00, 0x01, 0x00, 0x00, 0x00,
@@ -344,26 +270,23 @@ static int self_test(void)
 		0x78, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
 		0x00, 0x00, 0x31, 0x01,
 	};
-	static const unsigned char want_leb[] = { 0x7d, 0x3f, 0xc0, 0x00, 0x2a, 0xdc, 0x81, 0x04 };
+	static const unsigned char want_leb[] = { 0x2a, 0xdc, 0x81, 0x04 };
 	struct buf b = { 0 };
 
-	addrmap_blocks(&b, ex, 4);
-	same_bytes("addrmap block encoding, formats.md 4.3 example", &b, want_blocks,
+	addrmap(&b, ex, 4, ADDRMAP_BLOCKS);
+	same_bytes("addrmap block encoding, the worked example", &b, want_blocks,
 		   sizeof(want_blocks));
 	b.len = 0;
-	addrmap_plain(&b, ex, 4);
-	same_bytes("addrmap plain encoding, formats.md 4.3 example", &b, want_plain,
+	addrmap(&b, ex, 4, ADDRMAP_PLAIN);
+	same_bytes("addrmap plain encoding, the worked example", &b, want_plain,
 		   sizeof(want_plain));
 	b.len = 0;
-	addrmap_blocks(&b, NULL, 0);
+	addrmap(&b, NULL, 0, ADDRMAP_BLOCKS);
 	same_bytes("empty block address map", &b, want_empty, sizeof(want_empty));
 	b.len = 0;
 	traps_blocks(&b, tr, 2);
 	same_bytes("trap block encoding", &b, want_traps, sizeof(want_traps));
 	b.len = 0;
-	buf_sleb(&b, -3);
-	buf_sleb(&b, 63);
-	buf_sleb(&b, 64);
 	buf_uleb(&b, 0x2a);
 	buf_uleb(&b, 0x100dc);
 	same_bytes("leb128", &b, want_leb, sizeof(want_leb));
@@ -542,7 +465,7 @@ static int extract_addrmap(const char *path)
 			printf("# %s [0x%x, 0x%x)\n", f->name, f->off, f->off + f->size);
 			cur = f;
 		}
-		if (pos == POS_NONE)
+		if (pos == ADDRMAP_NONE)
 			printf("0x%04x none\n", off);
 		else
 			printf("0x%04x 0x%x\n", off, pos);
@@ -597,10 +520,10 @@ static uint32_t parse_u32(const char *file, unsigned line, const char *s)
 	return v;
 }
 
-static struct entry *read_addrmap(const char *path, size_t *np)
+static struct addrmap_entry *read_addrmap(const char *path, size_t *np)
 {
 	FILE *f = fopen(path, "r");
-	struct entry *e = NULL;
+	struct addrmap_entry *e = NULL;
 	char line[512];
 	unsigned ln = 0;
 	size_t n = 0;
@@ -617,11 +540,11 @@ static struct entry *read_addrmap(const char *path, size_t *np)
 		if (sscanf(s, "%63s %63s %c", a, b, &extra) != 2)
 			die("%s:%u: expected 'text_offset wasm_offset|none'", path, ln);
 		e = xrealloc(e, (n + 1) * sizeof(*e));
-		e[n].off = parse_u32(path, ln, a);
-		e[n].pos = !strcmp(b, "none") ? POS_NONE : parse_u32(path, ln, b);
-		if (e[n].pos == POS_NONE && strcmp(b, "none"))
+		e[n].text_off = parse_u32(path, ln, a);
+		e[n].wasm_off = !strcmp(b, "none") ? ADDRMAP_NONE : parse_u32(path, ln, b);
+		if (e[n].wasm_off == ADDRMAP_NONE && strcmp(b, "none"))
 			die("%s:%u: 0xffffffff is reserved; write 'none'", path, ln);
-		if (n && e[n].off <= e[n - 1].off)
+		if (n && e[n].text_off <= e[n - 1].text_off)
 			die("%s:%u: text offsets must increase", path, ln);
 		n++;
 	}
@@ -683,7 +606,7 @@ static void read_meta(const char *path, struct trap **tp, size_t *ntp, struct ca
  * equals the previous kept entry's (of the same function) is dropped.  The
  * input may list every instruction; the output is what wasmtime stores.
  */
-static size_t compress_addrmap(const struct obj *o, struct entry *e, size_t n)
+static size_t compress_addrmap(const struct obj *o, struct addrmap_entry *e, size_t n)
 {
 	const struct func *cur = NULL;
 	bool have_last = false;
@@ -691,18 +614,18 @@ static size_t compress_addrmap(const struct obj *o, struct entry *e, size_t n)
 	size_t kept = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const struct func *f = func_at(o, e[i].off);
+		const struct func *f = func_at(o, e[i].text_off);
 
 		if (!f)
-			die("address map entry at 0x%x is outside every function of %s", e[i].off,
+			die("address map entry at 0x%x is outside every function of %s", e[i].text_off,
 			    o->path);
 		if (f != cur) {
 			cur = f;
 			have_last = false;
 		}
-		if (have_last && e[i].pos == last)
+		if (have_last && e[i].wasm_off == last)
 			continue;
-		last = e[i].pos;
+		last = e[i].wasm_off;
 		have_last = true;
 		e[kept++] = e[i];
 	}
@@ -862,7 +785,7 @@ int main(int argc, char **argv)
 	struct trap *traps = NULL;
 	struct callsite *calls = NULL;
 	size_t ntraps = 0, ncalls = 0, nmap;
-	struct entry *map;
+	struct addrmap_entry *map;
 	struct outsec secs[16];
 	size_t nsecs = 0;
 	bool blocks;
@@ -939,10 +862,7 @@ int main(int argc, char **argv)
 			buf_u8(&s->data, 0);
 
 		s = SEC(".wasmtime.addrmap", SHT_PROGBITS, SHF_ALLOC, 1);
-		if (blocks)
-			addrmap_blocks(&s->data, map, nmap);
-		else
-			addrmap_plain(&s->data, map, nmap);
+		addrmap(&s->data, map, nmap, blocks ? ADDRMAP_BLOCKS : ADDRMAP_PLAIN);
 
 		/* No .wasmtime.stackmap: wasmtime omits it when no function
 		 * has GC references. */

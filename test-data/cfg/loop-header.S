@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # A loop whose header sits in the middle of a straight run: the header must
 # start a block although nothing before it jumps (the reference splits only
-# after jumps). Also the fib-like text cells of formats.md §6.3.
+# after jumps). Also text cells like those of the reference's fib example.
 .intel_syntax noprefix
 .text
 fib:

@@ -76,11 +76,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	stream__init(&s);
 	if (!stream__read(&s, f, "fuzz.hbs", err, sizeof(err)) && !stream__finish(&s) && s.events_nr &&
 	    !annotator__open(&annot, &in, err, sizeof(err))) {
-		report(&s, annot, false);
+		if (!annotator__bind(annot, &s))
+			report(&s, annot, false);
 		annotator__close(annot);
 		/* A fresh annotator: its cache belongs to one report. */
 		if (!annotator__open(&annot, &in, err, sizeof(err))) {
-			report(&s, annot, true);
+			if (!annotator__bind(annot, &s))
+				report(&s, annot, true);
 			annotator__close(annot);
 		}
 	}

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What perf script's own command line says that no dlfilter API tells: the
+ * file perf reads, and whether perf filters samples itself (JITDUMP.md
+ * "Which perf.data", "perf's dlfilter API as the plugin uses it").
+ */
+#ifndef PLUGIN_PERF_CMDLINE_H
+#define PLUGIN_PERF_CMDLINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct perf_cmdline {
+	char *input;	/* -i FILE, -iFILE, --input FILE, --input=FILE (owned; the last
+			 * one given); NULL when there is none */
+	bool filters;	/* a perf script option that drops samples before the
+			 * dlfilter's filter_event (--time, --pid, -C, ...) */
+};
+
+/*
+ * Read args[0, len), the arguments NUL-separated as /proc/<pid>/cmdline holds
+ * them (the last one may lack its NUL). c is zeroed first. 0 or -ENOMEM.
+ */
+int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len);
+
+/* The same for this process, from /proc/self/cmdline (its first 8 KiB). An
+ * unreadable command line reads as an empty one. 0 or -ENOMEM. */
+int perf_cmdline__read(struct perf_cmdline *c);
+
+void perf_cmdline__release(struct perf_cmdline *c);
+
+/* Whether standard input is a FIFO: perf script reads a pipe there when no
+ * -i is given. */
+bool perf_cmdline__stdin_is_pipe(void);
+
+#endif

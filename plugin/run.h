@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One perf script run as the plugin sees it: what it was told, what it reads
+ * (the jitdumps, perf's symbols) and what it has counted. Every sample perf
+ * hands the plugin is accounted here in exactly one class per event
+ * (STREAM.md "total classes"), and the warnings the stream repeats are kept
+ * here.
+ */
+#ifndef PLUGIN_RUN_H
+#define PLUGIN_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <perf/perf_dlfilter.h>
+
+#include "classify.h"
+#include "counts.h"
+#include "dumps.h"
+#include "natives.h"
+#include "options.h"
+#include "pending.h"
+#include "stream-format.h"
+
+/* Events beyond this many are counted as the last one (with a warning). */
+#define MAX_EVENTS 32
+/* Distinct warnings kept for the stream; all are printed. */
+#define MAX_WARNINGS 64
+/* Object ids in the counts: JIT objects are code map ids, native objects have the top bit set. */
+#define NATIVE_ID_BIT 0x80000000u
+/* Count table bound: 16M distinct (object, event, offset) keys, ~512 MiB. */
+#define MAX_COUNT_SLOTS (1u << 25)
+
+struct event {
+	const char *seen_ptr;	/* perf's string for this event, compared by address first */
+	char *name;
+	bool time_aware;	/* recorded with perf record -k mono (JITDUMP.md "Time") */
+	bool clock_warned;
+};
+
+struct run {
+	const struct perf_dlfilter_fns *perf;	/* perf's callbacks */
+	bool started;		/* start() succeeded: stop() writes the stream */
+
+	struct options opts;
+	char *perf_data;	/* the recording perf reads; "-" for a pipe */
+	bool live;		/* input is a pipe: dumps may still be growing */
+	bool defer;		/* perf filters samples itself: classify only what it keeps */
+	int out_fd;		/* out=FILE, opened and checked in start(); -1: stdout */
+
+	struct dumps dumps;
+	struct natives natives;
+	struct counts counts;
+	struct classify_cache classify;
+	struct pending pending;
+
+	struct event events[MAX_EVENTS];
+	size_t events_nr;
+	const char *last_event_ptr;
+	uint32_t last_event;
+	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2];	/* [event][class] = {samples, period} */
+
+	/* Progress on a terminal: perf script can run for minutes on big files. */
+	bool progress;
+	bool progress_shown;
+	uint64_t seen;
+
+	char *warnings[MAX_WARNINGS];
+	size_t warnings_nr;
+	bool table_full_warned;
+};
+
+/* A run with nothing counted and no option set yet; NULL when out of memory.
+ * perf is kept (it must outlive the run). */
+struct run *run__new(const struct perf_dlfilter_fns *perf);
+void run__free(struct run *run);
+
+/* Print "hotblocks: warning: ..." once per distinct message and keep it for
+ * the stream. Takes a void * so it can serve as the dumps' warn callback. */
+__attribute__((format(printf, 2, 3)))
+void run__warn(void *run, const char *fmt, ...);
+
+/* The id of the sample's event (perf's evsel name; NULL counts as "unknown").
+ * A new event's clock is read from perf's attr(ctx). */
+uint32_t run__event(struct run *run, const char *name, void *ctx);
+
+/* A JIT sample of event ev was placed: warn once if its times were not usable. */
+void run__check_time_aware(struct run *run, uint32_t ev);
+
+/* Whether every event seen was recorded with -k mono (and any was seen). */
+bool run__time_aware(const struct run *run);
+
+/* Count a sample in class c (and in `all` when c is HB_CLASS_ALL). */
+void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t period);
+
+/* Count a sample at offset off of object obj, then account it in class c;
+ * a full count table makes it unattributed.table-full (warned once). */
+void run__count(struct run *run, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period,
+		enum hb_sample_class c);
+
+/* Clear the progress line, if one was shown. */
+void run__end_progress(struct run *run);
+
+#endif

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of sample classification (plugin/classify.c), the live-mode
+ * pending samples (plugin/pending.c) and the run's accounting (plugin/run.c),
+ * driven through a fake of perf's callbacks the way the entry points drive
+ * them. The expected class of each sample follows from STREAM.md "total
+ * classes" and JITDUMP.md "Time"; every test also checks that each event's
+ * classes sum to its `all`.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "classify.h"
+#include "jitdump-writer.h"
+#include "pending.h"
+#include "run.h"
+
+/* What the fake perf answers. */
+static struct perf_event_attr attr;
+static struct perf_dlfilter_al al;
+static bool have_al;
+static int object_code_calls;
+
+static struct perf_event_attr *fake_attr(void *ctx)
+{
+	return &attr;
+}
+
+static const struct perf_dlfilter_al *fake_resolve_ip(void *ctx)
+{
+	return have_al ? &al : NULL;
+}
+
+static __s32 fake_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
+{
+	static const uint8_t code[] = { 0x55, 0x48, 0x89, 0xe5, 0xc3 };
+
+	object_code_calls++;
+	if (len > sizeof(code))
+		len = sizeof(code);
+	memcpy(buf, code, len);
+	return (__s32)len;
+}
+
+static struct perf_dlfilter_fns fns = {
+	.attr = fake_attr, .resolve_ip = fake_resolve_ip, .object_code = fake_object_code,
+};
+
+struct fixture {
+	struct run *run;
+	char dump[64];
+};
+
+static void mono(bool yes)
+{
+	memset(&attr, 0, sizeof(attr));
+	if (yes) {
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+		attr.sample_type = PERF_SAMPLE_TIME;
+	}
+}
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f || !(f->run = run__new(&fns)))
+		return -1;
+	f->run->perf_data = strdup("perf.data");
+	mono(true);
+	have_al = false;
+	object_code_calls = 0;
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	run__free(f->run);
+	if (f->dump[0])
+		unlink(f->dump);
+	free(f);
+	return 0;
+}
+
+/* A dump of pid 42 with one 32-byte load "hot" at 0x7000 loaded at time 100. */
+static void with_dump(void **state)
+{
+	struct fixture *f = *state;
+	struct jitdump_writer w;
+	struct jitdump_writer_header h = jitdump_writer__default_header(42);
+	struct jitdump_writer_load l = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
+					 .name = "hot", .code_size = 32 };
+	int fd;
+
+	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-classify-XXXXXX");
+	fd = mkstemp(f->dump);
+	assert_true(fd >= 0);
+	close(fd);
+	jitdump_writer__init(&w, false);
+	jitdump_writer__header(&w, &h);
+	jitdump_writer__code_load(&w, &l);
+	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
+	jitdump_writer__release(&w);
+	assert_int_equal(dumps__add(&f->run->dumps, f->dump, 42), 0);
+}
+
+/* One sample through the calls filter_event_early and filter_event make. */
+static void feed(struct run *run, const char *event, uint8_t cpumode, uint32_t pid, uint64_t ip,
+		 uint64_t time, uint64_t period)
+{
+	struct perf_dlfilter_sample s = {
+		.size = sizeof(s), .ip = ip, .pid = (int)pid, .tid = (int)pid, .time = time,
+		.period = period, .cpumode = cpumode, .event = event,
+	};
+	uint32_t ev = run__event(run, s.event, NULL);
+
+	run__account(run, ev, HB_CLASS_ALL, s.period);
+	if (!classify__early(run, &s, ev))
+		classify__resolved(run, &s, ev, NULL);
+}
+
+static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uint64_t symoff)
+{
+	memset(&al, 0, sizeof(al));
+	al.size = sizeof(al);
+	al.dso = dso;
+	al.sym = sym;
+	al.sym_start = sym_start;
+	al.sym_end = sym ? sym_start + 0x40 : 0;
+	al.symoff = symoff;
+	have_al = true;
+}
+
+static uint64_t total(const struct run *run, uint32_t ev, enum hb_sample_class c)
+{
+	return run->totals[ev][c][0];
+}
+
+/* The accounting promise: every sample in exactly one class. */
+static void classes_sum_to_all(const struct run *run)
+{
+	for (size_t e = 0; e < run->events_nr; e++) {
+		uint64_t n = 0, p = 0;
+
+		for (int c = 1; c < HB_CLASS__NR; c++) {
+			n += run->totals[e][c][0];
+			p += run->totals[e][c][1];
+		}
+		assert_int_equal(n, run->totals[e][HB_CLASS_ALL][0]);
+		assert_int_equal(p, run->totals[e][HB_CLASS_ALL][1]);
+	}
+}
+
+/* The count recorded for (obj, ev, off), 0 if none. */
+static uint64_t counted(const struct run *run, uint32_t obj, uint32_t ev, uint64_t off)
+{
+	size_t nr;
+	uint64_t n = 0;
+	struct count_entry *e = counts__sorted(&run->counts, &nr);
+
+	assert_non_null(e);
+	for (size_t i = 0; i < nr; i++)
+		if (e[i].obj == obj && e[i].ev == ev && e[i].off == off)
+			n = e[i].samples;
+	free(e);
+	return n;
+}
+
+static void kernel_and_jit_samples_need_nothing_from_perf(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_KERNEL, 42, 0xffffffff81000000, 150, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_HYPERVISOR, 42, 0x1, 150, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 150, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 160, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x701f, 170, 10);
+	/* perf was never asked. */
+	assert_false(have_al);
+	assert_int_equal(total(run, 0, HB_CLASS_KERNEL), 2);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 3);
+	/* Code map id 0, at offsets from the load's start. */
+	assert_int_equal(counted(run, 0, 0, 0x10), 2);
+	assert_int_equal(counted(run, 0, 0, 0x1f), 1);
+	classes_sum_to_all(run);
+}
+
+static void a_sample_before_the_load_is_not_the_load(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
+	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 0);
+	classify__explain_unresolved(run);
+	assert_int_equal(run->warnings_nr, 1);
+	assert_non_null(strstr(run->warnings[0], "1 sample hit JIT code before its load record's time"));
+	classes_sum_to_all(run);
+}
+
+static void without_mono_time_is_not_used_and_that_is_said(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	mono(false);
+	/* Before the load by time, but times are not comparable: the newest load covering it. */
+	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
+	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 2);
+	assert_false(run__time_aware(run));
+	assert_int_equal(run->warnings_nr, 1);
+	assert_non_null(strstr(run->warnings[0], "event task-clock was not recorded with `perf record -k mono`"));
+	classes_sum_to_all(run);
+}
+
+static void perf_resolves_the_rest(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	have_al = false;
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as(NULL, NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as("[kernel.kallsyms]", "schedule", 0xffffffff81000000, 4);
+	al.is_kernel_ip = 1;
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as("//anon", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as("/tmp/perf-7.map", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as("/memfd:jit (deleted)", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	resolve_as("/usr/bin/prog", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	assert_int_equal(total(run, 0, HB_CLASS_NO_MAP), 2);
+	assert_int_equal(total(run, 0, HB_CLASS_KERNEL), 1);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT_NO_LOAD), 3);
+	assert_int_equal(total(run, 0, HB_CLASS_NO_SYMBOL), 1);
+	classes_sum_to_all(run);
+}
+
+static void a_native_symbol_is_one_object_with_its_code_read_once(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	static const char dso[] = "/no/such/libfoo.so", sym[] = "foo";
+
+	resolve_as(dso, sym, 0x1000, 0x4);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 1, 5);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 2, 5);
+	/* The same symbol through other strings with the same text: the table, not the cache. */
+	char dso2[sizeof(dso)], sym2[sizeof(sym)];
+
+	memcpy(dso2, dso, sizeof(dso));
+	memcpy(sym2, sym, sizeof(sym));
+	resolve_as(dso2, sym2, 0x1000, 0x3);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001003, 3, 5);
+	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 3);
+	assert_int_equal(run->natives.nr, 1);
+	assert_int_equal(object_code_calls, 1);
+	const struct native_obj *o = &run->natives.objs[0];
+
+	assert_int_equal(o->addr, 0x7f0000001000);
+	assert_int_equal(o->size, 0x40);
+	assert_int_equal(o->pid, 7);
+	assert_int_equal(o->code_len, 5);
+	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x4), 2);
+	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x3), 1);
+	classes_sum_to_all(run);
+}
+
+static void jit_only_leaves_the_rest_unresolved(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	run->opts.jit_only = true;
+	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x401000, 150, 1);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
+	assert_int_equal(total(run, 0, HB_CLASS_NOT_RESOLVED), 1);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(run->natives.nr, 0);
+	classes_sum_to_all(run);
+}
+
+static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
+{
+	struct fixture *f = *state;
+	struct run *run = f->run;
+
+	with_dump(state);
+	run->live = true;
+	/* Before the load by time, and in anonymous memory no load covers yet. */
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
+	resolve_as("//anon", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9010, 200, 3);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0xa000, 200, 3);
+	assert_int_equal(run->pending.nr, 3);
+	assert_int_equal(total(run, 0, HB_CLASS_ALL), 3);
+	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
+	assert_true(codemap__add(run->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
+	pending__resolve(run);
+	assert_int_equal(run->pending.nr, 0);
+	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT_NO_LOAD), 1);
+	classes_sum_to_all(run);
+}
+
+static void events_are_told_apart_and_bounded(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char names[MAX_EVENTS + 2][16];
+
+	for (int i = 0; i < MAX_EVENTS + 2; i++) {
+		snprintf(names[i], sizeof(names[i]), "ev%d", i);
+		feed(run, names[i], PERF_RECORD_MISC_KERNEL, 1, 1, 1, 1);
+	}
+	/* The same name through another pointer is the same event. */
+	char again[16] = "ev3";
+
+	assert_int_equal(run__event(run, again, NULL), 3);
+	assert_int_equal(run__event(run, NULL, NULL), MAX_EVENTS - 1);
+	assert_int_equal(run->events_nr, MAX_EVENTS);
+	/* The 33rd and 34th event were counted as the last one, with one warning. */
+	assert_int_equal(total(run, MAX_EVENTS - 1, HB_CLASS_ALL), 3);
+	assert_int_equal(run->warnings_nr, 1);
+	assert_non_null(strstr(run->warnings[0], "more than 32 events"));
+	classes_sum_to_all(run);
+}
+
+static void a_warning_is_kept_once(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	/* Every warning is printed too; not needed here. */
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, STDERR_FILENO);
+	for (int i = 0; i < 3; i++)
+		run__warn(run, "the same %s", "thing");
+	for (int i = 0; i < MAX_WARNINGS + 5; i++)
+		run__warn(run, "warning %d", i);
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	assert_string_equal(run->warnings[0], "the same thing");
+	assert_int_equal(run->warnings_nr, MAX_WARNINGS);
+}
+
+static void few_strays_are_one_line(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	for (int i = 0; i < 200; i++)
+		feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
+	resolve_as("//anon", NULL, 0, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
+	classify__explain_unresolved(run);
+	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
+	assert_int_equal(run->warnings_nr, 1);
+	assert_non_null(strstr(run->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "
+				"(1 jitdump read: code its JIT did not log, e.g. a stub)"));
+	classes_sum_to_all(run);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(kernel_and_jit_samples_need_nothing_from_perf),
+		T(a_sample_before_the_load_is_not_the_load),
+		T(without_mono_time_is_not_used_and_that_is_said),
+		T(perf_resolves_the_rest),
+		T(a_native_symbol_is_one_object_with_its_code_read_once),
+		T(jit_only_leaves_the_rest_unresolved),
+		T(live_mode_holds_samples_until_the_dump_catches_up),
+		T(events_are_told_apart_and_bounded),
+		T(a_warning_is_kept_once),
+		T(few_strays_are_one_line),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,253 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of where the stream goes (plugin/output.c) and of the section
+ * a run assembles for it (plugin/stream-assemble.c): out=FILE never names an
+ * input and is cut to length only when written; the section carries one
+ * object per counted id, the dumps with their status and the run's header
+ * facts. Expected values are the run's own inputs.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <ftw.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "jitdump-writer.h"
+#include "output.h"
+#include "run.h"
+#include "stream-assemble.h"
+
+static struct perf_dlfilter_fns no_perf;
+
+struct fixture {
+	char dir[64];
+	struct run *run;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	snprintf(f->dir, sizeof(f->dir), "/tmp/hotblocks-test-output-XXXXXX");
+	if (!mkdtemp(f->dir) || !(f->run = run__new(&no_perf))) {
+		free(f);
+		return -1;
+	}
+	*state = f;
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	run__free(f->run);
+	nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(f);
+	return 0;
+}
+
+static char *in_dir(void **state, const char *name)
+{
+	struct fixture *f = *state;
+	char *p;
+
+	assert_true(asprintf(&p, "%s/%s", f->dir, name) > 0);
+	return p;
+}
+
+static void put_file(const char *path, const char *text)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	fputs(text, fp);
+	assert_int_equal(fclose(fp), 0);
+}
+
+static char *get_file(const char *path)
+{
+	FILE *fp = fopen(path, "r");
+	char *buf = calloc(1, 1 << 16);
+
+	assert_non_null(fp);
+	assert_non_null(buf);
+	fread(buf, 1, (1 << 16) - 1, fp);
+	fclose(fp);
+	return buf;
+}
+
+/* A dump of pid 42: one load "hot" of 4 bytes at 0x7000, at time 100. */
+static char *with_dump(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *path = in_dir(state, "jit-42.dump");
+	struct jitdump_writer w;
+	struct jitdump_writer_header h = jitdump_writer__default_header(42);
+	struct jitdump_writer_load l = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
+					 .name = "hot", .code = "\x90\x90\x90\xc3", .code_size = 4 };
+
+	jitdump_writer__init(&w, false);
+	jitdump_writer__header(&w, &h);
+	jitdump_writer__code_load(&w, &l);
+	assert_int_equal(jitdump_writer__save(&w, path, w.len), 0);
+	jitdump_writer__release(&w);
+	assert_int_equal(dumps__add(&run->dumps, path, 42), 0);
+	return path;
+}
+
+static void an_input_is_never_the_output(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *perf_data = in_dir(state, "perf.data"), *dump = with_dump(state);
+	char *alias = in_dir(state, "alias"), *threads = in_dir(state, "threads.data");
+	char *threads_data = in_dir(state, "threads.data/data");
+
+	put_file(perf_data, "PERFILE2 and more");
+	assert_int_equal(link(perf_data, alias), 0);
+	assert_int_equal(mkdir(threads, 0755), 0);
+	put_file(threads_data, "PERFILE2 and more");
+	run->perf_data = strdup(perf_data);
+
+	run->opts.out_path = strdup(perf_data);
+	assert_int_equal(output__open(run), -1);
+	/* Through another name of the same file. */
+	free(run->opts.out_path);
+	run->opts.out_path = strdup(alias);
+	assert_int_equal(output__open(run), -1);
+	free(run->opts.out_path);
+	run->opts.out_path = strdup(dump);
+	assert_int_equal(output__open(run), -1);
+	assert_int_equal(run->out_fd, -1);
+	/* perf record --threads: the recording is the directory's data file. */
+	free(run->perf_data);
+	run->perf_data = strdup(threads);
+	free(run->opts.out_path);
+	run->opts.out_path = strdup(threads_data);
+	assert_int_equal(output__open(run), -1);
+	/* Nothing refused was touched. */
+	char *text = get_file(perf_data);
+
+	assert_string_equal(text, "PERFILE2 and more");
+	free(text);
+	free(perf_data), free(dump), free(alias), free(threads), free(threads_data);
+}
+
+static void the_output_is_checked_early_and_cut_late(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *out = in_dir(state, "out.hbs"), *nodir = in_dir(state, "no/such/dir/out.hbs");
+
+	run->perf_data = strdup("-");
+	run->opts.out_path = strdup(nodir);
+	assert_int_equal(output__open(run), -1);
+	free(run->opts.out_path);
+	/* An old, longer file: kept as it is until the stream is written. */
+	put_file(out, "an old file, longer than the stream that replaces it ......................"
+		      "......................................................................\n");
+	run->opts.out_path = strdup(out);
+	assert_int_equal(output__open(run), 0);
+	assert_true(run->out_fd >= 0);
+	char *text = get_file(out);
+
+	assert_non_null(strstr(text, "an old file"));
+	free(text);
+	assert_int_equal(output__write(run), 0);
+	assert_int_equal(run->out_fd, -1);
+	text = get_file(out);
+	assert_string_equal(text, "hotblocks-stream 1\n"
+				  "producer hotblocks.so/1\n"
+				  "input -\n"
+				  "time-aware no\n"
+				  "end\n");
+	free(text);
+	free(out), free(nodir);
+}
+
+static void the_section_has_one_object_per_counted_id(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *dump = with_dump(state);
+	struct stream_section s;
+	bool created;
+
+	run->perf_data = strdup("rec/perf.data");
+	run->events_nr = 1;
+	run->events[0].name = strdup("cpu-clock");
+	run->events[0].time_aware = true;
+	assert_int_equal(natives__get(&run->natives, "/usr/lib/libc.so.6", "memcpy", 0x9000, &created), 0);
+	run->natives.objs[0].addr = 0x7fff00009000;
+	run->natives.objs[0].size = 0x100;
+	run->natives.objs[0].pid = 42;
+	run->totals[0][HB_CLASS_ALL][0] = 3;
+	run->totals[0][HB_CLASS_JIT][0] = 2;
+	run->totals[0][HB_CLASS_NATIVE][0] = 1;
+	run__warn(run, "something to say");
+	/* Code map id 0 (the dump's load) twice, the native object once. */
+	assert_int_equal(counts__add(&run->counts, 0, 0, 0x1, 10), 0);
+	assert_int_equal(counts__add(&run->counts, 0, 0, 0x3, 10), 0);
+	assert_int_equal(counts__add(&run->counts, NATIVE_ID_BIT | 0, 0, 0x20, 10), 0);
+
+	assert_int_equal(stream_section__assemble(&s, run), 0);
+	assert_int_equal(s.objs_nr, 2);
+	assert_int_equal(s.counts_nr, 3);
+	assert_int_equal(s.objs[0].kind, HB_KIND_JIT);
+	assert_int_equal(s.objs[0].id, 0);
+	assert_int_equal(s.objs[0].pid, 42);
+	assert_int_equal(s.objs[0].e_machine, 62);
+	assert_int_equal(s.objs[0].addr, 0x7000);
+	assert_int_equal(s.objs[0].size, 4);
+	assert_int_equal(s.objs[0].load_time, 100);
+	assert_string_equal(s.objs[0].name, "hot");
+	assert_string_equal(s.objs[0].dump, dump);
+	assert_memory_equal(s.objs[0].code, "\x90\x90\x90\xc3", 4);
+	assert_int_equal(s.objs[1].kind, HB_KIND_NATIVE);
+	assert_int_equal(s.objs[1].id, NATIVE_ID_BIT);
+	assert_string_equal(s.objs[1].dso, "/usr/lib/libc.so.6");
+	assert_string_equal(s.objs[1].name, "memcpy");
+	assert_int_equal(s.objs[1].sym_start, 0x9000);
+	assert_int_equal(s.objs[1].addr, 0x7fff00009000);
+	assert_string_equal(s.header.producer, HB_PRODUCER);
+	assert_string_equal(s.header.input, "rec/perf.data");
+	assert_true(s.header.time_aware);
+	assert_int_equal(s.header.events_nr, 1);
+	assert_string_equal(s.header.events[0], "cpu-clock");
+	assert_int_equal(s.header.totals[0][HB_CLASS_JIT][0], 2);
+	assert_int_equal(s.header.jitdumps_nr, 1);
+	assert_string_equal(s.header.jitdumps[0].path, dump);
+	assert_int_equal(s.header.jitdumps[0].pid, 42);
+	assert_int_equal(s.header.jitdumps[0].loads, 1);
+	assert_string_equal(s.header.jitdumps[0].status, "ok");
+	assert_int_equal(s.header.warnings_nr, 1);
+	assert_string_equal(s.header.warnings[0], "something to say");
+	stream_section__release(&s);
+	free(dump);
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(an_input_is_never_the_output),
+		T(the_output_is_checked_early_and_cut_late),
+		T(the_section_has_one_object_per_counted_id),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

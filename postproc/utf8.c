@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: MIT */
+/* UTF-8 (see utf8.h). */
+#include "utf8.h"
+
+size_t utf8_seq_len(const uint8_t *s, size_t n)
+{
+	uint8_t c, lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (!n)
+		return 0;
+	c = s[0];
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4;
+	else
+		return 0;	/* a continuation byte, an overlong 2-byte lead, or past U+10FFFF */
+	if (n < len)
+		return 0;
+	/* The second byte's range rules out the overlong forms, surrogates and
+	 * code points past U+10FFFF of the 3- and 4-byte leads (RFC 3629 table). */
+	if (c == 0xe0)
+		lo = 0xa0;
+	else if (c == 0xed)
+		hi = 0x9f;
+	else if (c == 0xf0)
+		lo = 0x90;
+	else if (c == 0xf4)
+		hi = 0x8f;
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+bool utf8_valid(const uint8_t *s, size_t n)
+{
+	while (n) {
+		size_t k = utf8_seq_len(s, n);
+
+		if (!k)
+			return false;
+		s += k;
+		n -= k;
+	}
+	return true;
+}
+
+uint32_t utf8_next(const uint8_t **pp)
+{
+	const uint8_t *p = *pp;
+	uint32_t cp = *p++;
+
+	if (cp >= 0x80) {
+		int k = cp >= 0xf0 ? 3 : cp >= 0xe0 ? 2 : 1;
+
+		cp &= 0x3f >> k;
+		while (k--)
+			cp = cp << 6 | (*p++ & 0x3f);
+	}
+	*pp = p;
+	return cp;
+}

@@ -1,12 +1,109 @@
 /* SPDX-License-Identifier: MIT */
 /* What the commands share (cli.h). */
 #include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli.h"
+
+const char *cli_command = "hotblocks";
+
+/* "hotblocks: KIND: message" on standard error. */
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "hotblocks: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli__error(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* what was printed so far comes first */
+	fflush(stdout);
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cli__note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("note", fmt, ap);
+	va_end(ap);
+}
+
+void cli__usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_command);
+	exit(EXIT_USAGE);
+}
+
+void cli__help(const char *usage_text)
+{
+	fputs(usage_text, stdout);
+	exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+}
+
+size_t cli__parse_count(const char *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
+		cli__usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
+	return (size_t)v;
+}
+
+int cli__parse_color(const char *arg)
+{
+	int mode = cli__color_mode(arg);
+
+	if (mode < 0)
+		cli__usage_error("--color takes auto, always or never, not '%s'", arg);
+	return mode;
+}
+
+void cli__bad_option(const char *arg, int opt, const char *short_options,
+		     const struct option *long_options)
+{
+	const struct option *lo;
+
+	if (!opt)
+		cli__usage_error("unknown option '%s'", arg);
+	if (opt < CLI_OPT_LONG && !strchr(short_options, opt))
+		cli__usage_error("unknown option '-%c'", opt);
+	for (lo = long_options; lo->name; lo++)
+		if (lo->val == opt && lo->has_arg == no_argument)
+			cli__usage_error("option '--%s' takes no argument", lo->name);
+	cli__usage_error("bad option '%s'", arg);
+}
+
+int cli__close_output(FILE *out, const char *path, int written)
+{
+	int ret = 0;
+
+	if (written || fflush(out) || ferror(out))
+		ret = cli__error("%s: write error", path ? path : "<stdout>");
+	if (out != stdout && fclose(out) && !ret)
+		ret = cli__error("%s: write error", path);
+	return ret;
+}
 
 int cli__color_mode(const char *arg)
 {

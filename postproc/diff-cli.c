@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -11,7 +10,6 @@
 #include "diff.h"
 #include "render.h"
 
-enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: hotblocks diff [options] BASE NEW\n"
@@ -52,35 +50,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'hotblocks diff --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
-}
-
 struct options {
 	struct diff_opts diff;
 	const char *output;
@@ -91,7 +60,7 @@ struct options {
 };
 
 enum {
-	OPT_TOP = 256,
+	OPT_TOP = CLI_OPT_LONG,
 	OPT_MIN_DELTA,
 	OPT_ALL,
 	OPT_COUNTS,
@@ -138,18 +107,6 @@ static const struct option long_options[] = {
 
 #define SHORT_OPTIONS ":e:o:h"
 
-static size_t parse_count(const char *opt, const char *arg)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
-		usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
-	return (size_t)v;
-}
-
 static double parse_delta(const char *arg)
 {
 	char *end;
@@ -159,7 +116,7 @@ static double parse_delta(const char *arg)
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN */
 	if (!*arg || *end || errno || !(v >= 0.0) || v > 1e18)
-		usage_error("--min-delta needs a non-negative number, not '%s'", arg);
+		cli__usage_error("--min-delta needs a non-negative number, not '%s'", arg);
 	return v;
 }
 
@@ -176,20 +133,6 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 		else
 			o->annot[s].wasm = arg;
 	}
-}
-
-static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
-{
-	const struct option *lo;
-
-	if (!opt)
-		usage_error("unknown option '%s'", arg);
-	if (opt < OPT_TOP && !strchr(SHORT_OPTIONS, opt))
-		usage_error("unknown option '-%c'", opt);
-	for (lo = long_options; lo->name; lo++)
-		if (lo->val == opt && lo->has_arg == no_argument)
-			usage_error("option '--%s' takes no argument", lo->name);
-	usage_error("bad option '%s'", arg);
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -209,10 +152,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+			cli__help(usage_text);
 		case OPT_TOP:
-			o->diff.top = parse_count("--top", optarg);
+			o->diff.top = cli__parse_count("--top", optarg);
 			break;
 		case OPT_MIN_DELTA:
 			o->diff.min_delta = parse_delta(optarg);
@@ -230,9 +172,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->json = true;
 			break;
 		case OPT_COLOR:
-			if (cli__color_mode(optarg) < 0)
-				usage_error("--color takes auto, always or never, not '%s'", optarg);
-			o->color = (enum cli_color)cli__color_mode(optarg);
+			o->color = (enum cli_color)cli__parse_color(optarg);
 			break;
 		case OPT_NO_SOURCE:
 			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
@@ -254,9 +194,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			set_input(o, DIFF_NEW, c - OPT_NEW_CWASM, optarg);
 			break;
 		case ':':
-			usage_error("option '%s' needs an argument", argv[optind - 1]);
+			cli__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			bad_option(argv[optind - 1], optopt);
+			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
 	}
 	if (o->diff.all && o->diff.top == 20)
@@ -268,16 +208,15 @@ static void print_notes(const struct diff_side *side, bool annotation)
 {
 	for (size_t i = 0; i < side->report.notes_nr; i++)
 		if ((side->report.notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			fprintf(stderr, "hotblocks: note: %s: %s\n", side->label,
-				side->report.notes[i].text);
+			cli__note("%s: %s", side->label, side->report.notes[i].text);
 }
 
 /* Notes of the comparison itself. */
 static void print_diff_notes(const struct diff *d)
 {
 	if (d->opts.function && !d->funcs_nr)
-		fprintf(stderr, "hotblocks: note: no sampled function of either side matches '%s'"
-			" (as a name, a glob or a substring)\n", d->opts.function);
+		cli__note("no sampled function of either side matches '%s'"
+			  " (as a name, a glob or a substring)", d->opts.function);
 }
 
 /* Reading one side: the stream, finished. */
@@ -322,7 +261,7 @@ static int read_sides(struct diff *d, char **files)
 		pthread_join(thread, NULL);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		if (r[s].ret)
-			return error("%s", r[s].err);
+			return cli__error("%s", r[s].err);
 	return 0;
 }
 
@@ -344,19 +283,23 @@ static int run(struct options *o, char **files)
 		goto out;
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (annotator__open(&d.side[s].annot, &o->annot[s], err, sizeof(err))) {
-			error("%s: %s", labels[s], err);
+			cli__error("%s: %s", labels[s], err);
+			goto out;
+		}
+		if (annotator__bind(d.side[s].annot, &d.side[s].stream)) {
+			cli__error("out of memory");
 			goto out;
 		}
 	}
 	i = diff__build(&d, &o->diff);
 	if (i == -ENOENT) {
-		error("%s has no event called '%s'",
+		cli__error("%s has no event called '%s'",
 		      d.side[DIFF_BASE].event < 0 && d.side[DIFF_BASE].stream.events_nr ?
 		      files[DIFF_BASE] : files[DIFF_NEW], d.event);
 		goto out;
 	}
 	if (i) {
-		error("out of memory");
+		cli__error("out of memory");
 		goto out;
 	}
 	for (int s = 0; s < DIFF__SIDES; s++)
@@ -364,21 +307,15 @@ static int run(struct options *o, char **files)
 	print_diff_notes(&d);
 	/* Opened only now, so that bad input does not clobber an earlier comparison. */
 	if (o->output && !(out = fopen(o->output, "w"))) {
-		error("%s: %s", o->output, strerror(errno));
+		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
 	ro.color = !o->json && cli__use_color(o->color, out);
 	i = (o->json ? &diff_render_json : &diff_render_text)->render(out, &d, &ro);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		print_notes(&d.side[s], true);
-	if (i || fflush(out) || ferror(out))
-		error("%s: write error", o->output ? o->output : "<stdout>");
-	else
+	if (!cli__close_output(out, o->output, i))
 		ret = EXIT_OK;
-	if (out != stdout && fclose(out) && ret == EXIT_OK) {
-		error("%s: write error", o->output);
-		ret = EXIT_INPUT;
-	}
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {
@@ -393,13 +330,14 @@ int diff__main(int argc, char **argv)
 	struct options o = { 0 };
 	int n;
 
+	cli_command = "hotblocks diff";
 	parse_options(argc, argv, &o);
 	n = argc - optind;
 	if (n != 2)
-		usage_error(n < 2 ? "diff needs two streams, BASE and NEW (%d given)" :
+		cli__usage_error(n < 2 ? "diff needs two streams, BASE and NEW (%d given)" :
 			    "diff compares two streams, BASE and NEW, not %d: for several runs of"
 			    " one side, cat their streams into one", n);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
-		usage_error("BASE and NEW cannot both be standard input");
+		cli__usage_error("BASE and NEW cannot both be standard input");
 	return run(&o, argv + optind);
 }

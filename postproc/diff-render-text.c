@@ -16,18 +16,11 @@
 #define GREEN "\033[32m"
 #define RESET "\033[0m"
 
-/* Names come from the profiled program: no control byte may reach the terminal. */
+/* A name between backticks, as the report writes it. */
 static void put_name(FILE *out, const char *s)
 {
 	fputc('`', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+	render_text__name(out, s);
 	fputc('`', out);
 }
 

@@ -357,20 +357,13 @@ void diff__release(struct diff *d)
 
 		report__release(&side->report);
 		rank__release(&side->rank);
-		free(side->obj_samples);
-		free(side->candidate);
-		free(side->same_code);
-		free(side->func_of);
-		side->obj_samples = NULL;
-		side->candidate = NULL;
-		side->same_code = NULL;
-		side->func_of = NULL;
+		FREE_AND_NULL(side->obj_samples);
+		FREE_AND_NULL(side->candidate);
+		FREE_AND_NULL(side->same_code);
+		FREE_AND_NULL(side->func_of);
 	}
-	free(d->funcs);
-	free(d->pairs);
-	free(d->ranked);
-	d->funcs = NULL;
-	d->pairs = NULL;
-	d->ranked = NULL;
+	FREE_AND_NULL(d->funcs);
+	FREE_AND_NULL(d->pairs);
+	FREE_AND_NULL(d->ranked);
 	d->funcs_nr = d->pairs_nr = d->shown_nr = 0;
 }

@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,13 +13,6 @@
 #include "render.h"
 #include "report.h"
 #include "stream.h"
-
-/* Exit codes (also in usage_text). */
-enum {
-	EXIT_OK = 0,
-	EXIT_INPUT = 1,		/* bad or unreadable input, unwritable output */
-	EXIT_USAGE = 2,		/* bad command line */
-};
 
 static const char usage_text[] =
 	"usage: hotblocks [options] [STREAM...]\n"
@@ -55,49 +47,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-/* Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind, then exit 1. */
-static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'hotblocks --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
-}
-
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hotblocks: note: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
 struct options {
 	struct rank_opts rank;
 	const char *event;
@@ -110,7 +59,7 @@ struct options {
 };
 
 enum {
-	OPT_TOP = 256,
+	OPT_TOP = CLI_OPT_LONG,
 	OPT_FUNCTION,
 	OPT_JSON,
 	OPT_ALL,
@@ -150,43 +99,12 @@ static double parse_percent(const char *arg)
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN. */
 	if (!*arg || *end || errno || !(v >= 0.0) || v > 100.0)
-		usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
+		cli__usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
 			    arg);
 	return v;
 }
 
-static size_t parse_count(const char *opt, const char *arg)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
-		usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
-	return (size_t)v;
-}
-
 #define SHORT_OPTIONS ":p:e:o:h"
-
-/*
- * getopt_long's '?'. optopt is 0 for an unknown long option, the letter of an
- * unknown short one, and the val of a known long option given "=value" it does
- * not take (a letter of SHORT_OPTIONS for --help, else >= OPT_TOP).
- */
-static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
-{
-	const struct option *lo;
-
-	if (!opt)
-		usage_error("unknown option '%s'", arg);
-	if (opt < OPT_TOP && !strchr(SHORT_OPTIONS, opt))
-		usage_error("unknown option '-%c'", opt);
-	for (lo = long_options; lo->name; lo++)
-		if (lo->val == opt && lo->has_arg == no_argument)
-			usage_error("option '--%s' takes no argument", lo->name);
-	usage_error("bad option '%s'", arg);
-}
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
@@ -208,10 +126,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+			cli__help(usage_text);
 		case OPT_TOP:
-			o->rank.top = parse_count("--top", optarg);
+			o->rank.top = cli__parse_count("--top", optarg);
 			break;
 		case OPT_FUNCTION:
 			o->rank.function = optarg;
@@ -224,9 +141,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.no_threshold = true;
 			break;
 		case OPT_COLOR:
-			if (cli__color_mode(optarg) < 0)
-				usage_error("--color takes auto, always or never, not '%s'", optarg);
-			o->color = (enum cli_color)cli__color_mode(optarg);
+			o->color = (enum cli_color)cli__parse_color(optarg);
 			break;
 		case OPT_CWASM:
 			o->annot.cwasm = optarg;
@@ -244,9 +159,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->source_lines = true;
 			break;
 		case ':':
-			usage_error("option '%s' needs an argument", argv[optind - 1]);
+			cli__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			bad_option(argv[optind - 1], optopt);
+			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
 	}
 }
@@ -255,7 +170,7 @@ static int read_input(struct stream *s, const char *path)
 {
 	char err[1024];
 
-	return cli__read_stream(s, path, err, sizeof(err)) ? error("%s", err) : 0;
+	return cli__read_stream(s, path, err, sizeof(err)) ? cli__error("%s", err) : 0;
 }
 
 /* Print the notes of rep, those about the annotation inputs (annotation) or the others. */
@@ -263,17 +178,7 @@ static void print_notes(const struct report *rep, bool annotation)
 {
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		if ((rep->notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			note("%s", rep->notes[i].text);
-}
-
-/*
- * perf script --dlfilter hotblocks.so | hotblocks: the plugin has just printed
- * its warnings on the same terminal, so the report does not repeat those read
- * from standard input.
- */
-static bool stdin_is_piped(void)
-{
-	return cli__stdin_is_piped();
+			cli__note("%s", rep->notes[i].text);
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
@@ -284,7 +189,10 @@ static int run(struct options *o, int nfiles, char **files)
 		.every_function = o->json && o->all,
 		.whole_functions = o->json && o->all,
 		.source_lines = o->source_lines && !o->json,
-		.live_origin = stdin_is_piped() ? CLI_STDIN_NAME : NULL,
+		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
+		 * just printed its warnings on the same terminal, so the report
+		 * does not repeat those read from standard input. */
+		.live_origin = cli__stdin_is_piped() ? CLI_STDIN_NAME : NULL,
 	};
 	struct render_opts ro = { 0 };
 	struct annotator *annot = NULL;
@@ -304,7 +212,7 @@ static int run(struct options *o, int nfiles, char **files)
 		if (read_input(&s, files[i]))
 			goto out;
 	if ((i = stream__finish(&s))) {
-		error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
+		cli__error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
 				     "out of memory");
 		goto out;
 	}
@@ -312,46 +220,40 @@ static int run(struct options *o, int nfiles, char **files)
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);
 		if (ev < 0) {
-			error("the input has no event called '%s'", o->event);
+			cli__error("the input has no event called '%s'", o->event);
 			goto out;
 		}
 	} else if (s.events_nr) {
 		ev = 0;
 	}
 	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
-		error("%s", err);
+		cli__error("%s", err);
 		goto out;
 	}
 	if (annotator__bind(annot, &s)) {
-		error("out of memory");
+		cli__error("out of memory");
 		goto out;
 	}
 	names = (struct report_names){ annot, &s };
 	o->rank.alt_name = report__display_name;
 	o->rank.alt_arg = &names;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
-		error("out of memory");
+		cli__error("out of memory");
 		goto out;
 	}
 	print_notes(&rep, false);
 
 	/* Opened only now, so that bad input does not clobber an earlier report. */
 	if (o->output && !(out = fopen(o->output, "w"))) {
-		error("%s: %s", o->output, strerror(errno));
+		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
 	ro.color = !o->json && cli__use_color((enum cli_color)o->color, out);
 	i = (o->json ? &render_json : &render_text)->render(out, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
-	if (i || fflush(out) || ferror(out))
-		error("%s: write error", o->output ? o->output : "<stdout>");
-	else
+	if (!cli__close_output(out, o->output, i))
 		ret = EXIT_OK;
-	if (out != stdout && fclose(out) && ret == EXIT_OK) {
-		error("%s: write error", o->output);
-		ret = EXIT_INPUT;
-	}
 out:
 	report__release(&rep);
 	rank__release(&r);

@@ -111,6 +111,22 @@ static const char *note_name(const struct rank *r, struct annotator *annot, size
 	return annot ? annotator__func(annot, r->stream, obj)->display : r->stream->objects[obj].name;
 }
 
+/* s, with bytes below 0x20 and 0x7f as \xNN (names come from the profiled program). */
+static void escaped(char *buf, size_t len, const char *s)
+{
+	size_t at = 0;
+
+	for (; *s && at + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
+		else
+			buf[at++] = (char)c;
+	}
+	buf[at] = '\0';
+}
+
 /* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
 static void lossy_functions(const struct rank *r, bool unaligned, struct annotator *annot,
 			    char *buf, size_t len)
@@ -141,14 +157,9 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct annotat
 		const char *name = note_name(r, annot, r->funcs[top[k]].obj);
 
 		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
-		/* names come from the profiled program: no control byte reaches the terminal */
-		for (; *name && at < len; name++) {
-			unsigned char c = (unsigned char)*name;
-
-			if (c < 0x20 || c == 0x7f)
-				at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-			else
-				buf[at++] = (char)c;
+		if (at < len) {
+			escaped(buf + at, len - at, name);
+			at += strlen(buf + at);
 		}
 		if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
@@ -287,22 +298,6 @@ static int by_first(const void *a, const void *b)
 	const struct name_group *x = a, *y = b;
 
 	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/* s, with bytes below 0x20 and 0x7f as \xNN (names come from the profiled program). */
-static void escaped(char *buf, size_t len, const char *s)
-{
-	size_t at = 0;
-
-	for (; *s && at + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-		else
-			buf[at++] = (char)c;
-	}
-	buf[at] = '\0';
 }
 
 /* ", a.hbs:1+b.hbs:1": where the sections of f's samples began (at most 3). */

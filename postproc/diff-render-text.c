@@ -79,13 +79,6 @@ static const char *func_match(const struct diff_func *f)
 	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
 }
 
-static double magnitude(const struct diff *d, double delta, int64_t delta_samples)
-{
-	if (d->opts.counts)
-		return delta_samples < 0 ? -(double)delta_samples : (double)delta_samples;
-	return fabs(delta);
-}
-
 static void put_header(FILE *out, const struct diff *d)
 {
 	char num[64];
@@ -110,15 +103,11 @@ static void put_header(FILE *out, const struct diff *d)
 
 static void put_funcs(FILE *out, const struct diff *d, bool color)
 {
-	size_t shown = 0;
-
 	fprintf(out, "\n%11s%11s%11s   %-11s %s\n", "[BASE]", "[NEW]", "[Delta]", "[Match]",
 		"[Function]");
-	for (size_t i = 0; i < d->funcs_nr && shown < d->opts.top; i++) {
+	for (size_t i = 0; i < d->funcs_shown_nr; i++) {
 		const struct diff_func *f = &d->funcs[i];
 
-		if (!d->opts.all && magnitude(d, f->delta, f->delta_samples) < d->min_delta)
-			break;	/* by magnitude: none after passes either */
 		put_side(out, d, f->obj[DIFF_BASE] != UINT32_MAX, f->share[DIFF_BASE],
 			 f->samples[DIFF_BASE]);
 		put_side(out, d, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
@@ -127,9 +116,8 @@ static void put_funcs(FILE *out, const struct diff *d, bool color)
 		fprintf(out, "   %-11s ", func_match(f));
 		put_func_name(out, f);
 		fputc('\n', out);
-		shown++;
 	}
-	if (!shown)
+	if (!d->funcs_shown_nr)
 		fprintf(out, "%35s(no function changed by %g %s or more)\n", "", d->min_delta,
 			d->opts.counts ? "samples" : "points");
 }

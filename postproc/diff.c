@@ -301,6 +301,11 @@ int diff__build(struct diff *d, const struct diff_opts *o)
 	}
 	if (d->funcs_nr > 1)
 		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	/* Ranked by magnitude: the functions that pass are a prefix too. */
+	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
+	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
+				    d->funcs[d->funcs_shown_nr].delta_samples) >= d->min_delta))
+		d->funcs_shown_nr++;
 
 	for (int s = 0; s < DIFF__SIDES; s++)
 		if ((ret = build_side(&d->side[s])))
@@ -365,5 +370,5 @@ void diff__release(struct diff *d)
 	FREE_AND_NULL(d->funcs);
 	FREE_AND_NULL(d->pairs);
 	FREE_AND_NULL(d->ranked);
-	d->funcs_nr = d->pairs_nr = d->shown_nr = 0;
+	d->funcs_nr = d->funcs_shown_nr = d->pairs_nr = d->shown_nr = 0;
 }

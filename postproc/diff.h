@@ -131,6 +131,7 @@ struct diff {
 	 * by |delta| (|delta_samples| with counts), descending. */
 	struct diff_func *funcs;
 	size_t funcs_nr;
+	size_t funcs_shown_nr;		/* funcs[0 .. funcs_shown_nr) pass min_delta and top */
 	struct diff_pair *pairs;	/* of the compared functions, grouped by function */
 	size_t pairs_nr;
 	uint32_t *ranked;		/* every pair, by |delta| (or |delta_samples|) */

@@ -402,15 +402,18 @@ static void shares_deltas_and_threshold(void **state)
 	assert_int_equal(d.pairs[0].key, DIFF_KEY_CODE);
 	assert_int_equal(d.shown_nr, 1);
 	assert_true(d.pairs[0].shown);
+	/* the function table: f passes the threshold, g does not */
+	assert_int_equal(d.funcs_shown_nr, 1);
 	release(&d);
 
-	/* --all compares every function, and shows every pair */
+	/* --all compares every function, and shows every pair and function */
 	struct diff_opts all = defaults;
 
 	all.all = true;
 	assert_int_equal(compare(&d, base, nw, &all), 0);
 	assert_int_equal(d.compared_nr, 2);
 	assert_int_equal(d.shown_nr, 2);
+	assert_int_equal(d.funcs_shown_nr, 2);
 	release(&d);
 
 	/* --counts: the default threshold is 0.1% of the larger total (10 samples) */

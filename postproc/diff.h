@@ -9,12 +9,13 @@
  * blocks by the change in their share of all samples:
  *
  *   BASE stream --rank/report--\
- *                               match --> struct diff --render--> text | JSON | (HTML)
+ *                               match --> struct diff --render--> text | JSON
  *   NEW stream  --rank/report--/
  *
- * An output lays out a struct diff and decides nothing (diff-render.h). The
- * side reports stay available to it: an HTML page can draw each function's
- * graph (report.h's blocks and edges) painted by the deltas of its pairs.
+ * An output lays out a struct diff and decides nothing (diff_render_ops
+ * below). The side reports stay available to it: an HTML page (not written
+ * yet) could draw each function's graph (report.h's blocks and edges)
+ * painted by the deltas of its pairs.
  *
  * Shares are percentages of each side's total samples (T of that side, as
  * in the report). A delta is NEW minus BASE: positive means the code takes
@@ -157,7 +158,7 @@ const char *diff__func_match_name(enum diff_func_match m);
 const char *diff__key_name(enum diff_key k);
 
 /* The outputs: each lays out a struct diff and decides nothing else. An HTML
- * page painting each function's graph by delta is one more diff_render_ops. */
+ * page painting each function's graph by delta would be one more. */
 struct render_opts;
 struct diff_render_ops {
 	const char *name;

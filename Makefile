@@ -6,7 +6,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
-#                   then the growth ratios at 1x/10x/100x (scripts/bench-scaling)
+#                   the speed of hotblocks diff (scripts/bench-diff), then the
+#                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
@@ -314,6 +315,7 @@ $(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
 
 bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
+	$(Q)scripts/bench-diff
 	$(Q)scripts/bench-scaling
 	$(Q)scripts/bench-graph
 

@@ -662,6 +662,7 @@ const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, c
 	if (f) {
 		size_t n = code_nr < f->size ? code_nr : f->size;
 
+		/* n == 0: an object without code lines has no code pointer either */
 		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
 		    (n && memcmp(code, c->text + f->text_off, n)))
 			*stale = code_nr > 0 || size != f->size;

@@ -3,27 +3,20 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "annotate.h"
+#include "cli.h"
+#include "diff.h"
 #include "rank.h"
 #include "render.h"
 #include "report.h"
 #include "stream.h"
 
-/* Exit codes (also in usage_text). */
-enum {
-	EXIT_OK = 0,
-	EXIT_INPUT = 1,		/* bad or unreadable input, unwritable output */
-	EXIT_USAGE = 2,		/* bad command line */
-};
-
 static const char usage_text[] =
 	"usage: hotblocks [options] [STREAM...]\n"
+	"       hotblocks diff [options] BASE NEW    (hotblocks diff --help)\n"
 	"\n"
 	"Read hotblocks annotated streams (written by `perf script --dlfilter hotblocks.so`)\n"
 	"from the files given, or from standard input when there is none or for '-', merge\n"
@@ -57,51 +50,6 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-/* Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind, then exit 1. */
-static int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static int error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fflush(stdout);
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return -1;
-}
-
-static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-static void usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hotblocks: error: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\nTry 'hotblocks --help' for more information.\n", stderr);
-	exit(EXIT_USAGE);
-}
-
-static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-static void note(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("hotblocks: note: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-enum color_mode { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
-
 enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_DOT };
 
 static const struct {
@@ -121,13 +69,13 @@ struct options {
 	enum format format;
 	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
-	enum color_mode color;
+	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
 };
 
 enum {
-	OPT_TOP = 256,
+	OPT_TOP = CLI_OPT_LONG,
 	OPT_FUNCTION,
 	OPT_JSON,
 	OPT_HTML,
@@ -162,15 +110,6 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct {
-	const char *name;
-	enum color_mode mode;
-} color_modes[] = {
-	{ "auto", COLOR_AUTO },
-	{ "always", COLOR_ALWAYS },
-	{ "never", COLOR_NEVER },
-};
-
 static double parse_percent(const char *arg)
 {
 	char *end;
@@ -180,53 +119,22 @@ static double parse_percent(const char *arg)
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN. */
 	if (!*arg || *end || errno || !(v >= 0.0) || v > 100.0)
-		usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
+		cli__usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
 			    arg);
 	return v;
 }
 
-static size_t parse_count(const char *opt, const char *arg)
-{
-	unsigned long long v;
-	char *end;
-
-	errno = 0;
-	v = strtoull(arg, &end, 10);
-	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
-		usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
-	return (size_t)v;
-}
-
 #define SHORT_OPTIONS ":p:e:o:h"
-
-/*
- * getopt_long's '?'. optopt is 0 for an unknown long option, the letter of an
- * unknown short one, and the val of a known long option given "=value" it does
- * not take (a letter of SHORT_OPTIONS for --help, else >= OPT_TOP).
- */
-static void __attribute__((noreturn)) bad_option(const char *arg, int opt)
-{
-	const struct option *lo;
-
-	if (!opt)
-		usage_error("unknown option '%s'", arg);
-	if (opt < OPT_TOP && !strchr(SHORT_OPTIONS, opt))
-		usage_error("unknown option '-%c'", opt);
-	for (lo = long_options; lo->name; lo++)
-		if (lo->val == opt && lo->has_arg == no_argument)
-			usage_error("option '--%s' takes no argument", lo->name);
-	usage_error("bad option '%s'", arg);
-}
 
 /* --json, --html[=FILE], --dot[=FILE]: one output format; FILE is -o's. */
 static void set_format(struct options *o, enum format f, const char *file)
 {
 	if (o->format != FORMAT_TEXT && o->format != f)
-		usage_error("%s and %s are two outputs; choose one", formats[o->format].option,
+		cli__usage_error("%s and %s are two outputs; choose one", formats[o->format].option,
 			    formats[f].option);
 	o->format = f;
 	if (file && !*file)
-		usage_error("%s= needs a file name", formats[f].option);
+		cli__usage_error("%s= needs a file name", formats[f].option);
 	if (file)
 		o->format_file = file;
 }
@@ -234,11 +142,10 @@ static void set_format(struct options *o, enum format f, const char *file)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
-	size_t i;
 
 	o->rank.percent = 50.0;
 	o->rank.top = SIZE_MAX;
-	o->color = COLOR_AUTO;
+	o->color = CLI_COLOR_AUTO;
 	opterr = 0;	/* our own messages, without argv[0] */
 	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
 		switch (c) {
@@ -252,10 +159,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'h':
-			fputs(usage_text, stdout);
-			exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+			cli__help(usage_text);
 		case OPT_TOP:
-			o->rank.top = parse_count("--top", optarg);
+			o->rank.top = cli__parse_count("--top", optarg);
 			break;
 		case OPT_FUNCTION:
 			o->rank.function = optarg;
@@ -274,16 +180,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.no_threshold = true;
 			break;
 		case OPT_COLOR:
-			if (!optarg) {
-				o->color = COLOR_ALWAYS;
-				break;
-			}
-			for (i = 0; i < ARRAY_SIZE(color_modes); i++)
-				if (!strcmp(optarg, color_modes[i].name))
-					break;
-			if (i == ARRAY_SIZE(color_modes))
-				usage_error("--color takes auto, always or never, not '%s'", optarg);
-			o->color = color_modes[i].mode;
+			o->color = (enum cli_color)cli__parse_color(optarg);
 			break;
 		case OPT_CWASM:
 			o->annot.cwasm = optarg;
@@ -301,87 +198,22 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->source_lines = true;
 			break;
 		case ':':
-			usage_error("option '%s' needs an argument", argv[optind - 1]);
+			cli__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			bad_option(argv[optind - 1], optopt);
+			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
 	}
 	if (o->format_file && o->output && strcmp(o->format_file, o->output))
-		usage_error("two output files, '%s' and '%s'; give one", o->format_file, o->output);
+		cli__usage_error("two output files, '%s' and '%s'; give one", o->format_file, o->output);
 	if (o->format_file)
 		o->output = o->format_file;
 }
 
-/*
- * What a file that failed to read as a stream is instead, judged by its first
- * bytes, for a message that says what to do: the usual slip is to give
- * hotblocks the recording itself.
- */
-static const char *other_format(FILE *f, const char *path, char *buf, size_t len)
-{
-	unsigned char m[8];
-	struct stat st;
-
-	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || fseek(f, 0, SEEK_SET) ||
-	    fread(m, 1, sizeof(m), f) != sizeof(m))
-		return NULL;
-	if (!memcmp(m, "PERFILE2", 8) || !memcmp(m, "2ELIFREP", 8) || !memcmp(m, "PERFFILE", 8))
-		snprintf(buf, len, "%s is a perf.data recording, not a hotblocks stream: make the stream"
-			 " with perf script -i %s --dlfilter hotblocks.so | hotblocks (or run perf"
-			 " hotblocks report -i %s)", path, path, path);
-	else if (!memcmp(m, "DTiJ", 4) || !memcmp(m, "JiTD", 4))
-		snprintf(buf, len, "%s is a jitdump, not a hotblocks stream: the plugin reads it;"
-			 " run perf script -i perf.data --dlfilter hotblocks.so | hotblocks", path);
-	else if (!memcmp(m, "\177ELF", 4))
-		snprintf(buf, len, "%s is an ELF file, not a hotblocks stream (a wasmtime .cwasm goes"
-			 " with --cwasm; streams come from perf script --dlfilter hotblocks.so)", path);
-	else if (!memcmp(m, "\0asm", 4))
-		snprintf(buf, len, "%s is a WebAssembly module, not a hotblocks stream (it goes with"
-			 " --wasm; streams come from perf script --dlfilter hotblocks.so)", path);
-	else
-		return NULL;
-	return buf;
-}
-
-/* Standard input's name in messages. */
-#define STDIN_NAME "<stdin>"
-
 static int read_input(struct stream *s, const char *path)
 {
-	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? STDIN_NAME : path;
-	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	char err[1024];
-	int ret;
 
-	if (!f)
-		return error("%s: %s", path, strerror(errno));
-	ret = stream__read(s, f, name, err, sizeof(err));
-	if (ret && ret != -ENOMEM && !is_stdin)
-		other_format(f, path, err, sizeof(err));
-	else if (ret && ret != -ENOMEM && !strncmp(err, "<stdin>:1: ", 11))
-		/* Not a stream from its first line: perf script without the plugin? */
-		snprintf(err + strlen(err), sizeof(err) - strlen(err),
-			 "; hotblocks reads what perf script --dlfilter hotblocks.so writes");
-	if (!is_stdin)
-		fclose(f);
-	if (ret == -ENOMEM)
-		return error("out of memory reading %s", name);
-	if (ret)
-		return error("%s", err);
-	return 0;
-}
-
-static bool use_color(const struct options *o, FILE *out)
-{
-	const char *no_color = getenv("NO_COLOR");
-
-	if (o->format != FORMAT_TEXT || o->color == COLOR_NEVER)
-		return false;
-	if (o->color == COLOR_ALWAYS)
-		return true;
-	/* https://no-color.org: set and not empty disables colour by default. */
-	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+	return cli__read_stream(s, path, err, sizeof(err)) ? cli__error("%s", err) : 0;
 }
 
 /* Print the notes of rep, those about the annotation inputs (annotation) or the others. */
@@ -389,19 +221,7 @@ static void print_notes(const struct report *rep, bool annotation)
 {
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		if ((rep->notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			note("%s", rep->notes[i].text);
-}
-
-/*
- * perf script --dlfilter hotblocks.so | hotblocks: the plugin has just printed
- * its warnings on the same terminal, so the report does not repeat those read
- * from standard input.
- */
-static bool stdin_is_piped(void)
-{
-	struct stat st;
-
-	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+			cli__note("%s", rep->notes[i].text);
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
@@ -414,7 +234,10 @@ static int run(struct options *o, int nfiles, char **files)
 		.every_function = o->all && o->format != FORMAT_TEXT,
 		.whole_functions = (o->all && o->format == FORMAT_JSON) || graphs,
 		.source_lines = o->source_lines && (o->format == FORMAT_TEXT || o->format == FORMAT_HTML),
-		.live_origin = stdin_is_piped() ? STDIN_NAME : NULL,
+		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
+		 * just printed its warnings on the same terminal, so the report
+		 * does not repeat those read from standard input. */
+		.live_origin = cli__stdin_is_piped() ? CLI_STDIN_NAME : NULL,
 	};
 	struct render_opts ro = { 0 };
 	struct annotator *annot = NULL;
@@ -434,7 +257,7 @@ static int run(struct options *o, int nfiles, char **files)
 		if (read_input(&s, files[i]))
 			goto out;
 	if ((i = stream__finish(&s))) {
-		error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
+		cli__error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
 				     "out of memory");
 		goto out;
 	}
@@ -442,48 +265,40 @@ static int run(struct options *o, int nfiles, char **files)
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);
 		if (ev < 0) {
-			error("the input has no event called '%s'", o->event);
+			cli__error("the input has no event called '%s'", o->event);
 			goto out;
 		}
 	} else if (s.events_nr) {
 		ev = 0;
 	}
 	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
-		error("%s", err);
+		cli__error("%s", err);
 		goto out;
 	}
 	if (annotator__bind(annot, &s)) {
-		error("out of memory");
+		cli__error("out of memory");
 		goto out;
 	}
 	names = (struct report_names){ annot, &s };
 	o->rank.alt_name = report__display_name;
 	o->rank.alt_arg = &names;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
-		error("out of memory");
+		cli__error("out of memory");
 		goto out;
 	}
 	print_notes(&rep, false);
 
 	/* Opened only now, so that bad input does not clobber an earlier report. */
 	if (o->output && !(out = fopen(o->output, "w"))) {
-		error("%s: %s", o->output, strerror(errno));
+		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
-	ro.color = use_color(o, out);
+	ro.color = o->format == FORMAT_TEXT && cli__use_color(o->color, out);
 	i = formats[o->format].ops->render(out, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
-	if (i == -ENOMEM)
-		error("out of memory");
-	else if (i || fflush(out) || ferror(out))
-		error("%s: write error", o->output ? o->output : "<stdout>");
-	else
+	if (!cli__close_output(out, o->output, i))
 		ret = EXIT_OK;
-	if (out != stdout && fclose(out) && ret == EXIT_OK) {
-		error("%s: write error", o->output);
-		ret = EXIT_INPUT;
-	}
 out:
 	report__release(&rep);
 	rank__release(&r);
@@ -495,6 +310,9 @@ out:
 int main(int argc, char **argv)
 {
 	struct options o = { 0 };
+
+	if (argc > 1 && !strcmp(argv[1], "diff"))
+		return diff__main(argc - 1, argv + 1);
 
 	parse_options(argc, argv, &o);
 	return run(&o, argc - optind, argv + optind);

@@ -270,7 +270,9 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		return 0;
 	/* --function: the strongest way the name matches anything is used for all. */
 	for (i = 0; i < r->funcs_nr; i++)
-		r->funcs[i].selected = !o->function || (best != NAME_MATCH_NONE && r->funcs[i].match == best);
+		r->funcs[i].selected = (!o->function || (best != NAME_MATCH_NONE &&
+							 r->funcs[i].match == best)) &&
+				       (!o->select || o->select(o->select_arg, r->funcs[i].obj));
 	r->function_match = best;
 	for (i = 0; i < r->funcs_nr; i++)
 		if (r->funcs[i].selected && s->objects[r->funcs[i].obj].code_nr)
@@ -287,9 +289,12 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	order = malloc(r->funcs_nr * sizeof(*order));
 	if (!order || order_by_heat(r))
 		goto out;
-	for (i = 0; i < r->funcs_nr; i++)
-		if (!lazy || r->funcs[r->by_heat[i]].selected)
+	for (i = 0; i < r->funcs_nr; i++) {
+		const struct rank_func *f = &r->funcs[r->by_heat[i]];
+
+		if (lazy ? f->selected : !o->select || o->select(o->select_arg, f->obj))
 			order[order_nr++] = r->by_heat[i];
+	}
 
 	/*
 	 * Disassemble in batches of doubling size, hottest first. Stop once the

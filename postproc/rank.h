@@ -20,6 +20,11 @@ struct rank_opts {
 	/* Another name an object answers --function to (its display name), or NULL. */
 	const char *(*alt_name)(void *arg, size_t obj);
 	void *alt_arg;
+	/* Only the objects this accepts are selected (and --function must select
+	 * them too); the others are never disassembled, even with every_function
+	 * or no_threshold. NULL: every object. */
+	bool (*select)(void *arg, size_t obj);
+	void *select_arg;
 };
 
 /* Whether an object was disassembled, and if not, why it has no blocks. */

@@ -89,6 +89,11 @@ static void put_str(FILE *out, const char *str)
 	PUTC('"', out);
 }
 
+void render_json__str(FILE *out, const char *s)
+{
+	put_str(out, s);
+}
+
 static void put_key_str(FILE *out, const char *indent, const char *key, const char *val)
 {
 	fprintf(out, "%s\"%s\": ", indent, key);
@@ -191,6 +196,17 @@ static void put_func(FILE *out, const struct report_func *f)
 	fputs(",\n", out);
 	put_key_u64(out, in, "outside_code_samples", f->outside);
 	fputs(",\n", out);
+	fprintf(out, "%s\"runs\": [", in);
+	for (i = 0; i < f->runs_nr; i++) {
+		PUTS(i ? ", {\"run\": " : "{\"run\": ", out);
+		put_u64(out, f->runs[i].run);
+		PUTS(", \"samples\": ", out);
+		put_u64(out, f->runs[i].samples);
+		PUTC('}', out);
+	}
+	PUTS("],\n", out);
+	put_key_u64(out, in, "folded", f->folded);
+	fputs(",\n", out);
 
 	fprintf(out, "%s\"instructions\": [", in);
 	for (i = 0; i < f->rows_nr; i++) {
@@ -258,7 +274,17 @@ static int render_locked(FILE *out, const struct report *rep)
 		fputs(i ? ", " : "", out);
 		put_str(out, rep->events[i]);
 	}
-	fputs("],\n", out);
+	fputs("],\n  \"runs\": [", out);
+	for (i = 0; i < rep->runs_nr; i++) {
+		const struct report_run *run = &rep->runs[i];
+
+		fputs(i ? ",\n    {" : "\n    {", out);
+		put_key_str(out, "", "stream", run->origin);
+		fprintf(out, ", \"line\": %lu, ", run->line);
+		put_key_str(out, "", "input", run->input);
+		fprintf(out, ", \"total_samples\": %" PRIu64 "}", run->total);
+	}
+	fputs(rep->runs_nr ? "\n  ],\n" : "],\n", out);
 	put_key_u64(out, "  ", "total_samples", rep->total);
 	fputs(",\n", out);
 	put_key_u64(out, "  ", "jit_samples", rep->jit);

@@ -26,8 +26,7 @@ static double pct(uint64_t n, uint64_t total)
 	return (double)n / (double)total * 100.0;
 }
 
-/* Names come from the profiled program: no control byte may reach the terminal. */
-static void put_name(FILE *out, const char *s)
+void render_text__name(FILE *out, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
@@ -139,7 +138,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 
 	/* Deliberate divergence: the whole CFG block, so the header names its start. */
 	fputc('`', out);
-	put_name(out, f->display_name);
+	render_text__name(out, f->display_name);
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
 	for (i = 0; i < b->insns; i++) {
@@ -194,6 +193,12 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 		fputc('\n', out);
 	}
 	fputc('\n', out);
+}
+
+void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
+			bool color)
+{
+	put_block(out, rep, ref, color);
 }
 
 static int render(FILE *out, const struct report *rep, const struct render_opts *o)

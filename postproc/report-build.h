@@ -13,6 +13,9 @@ int report__note(struct report *rep, enum report_note_kind kind, const char *fmt
  * records, losses, the selection), in the order to tell it. */
 int report_notes__input(struct report *rep, const struct rank *r, const struct rank_opts *ro,
 			struct annotator *annot, const struct report_opts *o);
+/* report-notes.c: names that more than one listed function has (different
+ * code under one name, from several runs or recompiled), once funcs are built. */
+int report_notes__names(struct report *rep);
 /* report-notes.c: the annotator's notes, once every cell is made. */
 int report_notes__annotation(struct report *rep, const struct annotator *annot);
 

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report-build.h"
@@ -110,6 +111,22 @@ static const char *note_name(const struct rank *r, struct annotator *annot, size
 	return annot ? annotator__func(annot, r->stream, obj)->display : r->stream->objects[obj].name;
 }
 
+/* s, with bytes below 0x20 and 0x7f as \xNN (names come from the profiled program). */
+static void escaped(char *buf, size_t len, const char *s)
+{
+	size_t at = 0;
+
+	for (; *s && at + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c < 0x20 || c == 0x7f)
+			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
+		else
+			buf[at++] = (char)c;
+	}
+	buf[at] = '\0';
+}
+
 /* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
 static void lossy_functions(const struct rank *r, bool unaligned, struct annotator *annot,
 			    char *buf, size_t len)
@@ -140,14 +157,9 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct annotat
 		const char *name = note_name(r, annot, r->funcs[top[k]].obj);
 
 		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
-		/* names come from the profiled program: no control byte reaches the terminal */
-		for (; *name && at < len; name++) {
-			unsigned char c = (unsigned char)*name;
-
-			if (c < 0x20 || c == 0x7f)
-				at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-			else
-				buf[at++] = (char)c;
+		if (at < len) {
+			escaped(buf + at, len - at, name);
+			at += strlen(buf + at);
 		}
 		if (at < len)
 			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
@@ -263,6 +275,97 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 	if (ro->function)
 		return function_match(rep, r, ro);
 	return 0;
+}
+
+/* Listed functions by name, then list order (hottest first): pointers into one array. */
+static int by_name(const void *a, const void *b)
+{
+	const struct report_func *x = *(const struct report_func *const *)a;
+	const struct report_func *y = *(const struct report_func *const *)b;
+	int c = strcmp(x->display_name, y->display_name);
+
+	return c ? c : x < y ? -1 : x > y;
+}
+
+/* A group of listed functions of one name: by[at .. at + count), the hottest first. */
+struct name_group {
+	size_t at, count;
+	const struct report_func *first;
+};
+
+static int by_first(const void *a, const void *b)
+{
+	const struct name_group *x = a, *y = b;
+
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* ", a.hbs:1+b.hbs:1": where the sections of f's samples began (at most 3). */
+static void runs_of(const struct report *rep, const struct report_func *f, char *buf, size_t len)
+{
+	size_t at = (size_t)snprintf(buf, len, ", ");
+
+	for (size_t i = 0; i < f->runs_nr && at < len; i++) {
+		const struct report_run *run = &rep->runs[f->runs[i].run];
+
+		if (i == 3) {
+			snprintf(buf + at, len - at, "+%zu more", f->runs_nr - i);
+			return;
+		}
+		at += (size_t)snprintf(buf + at, len - at, "%s%s:%lu", i ? "+" : "", run->origin,
+				       run->line);
+	}
+}
+
+int report_notes__names(struct report *rep)
+{
+	enum { TELL = 5, WHERE = 3 };
+	const struct report_func **by;
+	size_t groups_nr = 0, n = rep->funcs_nr, i, j;
+	struct name_group *groups;
+	char name[512], where[WHERE][300];
+	int ret = -ENOMEM;
+
+	if (n < 2)
+		return 0;
+	by = malloc(n * sizeof(*by));
+	groups = malloc(n * sizeof(*groups));
+	if (!by || !groups)
+		goto out;
+	for (i = 0; i < n; i++)
+		by[i] = &rep->funcs[i];
+	qsort(by, n, sizeof(*by), by_name);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && !strcmp(by[j]->display_name, by[i]->display_name); j++)
+			;
+		if (j - i > 1)
+			groups[groups_nr++] = (struct name_group){ i, j - i, by[i] };
+	}
+	/* Told in list order: by the place of each name's hottest function. */
+	qsort(groups, groups_nr, sizeof(*groups), by_first);
+	ret = 0;
+	for (i = 0; i < groups_nr && i < TELL && !ret; i++) {
+		const struct name_group *g = &groups[i];
+
+		escaped(name, sizeof(name), g->first->display_name);
+		for (j = 0; j < WHERE; j++)
+			where[j][0] = '\0';
+		/* With one run there is nothing to say where each came from. */
+		for (j = 0; rep->runs_nr > 1 && j < WHERE && j < g->count; j++)
+			runs_of(rep, by[g->at + j], where[j], sizeof(where[j]));
+		ret = report__note(rep, REPORT_NOTE_SELECTION,
+				   "'%s' names %zu different codes%s%s%s%s%s%s: each is ranked on its own",
+				   name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
+				   where[0] + (rep->runs_nr > 1 ? 1 : 0), where[1], where[2],
+				   g->count > WHERE ? ", ..." : "", rep->runs_nr > 1 ? ")" : "");
+	}
+	if (!ret && groups_nr > TELL)
+		ret = report__note(rep, REPORT_NOTE_SELECTION, "... and %zu more names of several"
+				   " different codes", groups_nr - TELL);
+out:
+	free(by);
+	free(groups);
+	return ret;
 }
 
 struct summary_ctx {

@@ -63,6 +63,18 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	rep->events_nr = s->events_nr;
 	rep->total = r->total;
 	rep->jit = r->jit;
+	rep->runs = calloc(s->runs_nr ? s->runs_nr : 1, sizeof(*rep->runs));
+	if (!rep->runs)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->runs_nr; i++) {
+		const struct stream_run *run = &s->runs[i];
+
+		rep->runs[i] = (struct report_run){ run->origin, run->line, run->input, 0 };
+		for (size_t k = 0; k < run->totals_nr; k++)
+			if ((long)run->totals[k].ev == r->event)
+				rep->runs[i].total = sat_add(rep->runs[i].total, run->totals[k].samples);
+	}
+	rep->runs_nr = s->runs_nr;
 	for (int c = HB_CLASS_ALL + 1; c < HB_CLASS__NR; c++) {
 		const char *name = stream__class_name(c);
 		bool lost = !strncmp(name, unattributed, sizeof(unattributed) - 1);
@@ -98,6 +110,7 @@ struct func_ctx {
 	/* the run of rows from one source line, for source_lines */
 	const char *run_file;
 	unsigned run_line;
+	enum report_source source_rows;
 };
 
 static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_t block)
@@ -117,7 +130,16 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 		return 0;
 
 	/* every_function: [Source] for the sampled rows only (report.h) */
-	with_source = !c->o->every_function || row->samples;
+	switch (c->source_rows) {
+	case REPORT_SOURCE_NONE:
+		with_source = false;
+		break;
+	case REPORT_SOURCE_ALL:
+		with_source = true;
+		break;
+	default:
+		with_source = !c->o->every_function || row->samples;
+	}
 	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
 	for (int k = 0; k < ANNOT__NR; k++)
 		row->cells[k] = (struct report_cell){ cells[k].text, cells[k].key };
@@ -249,15 +271,26 @@ static int build_func(struct report *rep, const struct rank *r, const struct ran
 {
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
 	const struct annot_func *af = annot ? annotator__func(annot, r->stream, rf->obj) : NULL;
-	struct func_ctx c = { rep, r, rf, annot, af, o, NULL, 0 };
+	struct func_ctx c = { rep, r, rf, annot, af, o, NULL, 0,
+			      o->source_rows ? o->source_rows(o->source_rows_arg, rf->obj) :
+					       REPORT_SOURCE_DEFAULT };
 	int ret;
 
 	*f = (struct report_func){
 		.obj = rf->obj, .object = obj, .kind = stream__kind_name(obj->kind),
 		.display_name = af ? af->display : obj->name, .status = rf->status,
 		.error = why_not_disassembled(rf), .samples = rf->samples,
-		.unaligned = rf->unaligned, .outside = rf->outside,
+		.unaligned = rf->unaligned, .outside = rf->outside, .folded = obj->folds,
 	};
+	/* The tally is sorted by (event, run): the event's entries are one run. */
+	for (size_t i = 0; i < obj->tally_nr; i++) {
+		if ((long)obj->tally[i].ev != r->event || !obj->tally[i].samples)
+			continue;
+		if (!f->runs && !(f->runs = malloc((obj->tally_nr - i) * sizeof(*f->runs))))
+			return -ENOMEM;
+		f->runs[f->runs_nr++] = (struct report_run_samples){ obj->tally[i].run,
+								      obj->tally[i].samples };
+	}
 	if (af && af->wasm) {
 		f->wasm = (struct report_wasm){
 			.matched = true, .symbol = af->symbol, .text_offset = af->text_off,
@@ -346,7 +379,9 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = annot ? report_notes__annotation(rep, annot) : 0;
+	ret = report_notes__names(rep);
+	if (!ret && annot)
+		ret = report_notes__annotation(rep, annot);
 out:
 	free(at);
 	free(built);
@@ -359,6 +394,7 @@ void report__release(struct report *rep)
 		free(rep->funcs[i].blocks);
 		free(rep->funcs[i].rows);
 		free(rep->funcs[i].edges);
+		free(rep->funcs[i].runs);
 	}
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		free(rep->notes[i].text);
@@ -366,6 +402,7 @@ void report__release(struct report *rep)
 	free(rep->shown);
 	free(rep->notes);
 	free(rep->events);
+	free(rep->runs);
 	source_text__free(rep->source);
 	memset(rep, 0, sizeof(*rep));
 }

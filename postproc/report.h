@@ -31,6 +31,13 @@
 
 struct source_text;
 
+/* Which rows of a function get a [Source] lookup (report_opts.source_rows). */
+enum report_source {
+	REPORT_SOURCE_DEFAULT,		/* every listed row; with every_function the sampled ones */
+	REPORT_SOURCE_NONE,		/* none: the report does not need them */
+	REPORT_SOURCE_ALL,		/* every listed row */
+};
+
 /* What the report lists beyond the shown blocks (report__build). */
 struct report_opts {
 	/* Every function --function selects, not only those with a shown
@@ -42,6 +49,11 @@ struct report_opts {
 	bool whole_functions;
 	/* Read the source line of each run of rows (text --source-lines). */
 	bool source_lines;
+	/* Which rows of object obj get [Source], when not the default (NULL:
+	 * the default for all): a comparison matches the blocks of code that
+	 * changed by their source lines, and needs none for code that did not. */
+	enum report_source (*source_rows)(void *arg, size_t obj);
+	void *source_rows_arg;
 	/* Plugin warnings read from the input of this name (the fname given to
 	 * stream__read) are left out: the plugin has just printed them on the
 	 * same terminal (perf script ... | hotblocks). NULL: none. */
@@ -128,6 +140,20 @@ struct report_wasm {
 	bool stale;			/* its code differs from what ran */
 };
 
+/* One run of the input: a section of a stream, one run of the plugin. */
+struct report_run {
+	const char *origin;		/* the stream file it was read from */
+	unsigned long line;		/* where its section starts there */
+	const char *input;		/* the recording the plugin read, or NULL */
+	uint64_t total;			/* its samples of the event (`total all`) */
+};
+
+/* A function's samples from one run. */
+struct report_run_samples {
+	uint32_t run;			/* index in report.runs */
+	uint64_t samples;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -142,6 +168,12 @@ struct report_func {
 	uint64_t samples;		/* all of the object's samples */
 	uint64_t unaligned;		/* inside an instruction that starts elsewhere */
 	uint64_t outside;		/* past the code bytes the stream has */
+	/* Provenance: its samples by run (those with any), in run order; and
+	 * how many other objects of the same code and name were folded into it
+	 * (stream-fold.h), CODE_MOVE copies not counted. */
+	struct report_run_samples *runs;
+	size_t runs_nr;
+	uint32_t folded;
 	/* The annotation columns it has; a [Source] column may still have no text
 	 * in a given block. */
 	bool columns[ANNOT__NR];
@@ -190,6 +222,8 @@ struct report {
 	uint64_t jit;			/* W: in objects of kind jit or cwasm */
 	struct report_class classes[HB_CLASS__NR];	/* wire order */
 	size_t classes_nr;
+	struct report_run *runs;	/* every run of the input, in input order */
+	size_t runs_nr;
 	uint64_t no_code;		/* samples in no block (rank.h), over every object */
 	uint64_t not_disassembled;
 	uint64_t unaligned;
@@ -227,7 +261,8 @@ struct report {
  * so that the annotator's notes name the code the report shows first.
  * [Source] cells are looked up for every listed row, but with
  * every_function for the sampled rows only (a lookup per instruction of
- * every function would cost more than the rest of the report).
+ * every function would cost more than the rest of the report); source_rows
+ * may decide otherwise per function.
  * Returns 0 or -ENOMEM; rep must be released either way.
  */
 int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,

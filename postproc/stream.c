@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stream-fold.h"
 #include "stream.h"
 
 /* Fields kept from one line; a longer line's extra fields are ignored unread. */
@@ -327,6 +328,20 @@ static int rec_event(struct parser *p)
 	return 0;
 }
 
+/* STREAM.md `input`: which recording the run read, for provenance. */
+static int rec_input(struct parser *p)
+{
+	struct stream_run *run = &p->s->runs[p->s->runs_nr - 1];
+	int err;
+
+	if (p->nf < 2 || run->input)
+		return 0;
+	if ((err = get_str(p, p->f[1], "input")))
+		return err;
+	run->input = strdup(p->f[1]);
+	return run->input ? 0 : oom(p);
+}
+
 /* STREAM.md `warning`: kept once per distinct text, so a saved stream still tells them. */
 static int rec_warning(struct parser *p)
 {
@@ -375,6 +390,13 @@ static int rec_total(struct parser *p)
 	e = &p->s->events[ev];
 	if (!add_u64(&e->samples[cls], samples) || !add_u64(&e->period[cls], period))
 		return bad(p, "sample total overflows 64 bits");
+	if (cls == HB_CLASS_ALL) {
+		struct stream_run *run = &p->s->runs[p->s->runs_nr - 1];
+
+		if (stream_fold__tally(&run->totals, &run->totals_nr, &run->totals_alloc,
+				       (uint32_t)(p->s->runs_nr - 1), ev, samples))
+			return oom(p);
+	}
 	return 0;
 }
 
@@ -732,6 +754,7 @@ static int merge_samples(struct stream *s, bool saturate)
 static int rec_sample(struct parser *p)
 {
 	struct stream *s = p->s;
+	struct stream_object *obj;
 	struct stream_sample *smp;
 	struct local_obj *lo = NULL;
 	uint64_t off = 0, samples = 0, period = 0;
@@ -762,6 +785,11 @@ static int rec_sample(struct parser *p)
 	smp = &s->samples[s->samples_nr++];
 	*smp = (struct stream_sample){ .obj = lo->obj, .ev = ev, .off = off,
 				       .samples = samples, .period = period };
+	/* Which run had them: what merging keeps of each run (provenance). */
+	obj = &s->objects[lo->obj];
+	if (stream_fold__tally(&obj->tally, &obj->tally_nr, &obj->tally_alloc,
+			       (uint32_t)(s->runs_nr - 1), ev, samples))
+		return oom(p);
 	return 0;
 }
 
@@ -771,7 +799,7 @@ static const struct record {
 	int (*parse)(struct parser *p);
 } records[] = {
 	{ "producer", rec_ignore },
-	{ "input", rec_ignore },
+	{ "input", rec_input },
 	{ "time-aware", rec_ignore },
 	{ "event", rec_event },
 	{ "jitdump", rec_ignore },
@@ -807,6 +835,11 @@ static int section_start(struct parser *p)
 			   p->f[1], HB_STREAM_VERSION);
 	if ((err = check_fields(p, 2)))
 		return err;
+	if (p->s->runs_nr >= UINT32_MAX - 1)
+		return bad(p, "too many sections");
+	if (VEC_GROW(p->s->runs, p->s->runs_nr + 1, p->s->runs_alloc))
+		return oom(p);
+	p->s->runs[p->s->runs_nr++] = (struct stream_run){ .origin = p->fname, .line = p->line };
 	p->in_section = true;
 	p->section_line = p->line;
 	section_reset(p);
@@ -954,7 +987,7 @@ int stream__finish(struct stream *s)
 	/* Sections' equal keys first: their sum must fit, as each section's did. */
 	if (merge_samples(s, false))
 		return -ERANGE;
-	if (fold_moved_code(s))
+	if (fold_moved_code(s) || stream_fold__same_code(s))
 		return -ENOMEM;
 	/* Folding can make two samples of one (object, event, offset): sum them. */
 	merge_samples(s, true);
@@ -995,7 +1028,13 @@ void stream__release(struct stream *s)
 		for (size_t j = 0; j < s->objects[i].debug_nr; j++)
 			free(s->objects[i].debug[j].file);
 		free(s->objects[i].debug);
+		free(s->objects[i].tally);
 	}
+	for (i = 0; i < s->runs_nr; i++) {
+		free(s->runs[i].input);
+		free(s->runs[i].totals);
+	}
+	free(s->runs);
 	free(s->objects);
 	for (i = 0; i < s->events_nr; i++)
 		free(s->events[i].name);

@@ -33,6 +33,23 @@ struct stream_sample {
 	uint64_t period;
 };
 
+/* Samples of one object, event and run (stream_object.tally). */
+struct stream_tally {
+	uint32_t run;		/* index in stream.runs */
+	uint32_t ev;		/* index in stream.events */
+	uint64_t samples;
+};
+
+/* One section of the input: one run of the plugin (perf script). */
+struct stream_run {
+	const char *origin;	/* the fname given to stream__read (borrowed) */
+	unsigned long line;	/* where the section starts there */
+	char *input;		/* owned: its `input` record (the perf.data read), or NULL */
+	/* owned: its `total <ev> all` records, summed by event, in record order */
+	struct stream_tally *totals;
+	size_t totals_nr, totals_alloc;
+};
+
 /* One jitdump DEBUG_INFO entry of a code object (STREAM.md `debug`). */
 struct stream_debug {
 	uint64_t addr;		/* code address as the JIT wrote it (absolute) */
@@ -62,6 +79,15 @@ struct stream_object {
 	 * counts the copies folded into this one. */
 	uint32_t moved_into;
 	uint32_t moves;
+	/* After stream__finish: folded_into is the object this one's samples were
+	 * folded into (the same code under the same name, stream-fold.h), else
+	 * UINT32_MAX; folds counts the objects folded into this one. */
+	uint32_t folded_into;
+	uint32_t folds;
+	/* owned: its samples by run and event; after stream__finish, sorted by
+	 * (ev, run), one entry each, those of the objects folded into it included. */
+	struct stream_tally *tally;
+	size_t tally_nr, tally_alloc;
 	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
 	struct stream_sample *samples;
 	size_t samples_nr;
@@ -85,6 +111,8 @@ struct stream {
 	struct stream_sample *samples;	/* after stream__finish: sorted by (obj, ev, off) */
 	size_t samples_nr, samples_alloc;
 	uint64_t sections;		/* complete sections read */
+	struct stream_run *runs;	/* every section begun, in input order */
+	size_t runs_nr, runs_alloc;
 	uint64_t skipped_kinds;		/* lines of a record kind this reader does not know */
 	uint64_t skipped_classes;	/* `total` lines of an unknown sample class */
 	uint64_t skipped_objects;	/* `object` lines of an unknown object kind */
@@ -116,8 +144,10 @@ void stream__init(struct stream *s);
  */
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
-/* Done reading: sort the samples and point each object at its own. Returns 0,
- * -ENOMEM, or -ERANGE when one offset's samples over all sections overflow 64 bits. */
+/* Done reading: fold copies of one code (CODE_MOVE, and the same code under
+ * the same name, stream-fold.h), sort the samples and point each object at
+ * its own. Returns 0, -ENOMEM, or -ERANGE when one offset's samples over all
+ * sections overflow 64 bits. */
 int stream__finish(struct stream *s);
 
 /* Index of the event called name, or -1. */

@@ -3,14 +3,15 @@
 # The options are documented in three places (each program's usage text, its
 # man page, the README): they must agree, so a new or renamed option cannot be
 # documented in one and forgotten in another.
-#  1. every long option a usage text names (hotblocks --help; perf-hotblocks
-#     --help and the -h of each subcommand) is in that program's man page;
+#  1. every long option a usage text names (hotblocks --help and hotblocks
+#     diff --help; perf-hotblocks --help and the -h of each subcommand) is in
+#     that program's man page;
 #  2. every option a man page defines (a .TP term of its option lists) is in
-#     the program's usage text;
+#     the program's usage text (hotblocks diff's list in its own);
 #  3. every option of the plugin's usage (--dlarg help) is in the README and in
 #     perf-hotblocks(1), which passes them on;
 #  4. every long option the README gives to a `hotblocks` command line is one
-#     that hotblocks --help lists.
+#     that hotblocks --help lists (hotblocks diff --help for `hotblocks diff`).
 . "$(dirname "$0")/lib.sh"
 
 # Long options in a text, one per line, sorted, man-page escapes removed.
@@ -36,9 +37,18 @@ check "hotblocks(1) defines options" test -s "$tmp/h.terms"
 agree "every option of hotblocks --help is in hotblocks(1)" "$tmp/h.help" "$tmp/h.man"
 agree "every option hotblocks(1) defines is in hotblocks --help" "$tmp/h.terms" "$tmp/h.help"
 
+# 1 and 2: hotblocks diff, whose options hotblocks(1) lists in a section of
+# their own.
+"$POSTPROC" diff --help | longopts >"$tmp/hd.help"
+man_terms "$top/postproc/hotblocks.1" 'COMPARING' >"$tmp/hd.terms"
+check "hotblocks diff --help lists options" test -s "$tmp/hd.help"
+check "hotblocks(1) defines the options of hotblocks diff" test -s "$tmp/hd.terms"
+agree "every option of hotblocks diff --help is in hotblocks(1)" "$tmp/hd.help" "$tmp/h.man"
+agree "every option hotblocks(1) defines for diff is in hotblocks diff --help" "$tmp/hd.terms" "$tmp/hd.help"
+
 # 1 and 2: perf-hotblocks, its subcommands' usage texts together.
 ph=$top/scripts/perf-hotblocks
-{ "$ph" --help; for c in record report wasm; do "$ph" "$c" -h; done; } 2>&1 | longopts >"$tmp/p.help"
+{ "$ph" --help; for c in record report wasm diff; do "$ph" "$c" -h; done; } 2>&1 | longopts >"$tmp/p.help"
 longopts <"$top/scripts/perf-hotblocks.1" >"$tmp/p.man"
 man_terms "$top/scripts/perf-hotblocks.1" 'COMMANDS|OPTIONS' >"$tmp/p.terms"
 check "perf-hotblocks(1) defines options" test -s "$tmp/p.terms"
@@ -63,7 +73,10 @@ for doc in README.md scripts/perf-hotblocks.1; do
 done
 
 # 4: the README's hotblocks command lines (in its code blocks).
-awk '/^```/ { f = !f; next } f' "$top/README.md" | grep -E '(^|[|] *)hotblocks ' |
-	sed 's/.*hotblocks //' | longopts >"$tmp/r.used"
+awk '/^```/ { f = !f; next } f' "$top/README.md" | grep -E '(^|[|] *)hotblocks ' >"$tmp/r.lines"
+grep -v 'hotblocks diff ' "$tmp/r.lines" | sed 's/.*hotblocks //' | longopts >"$tmp/r.used"
+grep 'hotblocks diff ' "$tmp/r.lines" | sed 's/.*hotblocks diff //' | longopts >"$tmp/rd.used"
 check "the README shows hotblocks command lines" test -s "$tmp/r.used"
+check "the README shows hotblocks diff command lines" grep -q 'hotblocks diff ' "$tmp/r.lines"
 agree "every option the README gives hotblocks is in hotblocks --help" "$tmp/r.used" "$tmp/h.help"
+agree "every option the README gives hotblocks diff is in hotblocks diff --help" "$tmp/rd.used" "$tmp/hd.help"

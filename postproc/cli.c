@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: MIT */
+/* What the commands share (cli.h). */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+const char *cli_command = "hotblocks";
+
+/* "hotblocks: KIND: message" on standard error. */
+static void vmessage(const char *kind, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "hotblocks: %s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+int cli__error(const char *fmt, ...)
+{
+	va_list ap;
+
+	/* what was printed so far comes first */
+	fflush(stdout);
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+void cli__note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("note", fmt, ap);
+	va_end(ap);
+}
+
+void cli__usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage("error", fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "Try '%s --help' for more information.\n", cli_command);
+	exit(EXIT_USAGE);
+}
+
+void cli__help(const char *usage_text)
+{
+	fputs(usage_text, stdout);
+	exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
+}
+
+size_t cli__parse_count(const char *opt, const char *arg)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
+		cli__usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
+	return (size_t)v;
+}
+
+int cli__parse_color(const char *arg)
+{
+	int mode = cli__color_mode(arg);
+
+	if (mode < 0)
+		cli__usage_error("--color takes auto, always or never, not '%s'", arg);
+	return mode;
+}
+
+void cli__bad_option(const char *arg, int opt, const char *short_options,
+		     const struct option *long_options)
+{
+	const struct option *lo;
+
+	if (!opt)
+		cli__usage_error("unknown option '%s'", arg);
+	if (opt < CLI_OPT_LONG && !strchr(short_options, opt))
+		cli__usage_error("unknown option '-%c'", opt);
+	for (lo = long_options; lo->name; lo++)
+		if (lo->val == opt && lo->has_arg == no_argument)
+			cli__usage_error("option '--%s' takes no argument", lo->name);
+	cli__usage_error("bad option '%s'", arg);
+}
+
+int cli__close_output(FILE *out, const char *path, int written)
+{
+	int ret = 0;
+
+	if (written == -ENOMEM)
+		ret = cli__error("out of memory");
+	else if (written || fflush(out) || ferror(out))
+		ret = cli__error("%s: write error", path ? path : "<stdout>");
+	if (out != stdout && fclose(out) && !ret)
+		ret = cli__error("%s: write error", path);
+	return ret;
+}
+
+int cli__color_mode(const char *arg)
+{
+	static const struct {
+		const char *name;
+		enum cli_color mode;
+	} modes[] = {
+		{ "auto", CLI_COLOR_AUTO },
+		{ "always", CLI_COLOR_ALWAYS },
+		{ "never", CLI_COLOR_NEVER },
+	};
+
+	if (!arg)
+		return CLI_COLOR_ALWAYS;
+	for (size_t i = 0; i < ARRAY_SIZE(modes); i++)
+		if (!strcmp(arg, modes[i].name))
+			return modes[i].mode;
+	return -1;
+}
+
+bool cli__use_color(enum cli_color mode, FILE *out)
+{
+	const char *no_color = getenv("NO_COLOR");
+
+	if (mode == CLI_COLOR_NEVER)
+		return false;
+	if (mode == CLI_COLOR_ALWAYS)
+		return true;
+	/* https://no-color.org: set and not empty disables colour by default. */
+	return out == stdout && isatty(STDOUT_FILENO) && !(no_color && *no_color);
+}
+
+/*
+ * What a file that failed to read as a stream is instead, judged by its first
+ * bytes, for a message that says what to do: the usual slip is to give
+ * hotblocks the recording itself.
+ */
+static const char *other_format(FILE *f, const char *path, char *buf, size_t len)
+{
+	unsigned char m[8];
+	struct stat st;
+
+	if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || fseek(f, 0, SEEK_SET) ||
+	    fread(m, 1, sizeof(m), f) != sizeof(m))
+		return NULL;
+	if (!memcmp(m, "PERFILE2", 8) || !memcmp(m, "2ELIFREP", 8) || !memcmp(m, "PERFFILE", 8))
+		snprintf(buf, len, "%s is a perf.data recording, not a hotblocks stream: make the stream"
+			 " with perf script -i %s --dlfilter hotblocks.so | hotblocks (or run perf"
+			 " hotblocks report -i %s)", path, path, path);
+	else if (!memcmp(m, "DTiJ", 4) || !memcmp(m, "JiTD", 4))
+		snprintf(buf, len, "%s is a jitdump, not a hotblocks stream: the plugin reads it;"
+			 " run perf script -i perf.data --dlfilter hotblocks.so | hotblocks", path);
+	else if (!memcmp(m, "\177ELF", 4))
+		snprintf(buf, len, "%s is an ELF file, not a hotblocks stream (a wasmtime .cwasm goes"
+			 " with --cwasm; streams come from perf script --dlfilter hotblocks.so)", path);
+	else if (!memcmp(m, "\0asm", 4))
+		snprintf(buf, len, "%s is a WebAssembly module, not a hotblocks stream (it goes with"
+			 " --wasm; streams come from perf script --dlfilter hotblocks.so)", path);
+	else
+		return NULL;
+	return buf;
+}
+
+int cli__read_stream(struct stream *s, const char *path, char *err, size_t errlen)
+{
+	bool is_stdin = !strcmp(path, "-");
+	const char *name = is_stdin ? CLI_STDIN_NAME : path;
+	FILE *f = is_stdin ? stdin : fopen(path, "r");
+	int ret;
+
+	if (!f) {
+		ret = -errno;
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return ret;
+	}
+	ret = stream__read(s, f, name, err, errlen);
+	if (ret && ret != -ENOMEM && !is_stdin)
+		other_format(f, path, err, errlen);
+	else if (ret && ret != -ENOMEM && !strncmp(err, CLI_STDIN_NAME ":1: ", 11))
+		/* Not a stream from its first line: perf script without the plugin? */
+		snprintf(err + strlen(err), errlen - strlen(err),
+			 "; hotblocks reads what perf script --dlfilter hotblocks.so writes");
+	if (!is_stdin)
+		fclose(f);
+	if (ret == -ENOMEM)
+		snprintf(err, errlen, "out of memory reading %s", name);
+	return ret;
+}
+
+bool cli__stdin_is_piped(void)
+{
+	struct stat st;
+
+	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
+}

@@ -44,16 +44,13 @@ static void put_delta(FILE *out, const struct diff *d, double delta, int64_t del
 	char num[64], cell[72];
 	int sign;
 
-	if (d->opts.counts) {
-		/* no "+0": nothing changed has no sign */
+	/* no "+0", no "-0.00": what did not change has no sign */
+	sign = diff__sign(d, delta, delta_samples);
+	if (d->opts.counts)
 		snprintf(cell, sizeof(cell), delta_samples ? "%+" PRId64 : "0", delta_samples);
-		sign = delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
-	} else {
-		/* no "-0.00": a change that rounds to nothing has no sign */
-		fmt_pct(num, sizeof(num), fabs(delta));
-		sign = !strcmp(num, "0.00") ? 0 : delta > 0 ? 1 : -1;
-		snprintf(cell, sizeof(cell), "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "", num);
-	}
+	else
+		snprintf(cell, sizeof(cell), "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "",
+			 fmt_pct(num, sizeof(num), fabs(delta)));
 	if (color && sign)
 		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);
 	else

@@ -17,6 +17,10 @@
  *       listing; BOX the id of the box it is drawn in. Clicking a box marks
  *       it and its blocks (class "hl"), clicking a block or a link to one
  *       marks it and its box; n / p walk the blocks by data-rank.
+ *       [data-pair=ID]: the listing of its partner (a comparison's other
+ *       side), marked with it, with its box
+ *   <tr data-goto=ID>  a table row standing for the block listed at ID:
+ *       clicking it selects that block; selecting a block marks its rows
  */
 #ifndef POSTPROC_HTML_PAGE_H
 #define POSTPROC_HTML_PAGE_H

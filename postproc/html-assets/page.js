@@ -40,12 +40,21 @@
 	}
 
 	// A block's listing: mark it and its box; scroll the listing to it
-	// unless the click was in it.
+	// unless the click was in it. On a comparison, its partner on the other
+	// side (data-pair) and its row of the table of pairs are marked too.
 	function selectBlock(tb, scroll) {
 		const box = byId(tb.dataset.box);
+		const partner = byId(tb.dataset.pair);
 		unmark();
 		mark(tb);
 		mark(box);
+		if (partner) {
+			mark(partner);
+			mark(byId(partner.dataset.box));
+			reveal(byId(partner.dataset.box));
+		}
+		for (const id of [tb.id, partner && partner.id])
+			if (id) all(`tr[data-goto="${id}"]`).forEach(mark);
 		if (scroll) tb.scrollIntoView({ block: 'center' });
 		reveal(box);
 		remember(tb.id);
@@ -79,6 +88,13 @@
 		if (node) {
 			ev.preventDefault();
 			return void selectBox(node, true);
+		}
+		// a row of a table that stands for a block (a comparison's pairs)
+		const row = t.closest('tr[data-goto]');
+		const goto = row && byId(row.dataset.goto);
+		if (goto && goto.matches('tbody.blk')) {
+			ev.preventDefault();
+			return void selectBlock(goto, true);
 		}
 		const link = t.closest('a[href^="#"]');
 		const tb = t.closest('tbody.blk');

@@ -39,15 +39,11 @@
 		}
 	}
 
-	// A block's listing: mark it and its box; scroll the listing to it
-	// unless the click was in it. On a comparison, its partner on the other
-	// side (data-pair) and its row of the table of pairs are marked too.
-	function selectBlock(tb, scroll) {
-		const box = byId(tb.dataset.box);
+	// On a comparison, a block has a partner on the other side (data-pair)
+	// and rows in the table of pairs: they are marked with it, the partner
+	// with its box.
+	function markKin(tb) {
 		const partner = byId(tb.dataset.pair);
-		unmark();
-		mark(tb);
-		mark(box);
 		if (partner) {
 			mark(partner);
 			mark(byId(partner.dataset.box));
@@ -55,6 +51,16 @@
 		}
 		for (const id of [tb.id, partner && partner.id])
 			if (id) all(`tr[data-goto="${id}"]`).forEach(mark);
+	}
+
+	// A block's listing: mark it and its box (and its kin); scroll the
+	// listing to it unless the click was in it.
+	function selectBlock(tb, scroll) {
+		const box = byId(tb.dataset.box);
+		unmark();
+		mark(tb);
+		mark(box);
+		markKin(tb);
 		if (scroll) tb.scrollIntoView({ block: 'center' });
 		reveal(box);
 		remember(tb.id);
@@ -66,6 +72,7 @@
 		unmark();
 		mark(box);
 		blocks.forEach(mark);
+		blocks.forEach(markKin);
 		if (scroll && blocks.length) blocks[0].scrollIntoView({ block: 'center' });
 		reveal(box);
 		remember(blocks.length ? blocks[0].id : box.id);

@@ -43,46 +43,6 @@ struct side_view {
 	char prefix[32];		/* this side's ids (report-graph.h) */
 };
 
-/* A share (or samples with --counts) as the text output prints it; "-" when absent. */
-static const char *side_text(char *buf, size_t len, const struct diff *d, bool present,
-			     double pct, uint64_t n)
-{
-	char num[64];
-
-	if (!present)
-		snprintf(buf, len, "-");
-	else if (d->opts.counts)
-		snprintf(buf, len, "%" PRIu64, n);
-	else
-		snprintf(buf, len, "%s%%", fmt_pct(num, sizeof(num), pct));
-	return buf;
-}
-
-/* A delta as the text output prints it: signed unless it shows no change. */
-static const char *delta_text(char *buf, size_t len, const struct diff *d, double delta,
-			      int64_t delta_samples)
-{
-	int sign = diff__sign(d, delta, delta_samples);
-	char num[64];
-
-	if (d->opts.counts)
-		snprintf(buf, len, delta_samples ? "%+" PRId64 : "0", delta_samples);
-	else
-		snprintf(buf, len, "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "",
-			 fmt_pct(num, sizeof(num), fabs(delta)));
-	return buf;
-}
-
-/* How a pair was matched: "wasm 100%", or which side alone has it. */
-static const char *match_text(char *buf, size_t len, const struct diff_pair *p)
-{
-	if (p->key != DIFF_KEY_NONE)
-		snprintf(buf, len, "%s %.0f%%", diff__key_name(p->key), p->score * 100.0);
-	else
-		snprintf(buf, len, "%s only", p->b[DIFF_BASE] >= 0 ? "BASE" : "NEW");
-	return buf;
-}
-
 /* A cell coloured by a change: class "up" (red), "down" (green) or none. */
 static void delta_cell(FILE *out, const struct diff *d, const struct heat_scale *cs, double delta,
 		       int64_t delta_samples)
@@ -93,7 +53,7 @@ static void delta_cell(FILE *out, const struct diff *d, const struct heat_scale 
 
 	fprintf(out, "<td class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</td>",
 		sign > 0 ? " up" : sign < 0 ? " down" : "", (unsigned)c.fill, (unsigned)c.ink,
-		delta_text(text, sizeof(text), d, delta, delta_samples));
+		diff__delta_text(text, sizeof(text), d, delta, delta_samples));
 }
 
 static void put_func_name(FILE *out, const struct diff_func *f)
@@ -108,13 +68,6 @@ static void put_func_name(FILE *out, const struct diff_func *f)
 		html_puts(out, n);
 		fputs("</code>", out);
 	}
-}
-
-static const char *func_match(const struct diff_func *f)
-{
-	if (f->match != DIFF_FUNC_NONE)
-		return diff__func_match_name(f->match);
-	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
 }
 
 static uint32_t block_start(const struct diff *d, const struct diff_func *f,
@@ -221,13 +174,13 @@ static void put_func_table(FILE *out, const struct diff *d, const struct heat_sc
 		const struct diff_func *f = &d->funcs[i];
 
 		fprintf(out, "<tr data-func=\"d%zu\" data-match=\"%s\"><td class=\"n\">%zu</td>"
-			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, func_match(f), i + 1,
-			side_text(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
+			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, diff__func_match_text(f), i + 1,
+			diff__side_text(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
 				  f->share[DIFF_BASE], f->samples[DIFF_BASE]),
-			side_text(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
+			diff__side_text(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
 				  f->share[DIFF_NEW], f->samples[DIFF_NEW]));
 		delta_cell(out, d, cs, f->delta, f->delta_samples);
-		fprintf(out, "<td>%s</td><td>", func_match(f));
+		fprintf(out, "<td>%s</td><td>", diff__func_match_text(f));
 		if (drawn[i])
 			fprintf(out, "<a href=\"#d%zu\">", i);
 		put_func_name(out, f);
@@ -282,12 +235,12 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 		put_pair_side_attrs(out, d, p, DIFF_BASE);
 		put_pair_side_attrs(out, d, p, DIFF_NEW);
 		fprintf(out, "><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-			i + 1, side_text(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
+			i + 1, diff__side_text(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
 					 p->samples[DIFF_BASE]),
-			side_text(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
+			diff__side_text(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
 				  p->samples[DIFF_NEW]));
 		delta_cell(out, d, cs, p->delta, p->delta_samples);
-		fprintf(out, "<td class=\"match\">%s</td><td>", match_text(m, sizeof(m), p));
+		fprintf(out, "<td class=\"match\">%s</td><td>", diff__pair_match_text(m, sizeof(m), p));
 		put_func_name(out, f);
 		fprintf(out, " :: <a href=\"#%s\">block", id);
 		for (int s = 0; s < DIFF__SIDES; s++)
@@ -339,7 +292,7 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	spec->cold = false;
 	spec->emphasis = p->shown;
 	spec->marked = p->b[other] < 0;
-	delta_text(delta, sizeof(delta), d, p->delta, p->delta_samples);
+	diff__delta_text(delta, sizeof(delta), d, p->delta, p->delta_samples);
 	snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32 "  %s", blk->start, delta);
 	if (spec->marked)
 		snprintf(line2, REPORT_GRAPH_TEXT, "%s only", side_name[v->s]);
@@ -350,10 +303,10 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
 	snprintf(tooltip, REPORT_GRAPH_TEXT, "block 0x%" PRIx32 "..0x%" PRIx32 ": BASE %s, NEW %s, "
 		 "delta %s; %s%s", blk->start, blk->end,
-		 side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+		 diff__side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
 			   p->samples[DIFF_BASE]),
-		 side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			   p->samples[DIFF_NEW]), delta, match_text(m, sizeof(m), p),
+		 diff__side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			   p->samples[DIFF_NEW]), delta, diff__pair_match_text(m, sizeof(m), p),
 		 p->shown ? ", shown" : "");
 }
 
@@ -398,14 +351,14 @@ static void listing_facts(FILE *out, const void *ctx, size_t b)
 	fprintf(out, " &middot; <span class=\"chg%s\">BASE %s &rarr; NEW %s (%s)</span> &middot; ",
 		diff__sign(d, p->delta, p->delta_samples) > 0 ? " up" :
 		diff__sign(d, p->delta, p->delta_samples) < 0 ? " down" : "",
-		side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+		diff__side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
 			  p->samples[DIFF_BASE]),
-		side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			  p->samples[DIFF_NEW]), delta_text(delta, sizeof(delta), d, p->delta,
+		diff__side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			  p->samples[DIFF_NEW]), diff__delta_text(delta, sizeof(delta), d, p->delta,
 			  p->delta_samples));
 	if (p->b[other] >= 0)
 		fprintf(out, "%s with <a href=\"#%s\">%s 0x%" PRIx32 "</a>",
-			match_text(m, sizeof(m), p), pair_block_id(id, d, p, other),
+			diff__pair_match_text(m, sizeof(m), p), pair_block_id(id, d, p, other),
 			side_name[other], block_start(d, v->f, p, other));
 	else
 		fprintf(out, "<b class=\"only\">%s only</b>", side_name[v->s]);
@@ -420,8 +373,6 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
 	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks };
 	char pct[64];
-	struct graph g;
-	bool drawn;
 	int ret;
 
 	fprintf(out, "<div class=\"side %s\" id=\"%s\">\n<h3><b class=\"tag\">%s</b> <code>",
@@ -430,27 +381,8 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	fprintf(out, "</code> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h3>\n",
 		fmt_pct(pct, sizeof(pct), v->f->share[v->s]), v->f->samples[v->s],
 		plural(v->f->samples[v->s]));
-	html_listing__meta(out, v->rf);
-	if (v->rf->status != RANK_DISASSEMBLED) {
-		fputs("<p class=\"nocode\">Not disassembled: ", out);
-		html_puts(out, v->rf->error ? v->rf->error : "no code");
-		fputs(".</p>\n</div>\n", out);
-		return ferror(out) ? -EIO : 0;
-	}
-	fputs("<div class=\"panes\">\n", out);
-	/* folded after painting: a block sampled on the other side only stays drawn */
-	ret = report_graph__build_painted(&g, &side->report, v->rf, v->prefix, NULL, heat, 0, &paint);
-	if (!ret && graph__fold_to_fit(&g, REPORT_GRAPH_BOXES) < 0)
-		ret = -ENOMEM;
-	if (!ret)
-		ret = html_page__graph(out, &g, v->rf->blocks_nr, HTML_LAYOUT_MAX_BOXES, &drawn);
-	if (!ret) {
-		l.g = drawn ? &g : NULL;
-		fputs("<div class=\"listing-pane\">", out);
-		ret = html_listing__write(out, &l);
-		fputs("</div>\n</div>\n</div>\n", out);
-	}
-	graph__release(&g);
+	ret = html_listing__function(out, &l, &paint);
+	fputs("</div>\n", out);
 	return ret;
 }
 
@@ -467,7 +399,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 	put_func_name(out, f);
 	fputs("</a> <table class=\"inline\"><tr>", out);
 	delta_cell(out, d, cs, f->delta, f->delta_samples);
-	fprintf(out, "</tr></table> <small>%s</small></h2>\n", func_match(f));
+	fprintf(out, "</tr></table> <small>%s</small></h2>\n", diff__func_match_text(f));
 	/* NEW first: what the change made */
 	for (int k = 0; k < DIFF__SIDES && !ret; k++) {
 		int s = k ? DIFF_BASE : DIFF_NEW;

@@ -174,6 +174,19 @@ struct diff_render_ops {
 	int (*render)(FILE *out, const struct diff *d, const struct render_opts *o);
 };
 
+/* What the text output prints, for the other outputs to print alike
+ * (diff-render-text.c); each returns buf, or a constant: */
+/* a side's cell: its share ("12.34%"), or samples with counts; "-" when absent */
+const char *diff__side_text(char *buf, size_t len, const struct diff *d, bool present,
+			    double pct, uint64_t n);
+/* a delta: signed unless it shows no change (diff__sign): "+1.23%", "0.00%", "-5" */
+const char *diff__delta_text(char *buf, size_t len, const struct diff *d, double delta,
+			     int64_t delta_samples);
+/* how a pair was matched: "wasm 64%", or "BASE only" / "NEW only" */
+const char *diff__pair_match_text(char *buf, size_t len, const struct diff_pair *p);
+/* how a function was matched: "identity", "name", or "BASE only" / "NEW only" */
+const char *diff__func_match_text(const struct diff_func *f);
+
 extern const struct diff_render_ops diff_render_text;	/* diff-render-text.c */
 extern const struct diff_render_ops diff_render_json;	/* diff-render-json.c: JSON.md */
 extern const struct diff_render_ops diff_render_html;	/* diff-render-html.c */

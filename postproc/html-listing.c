@@ -219,3 +219,35 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 	fputs("</table>\n", out);
 	return ferror(out) ? -EIO : 0;
 }
+
+int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
+{
+	const struct report_func *f = l->f;
+	struct graph g;
+	bool drawn;
+	int ret;
+
+	html_listing__meta(out, f);
+	if (f->status != RANK_DISASSEMBLED) {
+		fputs("<p class=\"nocode\">Not disassembled: ", out);
+		html_puts(out, f->error ? f->error : "no code");
+		fputs(".</p>\n", out);
+		return ferror(out) ? -EIO : 0;
+	}
+	fputs("<div class=\"panes\">\n", out);
+	/* folded after painting: what the paint leaves warm stays drawn */
+	ret = report_graph__build_painted(&g, l->rep, f, l->prefix, NULL, l->heat, 0, paint);
+	if (!ret && graph__fold_to_fit(&g, REPORT_GRAPH_BOXES) < 0)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = html_page__graph(out, &g, f->blocks_nr, HTML_LAYOUT_MAX_BOXES, &drawn);
+	if (!ret) {
+		l->g = drawn ? &g : NULL;
+		fputs("<div class=\"listing-pane\">", out);
+		ret = html_listing__write(out, l);
+		l->g = NULL;
+		fputs("</div>\n</div>\n", out);
+	}
+	graph__release(&g);
+	return ret;
+}

@@ -26,6 +26,7 @@
 
 #include "graph.h"
 #include "heat.h"
+#include "report-graph.h"
 #include "report.h"
 
 /* What a page other than the report says about a block (a comparison: the
@@ -57,5 +58,14 @@ void html_listing__meta(FILE *out, const struct report_func *f);
 
 /* Write l's listing. Returns 0 or -EIO when out has an error. */
 int html_listing__write(FILE *out, const struct html_listing *l);
+
+/*
+ * A function's part of a page: its facts (html_listing__meta), then, when it
+ * was disassembled, its graph (report_graph__build_painted with paint, NULL:
+ * by l->heat; folded to REPORT_GRAPH_BOXES, laid out up to
+ * HTML_LAYOUT_MAX_BOXES) beside l's listing in <div class="panes">, else why
+ * there is no code. l->g is the caller's no more. Returns 0, -ENOMEM, -EIO.
+ */
+int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint);
 
 #endif

@@ -190,8 +190,6 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	const struct report_func *f = &rep->funcs[i];
 	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL, NULL };
 	char prefix[32], pct[64];
-	struct graph g;
-	bool drawn;
 	int ret;
 
 	snprintf(prefix, sizeof(prefix), "f%zu", i);
@@ -205,24 +203,8 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	html_puts(out, f->display_name);
 	fprintf(out, "</a> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h2>\n",
 		pct_of(pct, rep, f->samples), f->samples, plural(f->samples));
-	html_listing__meta(out, f);
-	if (f->status != RANK_DISASSEMBLED) {
-		fputs("<p class=\"nocode\">Not disassembled: ", out);
-		html_puts(out, f->error ? f->error : "no code");
-		fputs(".</p>\n</section>\n", out);
-		return ferror(out) ? -EIO : 0;
-	}
-	fputs("<div class=\"panes\">\n", out);
-	ret = report_graph__build(&g, rep, f, prefix, NULL, heat, REPORT_GRAPH_BOXES);
-	if (!ret)
-		ret = html_page__graph(out, &g, f->blocks_nr, HTML_LAYOUT_MAX_BOXES, &drawn);
-	if (!ret) {
-		l.g = drawn ? &g : NULL;
-		fputs("<div class=\"listing-pane\">", out);
-		ret = html_listing__write(out, &l);
-		fputs("</div>\n</div>\n</section>\n", out);
-	}
-	graph__release(&g);
+	ret = html_listing__function(out, &l, NULL);
+	fputs("</section>\n", out);
 	return ret;
 }
 

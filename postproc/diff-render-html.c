@@ -43,17 +43,18 @@ struct side_view {
 	char prefix[32];		/* this side's ids (report-graph.h) */
 };
 
-/* A cell coloured by a change: class "up" (red), "down" (green) or none. */
-static void delta_cell(FILE *out, const struct diff *d, const struct heat_scale *cs, double delta,
-		       int64_t delta_samples)
+/* A delta coloured by its change, in element tag (a table cell, or a span
+ * in a heading): class "up" (red), "down" (green) or neither. */
+static void put_delta(FILE *out, const char *tag, const struct diff *d, const struct heat_scale *cs,
+		      double delta, int64_t delta_samples)
 {
 	int sign = diff__sign(d, delta, delta_samples);
 	struct heat_colour c = heat_scale__change(cs, sign, diff__change(d, delta, delta_samples));
 	char text[80];
 
-	fprintf(out, "<td class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</td>",
+	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</%s>", tag,
 		sign > 0 ? " up" : sign < 0 ? " down" : "", (unsigned)c.fill, (unsigned)c.ink,
-		diff__delta_text(text, sizeof(text), d, delta, delta_samples));
+		diff__delta_text(text, sizeof(text), d, delta, delta_samples), tag);
 }
 
 static void put_func_name(FILE *out, const struct diff_func *f)
@@ -179,7 +180,7 @@ static void put_func_table(FILE *out, const struct diff *d, const struct heat_sc
 				  f->share[DIFF_BASE], f->samples[DIFF_BASE]),
 			diff__side_text(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
 				  f->share[DIFF_NEW], f->samples[DIFF_NEW]));
-		delta_cell(out, d, cs, f->delta, f->delta_samples);
+		put_delta(out, "td", d, cs, f->delta, f->delta_samples);
 		fprintf(out, "<td>%s</td><td>", diff__func_match_text(f));
 		if (drawn[i])
 			fprintf(out, "<a href=\"#d%zu\">", i);
@@ -239,7 +240,7 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 					 p->samples[DIFF_BASE]),
 			diff__side_text(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
 				  p->samples[DIFF_NEW]));
-		delta_cell(out, d, cs, p->delta, p->delta_samples);
+		put_delta(out, "td", d, cs, p->delta, p->delta_samples);
 		fprintf(out, "<td class=\"match\">%s</td><td>", diff__pair_match_text(m, sizeof(m), p));
 		put_func_name(out, f);
 		fprintf(out, " :: <a href=\"#%s\">block", id);
@@ -397,9 +398,9 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#d%zu\">",
 		i + 1, i);
 	put_func_name(out, f);
-	fputs("</a> <table class=\"inline\"><tr>", out);
-	delta_cell(out, d, cs, f->delta, f->delta_samples);
-	fprintf(out, "</tr></table> <small>%s</small></h2>\n", diff__func_match_text(f));
+	fputs("</a> ", out);
+	put_delta(out, "span", d, cs, f->delta, f->delta_samples);
+	fprintf(out, " <small>%s</small></h2>\n", diff__func_match_text(f));
 	/* NEW first: what the change made */
 	for (int k = 0; k < DIFF__SIDES && !ret; k++) {
 		int s = k ? DIFF_BASE : DIFF_NEW;

@@ -201,3 +201,23 @@ bool cli__stdin_is_piped(void)
 
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
+
+void cli__set_format(int *format, int f, const char *current, const char *opt, const char *file,
+		     const char **format_file)
+{
+	if (*format && *format != f)
+		cli__usage_error("%s and %s are two outputs; choose one", current, opt);
+	*format = f;
+	if (file && !*file)
+		cli__usage_error("%s= needs a file name", opt);
+	if (file)
+		*format_file = file;
+}
+
+void cli__output_file(const char **output, const char *format_file)
+{
+	if (format_file && *output && strcmp(format_file, *output))
+		cli__usage_error("two output files, '%s' and '%s'; give one", format_file, *output);
+	if (format_file)
+		*output = format_file;
+}

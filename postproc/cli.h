@@ -60,6 +60,19 @@ void cli__bad_option(const char *arg, int opt, const char *short_options,
  */
 int cli__close_output(FILE *out, const char *path, int written);
 
+/*
+ * An output chosen by an option (--json, --html[=FILE], ...), *format 0 being
+ * the default one: another one already chosen (named current) is a usage
+ * error naming both; file (NULL: none given) becomes *format_file, and an
+ * empty one is a usage error.
+ */
+void cli__set_format(int *format, int f, const char *current, const char *opt, const char *file,
+		     const char **format_file);
+
+/* -o FILE beside an output's FILE: the same one, or a usage error; *output
+ * becomes the file to write (NULL: standard output). */
+void cli__output_file(const char **output, const char *format_file);
+
 enum cli_color { CLI_COLOR_AUTO, CLI_COLOR_ALWAYS, CLI_COLOR_NEVER };
 
 /* --color's argument (NULL: plain --color, always); -1 if it is not auto, always or never. */

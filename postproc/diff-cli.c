@@ -34,6 +34,9 @@ static const char usage_text[] =
 	"                       names match NAME as a glob, else contain it)\n"
 	"  -e, --event NAME     compare samples of event NAME (default: BASE's first)\n"
 	"      --json           one JSON document (schema: postproc/JSON.md)\n"
+	"      --html[=FILE]    one self-contained HTML page: the tables, and each\n"
+	"                       function's control-flow graphs painted by the change,\n"
+	"                       beside the listings (to FILE: as -o)\n"
 	"      --color[=WHEN]   colour the deltas, red more share, green less: auto\n"
 	"                       (default: when stdout is a terminal and NO_COLOR is\n"
 	"                       unset), always, never\n"
@@ -50,10 +53,22 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
+
+static const struct {
+	const char *option;
+	const struct diff_render_ops *ops;
+} formats[] = {
+	[FORMAT_TEXT] = { NULL, &diff_render_text },
+	[FORMAT_JSON] = { "--json", &diff_render_json },
+	[FORMAT_HTML] = { "--html", &diff_render_html },
+};
+
 struct options {
 	struct diff_opts diff;
 	const char *output;
-	bool json;
+	enum format format;
+	const char *format_file;	/* --html=FILE */
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
 	const char *label[DIFF__SIDES];
@@ -66,6 +81,7 @@ enum {
 	OPT_COUNTS,
 	OPT_FUNCTION,
 	OPT_JSON,
+	OPT_HTML,
 	OPT_COLOR,
 	OPT_NO_SOURCE,
 	OPT_LISTING,
@@ -85,6 +101,7 @@ static const struct option long_options[] = {
 	{ "function", required_argument, NULL, OPT_FUNCTION },
 	{ "event", required_argument, NULL, 'e' },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "html", optional_argument, NULL, OPT_HTML },
 	{ "color", optional_argument, NULL, OPT_COLOR },
 	{ "colour", optional_argument, NULL, OPT_COLOR },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
@@ -135,6 +152,16 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 	}
 }
 
+/* --json, --html[=FILE]: one output; FILE is -o's. */
+static void set_format(struct options *o, enum format f, const char *file)
+{
+	int cur = (int)o->format;
+
+	cli__set_format(&cur, f, formats[o->format].option, formats[f].option, file,
+			&o->format_file);
+	o->format = (enum format)cur;
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -169,7 +196,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->diff.function = optarg;
 			break;
 		case OPT_JSON:
-			o->json = true;
+			set_format(o, FORMAT_JSON, NULL);
+			break;
+		case OPT_HTML:
+			set_format(o, FORMAT_HTML, optarg);
 			break;
 		case OPT_COLOR:
 			o->color = (enum cli_color)cli__parse_color(optarg);
@@ -199,6 +229,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
 	}
+	cli__output_file(&o->output, o->format_file);
 	if (o->diff.all && o->diff.top == 20)
 		o->diff.top = SIZE_MAX;
 }
@@ -310,8 +341,8 @@ static int run(struct options *o, char **files)
 		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
-	ro.color = !o->json && cli__use_color(o->color, out);
-	i = (o->json ? &diff_render_json : &diff_render_text)->render(out, &d, &ro);
+	ro.color = o->format == FORMAT_TEXT && cli__use_color(o->color, out);
+	i = formats[o->format].ops->render(out, &d, &ro);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		print_notes(&d.side[s], true);
 	if (!cli__close_output(out, o->output, i))

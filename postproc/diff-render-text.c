@@ -24,36 +24,67 @@ static void put_name(FILE *out, const char *s)
 	fputc('`', out);
 }
 
-/* A side's cell: its share (or samples with --counts), 11 wide; "-" when absent. */
-static void put_side(FILE *out, const struct diff *d, bool present, double pct, uint64_t n)
+const char *diff__side_text(char *buf, size_t len, const struct diff *d, bool present,
+			    double pct, uint64_t n)
 {
 	char num[64];
 
 	if (!present)
-		fprintf(out, "%11s", "-");
+		snprintf(buf, len, "-");
 	else if (d->opts.counts)
-		fprintf(out, "%11" PRIu64, n);
+		snprintf(buf, len, "%" PRIu64, n);
 	else
-		fprintf(out, "%10s%%", fmt_pct(num, sizeof(num), pct));
+		snprintf(buf, len, "%s%%", fmt_pct(num, sizeof(num), pct));
+	return buf;
 }
 
-/* The delta cell, 11 wide and signed: red when NEW takes more, green when less. */
+const char *diff__delta_text(char *buf, size_t len, const struct diff *d, double delta,
+			     int64_t delta_samples)
+{
+	/* no "+0", no "-0.00": what did not change has no sign */
+	int sign = diff__sign(d, delta, delta_samples);
+	char num[64];
+
+	if (d->opts.counts)
+		snprintf(buf, len, delta_samples ? "%+" PRId64 : "0", delta_samples);
+	else
+		snprintf(buf, len, "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "",
+			 fmt_pct(num, sizeof(num), fabs(delta)));
+	return buf;
+}
+
+const char *diff__pair_match_text(char *buf, size_t len, const struct diff_pair *p)
+{
+	if (p->key != DIFF_KEY_NONE)
+		snprintf(buf, len, "%s %.0f%%", diff__key_name(p->key), p->score * 100.0);
+	else
+		snprintf(buf, len, "%s only", p->b[DIFF_BASE] >= 0 ? "BASE" : "NEW");
+	return buf;
+}
+
+const char *diff__func_match_text(const struct diff_func *f)
+{
+	if (f->match != DIFF_FUNC_NONE)
+		return diff__func_match_name(f->match);
+	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
+}
+
+/* A side's cell, 11 wide. */
+static void put_side(FILE *out, const struct diff *d, bool present, double pct, uint64_t n)
+{
+	char cell[64];
+
+	fprintf(out, "%11s", diff__side_text(cell, sizeof(cell), d, present, pct, n));
+}
+
+/* The delta cell, 11 wide: red when NEW takes more, green when less. */
 static void put_delta(FILE *out, const struct diff *d, double delta, int64_t delta_samples,
 		      bool color)
 {
-	char num[64], cell[72];
-	int sign;
+	int sign = diff__sign(d, delta, delta_samples);
+	char cell[72];
 
-	if (d->opts.counts) {
-		/* no "+0": nothing changed has no sign */
-		snprintf(cell, sizeof(cell), delta_samples ? "%+" PRId64 : "0", delta_samples);
-		sign = delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
-	} else {
-		/* no "-0.00": a change that rounds to nothing has no sign */
-		fmt_pct(num, sizeof(num), fabs(delta));
-		sign = !strcmp(num, "0.00") ? 0 : delta > 0 ? 1 : -1;
-		snprintf(cell, sizeof(cell), "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "", num);
-	}
+	diff__delta_text(cell, sizeof(cell), d, delta, delta_samples);
 	if (color && sign)
 		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);
 	else
@@ -70,13 +101,6 @@ static void put_func_name(FILE *out, const struct diff_func *f)
 		fputs(" -> ", out);
 		put_name(out, n);
 	}
-}
-
-static const char *func_match(const struct diff_func *f)
-{
-	if (f->match != DIFF_FUNC_NONE)
-		return diff__func_match_name(f->match);
-	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
 }
 
 static void put_header(FILE *out, const struct diff *d)
@@ -113,7 +137,7 @@ static void put_funcs(FILE *out, const struct diff *d, bool color)
 		put_side(out, d, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
 			 f->samples[DIFF_NEW]);
 		put_delta(out, d, f->delta, f->delta_samples, color);
-		fprintf(out, "   %-11s ", func_match(f));
+		fprintf(out, "   %-11s ", diff__func_match_text(f));
 		put_func_name(out, f);
 		fputc('\n', out);
 	}
@@ -136,12 +160,7 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		put_side(out, d, has[DIFF_BASE], p->share[DIFF_BASE], p->samples[DIFF_BASE]);
 		put_side(out, d, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
 		put_delta(out, d, p->delta, p->delta_samples, color);
-		if (p->key != DIFF_KEY_NONE)
-			snprintf(match, sizeof(match), "%s %.0f%%", diff__key_name(p->key),
-				 p->score * 100.0);
-		else
-			snprintf(match, sizeof(match), "%s only", has[DIFF_BASE] ? "BASE" : "NEW");
-		fprintf(out, "   %-11s ", match);
+		fprintf(out, "   %-11s ", diff__pair_match_text(match, sizeof(match), p));
 		put_func_name(out, f);
 		fputs(" :: block", out);
 		for (int s = 0; s < DIFF__SIDES; s++) {
@@ -158,21 +177,6 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 	if (!d->shown_nr)
 		fprintf(out, "%35s(no block changed by %g %s or more)\n", "", d->min_delta,
 			d->opts.counts ? "samples" : "points");
-}
-
-/* A side's share (or samples with --counts), unpadded; "-" when absent. */
-static const char *side_text(char *buf, size_t len, const struct diff *d, bool present,
-			     double pct, uint64_t n)
-{
-	char num[64];
-
-	if (!present)
-		snprintf(buf, len, "-");
-	else if (d->opts.counts)
-		snprintf(buf, len, "%" PRIu64, n);
-	else
-		snprintf(buf, len, "%s%%", fmt_pct(num, sizeof(num), pct));
-	return buf;
 }
 
 /*
@@ -195,8 +199,8 @@ static void put_listing(FILE *out, const struct diff *d, bool color)
 		/* after the table a blank line; after a block, its own */
 		fprintf(out, "%s== %zu: ", i ? "" : "\n", i + 1);
 		put_func_name(out, f);
-		fprintf(out, " :: %s -> %s (%s%s%s)", side_text(a, sizeof(a), d, p->b[0] >= 0,
-			p->share[0], p->samples[0]), side_text(b, sizeof(b), d, p->b[1] >= 0,
+		fprintf(out, " :: %s -> %s (%s%s%s)", diff__side_text(a, sizeof(a), d, p->b[0] >= 0,
+			p->share[0], p->samples[0]), diff__side_text(b, sizeof(b), d, p->b[1] >= 0,
 			p->share[1], p->samples[1]), color && p->delta_samples ?
 			(p->delta > 0 ? RED : GREEN) : "", delta, color && p->delta_samples ? RESET : "");
 		if (p->key != DIFF_KEY_NONE)

@@ -51,6 +51,27 @@ static double magnitude(const struct diff *d, double delta, int64_t delta_sample
 	return fabs(delta);
 }
 
+int diff__sign(const struct diff *d, double delta, int64_t delta_samples)
+{
+	char num[64];
+
+	if (d->opts.counts)
+		return delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
+	/* what prints as 0.00 has no sign */
+	if (!strcmp(fmt_pct(num, sizeof(num), fabs(delta)), "0.00"))
+		return 0;
+	return delta > 0 ? 1 : -1;
+}
+
+double diff__change(const struct diff *d, double delta, int64_t delta_samples)
+{
+	uint64_t t = d->total[DIFF_BASE] > d->total[DIFF_NEW] ? d->total[DIFF_BASE] : d->total[DIFF_NEW];
+
+	if (d->opts.counts)
+		return t ? magnitude(d, delta, delta_samples) / (double)t : 0;
+	return fabs(delta) / 100.0;
+}
+
 /* The event of each side: the one asked for, else BASE's first (by name in NEW). */
 static int find_events(struct diff *d)
 {

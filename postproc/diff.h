@@ -13,9 +13,9 @@
  *   NEW stream  --rank/report--/
  *
  * An output lays out a struct diff and decides nothing (diff_render_ops
- * below). The side reports stay available to it: an HTML page (not written
- * yet) could draw each function's graph (report.h's blocks and edges)
- * painted by the deltas of its pairs.
+ * below). The side reports stay available to it: the HTML page draws each
+ * function's graph (report.h's blocks and edges) painted by the deltas of
+ * its pairs.
  *
  * Shares are percentages of each side's total samples (T of that side, as
  * in the report). A delta is NEW minus BASE: positive means the code takes
@@ -157,8 +157,16 @@ void diff__release(struct diff *d);
 const char *diff__func_match_name(enum diff_func_match m);
 const char *diff__key_name(enum diff_key k);
 
-/* The outputs: each lays out a struct diff and decides nothing else. An HTML
- * page painting each function's graph by delta would be one more. */
+/*
+ * How a change reads, the same in every output: its sign, +1 (NEW takes
+ * more: slower), -1 (less: faster) or 0 (none: it rounds to 0.00 points, or
+ * with counts is 0 samples); and its size as a share of all samples (0..1;
+ * with counts, the samples over the larger side's total).
+ */
+int diff__sign(const struct diff *d, double delta, int64_t delta_samples);
+double diff__change(const struct diff *d, double delta, int64_t delta_samples);
+
+/* The outputs: each lays out a struct diff and decides nothing else. */
 struct render_opts;
 struct diff_render_ops {
 	const char *name;
@@ -166,8 +174,22 @@ struct diff_render_ops {
 	int (*render)(FILE *out, const struct diff *d, const struct render_opts *o);
 };
 
+/* What the text output prints, for the other outputs to print alike
+ * (diff-render-text.c); each returns buf, or a constant: */
+/* a side's cell: its share ("12.34%"), or samples with counts; "-" when absent */
+const char *diff__side_text(char *buf, size_t len, const struct diff *d, bool present,
+			    double pct, uint64_t n);
+/* a delta: signed unless it shows no change (diff__sign): "+1.23%", "0.00%", "-5" */
+const char *diff__delta_text(char *buf, size_t len, const struct diff *d, double delta,
+			     int64_t delta_samples);
+/* how a pair was matched: "wasm 64%", or "BASE only" / "NEW only" */
+const char *diff__pair_match_text(char *buf, size_t len, const struct diff_pair *p);
+/* how a function was matched: "identity", "name", or "BASE only" / "NEW only" */
+const char *diff__func_match_text(const struct diff_func *f);
+
 extern const struct diff_render_ops diff_render_text;	/* diff-render-text.c */
 extern const struct diff_render_ops diff_render_json;	/* diff-render-json.c: JSON.md */
+extern const struct diff_render_ops diff_render_html;	/* diff-render-html.c */
 
 /* `hotblocks diff [options] BASE NEW` (diff-cli.c); returns the exit status. */
 int diff__main(int argc, char **argv);

@@ -77,11 +77,14 @@ int graph__write_dot(const struct graph *g, FILE *out)
 		put_colour(out, "fillcolor", n->fill);
 		put_colour(out, "fontcolor", n->ink);
 		cls = n->region ? "region" : n->members > 1 ? "run" : n->cold ? "cold" : NULL;
-		if (cls || n->emphasis)
-			fprintf(out, ", class=\"%s%s%s\"", cls ? cls : "",
-				cls && n->emphasis ? " " : "", n->emphasis ? "em" : "");
+		if (cls || n->emphasis || n->marked)
+			fprintf(out, ", class=\"%s%s%s%s%s\"", cls ? cls : "",
+				cls && n->emphasis ? " " : "", n->emphasis ? "em" : "",
+				(cls || n->emphasis) && n->marked ? " " : "", n->marked ? "mark" : "");
 		if (n->emphasis)
 			fputs(", penwidth=2", out);
+		if (n->marked)
+			fputs(", style=\"filled,dashed\"", out);
 		if (n->tooltip) {
 			fputs(", tooltip=", out);
 			put_quoted(out, n->tooltip, TOOLTIP);

@@ -34,6 +34,8 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 		fputs(" cold", out);
 	if (n->emphasis)
 		fputs(" em", out);
+	if (n->marked)
+		fputs(" mark", out);
 	fprintf(out, "\" id=\"%s\"", n->id);
 	if (n->members > 1)
 		fprintf(out, " data-members=\"%u\"", n->members);
@@ -56,6 +58,8 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 		fputs(" stroke=\"#777777\" stroke-dasharray=\"4 2\"", out);
 	else
 		fputs(n->cold ? " stroke=\"#999999\"" : " stroke=\"#333333\"", out);
+	if (n->marked)
+		fputs(" stroke-dasharray=\"6 3\"", out);
 	fputs("/>", out);
 	if (n->lines_nr) {
 		fprintf(out, "<text fill=\"#%06x\">", (unsigned)n->ink);

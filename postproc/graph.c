@@ -151,6 +151,7 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 	n->ink = spec->ink & 0xffffff;
 	n->cold = spec->cold;
 	n->emphasis = spec->emphasis;
+	n->marked = spec->marked;
 	n->folded_into = idx;
 	n->run_last = idx;
 	n->members = 1;

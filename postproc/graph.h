@@ -64,6 +64,8 @@ struct graph_node {
 	uint32_t ink;		/* text colour, 0xRRGGBB */
 	bool cold;		/* may be folded into a neighbour by a collapse */
 	bool emphasis;		/* stands out: a heavier outline, class "em" */
+	bool marked;		/* set apart: a dashed outline, class "mark" (what it
+				 * means is the caller's, e.g. code one side lacks) */
 	uint32_t folded_into;	/* itself, or the node drawn in its place */
 	uint32_t members;	/* nodes it stands for: 1, or how many it was folded from */
 	uint32_t run_last;	/* after a collapse: the run's last node (else itself) */
@@ -113,6 +115,7 @@ struct graph_node_spec {
 	uint32_t fill, ink;
 	bool cold;
 	bool emphasis;
+	bool marked;
 };
 
 /* Start an empty graph called id (copied). Returns 0, -EINVAL for an id that
@@ -218,7 +221,7 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen);
  *   <svg id="GRAPH" class="cfg" viewBox=...> with per-graph arrow markers,
  *   <g class="node" id="NODE"> per drawn node (class "node cold" when cold,
  *   "node run" for a collapsed run, "node region" for a cold region;
- *   data-members="N" for both; " em" added for emphasis), holding an <a href>
+ *   data-members="N" for both; " em" added for emphasis, " mark" for marked), holding an <a href>
  *   when the node has one, a <title> tooltip, the box and its text lines;
  *   <path class="edge KIND"> per drawn edge ("edge KIND back" for back
  *   edges), data-from / data-to the node ids.

@@ -16,6 +16,18 @@ static const uint32_t ramp[] = {
 	0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026,
 };
 
+/*
+ * ColorBrewer's sequential Reds and Greens, 9 classes each, without their
+ * near-white first class, so the faintest change still differs from "no
+ * change". Red is slower, as in the text output's colours and perf diff's.
+ */
+static const uint32_t reds[] = {
+	0xfee0d2, 0xfcbba1, 0xfc9272, 0xfb6a4a, 0xef3b2c, 0xcb181d, 0xa50f15, 0x67000d,
+};
+static const uint32_t greens[] = {
+	0xe5f5e0, 0xc7e9c0, 0xa1d99b, 0x74c476, 0x41ab5d, 0x238b45, 0x006d2c, 0x00441b,
+};
+
 void heat_scale__init(struct heat_scale *s, double max_share)
 {
 	if (!(max_share > 0) || max_share > 1)
@@ -67,7 +79,8 @@ double heat__contrast(uint32_t a, uint32_t b)
 	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
 }
 
-struct heat_colour heat__ramp(double t)
+/* The colour at t (0..1) along ramp[0 .. n), with the ink that reads on it. */
+static struct heat_colour along(const uint32_t *colours, size_t n, double t)
 {
 	struct heat_colour c;
 	double pos;
@@ -77,14 +90,33 @@ struct heat_colour heat__ramp(double t)
 		t = 0;
 	if (t > 1)
 		t = 1;
-	pos = t * (ARRAY_SIZE(ramp) - 1);
+	pos = t * (n - 1);
 	i = (size_t)pos;
-	if (i >= ARRAY_SIZE(ramp) - 1)
-		i = ARRAY_SIZE(ramp) - 2;
-	c.fill = mix(ramp[i], ramp[i + 1], pos - i);
+	if (i >= n - 1)
+		i = n - 2;
+	c.fill = mix(colours[i], colours[i + 1], pos - i);
 	c.ink = heat__contrast(c.fill, 0x000000) >= heat__contrast(c.fill, 0xffffff) ? 0x000000
 										      : 0xffffff;
 	return c;
+}
+
+struct heat_colour heat__ramp(double t)
+{
+	return along(ramp, ARRAY_SIZE(ramp), t);
+}
+
+struct heat_colour heat__change_ramp(int sign, double t)
+{
+	return sign > 0 ? along(reds, ARRAY_SIZE(reds), t) : along(greens, ARRAY_SIZE(greens), t);
+}
+
+struct heat_colour heat_scale__change(const struct heat_scale *s, int sign, double magnitude)
+{
+	double t = heat_scale__position(s, magnitude);
+
+	if (!sign)
+		return (struct heat_colour){ HEAT_SAME_FILL, 0x000000 };
+	return heat__change_ramp(sign, t < 0 ? 0 : t);
 }
 
 struct heat_colour heat_scale__colour(const struct heat_scale *s, double share)

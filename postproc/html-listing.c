@@ -110,17 +110,24 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t ncols)
 {
 	const struct report_block *blk = &l->f->blocks[b];
+	const struct html_listing_hooks *h = l->hooks;
 	char id[REPORT_ID_MAX], box[REPORT_ID_MAX], pct[64];
 	uint32_t drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
+	uint32_t rank = blk->rank;
+	bool shown = blk->shown;
 
+	if (h && h->block)
+		h->block(h->ctx, b, &rank, &shown);
 	/* ids and numbers need no quotes */
 	report_graph__id(id, l->prefix, 'l', blk->start);
 	report_graph__id(box, l->prefix, 'b', l->f->blocks[drawn].start);
 	fprintf(out, "<tbody class=\"blk%s\" id=%s data-box=%s data-start=%" PRIu32 " data-end=%"
-		PRIu32 " data-samples=%" PRIu64, blk->shown ? " shown" : "", id, box, blk->start,
+		PRIu32 " data-samples=%" PRIu64, shown ? " shown" : "", id, box, blk->start,
 		blk->end, blk->samples);
-	if (blk->rank)
-		fprintf(out, " data-rank=%" PRIu32, blk->rank);
+	if (rank)
+		fprintf(out, " data-rank=%" PRIu32, rank);
+	if (h && h->attrs)
+		h->attrs(out, h->ctx, b);
 	fprintf(out, ">\n<tr class=bh><th colspan=%zu>", ncols);
 	if (l->g)
 		fprintf(out, "<a href=\"#%s\">block 0x%" PRIx32 "</a>", box, blk->start);
@@ -132,14 +139,44 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 			plural(blk->samples),
 			fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100));
 	fprintf(out, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
-	if (blk->rank)
-		fprintf(out, " &middot; #%" PRIu32, blk->rank);
-	if (blk->shown)
+	if (rank)
+		fprintf(out, " &middot; #%" PRIu32, rank);
+	if (shown)
 		fputs(" &middot; shown", out);
 	if (l->g && drawn != b)
 		fprintf(out, " &middot; in the box of 0x%" PRIx32 " (%" PRIu32 " blocks)",
 			l->f->blocks[drawn].start, l->g->nodes[drawn].members);
+	if (h && h->facts)
+		h->facts(out, h->ctx, b);
 	fputs("</span></tr>\n", out);
+}
+
+void html_listing__meta(FILE *out, const struct report_func *f)
+{
+	const struct stream_object *obj = f->object;
+
+	fprintf(out, "<p class=\"meta\">%s &middot; pid %" PRIu64 " &middot; 0x%" PRIx64 ", %" PRIu64
+		" bytes", f->kind, (uint64_t)obj->pid, (uint64_t)obj->addr, (uint64_t)obj->size);
+	if (obj->kind == HB_KIND_JIT)
+		fprintf(out, " &middot; code load %" PRIu64, (uint64_t)obj->code_index);
+	if (obj->path) {
+		fputs(" &middot; <span class=\"path\">", out);
+		html_puts(out, obj->path);
+		fputs("</span>", out);
+	}
+	if (strcmp(obj->name, f->display_name)) {
+		fputs(" &middot; symbol <code>", out);
+		html_puts(out, obj->name);
+		fputs("</code>", out);
+	}
+	if (f->wasm.matched && f->wasm.module >= 0)
+		fprintf(out, " &middot; wasm module %d function %d", f->wasm.module, f->wasm.index);
+	if (f->wasm.stale)
+		fputs(" &middot; <b>stale</b>: the .cwasm's code differs from what ran", out);
+	if (f->unaligned || f->outside)
+		fprintf(out, " &middot; %" PRIu64 " sample%s inside instructions, %" PRIu64 " past the code",
+			f->unaligned, plural(f->unaligned), f->outside);
+	fputs("</p>\n", out);
 }
 
 int html_listing__write(FILE *out, const struct html_listing *l)
@@ -181,4 +218,36 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 		fputs("</tbody>\n", out);
 	fputs("</table>\n", out);
 	return ferror(out) ? -EIO : 0;
+}
+
+int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
+{
+	const struct report_func *f = l->f;
+	struct graph g;
+	bool drawn;
+	int ret;
+
+	html_listing__meta(out, f);
+	if (f->status != RANK_DISASSEMBLED) {
+		fputs("<p class=\"nocode\">Not disassembled: ", out);
+		html_puts(out, f->error ? f->error : "no code");
+		fputs(".</p>\n", out);
+		return ferror(out) ? -EIO : 0;
+	}
+	fputs("<div class=\"panes\">\n", out);
+	/* folded after painting: what the paint leaves warm stays drawn */
+	ret = report_graph__build_painted(&g, l->rep, f, l->prefix, NULL, l->heat, 0, paint);
+	if (!ret && graph__fold_to_fit(&g, REPORT_GRAPH_BOXES) < 0)
+		ret = -ENOMEM;
+	if (!ret)
+		ret = html_page__graph(out, &g, f->blocks_nr, HTML_LAYOUT_MAX_BOXES, &drawn);
+	if (!ret) {
+		l->g = drawn ? &g : NULL;
+		fputs("<div class=\"listing-pane\">", out);
+		ret = html_listing__write(out, l);
+		l->g = NULL;
+		fputs("</div>\n</div>\n", out);
+	}
+	graph__release(&g);
+	return ret;
 }

@@ -19,12 +19,27 @@
 #ifndef POSTPROC_HTML_LISTING_H
 #define POSTPROC_HTML_LISTING_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "graph.h"
 #include "heat.h"
+#include "report-graph.h"
 #include "report.h"
+
+/* What a page other than the report says about a block (a comparison: the
+ * change of its pair); each may be NULL. */
+struct html_listing_hooks {
+	/* Block b's rank (0: none) and whether it is shown, in place of the report's. */
+	void (*block)(const void *ctx, size_t b, uint32_t *rank, bool *shown);
+	/* More attributes of block b's <tbody>, each with its leading space. */
+	void (*attrs)(FILE *out, const void *ctx, size_t b);
+	/* More facts at the end of block b's header line. */
+	void (*facts)(FILE *out, const void *ctx, size_t b);
+	const void *ctx;
+};
 
 struct html_listing {
 	const struct report *rep;
@@ -34,9 +49,23 @@ struct html_listing {
 	uint64_t bar_max;		/* samples of a full-width bar: the page's hottest row */
 	const struct graph *g;		/* the function's drawn graph (report-graph.h):
 					 * the box each block is in; NULL: none drawn */
+	const struct html_listing_hooks *hooks;	/* or NULL */
 };
+
+/* The line of facts about f's code (<p class="meta">): kind, pid, address and
+ * size, code load, file, symbol, wasm function, what was not placed. */
+void html_listing__meta(FILE *out, const struct report_func *f);
 
 /* Write l's listing. Returns 0 or -EIO when out has an error. */
 int html_listing__write(FILE *out, const struct html_listing *l);
+
+/*
+ * A function's part of a page: its facts (html_listing__meta), then, when it
+ * was disassembled, its graph (report_graph__build_painted with paint, NULL:
+ * by l->heat; folded to REPORT_GRAPH_BOXES, laid out up to
+ * HTML_LAYOUT_MAX_BOXES) beside l's listing in <div class="panes">, else why
+ * there is no code. l->g is the caller's no more. Returns 0, -ENOMEM, -EIO.
+ */
+int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint);
 
 #endif

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The page shell: head, style sheet, bar, script (html-page.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -69,6 +70,83 @@ void html_page__legend(FILE *out, const struct heat_scale *s)
 	}
 	swatch(out, (struct heat_colour){ HEAT_NONE_FILL, HEAT_NONE_INK }, "no samples");
 	fputs("</div>\n", out);
+}
+
+void html_page__change_legend(FILE *out, const struct heat_scale *s, const char *what)
+{
+	char text[64];
+
+	fputs("<div class=\"legend change\"><span class=\"what\">", out);
+	html_puts(out, what);
+	fputs("</span>", out);
+	/* more share, largest first; then no change; then less, smallest first */
+	for (int sign = 1; sign >= -1; sign -= 2) {
+		for (int i = 0; i <= HEAT_DECADES; i++) {
+			int d = sign > 0 ? i : HEAT_DECADES - i;
+			double m = s->hi / pow(10, d);
+
+			snprintf(text, sizeof(text), "%s%s%.3g", sign > 0 ? "+" : "&minus;",
+				 d == HEAT_DECADES ? "&le;" : "", m * 100);
+			swatch(out, heat_scale__change(s, sign, m), text);
+		}
+		if (sign > 0)
+			swatch(out, (struct heat_colour){ HEAT_SAME_FILL, 0x000000 }, "no change");
+	}
+	swatch(out, (struct heat_colour){ HEAT_NONE_FILL, HEAT_NONE_INK }, "no samples");
+	fputs("</div>\n", out);
+}
+
+static void edge_key(FILE *out, enum graph_edge_kind kind, bool back, const char *what)
+{
+	struct graph_edge_style st = graph_edge__style(kind, back);
+
+	fprintf(out, "<span class=\"ek\"><svg width=\"28\" height=\"8\" aria-hidden=\"true\">"
+		"<line x1=\"0\" y1=\"4\" x2=\"28\" y2=\"4\" stroke=\"#%06x\" stroke-width=\"%g\"%s/>"
+		"</svg> %s</span>", (unsigned)st.colour, st.width,
+		st.dashed ? " stroke-dasharray=\"5 3\"" : "", what);
+}
+
+void html_page__edge_keys(FILE *out)
+{
+	fputs("<div class=\"legend edges\"><span class=\"what\">edges</span>", out);
+	edge_key(out, GRAPH_EDGE_FALLTHROUGH, false, "fall-through");
+	edge_key(out, GRAPH_EDGE_TAKEN, false, "branch taken");
+	edge_key(out, GRAPH_EDGE_CASE, false, "jump table case");
+	edge_key(out, GRAPH_EDGE_TAKEN, true, "back edge (loop)");
+}
+
+int html_page__graph(FILE *out, struct graph *g, size_t blocks_nr, size_t max_boxes, bool *drawn)
+{
+	char err[256];
+	size_t boxes = graph__shown_nodes(g);
+	int ret;
+
+	*drawn = false;
+	fprintf(out, "<div class=\"cfg-pane\" data-boxes=\"%zu\">", boxes);
+	ret = graph__layout(g, max_boxes, err, sizeof(err));
+	if (ret == -ENOMEM)
+		return ret;
+	if (ret) {
+		fputs("<p class=\"nograph\">No graph: ", out);
+		if (ret == -E2BIG)
+			fprintf(out, "%zu boxes even with the cold blocks folded, too many to lay out; "
+				"the listing has every block.", boxes);
+		else
+			html_puts(out, err[0] ? err : "Graphviz could not lay it out.");
+		fputs("</p></div>\n", out);
+		return 0;
+	}
+	fprintf(out, "<div class=\"cfg-tools\"><button data-zoom=\"out\" title=\"zoom out\">&minus;"
+		"</button><button data-zoom=\"in\" title=\"zoom in\">+</button><button data-zoom=\"fit\""
+		" title=\"fit the pane\">fit</button><span>%zu block%s", blocks_nr,
+		plural(blocks_nr));
+	if (boxes != blocks_nr)
+		fprintf(out, " in %zu boxes: cold ones folded", boxes);
+	fputs("</span></div>\n<div class=\"cfg-box\">", out);
+	ret = graph__write_svg(g, out);
+	fputs("</div></div>\n", out);
+	*drawn = !ret;
+	return ret;
 }
 
 void html_page__bar(FILE *out, double t, uint32_t rgb)

@@ -17,12 +17,19 @@
  *       listing; BOX the id of the box it is drawn in. Clicking a box marks
  *       it and its blocks (class "hl"), clicking a block or a link to one
  *       marks it and its box; n / p walk the blocks by data-rank.
+ *       [data-pair=ID]: the listing of its partner (a comparison's other
+ *       side), marked with it, with its box
+ *   <tr data-goto=ID>  a table row standing for the block listed at ID:
+ *       clicking it selects that block; selecting a block marks its rows
  */
 #ifndef POSTPROC_HTML_PAGE_H
 #define POSTPROC_HTML_PAGE_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
+#include "graph.h"
 #include "heat.h"
 
 /* From the doctype to the opening of <main>; title is escaped here. */
@@ -35,6 +42,28 @@ int html_page__end(FILE *out);
 /* A legend of s: the ramp from its faintest to its hottest share, and the
  * grey of no samples. */
 void html_page__legend(FILE *out, const struct heat_scale *s);
+
+/* A legend of changes on s (heat_scale__change): the reds from the largest
+ * magnitude down, no change, the greens up, and the grey of no samples; what
+ * says what a magnitude is ("change in share of all samples"). */
+void html_page__change_legend(FILE *out, const struct heat_scale *s, const char *what);
+
+/* The opening of the legend of edges (<div class="legend edges">) and its
+ * keys; the caller adds its keys of boxes and closes the div. */
+void html_page__edge_keys(FILE *out);
+
+/* More boxes than this, even folded, are not laid out: dot's time grows
+ * faster than linearly (scripts/bench-graph), and a listing still has
+ * every block. */
+#define HTML_LAYOUT_MAX_BOXES 400
+
+/*
+ * A graph pane (<div class="cfg-pane">) of a function of blocks_nr blocks:
+ * g laid out (at most max_boxes boxes) and drawn with the zoom buttons, or
+ * a line saying why there is no drawing. *drawn says which. Returns 0,
+ * -ENOMEM, or -EIO on a write error.
+ */
+int html_page__graph(FILE *out, struct graph *g, size_t blocks_nr, size_t max_boxes, bool *drawn);
 
 /* A table cell (its end tag left out) with a bar t (0..1) of its width in
  * colour rgb: <td><i class=bar ...></i>; an empty cell when t is not > 0. */

@@ -129,14 +129,11 @@ static double parse_percent(const char *arg)
 /* --json, --html[=FILE], --dot[=FILE]: one output format; FILE is -o's. */
 static void set_format(struct options *o, enum format f, const char *file)
 {
-	if (o->format != FORMAT_TEXT && o->format != f)
-		cli__usage_error("%s and %s are two outputs; choose one", formats[o->format].option,
-			    formats[f].option);
-	o->format = f;
-	if (file && !*file)
-		cli__usage_error("%s= needs a file name", formats[f].option);
-	if (file)
-		o->format_file = file;
+	int cur = (int)o->format;
+
+	cli__set_format(&cur, f, formats[o->format].option, formats[f].option, file,
+			&o->format_file);
+	o->format = (enum format)cur;
 }
 
 static void parse_options(int argc, char **argv, struct options *o)
@@ -203,10 +200,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
 	}
-	if (o->format_file && o->output && strcmp(o->format_file, o->output))
-		cli__usage_error("two output files, '%s' and '%s'; give one", o->format_file, o->output);
-	if (o->format_file)
-		o->output = o->format_file;
+	cli__output_file(&o->output, o->format_file);
 }
 
 static int read_input(struct stream *s, const char *path)

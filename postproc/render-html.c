@@ -18,11 +18,6 @@
 #include "render.h"
 #include "report-graph.h"
 
-/* More boxes than this, even folded, are not laid out: dot's time grows
- * faster than linearly (scripts/bench-graph), and the listing still has
- * every block. */
-#define LAYOUT_MAX_BOXES 400
-
 static const char *pct_of(char buf[64], const struct report *rep, uint64_t n)
 {
 	return fmt_pct(buf, 64, report_graph__share(rep, n) * 100);
@@ -103,16 +98,6 @@ static void put_classes(FILE *out, const struct report *rep)
 	fputs("</tbody></table>\n", out);
 }
 
-static void put_edge_key(FILE *out, enum graph_edge_kind kind, bool back, const char *what)
-{
-	struct graph_edge_style st = graph_edge__style(kind, back);
-
-	fprintf(out, "<span class=\"ek\"><svg width=\"28\" height=\"8\" aria-hidden=\"true\">"
-		"<line x1=\"0\" y1=\"4\" x2=\"28\" y2=\"4\" stroke=\"#%06x\" stroke-width=\"%g\"%s/>"
-		"</svg> %s</span>", (unsigned)st.colour, st.width,
-		st.dashed ? " stroke-dasharray=\"5 3\"" : "", what);
-}
-
 static void put_summary(FILE *out, const struct report *rep, const struct heat_scale *heat)
 {
 	static const char *const note_class[] = {
@@ -157,11 +142,7 @@ static void put_summary(FILE *out, const struct report *rep, const struct heat_s
 		fputs("</ul>\n", out);
 	}
 	html_page__legend(out, heat);
-	fputs("<div class=\"legend edges\"><span class=\"what\">edges</span>", out);
-	put_edge_key(out, GRAPH_EDGE_FALLTHROUGH, false, "fall-through");
-	put_edge_key(out, GRAPH_EDGE_TAKEN, false, "branch taken");
-	put_edge_key(out, GRAPH_EDGE_CASE, false, "jump table case");
-	put_edge_key(out, GRAPH_EDGE_TAKEN, true, "back edge (loop)");
+	html_page__edge_keys(out);
 	fputs("<span class=\"ek\"><span class=\"box em\"></span> shown block</span>"
 	      "<span class=\"ek\"><span class=\"box fold\"></span> folded cold blocks</span></div>\n"
 	      "</section>\n", out);
@@ -203,79 +184,12 @@ static void put_func_table(FILE *out, const struct report *rep)
 	fputs("</tbody></table>\n</section>\n", out);
 }
 
-static void put_meta(FILE *out, const struct report_func *f)
-{
-	const struct stream_object *obj = f->object;
-
-	fprintf(out, "<p class=\"meta\">%s &middot; pid %" PRIu64 " &middot; 0x%" PRIx64 ", %" PRIu64
-		" bytes", f->kind, (uint64_t)obj->pid, (uint64_t)obj->addr, (uint64_t)obj->size);
-	if (obj->kind == HB_KIND_JIT)
-		fprintf(out, " &middot; code load %" PRIu64, (uint64_t)obj->code_index);
-	if (obj->path) {
-		fputs(" &middot; <span class=\"path\">", out);
-		html_puts(out, obj->path);
-		fputs("</span>", out);
-	}
-	if (strcmp(obj->name, f->display_name)) {
-		fputs(" &middot; symbol <code>", out);
-		html_puts(out, obj->name);
-		fputs("</code>", out);
-	}
-	if (f->wasm.matched && f->wasm.module >= 0)
-		fprintf(out, " &middot; wasm module %d function %d", f->wasm.module, f->wasm.index);
-	if (f->wasm.stale)
-		fputs(" &middot; <b>stale</b>: the .cwasm's code differs from what ran", out);
-	if (f->unaligned || f->outside)
-		fprintf(out, " &middot; %" PRIu64 " sample%s inside instructions, %" PRIu64 " past the code",
-			f->unaligned, plural(f->unaligned), f->outside);
-	fputs("</p>\n", out);
-}
-
-/* The graph pane: the drawing, or why there is none. */
-static int put_graph(FILE *out, const struct report *rep, const struct report_func *f,
-		     struct graph *g, bool *drawn)
-{
-	char err[256];
-	size_t boxes = graph__shown_nodes(g);
-	int ret;
-
-	*drawn = false;
-	fprintf(out, "<div class=\"cfg-pane\" data-boxes=\"%zu\">", boxes);
-	ret = graph__layout(g, LAYOUT_MAX_BOXES, err, sizeof(err));
-	if (ret == -ENOMEM)
-		return ret;
-	if (ret) {
-		fputs("<p class=\"nograph\">No graph: ", out);
-		if (ret == -E2BIG)
-			fprintf(out, "%zu boxes even with the cold blocks folded, too many to lay out; "
-				"the listing has every block.", boxes);
-		else
-			html_puts(out, err[0] ? err : "Graphviz could not lay it out.");
-		fputs("</p></div>\n", out);
-		return 0;
-	}
-	fprintf(out, "<div class=\"cfg-tools\"><button data-zoom=\"out\" title=\"zoom out\">&minus;"
-		"</button><button data-zoom=\"in\" title=\"zoom in\">+</button><button data-zoom=\"fit\""
-		" title=\"fit the pane\">fit</button><span>%zu block%s", f->blocks_nr,
-		plural(f->blocks_nr));
-	if (boxes != f->blocks_nr)
-		fprintf(out, " in %zu boxes: cold ones folded", boxes);
-	fputs("</span></div>\n<div class=\"cfg-box\">", out);
-	ret = graph__write_svg(g, out);
-	fputs("</div></div>\n", out);
-	*drawn = !ret;
-	(void)rep;
-	return ret;
-}
-
 static int put_func(FILE *out, const struct report *rep, size_t i, const struct heat_scale *heat,
 		    uint64_t bar_max)
 {
 	const struct report_func *f = &rep->funcs[i];
-	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL };
+	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL, NULL };
 	char prefix[32], pct[64];
-	struct graph g;
-	bool drawn;
 	int ret;
 
 	snprintf(prefix, sizeof(prefix), "f%zu", i);
@@ -289,24 +203,8 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	html_puts(out, f->display_name);
 	fprintf(out, "</a> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h2>\n",
 		pct_of(pct, rep, f->samples), f->samples, plural(f->samples));
-	put_meta(out, f);
-	if (f->status != RANK_DISASSEMBLED) {
-		fputs("<p class=\"nocode\">Not disassembled: ", out);
-		html_puts(out, f->error ? f->error : "no code");
-		fputs(".</p>\n</section>\n", out);
-		return ferror(out) ? -EIO : 0;
-	}
-	fputs("<div class=\"panes\">\n", out);
-	ret = report_graph__build(&g, rep, f, prefix, NULL, heat, REPORT_GRAPH_BOXES);
-	if (!ret)
-		ret = put_graph(out, rep, f, &g, &drawn);
-	if (!ret) {
-		l.g = drawn ? &g : NULL;
-		fputs("<div class=\"listing-pane\">", out);
-		ret = html_listing__write(out, &l);
-		fputs("</div>\n</div>\n</section>\n", out);
-	}
-	graph__release(&g);
+	ret = html_listing__function(out, &l, NULL);
+	fputs("</section>\n", out);
 	return ret;
 }
 

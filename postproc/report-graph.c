@@ -39,10 +39,13 @@ static const enum graph_edge_kind edge_kind[] = {
 	[REPORT_EDGE_CASE] = GRAPH_EDGE_CASE,
 };
 
-static int add_block(struct graph *g, const struct report *rep, const struct report_block *b,
-		     const char *prefix, const struct heat_scale *heat)
+static int add_block(struct graph *g, const struct report *rep, const struct report_func *f,
+		     size_t bi, const char *prefix, const struct heat_scale *heat,
+		     const struct report_graph_paint *paint)
 {
-	char id[REPORT_ID_MAX], href[REPORT_ID_MAX + 1], pct[64], l1[96], l2[64], tip[256];
+	const struct report_block *b = &f->blocks[bi];
+	char id[REPORT_ID_MAX], href[REPORT_ID_MAX + 1], pct[64];
+	char l1[REPORT_GRAPH_TEXT], l2[REPORT_GRAPH_TEXT], tip[REPORT_GRAPH_TEXT];
 	const char *lines[2] = { l1, l2 };
 	double share = report_graph__share(rep, b->samples);
 	struct heat_colour c = heat_scale__colour(heat, share);
@@ -69,6 +72,8 @@ static int add_block(struct graph *g, const struct report *rep, const struct rep
 		 "block 0x%" PRIx32 "..0x%" PRIx32 ": %" PRIu64 " sample%s (%s%%), %" PRIu32
 		 " instruction%s%s", b->start, b->end, b->samples, plural(b->samples), pct, b->insns,
 		 plural(b->insns), b->shown ? ", shown" : "");
+	if (paint)
+		paint->block(paint->ctx, bi, &spec, l1, l2, tip);
 	n = graph__add_node(g, &spec);
 	return n < 0 ? (int)n : 0;
 }
@@ -76,6 +81,14 @@ static int add_block(struct graph *g, const struct report *rep, const struct rep
 int report_graph__build(struct graph *g, const struct report *rep, const struct report_func *f,
 			const char *prefix, const char *label, const struct heat_scale *heat,
 			size_t max_boxes)
+{
+	return report_graph__build_painted(g, rep, f, prefix, label, heat, max_boxes, NULL);
+}
+
+int report_graph__build_painted(struct graph *g, const struct report *rep,
+				const struct report_func *f, const char *prefix, const char *label,
+				const struct heat_scale *heat, size_t max_boxes,
+				const struct report_graph_paint *paint)
 {
 	char id[REPORT_ID_MAX];
 	int ret;
@@ -86,7 +99,7 @@ int report_graph__build(struct graph *g, const struct report *rep, const struct 
 	if ((ret = graph__init(g, id)) || (ret = graph__set_label(g, label)))
 		return ret;
 	for (size_t b = 0; b < f->blocks_nr; b++)
-		if ((ret = add_block(g, rep, &f->blocks[b], prefix, heat)))
+		if ((ret = add_block(g, rep, f, b, prefix, heat, paint)))
 			return ret;
 	for (size_t e = 0; e < f->edges_nr; e++) {
 		const struct report_edge *re = &f->edges[e];

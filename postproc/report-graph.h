@@ -51,4 +51,26 @@ int report_graph__build(struct graph *g, const struct report *rep, const struct 
 			const char *prefix, const char *label, const struct heat_scale *heat,
 			size_t max_boxes);
 
+/* The room of each text a paint may rewrite, NUL included. */
+#define REPORT_GRAPH_TEXT 256
+
+/*
+ * Another way to paint the boxes (a comparison paints by change, not heat):
+ * called for each block with the report's spec and text in place, to change
+ * any of spec's fill, ink, cold, emphasis and marked, and the two label
+ * lines and the tooltip (buffers of REPORT_GRAPH_TEXT). Folding, after it,
+ * keeps what it leaves not cold.
+ */
+struct report_graph_paint {
+	void (*block)(const void *ctx, size_t b, struct graph_node_spec *spec, char *line1,
+		      char *line2, char *tooltip);
+	const void *ctx;
+};
+
+/* report_graph__build with each box painted by paint (NULL: by heat alone). */
+int report_graph__build_painted(struct graph *g, const struct report *rep,
+				const struct report_func *f, const char *prefix, const char *label,
+				const struct heat_scale *heat, size_t max_boxes,
+				const struct report_graph_paint *paint);
+
 #endif

@@ -39,13 +39,28 @@
 		}
 	}
 
-	// A block's listing: mark it and its box; scroll the listing to it
-	// unless the click was in it.
+	// On a comparison, a block has a partner on the other side (data-pair)
+	// and rows in the table of pairs: they are marked with it, the partner
+	// with its box.
+	function markKin(tb) {
+		const partner = byId(tb.dataset.pair);
+		if (partner) {
+			mark(partner);
+			mark(byId(partner.dataset.box));
+			reveal(byId(partner.dataset.box));
+		}
+		for (const id of [tb.id, partner && partner.id])
+			if (id) all(`tr[data-goto="${id}"]`).forEach(mark);
+	}
+
+	// A block's listing: mark it and its box (and its kin); scroll the
+	// listing to it unless the click was in it.
 	function selectBlock(tb, scroll) {
 		const box = byId(tb.dataset.box);
 		unmark();
 		mark(tb);
 		mark(box);
+		markKin(tb);
 		if (scroll) tb.scrollIntoView({ block: 'center' });
 		reveal(box);
 		remember(tb.id);
@@ -57,6 +72,7 @@
 		unmark();
 		mark(box);
 		blocks.forEach(mark);
+		blocks.forEach(markKin);
 		if (scroll && blocks.length) blocks[0].scrollIntoView({ block: 'center' });
 		reveal(box);
 		remember(blocks.length ? blocks[0].id : box.id);
@@ -79,6 +95,13 @@
 		if (node) {
 			ev.preventDefault();
 			return void selectBox(node, true);
+		}
+		// a row of a table that stands for a block (a comparison's pairs)
+		const row = t.closest('tr[data-goto]');
+		const goto = row && byId(row.dataset.goto);
+		if (goto && goto.matches('tbody.blk')) {
+			ev.preventDefault();
+			return void selectBlock(goto, true);
 		}
 		const link = t.closest('a[href^="#"]');
 		const tb = t.closest('tbody.blk');

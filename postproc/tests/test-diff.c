@@ -13,6 +13,8 @@
 
 #include "diff-build.h"
 #include "diff.h"
+#include "heat.h"
+#include "render.h"
 
 static void identity_is(enum hb_object_kind kind, const char *name, const char *dso,
 			const char *with, const char *without)
@@ -488,6 +490,146 @@ static void function_selects_on_either_side(void **state)
 	release(&d);
 }
 
+/* The sign every output shows, and the size the page paints. */
+static void signs_and_changes(void **state)
+{
+	struct diff d = { .total = { 10000, 5000 } };
+
+	assert_int_equal(diff__sign(&d, 0.0, 0), 0);
+	/* what prints as 0.00 has no sign, whatever the samples */
+	assert_int_equal(diff__sign(&d, 0.004, 3), 0);
+	assert_int_equal(diff__sign(&d, -0.004, -3), 0);
+	assert_int_equal(diff__sign(&d, 0.006, 0), 1);
+	assert_int_equal(diff__sign(&d, -20.0, -3000), -1);
+	assert_true(diff__change(&d, -20.0, -3000) == 0.2);
+	assert_true(diff__change(&d, 0.0, 5) == 0.0);
+	/* counts: the samples' sign, their share of the larger total */
+	d.opts.counts = true;
+	assert_int_equal(diff__sign(&d, 0.004, 3), 1);
+	assert_int_equal(diff__sign(&d, 5.0, -1), -1);
+	assert_int_equal(diff__sign(&d, 5.0, 0), 0);
+	assert_true(diff__change(&d, -20.0, -3000) == 0.3);
+	(void)state;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The drawn box of id in page: its <g> up to its end. */
+static char *box_of(const char *page, const char *id)
+{
+	char key[64];
+	const char *at, *end;
+
+	snprintf(key, sizeof(key), "id=\"%s\">", id);
+	at = strstr(page, key);
+	if (!at)
+		fail_msg("no box %s", id);
+	while (at > page && strncmp(at, "<g ", 3))
+		at--;
+	end = strstr(at, "</g>");
+	assert_non_null(end);
+	return strndup(at, (size_t)(end - at));
+}
+
+/*
+ * The page of a comparison: f 40% -> 20% (its loop block paired by code),
+ * gone only in BASE (5%), fresh only in NEW (10%). Each pair's row holds
+ * JSON's numbers; each box is painted by its pair's change, the largest
+ * (f's -20 points) the darkest green; blocks of one side only are marked;
+ * a block's listing names its partner.
+ */
+static void html_page(void **state)
+{
+	static const char base[] = STREAM("cpu-clock", 10000,
+		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "gone")
+		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 500 1\n");
+	static const char nw[] = STREAM("cpu-clock", 5000,
+		LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "fresh")
+		"sample 0 0 0x4 1000 1\nsample 1 0 0x4 500 1\n");
+	struct render_opts ro = { 0 };
+	struct heat_scale cs;
+	struct diff d;
+	char *page = NULL, *box, fill[32];
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(compare(&d, base, nw, &defaults), 0);
+	assert_int_equal(d.shown_nr, 3);
+	f = open_memstream(&page, &len);
+	assert_int_equal(diff_render_html.render(f, &d, &ro), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(!strncmp(page, "<!DOCTYPE html>", 15));
+	assert_non_null(strstr(page, "Content-Security-Policy"));
+	/* by change: f (-20), fresh (+10), gone (-5) */
+	assert_int_equal(count(page, "<tr class=\"pair"), 3);
+	assert_non_null(strstr(page, "<tr class=\"pair\" data-rank=\"1\" data-func=\"d0\" "
+			       "data-goto=\"d0n-l4\" data-key=\"code\" data-delta=\"-20.0000\" "
+			       "data-delta-samples=\"-3000\" data-base-start=\"4\" data-base-samples="
+			       "\"4000\" data-base-share=\"40.0000\" data-new-start=\"4\" "
+			       "data-new-samples=\"1000\" data-new-share=\"20.0000\">"));
+	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"2\" data-func=\"d1\" "
+			       "data-goto=\"d1n-l4\" data-key=\"\""));
+	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"3\" data-func=\"d2\" "
+			       "data-goto=\"d2b-l4\" data-key=\"\""));
+	/* the cells as the text output prints them */
+	assert_non_null(strstr(page, "<td class=\"n\">40.00%</td><td class=\"n\">20.00%</td>"
+			       "<td class=\"n delta down\" style=\"background:#00441b;color:#ffffff\">"
+			       "-20.00%</td><td class=\"match\">code 100%</td>"));
+	assert_non_null(strstr(page, "<td class=\"n\">-</td><td class=\"n\">10.00%</td>"));
+	assert_non_null(strstr(page, "<td class=\"match\">NEW only</td>"));
+	/* a section per function, a graph per side it has */
+	assert_int_equal(count(page, "<section class=\"func diff\""), 3);
+	assert_int_equal(count(page, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"d"), 4);
+	/* f: both sides' loop block the darkest green, emphasised; partners named */
+	for (int s = 0; s < 2; s++) {
+		box = box_of(page, s ? "d0b-b4" : "d0n-b4");
+		assert_non_null(strstr(box, "<g class=\"node em\""));
+		assert_non_null(strstr(box, "fill=\"#00441b\""));
+		assert_non_null(strstr(box, "0x4  -20.00%"));
+		free(box);
+	}
+	assert_non_null(strstr(page, "id=d0n-l4 data-box=d0n-b4 data-start=4 data-end=10 "
+			       "data-samples=1000 data-rank=1 data-delta=-20.0000 data-pair-rank=1 "
+			       "data-pair=d0b-l4>"));
+	/* BASE's block of the pair has no rank of its own: n / p go to NEW's */
+	assert_non_null(strstr(page, "id=d0b-l4 data-box=d0b-b4 data-start=4 data-end=10 "
+			       "data-samples=4000 data-delta=-20.0000 data-pair-rank=1 data-pair=d0n-l4>"));
+	/* f's blocks without samples on either side: grey, cold */
+	box = box_of(page, "d0n-b0");
+	assert_non_null(strstr(box, "<g class=\"node cold\""));
+	assert_non_null(strstr(box, "fill=\"#f2f2f2\""));
+	free(box);
+	/* fresh: NEW only, red on the page's scale, marked */
+	heat_scale__init(&cs, 0.2);
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)heat_scale__change(&cs, 1, 0.1).fill);
+	box = box_of(page, "d1n-b4");
+	assert_non_null(strstr(box, "<g class=\"node em mark\""));
+	assert_non_null(strstr(box, fill));
+	assert_non_null(strstr(box, "NEW only"));
+	free(box);
+	assert_non_null(strstr(page, "data-rank=2 data-delta=10.0000 data-pair-rank=2 data-only=NEW>"));
+	/* gone: BASE only, green, marked; its BASE block carries the rank */
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)heat_scale__change(&cs, -1, 0.05).fill);
+	box = box_of(page, "d2b-b4");
+	assert_non_null(strstr(box, "<g class=\"node em mark\""));
+	assert_non_null(strstr(box, fill));
+	assert_non_null(strstr(box, "BASE only"));
+	free(box);
+	assert_non_null(strstr(page, "data-rank=3 data-delta=-5.0000 data-pair-rank=3 data-only=BASE>"));
+	assert_null(strstr(page, "d1b-"));
+	assert_null(strstr(page, "d2n-"));
+	free(page);
+	release(&d);
+	(void)state;
+}
+
 /* Among functions of one identity, the same tier pairs first, then by heat. */
 static void tiers_pair_first(void **state)
 {
@@ -551,6 +693,8 @@ int main(void)
 		cmocka_unit_test(function_selects_on_either_side),
 		cmocka_unit_test(tiers_pair_first),
 		cmocka_unit_test(wire_names),
+		cmocka_unit_test(signs_and_changes),
+		cmocka_unit_test(html_page),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,9 +274,9 @@ static void small_graph(struct graph *g)
 	const char *l1[] = { "<b> & \"c\" 'd' \\N &lt;" };
 	const char *l2[] = { "+0x20  two  spaces" };
 	struct graph_node_spec s[] = {
-		{ "g1-b0", l0, 2, "entry <block>", "#b0", 0xffffcc, 0x000000, false, false },
-		{ "g1-b1", l1, 1, "tip & \\G &amp;", NULL, 0xbd0026, 0xffffff, false, true },
-		{ "g1-b2", l2, 1, NULL, "#b2?x=1&y=2", 0xf2f2f2, 0x000000, true, false },
+		{ "g1-b0", l0, 2, "entry <block>", "#b0", 0xffffcc, 0x000000, false, false, false },
+		{ "g1-b1", l1, 1, "tip & \\G &amp;", NULL, 0xbd0026, 0xffffff, false, true, false },
+		{ "g1-b2", l2, 1, NULL, "#b2?x=1&y=2", 0xf2f2f2, 0x000000, true, false, false },
 	};
 
 	assert_int_equal(graph__init(g, "g1"), 0);
@@ -633,6 +633,43 @@ static char *texts(const char *svg, const char *open, const char *close)
 	return out;
 }
 
+/* A marked node: class "mark" and a dashed outline, in SVG and in dot. */
+static void marked_nodes(void **state)
+{
+	const char *l[] = { "0x4  +1.00%", "NEW only" };
+	struct graph_node_spec spec = { "m-b4", l, 2, NULL, NULL, 0xfc9272, 0x000000, false, true,
+					true };
+	struct graph g;
+	char err[256], *svg, *dot = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(graph__init(&g, "m"), 0);
+	assert_int_equal(graph__add_node(&g, &spec), 0);
+	spec.id = "m-b8";
+	spec.marked = spec.emphasis = false;
+	assert_int_equal(graph__add_node(&g, &spec), 1);
+	assert_true(g.nodes[0].marked);
+	assert_false(g.nodes[1].marked);
+	assert_int_equal(graph__layout(&g, 0, err, sizeof(err)), 0);
+	svg = svg_of(&g);
+	assert_non_null(strstr(svg, "<g class=\"node em mark\" id=\"m-b4\">"));
+	assert_non_null(strstr(svg, "<g class=\"node\" id=\"m-b8\">"));
+	assert_non_null(strstr(svg, "stroke=\"#000000\" stroke-width=\"2\" stroke-dasharray=\"6 3\"/>"));
+	/* only the marked one is dashed */
+	assert_null(strstr(strstr(svg, "id=\"m-b8\""), "6 3"));
+	f = open_memstream(&dot, &len);
+	assert_int_equal(graph__write_dot(&g, f), 0);
+	fclose(f);
+	assert_non_null(strstr(dot, "class=\"em mark\", penwidth=2, style=\"filled,dashed\""));
+	/* one dashed node: the other has no class at all */
+	assert_null(strstr(strstr(dot, "\"m-b8\" [id"), "class="));
+	free(svg);
+	free(dot);
+	graph__release(&g);
+	(void)state;
+}
+
 static void dot_read_back(void **state)
 {
 	struct graph g;
@@ -743,6 +780,7 @@ int main(void)
 		cmocka_unit_test(regions),
 		cmocka_unit_test(regions_fan_out),
 		cmocka_unit_test(fold_to_fit),
+		cmocka_unit_test(marked_nodes),
 		cmocka_unit_test(dot_read_back),
 	};
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "heat.h"
+#include "html-page.h"
 #include "html.h"
 
 /* Relative luminance, computed here from the WCAG 2 definition, not heat.c's. */
@@ -147,6 +148,73 @@ static char *escaped(const char *s, size_t n)
 	return buf;
 }
 
+/* The change scale: reds for more, greens for less, white for none; darker
+ * the larger, on the heat scale's decades. */
+static void change_colours(void **state)
+{
+	struct heat_scale s;
+	double prev_r = 1, prev_g = 1;
+
+	heat_scale__init(&s, 0.2);
+	assert_int_equal(heat_scale__change(&s, 0, 0.2).fill, HEAT_SAME_FILL);
+	assert_int_equal(heat_scale__change(&s, 0, 0).fill, HEAT_SAME_FILL);
+	/* the ends: ColorBrewer's darkest Reds and Greens; the faintest at and below lo */
+	assert_int_equal(heat_scale__change(&s, 1, 0.2).fill, 0x67000d);
+	assert_int_equal(heat_scale__change(&s, -1, 0.5).fill, 0x00441b);
+	assert_int_equal(heat_scale__change(&s, 1, 0.0002).fill, 0xfee0d2);
+	assert_int_equal(heat_scale__change(&s, -1, 1e-9).fill, 0xe5f5e0);
+	assert_int_equal(heat_scale__change(&s, -1, 0).fill, 0xe5f5e0);
+	/* red is red and green green all the way, each darker as the change grows */
+	for (double m = 0.0002; m <= 0.2; m *= 1.5) {
+		struct heat_colour r = heat_scale__change(&s, 1, m), g = heat_scale__change(&s, -1, m);
+		double lr = 1 / heat__contrast(r.fill, 0xffffff), lg = 1 / heat__contrast(g.fill, 0xffffff);
+
+		assert_true((r.fill >> 16) > ((r.fill >> 8) & 0xff));
+		assert_true(((g.fill >> 8) & 0xff) > (g.fill >> 16));
+		assert_true(lr <= prev_r && lg <= prev_g);
+		prev_r = lr;
+		prev_g = lg;
+		/* the ink reads on it */
+		assert_true(heat__contrast(r.fill, r.ink) >= 4.5);
+		assert_true(heat__contrast(g.fill, g.ink) >= 4.5);
+	}
+	(void)state;
+}
+
+static size_t count(const char *s, const char *what)
+{
+	size_t n = 0;
+
+	for (const char *p = s; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+static void change_legend(void **state)
+{
+	struct heat_scale s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	heat_scale__init(&s, 0.2);
+	html_page__change_legend(f, &s, "change <pts>");
+	assert_int_equal(fclose(f), 0);
+	/* 4 decades each way, no change, no samples */
+	assert_int_equal(count(buf, "class=\"sw\""), 10);
+	assert_non_null(strstr(buf, "<span class=\"what\">change &lt;pts&gt;</span>"));
+	assert_non_null(strstr(buf, "background:#67000d;color:#ffffff\">+20</span>"));
+	assert_non_null(strstr(buf, ">+&le;0.02</span>"));
+	assert_non_null(strstr(buf, "background:#ffffff;color:#000000\">no change</span>"));
+	assert_non_null(strstr(buf, "background:#00441b;color:#ffffff\">&minus;20</span>"));
+	/* more first: the reds before no change before the greens */
+	assert_true(strstr(buf, "+20") < strstr(buf, "no change"));
+	assert_true(strstr(buf, "no change") < strstr(buf, "&minus;&le;0.02"));
+	assert_true(strstr(buf, "&minus;&le;0.02") < strstr(buf, "&minus;20"));
+	free(buf);
+	(void)state;
+}
+
 static void escaping(void **state)
 {
 	static const struct {
@@ -213,6 +281,8 @@ int main(void)
 		cmocka_unit_test(contrast_values),
 		cmocka_unit_test(scale_positions),
 		cmocka_unit_test(colours),
+		cmocka_unit_test(change_colours),
+		cmocka_unit_test(change_legend),
 		cmocka_unit_test(utf8),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(sanitizing),

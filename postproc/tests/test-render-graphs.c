@@ -230,7 +230,7 @@ static void listing_rows_blocks_and_links(void **state)
 
 	build(&x, loops, 50.0, false);
 	report_graph__heat(&heat, &x.rep);
-	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL };
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, NULL };
 	f = open_memstream(&buf, &len);
 	assert_int_equal(html_listing__write(f, &l), 0);
 	fclose(f);
@@ -251,6 +251,91 @@ static void listing_rows_blocks_and_links(void **state)
 	assert_null(strstr(buf, "clif"));
 	free(buf);
 	release(&x);
+}
+
+/* Another page's paint and listing hooks: what they set is what is drawn
+ * and listed, and folding, after the paint, keeps what the paint left warm. */
+static void paint(const void *ctx, size_t b, struct graph_node_spec *spec, char *line1,
+		  char *line2, char *tooltip)
+{
+	(void)ctx;
+	spec->fill = 0x00441b;
+	spec->ink = 0xffffff;
+	spec->cold = false;	/* the report's cold 0xf stays warm */
+	spec->emphasis = false;
+	spec->marked = b == 2;
+	snprintf(line1, REPORT_GRAPH_TEXT, "block %zu", b);
+	if (b == 2)
+		snprintf(line2, REPORT_GRAPH_TEXT, "NEW only");
+	snprintf(tooltip, REPORT_GRAPH_TEXT, "painted %zu", b);
+}
+
+static void hook_block(const void *ctx, size_t b, uint32_t *rank, bool *shown)
+{
+	(void)ctx;
+	*rank = b == 2 ? 7 : 0;
+	*shown = b == 2;
+}
+
+static void hook_attrs(FILE *out, const void *ctx, size_t b)
+{
+	fprintf(out, " data-pair=%s-l%zu", (const char *)ctx, b);
+}
+
+static void hook_facts(FILE *out, const void *ctx, size_t b)
+{
+	(void)ctx;
+	fprintf(out, " &middot; fact %zu", b);
+}
+
+static void painted_graph_and_hooked_listing(void **state)
+{
+	struct fixture x;
+	struct heat_scale heat;
+	struct graph g;
+	const struct report_graph_paint p = { paint, NULL };
+	const struct html_listing_hooks h = { hook_block, hook_attrs, hook_facts, "o" };
+	struct html_listing l;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	build(&x, loops, 50.0, false);
+	report_graph__heat(&heat, &x.rep);
+	assert_int_equal(report_graph__build_painted(&g, &x.rep, &x.rep.funcs[0], "f1", NULL, &heat,
+						     0, &p), 0);
+	assert_int_equal(g.nodes_nr, 3);
+	for (size_t i = 0; i < 3; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "block %zu", i);
+		assert_string_equal(g.nodes[i].lines[0], want);
+		assert_int_equal(g.nodes[i].fill, 0x00441b);
+		assert_false(g.nodes[i].cold || g.nodes[i].emphasis);
+		assert_int_equal(g.nodes[i].marked, i == 2);
+	}
+	/* the report's second line where the paint left it */
+	assert_string_equal(g.nodes[1].lines[1], "3 insns  #2");
+	assert_string_equal(g.nodes[2].lines[1], "NEW only");
+	assert_string_equal(g.nodes[2].tooltip, "painted 2");
+	/* nothing cold: nothing folds */
+	assert_int_equal(graph__fold_to_fit(&g, 1), 3);
+	graph__release(&g);
+
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h };
+	f = open_memstream(&buf, &len);
+	assert_int_equal(html_listing__write(f, &l), 0);
+	fclose(f);
+	/* the hooks' rank and shown replace the report's (block 0x5 was #2, shown) */
+	assert_non_null(strstr(buf, "<tbody class=\"blk\" id=f1-l5 data-box=f1-b5 data-start=5 "
+				    "data-end=15 data-samples=32 data-pair=o-l1>\n"));
+	assert_non_null(strstr(buf, "<tbody class=\"blk shown\" id=f1-lf data-box=f1-bf data-start=15 "
+				    "data-end=16 data-samples=0 data-rank=7 data-pair=o-l2>\n"));
+	assert_non_null(strstr(buf, "1 insn &middot; #7 &middot; shown &middot; fact 2</span></tr>\n"));
+	assert_non_null(strstr(buf, "3 insns &middot; fact 1</span></tr>\n"));
+	free(buf);
+	release(&x);
+	(void)state;
 }
 
 /*
@@ -401,6 +486,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_box_per_block_and_the_reports_edges),
 		cmocka_unit_test(listing_rows_blocks_and_links),
+		cmocka_unit_test(painted_graph_and_hooked_listing),
 		cmocka_unit_test(folded_blocks_name_their_box),
 		cmocka_unit_test(page_is_self_contained_and_escaped),
 		cmocka_unit_test(dot_reads_back),

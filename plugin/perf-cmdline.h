@@ -11,10 +11,11 @@
 #include <stddef.h>
 
 struct perf_cmdline {
-	char *input;	/* -i FILE, -iFILE, --input FILE, --input=FILE (owned; the last
-			 * one given); NULL when there is none */
-	bool filters;	/* a perf script option that drops samples before the
-			 * dlfilter's filter_event (--time, --pid, -C, ...) */
+	char *input;	/* perf script's -i in any spelling perf accepts (owned;
+			 * the last one given); NULL when there is none */
+	bool filters;	/* a perf script option that drops samples after
+			 * filter_event_early and before filter_event (--time,
+			 * --pid, -C, ...), or a command line that cannot tell */
 };
 
 /*
@@ -23,7 +24,7 @@ struct perf_cmdline {
  */
 int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len);
 
-/* The same for this process, from /proc/self/cmdline (its first 8 KiB). An
+/* The same for this process, from /proc/self/cmdline (all of it). An
  * unreadable command line reads as an empty one. 0 or -ENOMEM. */
 int perf_cmdline__read(struct perf_cmdline *c);
 

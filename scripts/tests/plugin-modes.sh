@@ -86,6 +86,22 @@ check "with perf's --time filter the plugin counts exactly the $kept samples per
 check "in the first quarter of the run alpha has samples and beta none" \
 	test "$(object_samples "$tmp/time.hbs" alpha)" -gt 0 -a "$(object_samples "$tmp/time.hbs" beta)" -eq 0
 
+# perf's parser also takes a long option abbreviated and a short one with its
+# value attached, bundled after another flag: the plugin must see those too.
+kept=$(perf --no-pager script -i "$fj/perf.data" --tim="$first,$mid" -F ip 2>/dev/null | wc -l)
+perf --no-pager script -i "$fj/perf.data" --tim="$first,$mid" --dlfilter "$PLUGIN" \
+	--dlarg "out=$tmp/tim.hbs" 2>/dev/null
+check "with --tim=A,B (abbreviated) the plugin counts exactly the $kept samples perf keeps" \
+	test "$(total "$tmp/tim.hbs" all)" -eq "$kept" -a "$kept" -gt 100
+# The symbol with the most samples, whatever perf resolves it to here.
+sym=$(perf --no-pager script -i "$fj/perf.data" -F ip,sym 2>/dev/null | awk '$2 != "" && $2 != "[unknown]" { print $2 }' |
+	sort | uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
+kept=$(perf --no-pager script -i "$fj/perf.data" -fS"$sym" -F ip 2>/dev/null | wc -l)
+perf --no-pager script -i "$fj/perf.data" -fS"$sym" --dlfilter "$PLUGIN" --dlarg "out=$tmp/sym.hbs" 2>/dev/null
+check "with -fS$sym (bundled, value attached) the plugin counts exactly the $kept samples perf keeps" \
+	test -n "$sym" -a "$(total "$tmp/sym.hbs" all)" -eq "$kept" -a "$kept" -gt 0 \
+	-a "$kept" -lt "$(total "$tmp/ref.hbs" all)"
+
 # A FIFO where a jitdump should be (the recorded path, jitdump=, jitdir=, next
 # to perf.data, the current directory) is refused without opening it for
 # reading, which would wait for a writer forever.

@@ -82,7 +82,10 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 			goto fail;
 		if ((ret = wasm_module__parse(&a->wasm, a->wasm_buf, a->wasm_len, in->wasm, err, errlen)) < 0)
 			goto fail;
-		if (!a->no_source) {
+		/* A component's DWARF describes each core module in that module's
+		 * own offsets; srcline reads a core module only. Whether that loses
+		 * anything is said in the summary, once functions were matched. */
+		if (!a->no_source && !wasm_module__is_component(a->wasm)) {
 			char e[512];
 			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_buf, a->wasm_len, in->wasm, e, sizeof(e));
 
@@ -400,6 +403,13 @@ void annotator__summary(const struct annotator *a, void (*note)(void *arg, const
 				 first ? first : "?");
 			note(arg, line);
 		}
+	}
+	if (a->wasm_matched && !a->no_source && wasm_module__dwarf_modules(a->wasm) &&
+	    wasm_module__is_component(a->wasm)) {
+		snprintf(line, sizeof(line), "%s is a component: its [Wasm] column is shown, but the "
+			 "DWARF of its core modules is not read, so its functions have no [Source] column",
+			 a->wasm_path);
+		note(arg, line);
 	}
 	if (a->wasm && wasm_module__name_errors(a->wasm)) {
 		const char *first = wasm_module__name_error(a->wasm);

@@ -8,7 +8,9 @@
  * the pair each block is in (heat.h's diverging scale: red more share in NEW,
  * green less, white no change, grey no samples on either side; a block one
  * side lacks has a dashed outline), beside that side's listing
- * (html-listing.h), NEW's first.
+ * (html-listing.h), NEW's first. The listings' bars are one plain colour:
+ * a heat-coloured (red) bar beside boxes whose red means "more in NEW"
+ * would read as a change.
  *
  * The numbers are the comparison's, as JSON gives them: each pair's row
  * carries them in data- attributes in JSON's own format, and the cells print
@@ -153,6 +155,9 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 	html_page__change_legend(out, cs, d->opts.counts ?
 				 "change, % of the larger side's samples" :
 				 "change in share, percentage points");
+	html_page__plain_bar_key(out, "bar: an instruction's samples on its side, full width at "
+				 "that side's hottest instruction on the page; one colour, as colour "
+				 "here means change");
 	html_page__edge_keys(out);
 	fputs("<span class=\"ek\"><span class=\"box em\"></span> shown pair</span>"
 	      "<span class=\"ek\"><span class=\"box mark\"></span> on one side only</span>"
@@ -372,7 +377,7 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	const struct diff_side *side = &d->side[v->s];
 	const struct report_graph_paint paint = { paint_block, v };
 	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
-	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks };
+	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true };
 	char pct[64];
 	int ret;
 

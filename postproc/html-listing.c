@@ -92,7 +92,7 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 	if (row->samples) {
 		fprintf(out, " data-samples=%" PRIu64 ">", row->samples);
 		html_page__bar(out, l->bar_max ? (double)row->samples / (double)l->bar_max : 0,
-			       heat_scale__colour(l->heat, share).fill);
+			       l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill);
 		fprintf(out, "<td title=\"%" PRIu64 " sample%s\">%s%%", row->samples,
 			plural(row->samples), fmt_pct(pct, sizeof(pct), share * 100));
 	} else {

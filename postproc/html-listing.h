@@ -2,7 +2,7 @@
 /*
  * One function's listing as an HTML table: the rows of the text table
  * (Samples / Assembly / CLIF / Wasm / Source), grouped by block, each row's
- * share with a heat bar, jump targets linked to their blocks. Its markup is
+ * share with a bar (heat-coloured, or plain), jump targets linked to their blocks. Its markup is
  * what html-page.h's script works on:
  *
  *   <table class="listing">
@@ -50,6 +50,9 @@ struct html_listing {
 	const struct graph *g;		/* the function's drawn graph (report-graph.h):
 					 * the box each block is in; NULL: none drawn */
 	const struct html_listing_hooks *hooks;	/* or NULL */
+	bool plain_bars;		/* every bar HTML_BAR_PLAIN, its length the only
+					 * message (a page whose reds and greens say
+					 * change); else coloured by the row's heat */
 };
 
 /* The line of facts about f's code (<p class="meta">): kind, pid, address and

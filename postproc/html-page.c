@@ -72,6 +72,14 @@ void html_page__legend(FILE *out, const struct heat_scale *s)
 	fputs("</div>\n", out);
 }
 
+void html_page__plain_bar_key(FILE *out, const char *what)
+{
+	fprintf(out, "<div class=\"legend bars\"><span class=\"what\">listings</span><span class=\"ek\">"
+		"<i class=\"bar\" style=\"width:28px;background:#%06x\"></i> ", (unsigned)HTML_BAR_PLAIN);
+	html_puts(out, what);
+	fputs("</span></div>\n", out);
+}
+
 void html_page__change_legend(FILE *out, const struct heat_scale *s, const char *what)
 {
 	char text[64];

@@ -69,4 +69,13 @@ int html_page__graph(FILE *out, struct graph *g, size_t blocks_nr, size_t max_bo
  * colour rgb: <td><i class=bar ...></i>; an empty cell when t is not > 0. */
 void html_page__bar(FILE *out, double t, uint32_t rgb);
 
+/* The one colour of a listing's bars where colour means something else (a
+ * comparison: red more, green less): a grey-blue on neither heat ramp (heat.c:
+ * yellow to red, whose red is never below its blue; the reds and greens of
+ * change), so a long bar reads as "many samples", never as "got slower". */
+#define HTML_BAR_PLAIN 0x8098b4u
+
+/* The key of plain bars (<div class="legend bars">): what their length is. */
+void html_page__plain_bar_key(FILE *out, const char *what);
+
 #endif

@@ -188,7 +188,7 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 		    uint64_t bar_max)
 {
 	const struct report_func *f = &rep->funcs[i];
-	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL, NULL };
+	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL, NULL, false };
 	char prefix[32], pct[64];
 	int ret;
 

@@ -97,8 +97,17 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
  */
 const char *fmt_pct(char *buf, size_t len, double v);
 
-/* The value of hex digit c, or -1. */
-int hexval(int c);
+/*
+ * The value of hex digit c (a char, signed or not, or an unsigned char
+ * value), or -1. A table lookup the compiler inlines: the stream reader
+ * decodes every byte of code through it, two digits each.
+ */
+extern const signed char hex_digit_plus1[256];	/* 0 for a non-digit */
+
+static inline int hexval(int c)
+{
+	return hex_digit_plus1[(unsigned char)c] - 1;
+}
 
 /*
  * The readers' error messages, one line each, into err (nothing when err is

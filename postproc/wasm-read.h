@@ -182,6 +182,8 @@ struct wasm_module {
 	size_t text_limit;	/* bounded memory: long names repeated by many instructions */
 	struct core_module *mods;
 	size_t nr_mods, alloc_mods;
+	bool component;
+	uint32_t dwarf_mods;	/* core modules with a .debug_info section */
 	unsigned name_errors;
 	char name_error[256];
 };

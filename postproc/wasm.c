@@ -163,6 +163,7 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 	struct modctx x = { .ps = ps, .m = m, .index = (uint32_t)m->nr_mods };
 	struct core_module *cm;
 	struct cursor s = *c;
+	bool dwarf = false;
 	int rc;
 
 	if ((rc = check_header(ps, &s, module_version)))
@@ -192,6 +193,8 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 				goto out;
 			if (len == 4 && !memcmp(name, "name", 4))
 				rc = wasm_names_section(&x, &sec);
+			else if (len == 11 && !memcmp(name, ".debug_info", 11))
+				dwarf = true;
 			break;
 		case 1:
 			rc = wasm_parse_types(&x, &sec);
@@ -233,6 +236,7 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 		.len = (uint32_t)(c->end - c->p),
 		.imported_funcs = x.imported[0],
 	};
+	m->dwarf_mods += dwarf;
 	cm->nfuncs = x.imported[0] + x.defined_funcs < x.imported[0] ? UINT32_MAX :
 		     x.imported[0] + x.defined_funcs;
 	if (wasm_keep_func_names(&x, cm))
@@ -306,7 +310,8 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 	 * every call: wasmprinter would print it all; we stop at a generous bound.
 	 */
 	m->text_limit = ((size_t)64 << 20) + 32 * len;
-	if (len >= 8 && !memcmp(buf + 4, component_version, 4))
+	m->component = len >= 8 && !memcmp(buf + 4, component_version, 4);
+	if (m->component)
 		rc = parse_component(&ps, m, &c, 0);
 	else
 		rc = parse_module(&ps, m, &c);
@@ -403,6 +408,16 @@ int wasm_module__module_range(const struct wasm_module *m, uint32_t mod, uint32_
 uint32_t wasm_module__core_modules(const struct wasm_module *m)
 {
 	return m ? (uint32_t)m->nr_mods : 0;
+}
+
+bool wasm_module__is_component(const struct wasm_module *m)
+{
+	return m && m->component;
+}
+
+uint32_t wasm_module__dwarf_modules(const struct wasm_module *m)
+{
+	return m ? m->dwarf_mods : 0;
 }
 
 unsigned wasm_module__name_errors(const struct wasm_module *m)

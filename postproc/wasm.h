@@ -3,6 +3,7 @@
 #ifndef POSTPROC_WASM_H
 #define POSTPROC_WASM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -101,6 +102,12 @@ uint32_t wasm_module__imported_funcs(const struct wasm_module *m);
 
 /* Number of core modules: 1 for a module, 0 or more for a component. */
 uint32_t wasm_module__core_modules(const struct wasm_module *m);
+
+/* Whether the file is a component (layer 1) rather than a core module. */
+bool wasm_module__is_component(const struct wasm_module *m);
+
+/* How many of its core modules carry DWARF (a .debug_info custom section). */
+uint32_t wasm_module__dwarf_modules(const struct wasm_module *m);
 
 /*
  * Where core module mod lies in the file: its header's offset and its length.

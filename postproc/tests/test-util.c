@@ -78,12 +78,38 @@ static void vectors_grow_geometrically(void **state)
 	free(v);
 }
 
+/*
+ * hexval() as its callers use it: any char, signed or not (clif.c passes a
+ * plain char, the stream reader an unsigned one). Checked against strchr()
+ * over the digits, an independent spelling of the same rule.
+ */
+static void hex_digits_of_every_char(void **state)
+{
+	static const char lower[] = "0123456789abcdef", upper[] = "0123456789ABCDEF";
+
+	(void)state;
+	for (int c = -128; c < 256; c++) {
+		unsigned char u = (unsigned char)c;
+		const char *l = u ? strchr(lower, u) : NULL, *h = u ? strchr(upper, u) : NULL;
+		int want = l ? (int)(l - lower) : h ? (int)(h - upper) : -1;
+
+		assert_int_equal(hexval(c), want);
+		assert_int_equal(hexval((char)c), want);
+	}
+	assert_int_equal(hexval('0'), 0);
+	assert_int_equal(hexval('F'), 15);
+	assert_int_equal(hexval('g'), -1);
+	assert_int_equal(hexval('\0'), -1);
+	assert_int_equal(hexval(-1), -1);	/* EOF */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(interned_strings_are_stored_once),
 		cmocka_unit_test(error_messages_name_file_and_offset),
 		cmocka_unit_test(vectors_grow_geometrically),
+		cmocka_unit_test(hex_digits_of_every_char),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

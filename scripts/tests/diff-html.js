@@ -66,6 +66,11 @@ const DUMP = `(() => {
 	};
 })()`;
 
+// The computed colour of every bar of the listings, as [r, g, b]; an
+// expression continued by the step (".every(...)").
+const BARS = "(window.bars = Array.from(document.querySelectorAll('.listing i.bar'), " +
+	"(i) => getComputedStyle(i).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number)))";
+
 function spec(diffFile, out, only) {
 	const d = read(diffFile), pairs = shownPairs(d);
 	const funcs = [...new Set(pairs.map((p) => p.fi))];
@@ -79,6 +84,17 @@ function spec(diffFile, out, only) {
 		{ name: 'every listed block has its box drawn', eval:
 			"Array.from(document.querySelectorAll('tbody.blk')).every((tb) => document.getElementById(tb.dataset.box))" },
 		{ name: 'the legend shows the change scale', selector: '.legend.change .sw', count: 10 },
+		// Red and green say change here: the bars beside them are one plain
+		// grey-blue (blue above red), on neither heat ramp (heat.c: red is
+		// never below blue on the yellow-to-red ramp nor on the reds of
+		// change; the greens have green above red and blue).
+		{ name: 'the listings\' bars are one neutral colour, not on the heat scale', eval:
+			BARS + ".every(([r, g, b]) => b > r && b > g) && bars.length > 0 && " +
+			"new Set(bars.map(String)).size === 1 || JSON.stringify(bars.slice(0, 5))" },
+		{ name: '... and the legend shows that bar and says what it is', eval:
+			"((k) => k !== null && getComputedStyle(k.querySelector('i.bar')).backgroundColor === " +
+			"getComputedStyle(document.querySelector('.listing i.bar')).backgroundColor && " +
+			"k.textContent.includes(\"an instruction's samples\"))(document.querySelector('.legend.bars'))" },
 		{ name: 'nothing is marked yet', eval: "document.querySelectorAll('.hl').length === 0" },
 	];
 	if (only)

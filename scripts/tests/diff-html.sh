@@ -105,6 +105,15 @@ cp "$tmp/a.html" "$tmp/keep.html"
 check "bad input: an earlier --html=FILE is left alone (exit 1)" \
 	sh -c "'$POSTPROC' diff --html='$tmp/keep.html' '$b' '$tmp/no-such.hbs' 2>/dev/null; test \$? -eq 1 &&
 		cmp '$tmp/a.html' '$tmp/keep.html'"
+# --listing is the text output's: the page always has the listings, so it is
+# the same page with it, and the usage text and the man page say so.
+check "--listing --html: the same page as --html" \
+	sh -c "'$POSTPROC' diff --listing --html '$b' '$n' 2>/dev/null | cmp - '$tmp/a.html'"
+check "diff --help and hotblocks(1): --listing is for the text output, the page always has the listings" \
+	sh -c "'$POSTPROC' diff --help | grep -A2 -e '--listing' | tr -s ' \n' ' ' |
+		grep -q -e '--listing text output: .*(the --html page always has the listings)' &&
+		sed -n '/^\.B \\\\-\\\\-listing\$/,/^\.TP/p' '$top/postproc/hotblocks.1' | tr -s ' \n' ' ' |
+		grep -q 'Text output: .* page always has the listings'"
 check "--html --color=always: the page has no terminal colours" \
 	sh -c "'$POSTPROC' diff --html --color=always '$b' '$n' 2>/dev/null | grep -c \"\$(printf '\\033')\" | grep -qx 0"
 

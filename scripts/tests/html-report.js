@@ -79,6 +79,11 @@ const DUMP = `(() => {
 	};
 })()`;
 
+// The computed colour of every bar of the listings, as [r, g, b]; an
+// expression continued by the step (".every(...)").
+const BARS = "(window.bars = Array.from(document.querySelectorAll('.listing i.bar'), " +
+	"(i) => getComputedStyle(i).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number)))";
+
 function spec(shownFile, allFile, out, columns) {
 	const shown = read(shownFile), all = read(allFile);
 	const fs_ = shown.functions, drawn = fs_.filter((f) => f.disassembled && f.blocks.length);
@@ -91,6 +96,13 @@ function spec(shownFile, allFile, out, columns) {
 			"Array.from(document.querySelectorAll('.cfg-pane')).every((p) => !p.querySelector('svg.cfg') || " +
 			"p.querySelectorAll('g.node').length === Number(p.dataset.boxes))" },
 		{ name: 'the heat legend', selector: '.legend .sw', count: 5 },
+		// heat.c's ramp runs from pale yellow to dark red: red is the
+		// largest channel and above blue all along; the diff page's plain
+		// grey-blue (blue above red) is not on it. More than one colour: the
+		// rows' shares differ on every page here.
+		{ name: 'the listings\' bars are heat-coloured (yellow to red)', eval: BARS +
+			".every(([r, g, b]) => r >= g && r > b) && new Set(bars.map(String)).size > 1 || " +
+			"JSON.stringify(bars.slice(0, 5))" },
 		{ name: 'every block has a box, every box is one of the page\'s blocks', eval:
 			"Array.from(document.querySelectorAll('section.func')).every((s) => !s.querySelector('svg.cfg') || " +
 			"Array.from(s.querySelectorAll('tbody.blk')).every((b) => { const g = document.getElementById(b.dataset.box); " +

@@ -91,9 +91,10 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 	# the same checker decodes either by the engine version; hotblocks must not
 	# need to be told.
 	# (notes of samples in the wasmtime binary, absent here, are expected)
+	# (a component without DWARF loses nothing: no word about [Source] either)
 	check "$c: no warning from hotblocks about the real .cwasm, CLIF or module" \
-		sh -c "! grep -h -e warning: -e 'missing CLIF' -e differ $tmp/$v-$p-*.err |
-			grep -v 'not a core wasm module of version 1' | grep ."
+		sh -c "! grep -h -e warning: -e 'missing CLIF' -e differ -e '\[Source\]' \
+			$tmp/$v-$p-*.err | grep ."
 	rm -rf "$rec"
 done
 
@@ -156,4 +157,34 @@ check "48.0.2/component: wasmtime hot-blocks failed on it (exit status and panic
 		grep -q 'panicked at crates/cranelift/src/compiler.rs' $R/48.0.2/component/reference/hot-blocks.err"
 check "48.0.2/component: hotblocks attributes its samples to count_words with [Wasm] cells" \
 	grep -q '"wasm": "br_table' "$tmp/48.0.2-component-perfmap.json"
+
+# The same component with a .debug_info section added to its last core
+# module (every earlier byte keeps its offset; the section's body is not
+# DWARF, and need not be: a component's DWARF is not read): the [Wasm] cells
+# stay as they were, and a note, not a warning, says that [Source] is what
+# is missing.
+node -e '
+const fs = require("fs");
+const [src, dst] = process.argv.slice(1);
+const b = fs.readFileSync(src);
+const uleb = (p) => { let v = 0, s = 0, n = 0; for (;;) { const x = b[p + n++]; v += (x & 0x7f) * 2 ** s; s += 7; if (!(x & 0x80)) return [v, n]; } };
+const padded = (v, n) => { const o = []; for (let i = 0; i < n; i++) { o.push((v & 0x7f) | (i < n - 1 ? 0x80 : 0)); v = Math.floor(v / 128); } if (v) throw new Error("size does not fit"); return Buffer.from(o); };
+let p = 8, last = null;
+while (p < b.length) { const [len, n] = uleb(p + 1); if (b[p] === 1) last = { p, len, n }; p += 1 + n + len; }
+const name = Buffer.from(".debug_info");
+const body = Buffer.concat([Buffer.from([name.length]), name, Buffer.alloc(16)]);
+const sec = Buffer.concat([Buffer.from([0, body.length]), body]);
+const end = last.p + 1 + last.n + last.len;
+fs.writeFileSync(dst, Buffer.concat([b.subarray(0, last.p + 1), padded(last.len + sec.length, last.n),
+	b.subarray(last.p + 1 + last.n, end), sec, b.subarray(end)]));
+' "$R/wasi.component.wasm" "$tmp/dwarf.component.wasm"
+"$POSTPROC" --json --all --cwasm "$R/48.0.2/component/module.cwasm" --wasm "$tmp/dwarf.component.wasm" \
+	"$tmp/48.0.2-component-perfmap.hbs" >"$tmp/dwarf-component.json" 2>"$tmp/dwarf-component.err"
+grep -o '"wasm": "[^"]*"' "$tmp/48.0.2-component-perfmap.json" >"$tmp/cells.plain"
+grep -o '"wasm": "[^"]*"' "$tmp/dwarf-component.json" >"$tmp/cells.dwarf"
+check "48.0.2/component with DWARF: the same [Wasm] cells" \
+	sh -c "test -s $tmp/cells.plain && cmp $tmp/cells.plain $tmp/cells.dwarf"
+check "48.0.2/component with DWARF: one note that [Source] is not read from a component, no warning" \
+	sh -c "! grep -q warning: $tmp/dwarf-component.err &&
+		test \"\$(grep -c '^hotblocks: note: .*dwarf.component.wasm is a component: its \[Wasm\] column is shown, but the DWARF of its core modules is not read' $tmp/dwarf-component.err)\" = 1"
 echo "1..$tap_n"

@@ -202,14 +202,20 @@ bool cli__stdin_is_piped(void)
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
 
-void cli__set_format(int *format, int f, const char *current, const char *opt, const char *file,
+void cli__set_format(enum cli_format *format, enum cli_format f, const char *file,
 		     const char **format_file)
 {
-	if (*format && *format != f)
-		cli__usage_error("%s and %s are two outputs; choose one", current, opt);
+	static const char *const option[CLI_FORMATS] = {
+		[CLI_FORMAT_JSON] = "--json",
+		[CLI_FORMAT_HTML] = "--html",
+		[CLI_FORMAT_DOT] = "--dot",
+	};
+
+	if (*format != CLI_FORMAT_TEXT && *format != f)
+		cli__usage_error("%s and %s are two outputs; choose one", option[*format], option[f]);
 	*format = f;
 	if (file && !*file)
-		cli__usage_error("%s= needs a file name", opt);
+		cli__usage_error("%s= needs a file name", option[f]);
 	if (file)
 		*format_file = file;
 }

@@ -60,13 +60,15 @@ void cli__bad_option(const char *arg, int opt, const char *short_options,
  */
 int cli__close_output(FILE *out, const char *path, int written);
 
+/* The outputs both commands choose between; text is the default. */
+enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML, CLI_FORMAT_DOT, CLI_FORMATS };
+
 /*
- * An output chosen by an option (--json, --html[=FILE], ...), *format 0 being
- * the default one: another one already chosen (named current) is a usage
- * error naming both; file (NULL: none given) becomes *format_file, and an
- * empty one is a usage error.
+ * An output chosen by its option (--json, --html[=FILE], --dot[=FILE]):
+ * another one already chosen is a usage error naming both; file (NULL: none
+ * given) becomes *format_file, and an empty one is a usage error.
  */
-void cli__set_format(int *format, int f, const char *current, const char *opt, const char *file,
+void cli__set_format(enum cli_format *format, enum cli_format f, const char *file,
 		     const char **format_file);
 
 /* -o FILE beside an output's FILE: the same one, or a usage error; *output

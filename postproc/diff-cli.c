@@ -54,21 +54,17 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML };
-
-static const struct {
-	const char *option;
-	const struct diff_render_ops *ops;
-} formats[] = {
-	[FORMAT_TEXT] = { NULL, &diff_render_text },
-	[FORMAT_JSON] = { "--json", &diff_render_json },
-	[FORMAT_HTML] = { "--html", &diff_render_html },
+/* No dot: a comparison draws two graphs of each function. */
+static const struct diff_render_ops *const renderers[CLI_FORMATS] = {
+	[CLI_FORMAT_TEXT] = &diff_render_text,
+	[CLI_FORMAT_JSON] = &diff_render_json,
+	[CLI_FORMAT_HTML] = &diff_render_html,
 };
 
 struct options {
 	struct diff_opts diff;
 	const char *output;
-	enum format format;
+	enum cli_format format;
 	const char *format_file;	/* --html=FILE */
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
@@ -153,16 +149,6 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 	}
 }
 
-/* --json, --html[=FILE]: one output; FILE is -o's. */
-static void set_format(struct options *o, enum format f, const char *file)
-{
-	int cur = (int)o->format;
-
-	cli__set_format(&cur, f, formats[o->format].option, formats[f].option, file,
-			&o->format_file);
-	o->format = (enum format)cur;
-}
-
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -197,10 +183,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->diff.function = optarg;
 			break;
 		case OPT_JSON:
-			set_format(o, FORMAT_JSON, NULL);
+			cli__set_format(&o->format, CLI_FORMAT_JSON, NULL, &o->format_file);
 			break;
 		case OPT_HTML:
-			set_format(o, FORMAT_HTML, optarg);
+			cli__set_format(&o->format, CLI_FORMAT_HTML, optarg, &o->format_file);
 			break;
 		case OPT_COLOR:
 			o->color = (enum cli_color)cli__parse_color(optarg);
@@ -342,8 +328,8 @@ static int run(struct options *o, char **files)
 		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
-	ro.color = o->format == FORMAT_TEXT && cli__use_color(o->color, out);
-	i = formats[o->format].ops->render(out, &d, &ro);
+	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out);
+	i = renderers[o->format]->render(out, &d, &ro);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		print_notes(&d.side[s], true);
 	if (!cli__close_output(out, o->output, i))

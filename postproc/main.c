@@ -50,23 +50,18 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_HTML, FORMAT_DOT };
-
-static const struct {
-	const char *option;
-	const struct render_ops *ops;
-} formats[] = {
-	[FORMAT_TEXT] = { NULL, &render_text },
-	[FORMAT_JSON] = { "--json", &render_json },
-	[FORMAT_HTML] = { "--html", &render_html },
-	[FORMAT_DOT] = { "--dot", &render_dot },
+static const struct render_ops *const renderers[CLI_FORMATS] = {
+	[CLI_FORMAT_TEXT] = &render_text,
+	[CLI_FORMAT_JSON] = &render_json,
+	[CLI_FORMAT_HTML] = &render_html,
+	[CLI_FORMAT_DOT] = &render_dot,
 };
 
 struct options {
 	struct rank_opts rank;
 	const char *event;
 	const char *output;
-	enum format format;
+	enum cli_format format;
 	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
 	enum cli_color color;
@@ -126,16 +121,6 @@ static double parse_percent(const char *arg)
 
 #define SHORT_OPTIONS ":p:e:o:h"
 
-/* --json, --html[=FILE], --dot[=FILE]: one output format; FILE is -o's. */
-static void set_format(struct options *o, enum format f, const char *file)
-{
-	int cur = (int)o->format;
-
-	cli__set_format(&cur, f, formats[o->format].option, formats[f].option, file,
-			&o->format_file);
-	o->format = (enum format)cur;
-}
-
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	int c;
@@ -164,13 +149,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.function = optarg;
 			break;
 		case OPT_JSON:
-			set_format(o, FORMAT_JSON, NULL);
+			cli__set_format(&o->format, CLI_FORMAT_JSON, NULL, &o->format_file);
 			break;
 		case OPT_HTML:
-			set_format(o, FORMAT_HTML, optarg);
+			cli__set_format(&o->format, CLI_FORMAT_HTML, optarg, &o->format_file);
 			break;
 		case OPT_DOT:
-			set_format(o, FORMAT_DOT, optarg);
+			cli__set_format(&o->format, CLI_FORMAT_DOT, optarg, &o->format_file);
 			break;
 		case OPT_ALL:
 			o->all = true;
@@ -221,13 +206,13 @@ static void print_notes(const struct report *rep, bool annotation)
 /* Everything after option parsing; returns the exit status, having freed what it took. */
 static int run(struct options *o, int nfiles, char **files)
 {
-	bool graphs = o->format == FORMAT_HTML || o->format == FORMAT_DOT;
+	bool graphs = o->format == CLI_FORMAT_HTML || o->format == CLI_FORMAT_DOT;
 	struct report_opts repo = {
 		/* JSON --all lists every selected function in full; a graph needs
 		 * every block of the functions it draws. */
-		.every_function = o->all && o->format != FORMAT_TEXT,
-		.whole_functions = (o->all && o->format == FORMAT_JSON) || graphs,
-		.source_lines = o->source_lines && (o->format == FORMAT_TEXT || o->format == FORMAT_HTML),
+		.every_function = o->all && o->format != CLI_FORMAT_TEXT,
+		.whole_functions = (o->all && o->format == CLI_FORMAT_JSON) || graphs,
+		.source_lines = o->source_lines && (o->format == CLI_FORMAT_TEXT || o->format == CLI_FORMAT_HTML),
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */
@@ -287,8 +272,8 @@ static int run(struct options *o, int nfiles, char **files)
 		cli__error("%s: %s", o->output, strerror(errno));
 		goto out;
 	}
-	ro.color = o->format == FORMAT_TEXT && cli__use_color(o->color, out);
-	i = formats[o->format].ops->render(out, &rep, &ro);
+	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out);
+	i = renderers[o->format]->render(out, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
 	if (!cli__close_output(out, o->output, i))

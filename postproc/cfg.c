@@ -288,7 +288,9 @@ static long table_of(const struct builder *b, long jump, uint64_t *table, unsign
 	return -1;
 }
 
-static int add_table(struct builder *b, long jump, uint32_t *first, uint32_t *end)
+/* The cases of the indirect jump at pool index jump, as data rows; the jump
+ * records where they are (table .. table_end, both 0 when there is none). */
+static int add_table(struct builder *b, long jump)
 {
 	uint64_t t64;
 	unsigned width;
@@ -296,7 +298,7 @@ static int add_table(struct builder *b, long jump, uint32_t *first, uint32_t *en
 	uint8_t by = b->pool[jump].by;
 	bool inline_table;
 
-	*first = *end = 0;
+	b->pool[jump].table = b->pool[jump].table_end = 0;
 	if (table_of(b, jump, &t64, &width) < 0 || t64 >= size)
 		return 0;
 	start = pos = (uint32_t)t64;
@@ -336,8 +338,8 @@ static int add_table(struct builder *b, long jump, uint32_t *first, uint32_t *en
 			limit = (uint32_t)t;
 		pos += width;
 	}
-	*first = start;
-	*end = pos;
+	b->pool[jump].table = start;
+	b->pool[jump].table_end = pos;
 	return 0;
 }
 
@@ -401,14 +403,11 @@ static int walk(struct builder *b, uint32_t off, uint8_t by)
 				return ret;
 		}
 		if ((pi->in.flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
-			uint32_t t, tend;
-
-			ret = add_table(b, i, &t, &tend);
+			ret = add_table(b, i);
 			if (ret)
 				return ret;
-			b->pool[i].table = t;
-			b->pool[i].table_end = tend;
-			for (; t < tend; t += b->pool[b->start[t]].in.size) {
+			for (uint32_t t = b->pool[i].table; t < b->pool[i].table_end;
+			     t += b->pool[b->start[t]].in.size) {
 				b->pool[b->start[t]].walked = true;
 				ret = push_todo(b, b->pool[b->start[t]].in.target);
 				if (ret)
@@ -505,13 +504,9 @@ static int sweep(struct builder *b)
 		if (i < 0)
 			return (int)i;
 		if ((b->pool[i].in.flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
-			uint32_t t, tend;
-
-			ret = add_table(b, i, &t, &tend);
+			ret = add_table(b, i);
 			if (ret)
 				return ret;
-			b->pool[i].table = t;
-			b->pool[i].table_end = tend;
 		}
 		off = b->pool[i].in.off + b->pool[i].in.size;
 	}

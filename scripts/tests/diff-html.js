@@ -17,16 +17,7 @@
 'use strict';
 const fs = require('fs');
 
-const read = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
-const hex = (n) => n.toString(16);
-let failed = 0;
-function report(ok, name, detail) {
-	console.log(`${ok ? 'ok' : 'not ok'} - ${name}`);
-	if (!ok) {
-		failed++;
-		for (const l of String(detail || '').split('\n').slice(0, 20)) console.log(`# ${l}`);
-	}
-}
+const { read, hex, report, status } = require('./checks.js');
 
 // The shown pairs of DIFF.json, by rank, with the index of their function.
 function shownPairs(d) {
@@ -218,4 +209,4 @@ else {
 	console.error('usage: diff-html.js spec DIFF.json SPEC.json [only] | check DUMP.json DIFF.json TEXT.txt');
 	process.exit(2);
 }
-process.exit(failed ? 1 : 0);
+process.exit(status());

@@ -16,16 +16,7 @@
 'use strict';
 const fs = require('fs');
 
-const read = (f) => JSON.parse(fs.readFileSync(f, 'utf8'));
-const hex = (n) => n.toString(16);
-let failed = 0;
-function report(ok, name, detail) {
-	console.log(`${ok ? 'ok' : 'not ok'} - ${name}`);
-	if (!ok) {
-		failed++;
-		for (const l of String(detail || '').split('\n').slice(0, 20)) console.log(`# ${l}`);
-	}
-}
+const { read, hex, report, status } = require('./checks.js');
 
 // The function of ALL.json that is f of SHOWN.json: the same code object.
 function identity(f) {
@@ -297,4 +288,4 @@ else {
 	console.error('usage: html-report.js spec SHOWN.json ALL.json SPEC.json [columns] | check DUMP.json SHOWN.json ALL.json TEXT.txt');
 	process.exit(2);
 }
-process.exit(failed ? 1 : 0);
+process.exit(status());

@@ -116,3 +116,23 @@ tap_relay() {
 	tr_flush "$@"
 	[ "$tr_seen" = 1 ]
 }
+
+# The [Source] cells of V8's TurboFan `work` in JSON (`hotblocks --json --all`
+# of node running test-data/srcline/hot.js or a copy of it): work() spans
+# lines 5-10 and mix(), inlined into it, line 4, so every sampled cell must
+# name hot.js:4..10. Prints "N BAD [the first bad ones]": N sampled cells.
+hot_js_work_lines() {
+	node -e '
+	const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	let n = 0, bad = [];
+	for (const f of d.functions) {
+		if (!/^(JS|LazyCompile):\*work /.test(f.name)) continue;
+		for (const i of f.instructions) {
+			if (!i.samples || !i.source) continue;
+			n++;
+			const m = i.source.match(/^hot\.js:(\d+):\d+$/);
+			if (!m || +m[1] < 4 || +m[1] > 10) bad.push(i.offset + " " + i.source);
+		}
+	}
+	console.log(n + " " + bad.length + (bad.length ? " " + bad.slice(0, 5).join("; ") : ""));' "$1"
+}

@@ -69,19 +69,7 @@ mkdir v8 && cd v8 || exit 1
 perf record -q -k mono -e cpu-clock -F 2999 -o perf.data node --perf-prof "$src/hot.js" >/dev/null 2>&1
 plugin_stream perf.data s.hbs 2>/dev/null
 "$POSTPROC" --json --all s.hbs >s.json 2>/dev/null
-node -e '
-const d = JSON.parse(require("fs").readFileSync("s.json"));
-let n = 0, bad = [];
-for (const f of d.functions) {
-	if (!/^(JS|LazyCompile):\*work /.test(f.name)) continue;
-	for (const i of f.instructions) {
-		if (!i.samples || !i.source) continue;
-		n++;
-		const m = i.source.match(/^hot\.js:(\d+):\d+$/);
-		if (!m || +m[1] < 4 || +m[1] > 10) bad.push(i.offset + " " + i.source);
-	}
-}
-console.log(n + " " + bad.length + (bad.length ? " " + bad.slice(0, 5).join("; ") : ""));' >v8.out
+hot_js_work_lines s.json >v8.out
 read -r n nbad rest <v8.out
 check "V8 TurboFan: $n sampled instructions have hot.js lines of work() ($nbad outside: $rest)" \
 	test "${n:-0}" -ge 2 -a "${nbad:-1}" -eq 0

@@ -58,20 +58,7 @@ for n in 18 20 22; do
 	restore_recording "$case"
 	plugin_stream "$rec/perf.data" "$w/s.hbs" 2>"$w/plugin.err"
 	"$POSTPROC" --json --all "$w/s.hbs" >"$w/s.json" 2>/dev/null
-	node -e '
-	const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
-	let n = 0, bad = [];
-	for (const f of d.functions) {
-		if (!/^(JS|LazyCompile):\*work /.test(f.name)) continue;
-		for (const i of f.instructions) {
-			if (!i.samples || !i.source) continue;
-			n++;
-			const m = i.source.match(/^hot\.js:(\d+):\d+$/);
-			if (!m || +m[1] < 4 || +m[1] > 10) bad.push(i.offset + " " + i.source);
-		}
-	}
-	console.log(n + " " + bad.length + (bad.length ? " " + bad.slice(0, 5).join("; ") : ""));' \
-		"$w/s.json" >"$w/v8.out" 2>&1
+	hot_js_work_lines "$w/s.json" >"$w/v8.out" 2>&1
 	read -r k nbad rest <"$w/v8.out"
 	check "node $n: $k sampled TurboFan instructions have hot.js lines of work() ($nbad outside: $rest)" \
 		test "${k:-0}" -ge 2 -a "${nbad:-1}" -eq 0

@@ -39,10 +39,13 @@ B := build
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
-PLUGIN_PKGS := libzstd
+PLUGIN_PKGS := libzstd libelf libdw liblzma
 POSTPROC_PKGS := capstone libelf libdw libgvc
-PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
-PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
+# libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
+# asks for it (its client pulls in libcurl, which every other run would load
+# for nothing). libiberty (perf's demangler, see POSTPROC_LIBS) and libdl are linked.
+PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS) libdebuginfod)
+PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS)) -liberty -ldl
 # The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
 # the system, scripts/fetch-capstone unpacks Debian 13's libcapstone-dev into
 # $(B)/capstone and its capstone.pc (found first) links it statically.

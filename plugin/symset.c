@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+/* The symbols of one perf dso, kept and found as perf keeps and finds them (see symset.h). */
+#include <ctype.h>
+#include <elf.h>
+#include <libiberty/demangle.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symset.h"
+
+/* A replay log entry that removes a node (else: insert every symbol up to seq). */
+#define OP_ERASE (1u << 31)
+
+void symset__init(struct symset *s)
+{
+	memset(s, 0, sizeof(*s));
+	symtree__init(&s->tree);
+}
+
+void symset__release(struct symset *s)
+{
+	symtree__release(&s->tree);
+	free(s->v);
+	free(s->pmax);
+	free(s->seq_start);
+	free(s->ops);
+	free(s->index_of_seq);
+	memset(s, 0, sizeof(*s));
+}
+
+/* What perf 6.1's demangler makes of a name (cplus_demangle without options,
+ * else OCaml's caml prefix), for its choice among aliases; malloc'ed or NULL. */
+char *symset__perf_demangle(const char *name)
+{
+	char *d = cplus_demangle(name, 0);
+	size_t n, j = 0;
+
+	if (d || strncmp(name, "caml", 4) || name[4] < 'A' || name[4] > 'Z')
+		return d;
+	n = strlen(name);
+	if (!(d = malloc(n + 1)))
+		return NULL;
+	for (size_t i = 4; i < n;) {
+		if (name[i] == '_' && name[i + 1] == '_') {
+			d[j++] = '.';
+			i += 2;
+		} else if (name[i] == '$' && isxdigit((unsigned char)name[i + 1]) &&
+			   isxdigit((unsigned char)name[i + 2])) {
+			char hx[3] = { name[i + 1], name[i + 2], 0 };
+
+			d[j++] = (char)strtoul(hx, NULL, 16);
+			i += 3;
+		} else {
+			d[j++] = name[i++];
+		}
+	}
+	d[j] = '\0';
+	return d;
+}
+
+static size_t leading_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol: true when sa (before sb in the tree) is kept. */
+static bool keep_first(const struct symset_sym *sa, const struct symset_sym *sb)
+{
+	uint64_t la = sa->end - sa->start, lb = sb->end - sb->start;
+	char *da, *db;
+	const char *ma, *mb;
+	size_t ua, ub, za, zb;
+	bool keep;
+
+	if (!lb && la)
+		return true;
+	if (!la && lb)
+		return false;
+	if ((sa->binding == STB_WEAK) != (sb->binding == STB_WEAK))
+		return sb->binding == STB_WEAK;
+	if ((sa->binding == STB_GLOBAL) != (sb->binding == STB_GLOBAL))
+		return sa->binding == STB_GLOBAL;
+	/* one name twice (.symtab and .dynsym): either is the same symbol */
+	if (!strcmp(sa->name, sb->name))
+		return true;
+	/* the rest compares the names perf shows: demangled */
+	da = symset__perf_demangle(sa->name);
+	db = symset__perf_demangle(sb->name);
+	ma = da ? da : sa->name;
+	mb = db ? db : sb->name;
+	ua = leading_underscores(ma);
+	ub = leading_underscores(mb);
+	za = strlen(ma);
+	zb = strlen(mb);
+	if (ua != ub)
+		keep = ub > ua;
+	else if (za != zb)
+		keep = za > zb;
+	else	/* perf avoids the kernel's SyS aliases, else keeps the first */
+		keep = !(za >= 3 && !strncmp(ma, "SyS", 3)) && !(za >= 10 && !strncmp(ma, "compat_SyS", 10));
+	free(da);
+	free(db);
+	return keep;
+}
+
+static bool grow(void **p, size_t *alloc, size_t need, size_t size)
+{
+	size_t n = *alloc ? *alloc : 256;
+	void *np;
+
+	if (need <= *alloc)
+		return true;
+	while (n < need)
+		n *= 2;
+	if (!(np = reallocarray(*p, n, size)))
+		return false;
+	*p = np;
+	*alloc = n;
+	return true;
+}
+
+bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding)
+{
+	if (es->seq_nr >= OP_ERASE - 1 || !grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
+	    !grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
+		return false;
+	es->seq_start[es->seq_nr] = start;
+	es->v[es->nr++] = (struct symset_sym){
+		.start = start, .end = size ? start + size : start, .name = name,
+		.seq = (uint32_t)es->seq_nr++, .binding = binding,
+	};
+	return true;
+}
+
+static bool add_op(struct symset *es, uint32_t op)
+{
+	if (!grow((void **)&es->ops, &es->ops_alloc, es->ops_nr + 1, sizeof(*es->ops)))
+		return false;
+	es->ops[es->ops_nr++] = op;
+	return true;
+}
+
+static int by_start_seq(const void *a, const void *b)
+{
+	const struct symset_sym *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* Sort v[0, n) by start, keeping the order of equal starts (they were added
+ * in seq order): a least-significant-digit radix sort, 11 bits a pass, over
+ * the bits the starts use. tmp holds n symbols. */
+static void sort_by_start(struct symset_sym *v, struct symset_sym *tmp, size_t n)
+{
+	enum { BITS = 11, BUCKETS = 1 << BITS };
+	static size_t count[BUCKETS];
+	uint64_t all = 0;
+
+	for (size_t i = 0; i < n; i++)
+		all |= v[i].start;
+	for (int shift = 0; shift < 64 && (all >> shift); shift += BITS) {
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (size_t i = 0; i < n; i++)
+			count[(v[i].start >> shift) & (BUCKETS - 1)]++;
+		for (size_t b = 0; b < BUCKETS; b++) {
+			size_t c = count[b];
+
+			count[b] = sum;
+			sum += c;
+		}
+		for (size_t i = 0; i < n; i++)
+			tmp[count[(v[i].start >> shift) & (BUCKETS - 1)]++] = v[i];
+		memcpy(v, tmp, n * sizeof(*v));
+	}
+}
+
+/* v[0, committed) is in tree order; the symbols after it were just added:
+ * sort them and merge (an equal start goes after the ones already there, as
+ * perf's tree puts it). Logs the insertions. */
+bool symset__commit(struct symset *es)
+{
+	size_t old = es->committed, n = es->nr - old, i = 0, j = old, k = 0;
+	struct symset_sym *m;
+
+	es->committed = es->nr;
+	if (!add_op(es, (uint32_t)es->seq_nr))
+		return false;
+	if (!n)
+		return true;
+	if (!(m = malloc(es->nr * sizeof(*m))))
+		return false;
+	sort_by_start(es->v + old, m, n);
+	if (!old || es->v[old - 1].start <= es->v[old].start) {
+		free(m);
+		return true;
+	}
+	while (i < old || j < es->nr)
+		m[k++] = j == es->nr || (i < old && by_start_seq(&es->v[i], &es->v[j]) <= 0) ? es->v[i++] : es->v[j++];
+	memcpy(es->v, m, es->nr * sizeof(*m));
+	free(m);
+	return true;
+}
+
+/* perf's symbols__fixup_end, then symbols__fixup_duplicate, over all symbols
+ * in tree order; the removals are logged in the order perf makes them. */
+bool symset__commit_fixed(struct symset *es)
+{
+	struct symset_sym *v;
+	size_t n, out = 0;
+
+	if (!symset__commit(es))
+		return false;
+	v = es->v;
+	n = es->nr;
+	if (!n)
+		return true;
+	for (size_t i = 0; i + 1 < n; i++)
+		if (v[i].end == v[i].start)
+			v[i].end = v[i + 1].start;
+	if (v[n - 1].end == v[n - 1].start)
+		v[n - 1].end = ((v[n - 1].start + 4095) & ~4095ULL) + 4096;
+	/* a run of equal starts keeps one: the winner of each pair meets the next */
+	for (size_t i = 0; i < n;) {
+		size_t best = i, j;
+
+		for (j = i + 1; j < n && v[j].start == v[i].start; j++) {
+			if (keep_first(&v[best], &v[j])) {
+				if (!add_op(es, OP_ERASE | v[j].seq))
+					return false;
+			} else {
+				if (!add_op(es, OP_ERASE | v[best].seq))
+					return false;
+				best = j;
+			}
+		}
+		v[out++] = v[best];
+		i = j;
+	}
+	es->nr = es->committed = out;
+	return true;
+}
+
+/* perf's tree, made as perf made it: on the first lookup that needs its shape. */
+static bool build_tree(struct symset *es)
+{
+	uint32_t next = 0;
+
+	if (es->tree_built)
+		return es->index_of_seq != NULL;
+	es->tree_built = true;
+	if (!(es->index_of_seq = calloc(es->seq_nr ? es->seq_nr : 1, sizeof(*es->index_of_seq))))
+		return false;
+	for (size_t k = 0; k < es->ops_nr; k++) {
+		uint32_t op = es->ops[k];
+
+		if (op & OP_ERASE) {
+			symtree__erase(&es->tree, (op & ~OP_ERASE) + 1);
+			continue;
+		}
+		for (; next < op; next++)
+			if (symtree__insert(&es->tree, es->seq_start[next], es->seq_start[next]) != next + 1)
+				goto fail;
+	}
+	for (size_t i = 0; i < es->nr; i++) {
+		es->tree.n[es->v[i].seq + 1].end = es->v[i].end;
+		es->index_of_seq[es->v[i].seq] = (uint32_t)i;
+	}
+	return true;
+fail:
+	free(es->index_of_seq);
+	es->index_of_seq = NULL;
+	return false;
+}
+
+static bool covers(const struct symset_sym *s, uint64_t ip)
+{
+	return ip >= s->start && (ip < s->end || (ip == s->end && ip == s->start));
+}
+
+bool symset__done(struct symset *es)
+{
+	if (!symset__commit(es))
+		return false;
+	free(es->pmax);
+	es->pmax = NULL;
+	if (es->nr && !(es->pmax = malloc(es->nr * sizeof(*es->pmax)))) {
+		es->nr = es->committed = 0;
+		return false;
+	}
+	for (size_t i = 0; i < es->nr; i++)
+		es->pmax[i] = i && es->pmax[i - 1] > es->v[i].end ? es->pmax[i - 1] : es->v[i].end;
+	return true;
+}
+
+size_t symset__memory(const struct symset *es)
+{
+	return es->tree.alloc * sizeof(*es->tree.n) + es->alloc * sizeof(*es->v) +
+	       (es->pmax ? es->nr * sizeof(*es->pmax) : 0) + es->seq_alloc * sizeof(*es->seq_start) +
+	       es->ops_alloc * sizeof(*es->ops) + (es->index_of_seq ? es->seq_nr * sizeof(*es->index_of_seq) : 0);
+}
+
+/* The symbol perf's lookup returns for ip: its index, or -1. */
+static long find_symbol(struct symset *es, uint64_t ip)
+{
+	size_t lo = 0, hi = es->nr, run, hits = 0;
+	long hit = -1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (es->v[mid].start <= ip)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return -1;
+	/* the run of equal starts ending at lo - 1, then anything before it */
+	for (run = lo; run > 0 && es->v[run - 1].start == es->v[lo - 1].start; run--)
+		if (covers(&es->v[run - 1], ip))
+			hit = (long)(run - 1), hits++;
+	if (run && es->pmax[run - 1] > ip) {
+		/* the first whose end passes ip: the only one before the run, if it is alone */
+		size_t a = 0, b = run - 1;
+
+		while (a < b) {
+			size_t mid = a + (b - a) / 2;
+
+			if (es->pmax[mid] > ip)
+				b = mid;
+			else
+				a = mid + 1;
+		}
+		hit = (long)a;
+		hits++;
+		for (size_t k = a + 1; k < run && hits < 2; k++)
+			hits += es->v[k].end > ip;
+	}
+	if (hits < 2)
+		return hit;
+	if (!build_tree(es))
+		return hit;
+	uint32_t node = symtree__find(&es->tree, ip);
+
+	return node ? (long)es->index_of_seq[node - 1] : -1;
+}
+
+
+const struct symset_sym *symset__find(struct symset *es, uint64_t ip)
+{
+	long i = es->pmax ? find_symbol(es, ip) : -1;
+
+	return i >= 0 ? &es->v[i] : NULL;
+}

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+/* perf's symbol lookup over a red-black tree of the same shape (see symtree.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symtree.h"
+
+#define NODE(t, i) (&(t)->n[i])
+
+void symtree__init(struct symtree *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void symtree__release(struct symtree *t)
+{
+	free(t->n);
+	memset(t, 0, sizeof(*t));
+}
+
+static bool is_red(const struct symtree *t, uint32_t i)
+{
+	return i && NODE(t, i)->red;
+}
+
+/* Put child where old hangs below parent (or at the root). */
+static void replace_child(struct symtree *t, uint32_t old, uint32_t child, uint32_t parent)
+{
+	if (!parent)
+		t->root = child;
+	else if (NODE(t, parent)->left == old)
+		NODE(t, parent)->left = child;
+	else
+		NODE(t, parent)->right = child;
+}
+
+/*
+ * The rotations both fix-ups use: top's place (its parent, its colour) goes
+ * to up, which has just become top's parent; top takes colour red.
+ */
+static void rotate_parents(struct symtree *t, uint32_t top, uint32_t up, uint8_t top_red)
+{
+	struct symtree_node *o = NODE(t, top), *n = NODE(t, up);
+	uint32_t parent = o->parent;
+
+	n->parent = parent;
+	n->red = o->red;
+	o->parent = up;
+	o->red = top_red;
+	replace_child(t, top, up, parent);
+}
+
+uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
+{
+	uint32_t id, parent = 0, *link = &t->root;
+
+	if (t->nr + 2 > t->alloc) {
+		size_t alloc = t->alloc ? t->alloc * 2 : 64;
+		struct symtree_node *n = alloc < UINT32_MAX ? reallocarray(t->n, alloc, sizeof(*n)) : NULL;
+
+		if (!n)
+			return 0;
+		t->n = n;
+		t->alloc = alloc;
+	}
+	id = (uint32_t)++t->nr;
+	while (*link) {
+		parent = *link;
+		link = start < NODE(t, parent)->start ? &NODE(t, parent)->left : &NODE(t, parent)->right;
+	}
+	*NODE(t, id) = (struct symtree_node){ .start = start, .end = end, .parent = parent, .red = 1 };
+	*link = id;
+
+	/* Fix-up: a red node under a red parent moves the conflict up or rotates it away. */
+	uint32_t node = id;
+
+	for (;;) {
+		uint32_t p = NODE(t, node)->parent, g, uncle, tmp;
+
+		if (!p) {
+			NODE(t, node)->red = 0;
+			break;
+		}
+		if (!NODE(t, p)->red)
+			break;
+		g = NODE(t, p)->parent;	/* a red node is never the root */
+		if (NODE(t, g)->left == p) {
+			uncle = NODE(t, g)->right;
+			if (is_red(t, uncle)) {
+				NODE(t, uncle)->red = 0;
+				NODE(t, p)->red = 0;
+				NODE(t, g)->red = 1;
+				node = g;
+				continue;
+			}
+			if (NODE(t, p)->right == node) {
+				/* left rotation at p: node takes its place */
+				tmp = NODE(t, node)->left;
+				NODE(t, p)->right = tmp;
+				NODE(t, node)->left = p;
+				if (tmp)
+					NODE(t, tmp)->parent = p;
+				NODE(t, p)->parent = node;
+				NODE(t, node)->parent = g;
+				NODE(t, g)->left = node;
+				p = node;
+			}
+			/* right rotation at g */
+			tmp = NODE(t, p)->right;
+			NODE(t, g)->left = tmp;
+			NODE(t, p)->right = g;
+			if (tmp)
+				NODE(t, tmp)->parent = g;
+			rotate_parents(t, g, p, 1);
+			break;
+		}
+		uncle = NODE(t, g)->left;
+		if (is_red(t, uncle)) {
+			NODE(t, uncle)->red = 0;
+			NODE(t, p)->red = 0;
+			NODE(t, g)->red = 1;
+			node = g;
+			continue;
+		}
+		if (NODE(t, p)->left == node) {
+			tmp = NODE(t, node)->right;
+			NODE(t, p)->left = tmp;
+			NODE(t, node)->right = p;
+			if (tmp)
+				NODE(t, tmp)->parent = p;
+			NODE(t, p)->parent = node;
+			NODE(t, node)->parent = g;
+			NODE(t, g)->right = node;
+			p = node;
+		}
+		tmp = NODE(t, p)->left;
+		NODE(t, g)->right = tmp;
+		NODE(t, p)->left = g;
+		if (tmp)
+			NODE(t, tmp)->parent = g;
+		rotate_parents(t, g, p, 1);
+		break;
+	}
+	return id;
+}
+
+/* Removal fix-up: the subtree below parent on the side of node (which may be
+ * 0) is one black short. */
+static void erase_fixup(struct symtree *t, uint32_t parent)
+{
+	uint32_t node = 0, sibling, near, far;
+
+	for (;;) {
+		struct symtree_node *p = NODE(t, parent);
+
+		if (p->left == node) {
+			sibling = p->right;
+			if (NODE(t, sibling)->red) {
+				/* left rotation at parent: a black sibling comes down */
+				near = NODE(t, sibling)->left;
+				p->right = near;
+				NODE(t, sibling)->left = parent;
+				NODE(t, near)->parent = parent;
+				NODE(t, near)->red = 0;
+				rotate_parents(t, parent, sibling, 1);
+				sibling = near;
+			}
+			far = NODE(t, sibling)->right;
+			if (!is_red(t, far)) {
+				near = NODE(t, sibling)->left;
+				if (!is_red(t, near)) {
+					/* recolour the sibling; push the shortage up if parent was black */
+					NODE(t, sibling)->red = 1;
+					if (p->red) {
+						p->red = 0;
+					} else {
+						node = parent;
+						parent = p->parent;
+						if (parent)
+							continue;
+					}
+					break;
+				}
+				/* right rotation at sibling: its red near child comes up */
+				far = NODE(t, near)->right;
+				NODE(t, sibling)->left = far;
+				NODE(t, near)->right = sibling;
+				p->right = near;
+				if (far) {
+					NODE(t, far)->parent = sibling;
+					NODE(t, far)->red = 0;
+				}
+				far = sibling;
+				sibling = near;
+			}
+			/* left rotation at parent, and the colours that restore balance */
+			near = NODE(t, sibling)->left;
+			p->right = near;
+			NODE(t, sibling)->left = parent;
+			NODE(t, far)->parent = sibling;
+			NODE(t, far)->red = 0;
+			if (near)
+				NODE(t, near)->parent = parent;
+			rotate_parents(t, parent, sibling, 0);
+			break;
+		}
+		sibling = p->left;
+		if (NODE(t, sibling)->red) {
+			near = NODE(t, sibling)->right;
+			p->left = near;
+			NODE(t, sibling)->right = parent;
+			NODE(t, near)->parent = parent;
+			NODE(t, near)->red = 0;
+			rotate_parents(t, parent, sibling, 1);
+			sibling = near;
+		}
+		far = NODE(t, sibling)->left;
+		if (!is_red(t, far)) {
+			near = NODE(t, sibling)->right;
+			if (!is_red(t, near)) {
+				NODE(t, sibling)->red = 1;
+				if (p->red) {
+					p->red = 0;
+				} else {
+					node = parent;
+					parent = p->parent;
+					if (parent)
+						continue;
+				}
+				break;
+			}
+			far = NODE(t, near)->left;
+			NODE(t, sibling)->right = far;
+			NODE(t, near)->left = sibling;
+			p->left = near;
+			if (far) {
+				NODE(t, far)->parent = sibling;
+				NODE(t, far)->red = 0;
+			}
+			far = sibling;
+			sibling = near;
+		}
+		near = NODE(t, sibling)->right;
+		p->left = near;
+		NODE(t, sibling)->right = parent;
+		NODE(t, far)->parent = sibling;
+		NODE(t, far)->red = 0;
+		if (near)
+			NODE(t, near)->parent = parent;
+		rotate_parents(t, parent, sibling, 0);
+		break;
+	}
+}
+
+void symtree__erase(struct symtree *t, uint32_t id)
+{
+	struct symtree_node *x = NODE(t, id);
+	uint32_t child = x->right, left = x->left, rebalance = 0;
+
+	if (!left) {
+		/* at most a (red) right child: it takes the node's place and colour */
+		replace_child(t, id, child, x->parent);
+		if (child) {
+			NODE(t, child)->parent = x->parent;
+			NODE(t, child)->red = x->red;
+		} else if (!x->red) {
+			rebalance = x->parent;
+		}
+	} else if (!child) {
+		replace_child(t, id, left, x->parent);
+		NODE(t, left)->parent = x->parent;
+		NODE(t, left)->red = x->red;
+	} else {
+		/* two children: the in-order successor takes the node's place and colour */
+		uint32_t succ = child, parent, child2, tmp = NODE(t, child)->left;
+
+		if (!tmp) {
+			parent = succ;
+			child2 = NODE(t, succ)->right;
+		} else {
+			do {
+				parent = succ;
+				succ = tmp;
+				tmp = NODE(t, tmp)->left;
+			} while (tmp);
+			child2 = NODE(t, succ)->right;
+			NODE(t, parent)->left = child2;
+			NODE(t, succ)->right = child;
+			NODE(t, child)->parent = succ;
+		}
+		NODE(t, succ)->left = left;
+		NODE(t, left)->parent = succ;
+		replace_child(t, id, succ, x->parent);
+		if (child2) {
+			NODE(t, child2)->parent = parent;
+			NODE(t, child2)->red = 0;
+		} else if (!NODE(t, succ)->red) {
+			rebalance = parent;
+		}
+		NODE(t, succ)->parent = x->parent;
+		NODE(t, succ)->red = x->red;
+	}
+	x->left = x->right = x->parent = 0;
+	x->unlinked = 1;
+	if (rebalance)
+		erase_fixup(t, rebalance);
+}
+
+uint32_t symtree__find(const struct symtree *t, uint64_t ip)
+{
+	uint32_t i = t->root;
+
+	while (i) {
+		const struct symtree_node *s = NODE(t, i);
+
+		if (ip < s->start)
+			i = s->left;
+		else if (ip > s->end || (ip == s->end && ip != s->start))
+			i = s->right;
+		else
+			return i;
+	}
+	return 0;
+}
+
+uint32_t symtree__first(const struct symtree *t)
+{
+	uint32_t i = t->root;
+
+	while (i && NODE(t, i)->left)
+		i = NODE(t, i)->left;
+	return i;
+}
+
+uint32_t symtree__next(const struct symtree *t, uint32_t id)
+{
+	uint32_t p;
+
+	if (NODE(t, id)->right) {
+		id = NODE(t, id)->right;
+		while (NODE(t, id)->left)
+			id = NODE(t, id)->left;
+		return id;
+	}
+	while ((p = NODE(t, id)->parent) && NODE(t, p)->right == id)
+		id = p;
+	return p;
+}
+
+/* Black height of the subtree at i, or -1 when it breaks a rule. */
+static int check(const struct symtree *t, uint32_t i, uint32_t parent, uint64_t lo, uint64_t hi)
+{
+	const struct symtree_node *s;
+	int l, r;
+
+	if (!i)
+		return 1;
+	s = NODE(t, i);
+	if (s->parent != parent || s->unlinked || s->start < lo || s->start > hi)
+		return -1;
+	if (s->red && (is_red(t, s->left) || is_red(t, s->right)))
+		return -1;
+	l = check(t, s->left, i, lo, s->start);
+	r = check(t, s->right, i, s->start, hi);
+	if (l < 0 || r < 0 || l != r)
+		return -1;
+	return l + !s->red;
+}
+
+bool symtree__valid(const struct symtree *t)
+{
+	return !is_red(t, t->root) && check(t, t->root, 0, 0, UINT64_MAX) > 0;
+}

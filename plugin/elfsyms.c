@@ -383,7 +383,7 @@ static bool load_segment(const struct elfsyms *es, uint64_t vaddr, const GElf_Ph
  * section that does not exist).
  */
 static int load_table(struct elfsyms *es, struct symsrc *syms, Elf_Scn *sec, const GElf_Shdr *tshdr,
-		      struct symsrc *runtime)
+		      struct symsrc *runtime, enum elfsyms_table table)
 {
 	Elf_Data *data = elf_getdata(sec, NULL), *strs;
 	Elf_Scn *strsec = elf_getscn(syms->elf, tshdr->sh_link);
@@ -447,7 +447,7 @@ static int load_table(struct elfsyms *es, struct symsrc *syms, Elf_Scn *sec, con
 			s.st_value -= ph->p_vaddr - ph->p_offset;
 		else
 			s.st_value -= shdr.sh_addr - shdr.sh_offset;
-		if (!symset__add(&es->set, s.st_value, s.st_size, name, GELF_ST_BIND(s.st_info)))
+		if (!symset__add(&es->set, s.st_value, s.st_size, name, GELF_ST_BIND(s.st_info), table))
 			goto abort;
 		added++;
 	}
@@ -542,7 +542,7 @@ static void plt_symbols(struct elfsyms *es, struct symsrc *rt)
 			break;
 		if (gelf_getsym(syms, (int)GELF_R_SYM(info), &s) && s.st_name < strs->d_size)
 			name = (const char *)strs->d_buf + s.st_name;
-		if (!(name = plt_name(es, name)) || !symset__add(&es->set, off, ent, name, STB_GLOBAL))
+		if (!(name = plt_name(es, name)) || !symset__add(&es->set, off, ent, name, STB_GLOBAL, ELFSYMS_PLT))
 			break;
 		off += ent;
 	}
@@ -745,13 +745,13 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	}
 	int nr = 0, r = 0;
 
-	if (syms->symtab && (r = load_table(es, syms, syms->symtab, &syms->symshdr, es->runtime)) > 0)
+	if (syms->symtab && (r = load_table(es, syms, syms->symtab, &syms->symshdr, es->runtime, ELFSYMS_SYMTAB)) > 0)
 		nr += r;
 	if (r >= 0 && syms->dynsym) {
 		/* MiniDebugInfo's own sections say nothing of the file's .dynsym */
 		struct symsrc *owner = syms->dynsym == es->runtime->dynsym ? es->runtime : syms;
 
-		if ((r = load_table(es, owner, syms->dynsym, &syms->dynshdr, es->runtime)) > 0)
+		if ((r = load_table(es, owner, syms->dynsym, &syms->dynshdr, es->runtime, ELFSYMS_DYNSYM)) > 0)
 			nr += r;
 	}
 	if (r >= 0 && nr > 0)
@@ -874,7 +874,7 @@ static bool fde_around(struct elfsyms *es, uint64_t off, struct elfsyms_hit *hit
 	}
 	free(frame);
 	*hit = (struct elfsyms_hit){
-		.start = start - (uint64_t)delta, .end = end - (uint64_t)delta, .fde = true,
+		.start = start - (uint64_t)delta, .end = end - (uint64_t)delta, .table = ELFSYMS_FDE,
 	};
 	hit->key = FDE_KEY | hit->start;
 	return hit->start <= off && off < hit->end;
@@ -885,7 +885,9 @@ bool elfsyms__find(struct elfsyms *es, uint64_t off, struct elfsyms_hit *hit)
 	const struct symset_sym *sym = symset__find(&es->set, off);
 
 	if (sym) {
-		*hit = (struct elfsyms_hit){ .key = sym->seq, .name = sym->name, .start = sym->start, .end = sym->end };
+		*hit = (struct elfsyms_hit){
+			.key = sym->seq, .name = sym->name, .start = sym->start, .end = sym->end, .table = sym->tag,
+		};
 		return true;
 	}
 	return es->status == ELFSYMS_OK && fde_around(es, off, hit);

@@ -45,13 +45,21 @@ enum elfsyms_origin {
 
 struct elfsyms;
 
+/* Where a hit's name came from. */
+enum elfsyms_table {
+	ELFSYMS_SYMTAB,		/* a .symtab (the file's, a debug file's, MiniDebugInfo's) */
+	ELFSYMS_DYNSYM,		/* the .dynsym */
+	ELFSYMS_PLT,		/* a PLT entry, named after the .dynsym symbol it jumps to */
+	ELFSYMS_FDE,		/* no symbol: an .eh_frame FDE's bounds */
+};
+
 /* What holds a file offset. */
 struct elfsyms_hit {
 	uint64_t key;		/* stable per symbol or FDE while the index lives */
 	const char *name;	/* the raw ELF name (borrowed), name@plt for PLT entries;
 				 * NULL for an FDE: the caller names it as perf names unknown code */
 	uint64_t start, end;	/* file offsets, [start, end) */
-	bool fde;		/* bounds from an .eh_frame FDE, no symbol */
+	enum elfsyms_table table;
 };
 
 /*

@@ -103,7 +103,7 @@ HB_EXPORT int start(void **data, void *ctx)
 		return -ENOMEM;
 	run->progress = isatty(STDERR_FILENO);
 	dumps__discover(&run->dumps, run->perf_data, run->live, run->opts.jitdir,
-			run->opts.jitdumps, run->opts.jitdumps_nr);
+			run->opts.jitdumps, run->opts.jitdumps_nr, NULL);
 	if (output__open(run) < 0)
 		end_run(EXIT_OUTPUT);
 	run->started = true;

@@ -48,7 +48,7 @@ int perfmap__parse(struct perfmap *m, char *text, size_t len)
 		if (n + 2 < line_len) {
 			n += hex(line + n, &size) + 1;
 			if (n + 2 < line_len) {
-				if (!symset__add(&m->set, start, size, line + n, STB_GLOBAL))
+				if (!symset__add(&m->set, start, size, line + n, STB_GLOBAL, 0))
 					return -ENOMEM;
 				m->lines++;
 			}

@@ -123,7 +123,8 @@ static bool grow(void **p, size_t *alloc, size_t need, size_t size)
 	return true;
 }
 
-bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding)
+bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding,
+		 uint8_t tag)
 {
 	if (es->seq_nr >= OP_ERASE - 1 || !grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
 	    !grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
@@ -131,7 +132,7 @@ bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *n
 	es->seq_start[es->seq_nr] = start;
 	es->v[es->nr++] = (struct symset_sym){
 		.start = start, .end = size ? start + size : start, .name = name,
-		.seq = (uint32_t)es->seq_nr++, .binding = binding,
+		.seq = (uint32_t)es->seq_nr++, .binding = binding, .tag = tag,
 	};
 	return true;
 }

@@ -28,6 +28,7 @@ struct symset_sym {
 	const char *name;	/* borrowed: must outlive the set */
 	uint32_t seq;		/* the order it was added in (perf's tree node) */
 	uint8_t binding;	/* STB_* (choose_best_symbol prefers global, then non-weak) */
+	uint8_t tag;		/* the caller's: where the symbol came from */
 };
 
 struct symset {
@@ -49,7 +50,8 @@ void symset__release(struct symset *s);
 
 /* Add a symbol to the open batch: perf's symbol__new (end = start + size, or
  * start when size is 0). false when out of memory. */
-bool symset__add(struct symset *s, uint64_t start, uint64_t size, const char *name, uint8_t binding);
+bool symset__add(struct symset *s, uint64_t start, uint64_t size, const char *name, uint8_t binding,
+		 uint8_t tag);
 
 /* Close the batch: its symbols go into the tree (no fix-ups, as perf's
  * symbols__insert alone). false when out of memory. */

@@ -172,9 +172,10 @@ $(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_T
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
 
-# Test-data generators may use libelf (writing .cwasm-format ELF files).
+# Test-data generators may use libelf (writing .cwasm-format ELF files);
+# perf-demangle shows names as perf does, with libiberty.
 TOOL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libelf)
-TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
+TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf) -liberty
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

@@ -48,6 +48,40 @@ static bool is_kernel_mode(uint8_t cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
+/* A user-space sample the JIT code did not take: the plugin's own resolution
+ * (resolve.h), or perf's when the plugin cannot decide (false). */
+static bool native_early(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev)
+{
+	struct resolve_hit h;
+
+	/* guest samples: perf's answer depends on its --guest* options */
+	if (s->cpumode != PERF_RECORD_MISC_USER) {
+		run->resolve.deferred++;
+		return false;
+	}
+	resolve__sample(&run->resolve, &run->natives, (uint32_t)s->pid, s->ip, s->time, &h);
+	switch (h.kind) {
+	case RESOLVE_SYMBOL:
+		run__count(run, NATIVE_ID_BIT | h.native, ev, h.off, s->period, HB_CLASS_NATIVE);
+		return true;
+	case RESOLVE_PERFMAP:
+		run__count(run, NATIVE_ID_BIT | h.native, ev, h.off, s->period, HB_CLASS_PERFMAP);
+		return true;
+	case RESOLVE_NO_SYMBOL:
+		run__account(run, ev, HB_CLASS_NO_SYMBOL, s->period);
+		return true;
+	case RESOLVE_JIT_NO_LOAD:
+		run__account(run, ev, HB_CLASS_JIT_NO_LOAD, s->period);
+		return true;
+	case RESOLVE_NO_MAP:
+		run__account(run, ev, HB_CLASS_NO_MAP, s->period);
+		return true;
+	case RESOLVE_DEFER:
+	default:
+		return false;
+	}
+}
+
 bool classify__early(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev)
 {
 	uint32_t pid = (uint32_t)s->pid;
@@ -80,17 +114,22 @@ bool classify__early(struct run *run, const struct perf_dlfilter_sample *s, uint
 		run__account(run, ev, HB_CLASS_NOT_RESOLVED, s->period);
 		return true;
 	}
-	return false;
+	return native_early(run, s, ev);
+}
+
+/* perf's dso of anonymous executable memory: its process's perf map. */
+static bool perf_map_dso(const char *dso)
+{
+	size_t n = strlen(dso);
+
+	return !strncmp(dso, "/tmp/perf-", 10) && n > 4 && !strcmp(dso + n - 4, ".map");
 }
 
 /* Memory perf knows no file for: where JITs put their code. */
 static bool jit_looking(const char *dso)
 {
-	size_t n = strlen(dso);
-
 	return !strncmp(dso, "//anon", 6) || !strncmp(dso, "[anon", 5) ||
-	       !strncmp(dso, "/memfd:", 7) ||
-	       (!strncmp(dso, "/tmp/perf-", 10) && n > 4 && !strcmp(dso + n - 4, ".map"));
+	       !strncmp(dso, "/memfd:", 7) || perf_map_dso(dso);
 }
 
 static void read_native_code(struct run *run, struct native_obj *o, void *ctx)
@@ -127,6 +166,24 @@ void classify__resolved(struct run *run, const struct perf_dlfilter_sample *s, u
 		run__account(run, ev, HB_CLASS_KERNEL, s->period);
 		return;
 	}
+	/* a perf map's line: the function is named, its bytes are not known */
+	if (perf_map_dso(al->dso) && al->sym) {
+		id = natives__get(&run->natives, al->dso, al->sym, al->sym_start, &created);
+		if (id < 0) {
+			run__account(run, ev, HB_CLASS_TABLE_FULL, s->period);
+			return;
+		}
+		if (created) {
+			struct native_obj *o = &run->natives.objs[id];
+
+			o->addr = al->sym_start;
+			o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
+			o->pid = (uint32_t)s->pid;
+			o->source = NATIVE_FROM_PERF_MAP;
+		}
+		run__count(run, NATIVE_ID_BIT | (uint32_t)id, ev, al->symoff, s->period, HB_CLASS_PERFMAP);
+		return;
+	}
 	if (jit_looking(al->dso)) {
 		if (run->live)
 			pending__hold(run, (uint32_t)s->pid, s->ip, s->time, ev, s->period, HB_CLASS_JIT_NO_LOAD);
@@ -145,7 +202,12 @@ void classify__resolved(struct run *run, const struct perf_dlfilter_sample *s, u
 		run__count(run, NATIVE_ID_BIT | (uint32_t)slot->id, ev, al->symoff, s->period, HB_CLASS_NATIVE);
 		return;
 	}
-	id = natives__get(&run->natives, al->dso, al->sym, al->sym_start, &created);
+	/* the function under the name the plugin's own resolution gives it */
+	enum native_source source = NATIVE_FROM_PERF;
+	const char *name = resolve__name(&run->resolve, al->dso, al->buildid, al->buildid_size, al->addr,
+					 al->sym_start, &source);
+
+	id = natives__get(&run->natives, al->dso, name ? name : al->sym, al->sym_start, &created);
 	if (id < 0) {
 		run__account(run, ev, HB_CLASS_TABLE_FULL, s->period);
 		return;
@@ -154,6 +216,7 @@ void classify__resolved(struct run *run, const struct perf_dlfilter_sample *s, u
 	if (created) {
 		struct native_obj *o = &run->natives.objs[id];
 
+		o->source = (uint8_t)source;
 		o->addr = s->ip - al->symoff;
 		o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
 		o->pid = (uint32_t)s->pid;

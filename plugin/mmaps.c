@@ -76,8 +76,7 @@ static bool rehash(struct mmaps *m)
 	return true;
 }
 
-/* The file of this path (perf's dso by name), added when new; -1 when out of memory. */
-static long file_of(struct mmaps *m, const char *path)
+long mmaps__file(struct mmaps *m, const char *path)
 {
 	size_t h;
 
@@ -126,7 +125,7 @@ int mmaps__on_mmap(void *arg, const struct perfdata_mmap *mm)
 	/* the kernel's and guests' maps: perf keeps them elsewhere; kernel samples never get here */
 	if (mode != PERF_RECORD_MISC_USER || mm->pid == UINT32_MAX)
 		return 0;
-	if ((file = file_of(m, mm->filename)) < 0 ||
+	if ((file = mmaps__file(m, mm->filename)) < 0 ||
 	    !grow((void **)&m->maps, &m->maps_alloc, m->maps_nr + 1, sizeof(*m->maps))) {
 		m->oom = true;
 		return 0;
@@ -165,7 +164,7 @@ int mmaps__on_build_id(void *arg, const struct perfdata_build_id *b)
 	/* perf gives a header build-id to the host's user-space file of that name */
 	if ((b->misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_USER || b->pid != -1 || !b->size)
 		return 0;
-	if ((file = file_of(m, b->filename)) < 0) {
+	if ((file = mmaps__file(m, b->filename)) < 0) {
 		m->oom = true;
 		return 0;
 	}

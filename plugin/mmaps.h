@@ -74,6 +74,10 @@ int mmaps__on_mmap(void *m, const struct perfdata_mmap *mm);
 int mmaps__on_task(void *m, const struct perfdata_task *t);
 int mmaps__on_build_id(void *m, const struct perfdata_build_id *b);
 
+/* The file of perf's dso name path (added when new: files outlive the walk):
+ * its index, or -1 when out of memory. */
+long mmaps__file(struct mmaps *m, const char *path);
+
 /* The walk is over (timed: its records had times): make the processes and
  * index the maps. 0 or -ENOMEM. */
 int mmaps__finish(struct mmaps *m, bool timed);

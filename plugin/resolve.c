@@ -80,8 +80,6 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 		snprintf(r->why_not, sizeof(r->why_not), "out of memory for the mmap records");
 	else
 		r->usable = true;
-	if (!r->usable)
-		return;
 	/* perf's build-id cache: perf puts the directory it uses in PERF_BUILDID_DIR */
 	if (dir && *dir)
 		r->buildid_dir = strdup(dir);
@@ -90,7 +88,10 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 	r->cfg = (struct elfsyms_config){
 		.buildid_dir = r->buildid_dir, .debug_dir = "/usr/lib/debug", .debuginfod = urls && *urls,
 	};
-	r->file_stats = calloc(r->maps.files_nr ? r->maps.files_nr : 1, sizeof(*r->file_stats));
+	if (!r->usable)
+		return;
+	r->file_stats_nr = r->maps.files_nr;
+	r->file_stats = calloc(r->file_stats_nr ? r->file_stats_nr : 1, sizeof(*r->file_stats));
 	r->cache = calloc(1, sizeof(*r->cache));
 	if (!r->file_stats || !r->cache) {
 		r->usable = false;
@@ -347,12 +348,33 @@ void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_
 	*hit = (struct resolve_hit){ RESOLVE_SYMBOL, (uint32_t)id, off - h.start };
 }
 
+const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *build_id, size_t build_id_size,
+			  uint64_t off, uint64_t sym_start, enum native_source *source)
+{
+	long file = mmaps__file(&r->maps, dso);
+	struct mmaps_file *f;
+	struct elfsyms_hit h;
+	struct elfsyms *es;
+
+	if (file < 0 || !strcmp(dso, "[vdso]") || dso[0] == '[')
+		return NULL;
+	f = &r->maps.files[file];
+	if (!f->build_id_size && build_id_size) {
+		f->build_id_size = (uint8_t)(build_id_size < sizeof(f->build_id) ? build_id_size : sizeof(f->build_id));
+		memcpy(f->build_id, build_id, f->build_id_size);
+	}
+	if (!(es = symbols_of(r, (uint32_t)file)) || !elfsyms__find(es, off, &h) || h.start != sym_start || !h.name)
+		return NULL;
+	*source = source_of(es, h.table);
+	return h.name;
+}
+
 void resolve__files_without_symbols(const struct resolve *r,
 				    void (*fn)(void *arg, const char *path, const char *why,
 					       const struct resolve_file_stats *st),
 				    void *arg)
 {
-	for (size_t i = 0; r->file_stats && i < r->maps.files_nr; i++) {
+	for (size_t i = 0; r->file_stats && i < r->file_stats_nr; i++) {
 		const struct resolve_file_stats *st = &r->file_stats[i];
 		const struct elfsyms *es = r->maps.files[i].priv;
 		const char *why;

@@ -54,7 +54,8 @@ struct resolve {
 	size_t pmaps_nr, pmaps_alloc;
 	struct resolve_objcache *cache;	/* (file or perf map, symbol) -> natives id */
 	uint8_t *code_buf;
-	struct resolve_file_stats *file_stats;	/* per mmaps file, once indexed */
+	struct resolve_file_stats *file_stats;	/* per mmaps file of the walk */
+	size_t file_stats_nr;
 	/* counts for the run's warnings and the benchmarks */
 	uint64_t deferred;
 	size_t files_indexed, symbols_indexed, index_bytes;
@@ -78,6 +79,16 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 /* Resolve a user-mode sample of process pid at ip and time; new natives go into n. */
 void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_t ip, uint64_t time,
 		     struct resolve_hit *hit);
+
+/*
+ * A symbol perf resolved (the samples perf decides): the name this resolver
+ * gives the function perf found in file dso (its build-id as perf has it) at
+ * file offset off, starting at sym_start, so that both ways name a function
+ * alike: perf's names are demangled, the stream's are the files' own. NULL
+ * when the file's index has no symbol starting there (perf's name is used).
+ */
+const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *build_id, size_t build_id_size,
+			  uint64_t off, uint64_t sym_start, enum native_source *source);
 
 /* For each file with samples no symbol held (or only FDEs), in file order:
  * calls fn (path, why, stats); why says what the plugin found (stripped,

@@ -22,6 +22,7 @@ struct run *run__new(const struct perf_dlfilter_fns *perf)
 	run->perf = perf;
 	run->out_fd = -1;
 	natives__init(&run->natives);
+	resolve__init(&run->resolve);
 	if (dumps__init(&run->dumps, run__warn, run) < 0 || counts__init(&run->counts, MAX_COUNT_SLOTS) < 0) {
 		run__free(run);
 		return NULL;
@@ -34,6 +35,7 @@ void run__free(struct run *run)
 	if (!run)
 		return;
 	dumps__release(&run->dumps);
+	resolve__release(&run->resolve);
 	natives__release(&run->natives);
 	counts__release(&run->counts);
 	classify__release(&run->classify);

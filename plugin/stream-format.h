@@ -17,6 +17,7 @@
 	X(ALL, "all")                                           \
 	X(JIT, "jit")                                           \
 	X(NATIVE, "native")                                     \
+	X(PERFMAP, "perfmap")                                   \
 	X(KERNEL, "kernel")                                     \
 	X(BEFORE_LOAD, "unattributed.before-load")              \
 	X(JIT_NO_LOAD, "unattributed.jit-no-load")              \

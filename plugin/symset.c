@@ -250,15 +250,41 @@ bool symset__commit_fixed(struct symset *es)
 }
 
 /* perf's tree, made as perf made it: on the first lookup that needs its shape. */
+/* Every symbol ever added, by (start, seq): its in-order rank in perf's tree. */
+static uint32_t *ranks(const struct symset *es)
+{
+	struct symset_sym *v = malloc(es->seq_nr * sizeof(*v)), *tmp = malloc(es->seq_nr * sizeof(*tmp));
+	uint32_t *rank = malloc(es->seq_nr * sizeof(*rank));
+
+	if (v && tmp && rank) {
+		for (size_t i = 0; i < es->seq_nr; i++)
+			v[i] = (struct symset_sym){ .start = es->seq_start[i], .seq = (uint32_t)i };
+		sort_by_start(v, tmp, es->seq_nr);
+		for (size_t i = 0; i < es->seq_nr; i++)
+			rank[v[i].seq] = (uint32_t)i;
+	} else {
+		free(rank);
+		rank = NULL;
+	}
+	free(v);
+	free(tmp);
+	return rank;
+}
+
 static bool build_tree(struct symset *es)
 {
-	uint32_t next = 0;
+	uint32_t next = 0, *rank;
 
 	if (es->tree_built)
 		return es->index_of_seq != NULL;
 	es->tree_built = true;
-	if (!(es->index_of_seq = calloc(es->seq_nr ? es->seq_nr : 1, sizeof(*es->index_of_seq))))
+	if (!es->seq_nr || !(rank = ranks(es)))
 		return false;
+	if (!(es->index_of_seq = calloc(es->seq_nr, sizeof(*es->index_of_seq))) ||
+	    symtree__ranked(&es->tree, es->seq_nr) < 0) {
+		free(rank);
+		goto fail;
+	}
 	for (size_t k = 0; k < es->ops_nr; k++) {
 		uint32_t op = es->ops[k];
 
@@ -267,9 +293,9 @@ static bool build_tree(struct symset *es)
 			continue;
 		}
 		for (; next < op; next++)
-			if (symtree__insert(&es->tree, es->seq_start[next], es->seq_start[next]) != next + 1)
-				goto fail;
+			symtree__insert_ranked(&es->tree, es->seq_start[next], es->seq_start[next], rank[next]);
 	}
+	free(rank);
 	for (size_t i = 0; i < es->nr; i++) {
 		es->tree.n[es->v[i].seq + 1].end = es->v[i].end;
 		es->index_of_seq[es->v[i].seq] = (uint32_t)i;

@@ -16,7 +16,72 @@ void symtree__init(struct symtree *t)
 void symtree__release(struct symtree *t)
 {
 	free(t->n);
+	for (int l = 0; l < SYMTREE_LEVELS; l++)
+		free(t->bits[l]);
+	free(t->rank_node);
+	free(t->node_rank);
 	memset(t, 0, sizeof(*t));
+}
+
+int symtree__ranked(struct symtree *t, size_t nodes)
+{
+	size_t n = nodes ? nodes : 1;
+
+	t->levels = 0;
+	do {
+		n = (n + 63) / 64;
+		if (t->levels == SYMTREE_LEVELS || !(t->bits[t->levels++] = calloc(n, sizeof(uint64_t))))
+			return -ENOMEM;
+	} while (n > 1);
+	t->rank_node = calloc(nodes ? nodes : 1, sizeof(*t->rank_node));
+	t->node_rank = calloc(nodes + 1, sizeof(*t->node_rank));
+	if (!t->rank_node || !t->node_rank)
+		return -ENOMEM;
+	if (t->alloc < nodes + 1) {
+		struct symtree_node *nn = reallocarray(t->n, nodes + 1, sizeof(*nn));
+
+		if (!nn)
+			return -ENOMEM;
+		t->n = nn;
+		t->alloc = nodes + 1;
+	}
+	return 0;
+}
+
+static void rank_set(struct symtree *t, uint64_t r, bool on)
+{
+	for (int l = 0; l < t->levels; l++, r >>= 6) {
+		uint64_t *w = &t->bits[l][r >> 6], was = *w;
+
+		*w = on ? was | 1ULL << (r & 63) : was & ~(1ULL << (r & 63));
+		/* the summary bit above changes only when the word became empty or stopped being */
+		if (on ? was != 0 : *w != 0)
+			break;
+	}
+}
+
+/* The nearest rank below r (down) or above it (!down) that is in the tree, or -1. */
+static int64_t rank_near(const struct symtree *t, uint64_t r, bool down)
+{
+	int l;
+
+	for (l = 0; l < t->levels; l++, r >>= 6) {
+		uint64_t w = t->bits[l][r >> 6], b = r & 63;
+
+		w &= down ? (1ULL << b) - 1 : b == 63 ? 0 : ~0ULL << (b + 1);
+		if (w) {
+			r = (r & ~63ULL) | (uint64_t)(down ? 63 - __builtin_clzll(w) : __builtin_ctzll(w));
+			break;
+		}
+	}
+	if (l == t->levels)
+		return -1;
+	while (l-- > 0) {
+		uint64_t w = t->bits[l][r];
+
+		r = r * 64 + (uint64_t)(down ? 63 - __builtin_clzll(w) : __builtin_ctzll(w));
+	}
+	return (int64_t)r;
 }
 
 static bool is_red(const struct symtree *t, uint32_t i)
@@ -51,6 +116,31 @@ static void rotate_parents(struct symtree *t, uint32_t top, uint32_t up, uint8_t
 	replace_child(t, top, up, parent);
 }
 
+static void insert_fixup(struct symtree *t, uint32_t id);
+
+uint32_t symtree__insert_ranked(struct symtree *t, uint64_t start, uint64_t end, uint32_t rank)
+{
+	uint32_t id = (uint32_t)++t->nr, parent = 0, *link = &t->root;
+	int64_t pred = rank_near(t, rank, true), succ;
+
+	/* In-order neighbours P < S: the new node goes right of P when P has no
+	 * right child, else left of S (then S has no left child). */
+	if (pred >= 0 && !t->n[t->rank_node[pred]].right) {
+		parent = t->rank_node[pred];
+		link = &t->n[parent].right;
+	} else if ((succ = rank_near(t, rank, false)) >= 0) {
+		parent = t->rank_node[succ];
+		link = &t->n[parent].left;
+	}
+	*NODE(t, id) = (struct symtree_node){ .start = start, .end = end, .parent = parent, .red = 1 };
+	*link = id;
+	t->rank_node[rank] = id;
+	t->node_rank[id] = rank;
+	rank_set(t, rank, true);
+	insert_fixup(t, id);
+	return id;
+}
+
 uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 {
 	uint32_t id, parent = 0, *link = &t->root;
@@ -71,10 +161,13 @@ uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 	}
 	*NODE(t, id) = (struct symtree_node){ .start = start, .end = end, .parent = parent, .red = 1 };
 	*link = id;
+	insert_fixup(t, id);
+	return id;
+}
 
-	/* Fix-up: a red node under a red parent moves the conflict up or rotates it away. */
-	uint32_t node = id;
-
+/* Fix-up: a red node under a red parent moves the conflict up or rotates it away. */
+static void insert_fixup(struct symtree *t, uint32_t node)
+{
 	for (;;) {
 		uint32_t p = NODE(t, node)->parent, g, uncle, tmp;
 
@@ -142,7 +235,6 @@ uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 		rotate_parents(t, g, p, 1);
 		break;
 	}
-	return id;
 }
 
 /* Removal fix-up: the subtree below parent on the side of node (which may be
@@ -303,6 +395,8 @@ void symtree__erase(struct symtree *t, uint32_t id)
 	}
 	x->left = x->right = x->parent = 0;
 	x->unlinked = 1;
+	if (t->node_rank)
+		rank_set(t, t->node_rank[id], false);
 	if (rebalance)
 		erase_fixup(t, rebalance);
 }

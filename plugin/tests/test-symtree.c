@@ -178,6 +178,61 @@ static void random_changes_keep_a_valid_tree(void **state)
 	symtree__release(&t);
 }
 
+/* Built by ranks (through in-order neighbours), a tree has the shape the
+ * descent from the root gives it, insertions and removals alike. */
+static void ranked_insertions_make_the_same_tree(void **state)
+{
+	enum { N = 3000 };
+	struct symtree a, b;
+	uint64_t start[N];
+	uint32_t rank[N], order[N], seed = 777;
+
+	for (uint32_t i = 0; i < N; i++) {
+		seed = seed * 1103515245 + 12345;
+		start[i] = (seed >> 8) % 700;	/* many equal starts */
+		order[i] = i;
+	}
+	/* rank: position by (start, insertion order); an insertion sort is fine here */
+	for (uint32_t i = 1; i < N; i++)
+		for (uint32_t j = i; j > 0 && start[order[j - 1]] > start[order[j]]; j--) {
+			uint32_t x = order[j];
+
+			order[j] = order[j - 1];
+			order[j - 1] = x;
+		}
+	for (uint32_t i = 0; i < N; i++)
+		rank[order[i]] = i;
+	symtree__init(&a);
+	symtree__init(&b);
+	assert_int_equal(symtree__ranked(&b, N), 0);
+	for (uint32_t i = 0; i < N; i++) {
+		assert_int_equal(symtree__insert(&a, start[i], start[i] + 5), i + 1);
+		assert_int_equal(symtree__insert_ranked(&b, start[i], start[i] + 5, rank[i]), i + 1);
+		/* now and then remove an earlier node, the same one from both */
+		if (i % 3 == 2) {
+			uint32_t victim;
+
+			seed = seed * 1103515245 + 12345;
+			victim = (seed >> 8) % i + 1;
+
+			if (!a.n[victim].unlinked) {
+				symtree__erase(&a, victim);
+				symtree__erase(&b, victim);
+			}
+		}
+	}
+	assert_true(symtree__valid(&b));
+	assert_int_equal(a.root, b.root);
+	for (uint32_t i = 1; i <= N; i++) {
+		assert_int_equal(a.n[i].left, b.n[i].left);
+		assert_int_equal(a.n[i].right, b.n[i].right);
+		assert_int_equal(a.n[i].parent, b.n[i].parent);
+		assert_int_equal(a.n[i].red, b.n[i].red);
+	}
+	symtree__release(&a);
+	symtree__release(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -187,6 +242,7 @@ int main(void)
 		cmocka_unit_test(ranges_are_half_open_and_empty_ones_hold_their_start),
 		cmocka_unit_test(equal_starts_keep_insertion_order_in_order),
 		cmocka_unit_test(random_changes_keep_a_valid_tree),
+		cmocka_unit_test(ranked_insertions_make_the_same_tree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -151,15 +151,13 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 	return 1;
 }
 
-/* A file whose samples no symbol named: say so, and how to get its symbols. */
+/* A file with samples no symbol or FDE covers: say so, and why (the report's
+ * notes name the files whose functions only FDEs named). */
 static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
 {
 	if (st->no_symbol)
 		run__warn(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
 			  st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
-	if (st->fde)
-		run__warn(arg, "%s: %" PRIu64 " sample%s in functions without a symbol, named by their .eh_frame "
-			  "bounds as perf names unknown code (%s)", path, st->fde, st->fde == 1 ? "" : "s", why);
 }
 
 /* What the plugin's own resolution of natives left to perf, and what it lacked. */

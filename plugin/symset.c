@@ -67,6 +67,26 @@ static size_t leading_underscores(const char *s)
 	return n;
 }
 
+/*
+ * Two C++ names that differ only in which variant of a constructor (C1, C2,
+ * C3) or destructor (D0, D1, D2) they are: the demangler shows both alike, so
+ * perf's comparison ties and keeps the first. Saves demangling the many such
+ * aliases of a C++ program (13,000 pairs in node).
+ */
+static bool same_structor(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	if (strncmp(a, "_Z", 2) || strstr(a, "SyS"))
+		return false;
+	while (a[i] && a[i] == b[i])
+		i++;
+	/* <ctor-dtor-name> ends a nested name (E), takes template arguments (I) or an ABI tag (B) */
+	return i > 2 && a[i] && b[i] && (a[i - 1] == 'C' || a[i - 1] == 'D') &&
+	       strchr("0123", a[i]) && strchr("0123", b[i]) && a[i + 1] && strchr("EIB", a[i + 1]) &&
+	       !strcmp(a + i + 1, b + i + 1);
+}
+
 /* perf's choose_best_symbol: true when sa (before sb in the tree) is kept. */
 static bool keep_first(const struct symset_sym *sa, const struct symset_sym *sb)
 {
@@ -85,7 +105,7 @@ static bool keep_first(const struct symset_sym *sa, const struct symset_sym *sb)
 	if ((sa->binding == STB_GLOBAL) != (sb->binding == STB_GLOBAL))
 		return sa->binding == STB_GLOBAL;
 	/* one name twice (.symtab and .dynsym): either is the same symbol */
-	if (!strcmp(sa->name, sb->name))
+	if (!strcmp(sa->name, sb->name) || same_structor(sa->name, sb->name))
 		return true;
 	/* the rest compares the names perf shows: demangled */
 	da = symset__perf_demangle(sa->name);
@@ -155,32 +175,42 @@ static int by_start_seq(const void *a, const void *b)
 }
 
 /* Sort v[0, n) by start, keeping the order of equal starts (they were added
- * in seq order): a least-significant-digit radix sort, 11 bits a pass, over
- * the bits the starts use. tmp holds n symbols. */
+ * in seq order): a least-significant-digit radix sort, as few passes of at
+ * most 16 bits as the starts' bits need, between v and tmp (n symbols). */
 static void sort_by_start(struct symset_sym *v, struct symset_sym *tmp, size_t n)
 {
-	enum { BITS = 11, BUCKETS = 1 << BITS };
-	static size_t count[BUCKETS];
+	enum { MAX_BITS = 16 };
+	static size_t count[1 << MAX_BITS];
+	struct symset_sym *from = v, *to = tmp, *x;
 	uint64_t all = 0;
+	int bits = 0, passes, digit;
 
 	for (size_t i = 0; i < n; i++)
-		all |= v[i].start;
-	for (int shift = 0; shift < 64 && (all >> shift); shift += BITS) {
+		all |= from[i].start;
+	while (bits < 64 && all >> bits)
+		bits++;
+	passes = (bits + MAX_BITS - 1) / MAX_BITS;
+	digit = passes ? (bits + passes - 1) / passes : 0;
+	for (int p = 0; p < passes; p++) {
+		int shift = p * digit;
+		uint64_t mask = (1ULL << digit) - 1;
 		size_t sum = 0;
 
-		memset(count, 0, sizeof(count));
+		memset(count, 0, sizeof(count[0]) << digit);
 		for (size_t i = 0; i < n; i++)
-			count[(v[i].start >> shift) & (BUCKETS - 1)]++;
-		for (size_t b = 0; b < BUCKETS; b++) {
+			count[(from[i].start >> shift) & mask]++;
+		for (size_t b = 0; b <= mask; b++) {
 			size_t c = count[b];
 
 			count[b] = sum;
 			sum += c;
 		}
 		for (size_t i = 0; i < n; i++)
-			tmp[count[(v[i].start >> shift) & (BUCKETS - 1)]++] = v[i];
-		memcpy(v, tmp, n * sizeof(*v));
+			to[count[(from[i].start >> shift) & mask]++] = from[i];
+		x = from, from = to, to = x;
 	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
 }
 
 /* v[0, committed) is in tree order; the symbols after it were just added:

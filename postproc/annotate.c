@@ -179,10 +179,35 @@ static bool printable_name(const char *s)
 	return *s != '\0';
 }
 
+/*
+ * A native name demangled for display: the ELF name as the stream keeps it,
+ * or, for a PLT entry (name@plt) or a versioned symbol (name@@VERSION), the
+ * name before the '@' demangled with the rest after it. malloc'ed or NULL.
+ */
+static char *demangle_native(const char *name)
+{
+	char *dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	const char *at = strchr(name, '@');
+	char *head, *out;
+
+	if (dm || !at || at == name || !(head = strndup(name, (size_t)(at - name))))
+		return dm;
+	dm = cplus_demangle(head, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	free(head);
+	if (!dm || !(out = malloc(strlen(dm) + strlen(at) + 1))) {
+		free(dm);
+		return NULL;
+	}
+	strcpy(out, dm);
+	strcat(out, at);
+	free(dm);
+	return out;
+}
+
 static void annotate(struct annotator *a, const struct stream *s, size_t idx, struct annot_func *af)
 {
 	const struct stream_object *obj = &s->objects[idx];
-	char *dm = cplus_demangle(obj->name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	char *dm = demangle_native(obj->name);
 
 	memset(af, 0, sizeof(*af));
 	af->raw = obj->name;

@@ -404,7 +404,7 @@ static int rec_total(struct parser *p)
 struct obj_fields {
 	enum hb_object_kind kind;
 	uint64_t pid, e_machine, addr, size, code_index, load_time, sym_start;
-	char *name, *dump, *dso;
+	char *name, *dump, *dso, *source;
 };
 
 enum { F_DEC, F_HEX, F_STR };
@@ -418,17 +418,19 @@ static const struct obj_key {
 	int type;
 	size_t off;
 	unsigned kinds;
+	int optional;	/* a later writer's key: an object may lack it */
 } obj_keys[] = {
-	{ "pid", F_DEC, offsetof(struct obj_fields, pid), K_ALL },
-	{ "e_machine", F_DEC, offsetof(struct obj_fields, e_machine), K_ALL },
-	{ "addr", F_HEX, offsetof(struct obj_fields, addr), K_ALL },
-	{ "size", F_DEC, offsetof(struct obj_fields, size), K_ALL },
-	{ "code-index", F_DEC, offsetof(struct obj_fields, code_index), K_JIT },
-	{ "load-time", F_DEC, offsetof(struct obj_fields, load_time), K_JIT },
-	{ "dump", F_STR, offsetof(struct obj_fields, dump), K_JIT },
-	{ "dso", F_STR, offsetof(struct obj_fields, dso), K_FILE },
-	{ "sym-start", F_HEX, offsetof(struct obj_fields, sym_start), K_FILE },
-	{ "name", F_STR, offsetof(struct obj_fields, name), K_ALL },
+	{ "pid", F_DEC, offsetof(struct obj_fields, pid), K_ALL, 0 },
+	{ "e_machine", F_DEC, offsetof(struct obj_fields, e_machine), K_ALL, 0 },
+	{ "addr", F_HEX, offsetof(struct obj_fields, addr), K_ALL, 0 },
+	{ "size", F_DEC, offsetof(struct obj_fields, size), K_ALL, 0 },
+	{ "code-index", F_DEC, offsetof(struct obj_fields, code_index), K_JIT, 0 },
+	{ "load-time", F_DEC, offsetof(struct obj_fields, load_time), K_JIT, 0 },
+	{ "dump", F_STR, offsetof(struct obj_fields, dump), K_JIT, 0 },
+	{ "dso", F_STR, offsetof(struct obj_fields, dso), K_FILE, 0 },
+	{ "sym-start", F_HEX, offsetof(struct obj_fields, sym_start), K_FILE, 0 },
+	{ "name", F_STR, offsetof(struct obj_fields, name), K_ALL, 0 },
+	{ "source", F_STR, offsetof(struct obj_fields, source), K_FILE, 1 },
 };
 
 static uint64_t obj_hash(const struct obj_fields *o)
@@ -481,6 +483,8 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 	obj->code_index = o->code_index;
 	obj->load_time = o->load_time;
 	obj->sym_start = o->sym_start;
+	if (o->source)
+		snprintf(obj->source, sizeof(obj->source), "%s", o->source);
 	obj->origin = p->fname;
 	obj->origin_line = p->line;
 	obj->name = strdup(o->name);
@@ -588,7 +592,7 @@ static int rec_object(struct parser *p)
 			return err;
 	}
 	for (k = 0; k < ARRAY_SIZE(obj_keys); k++)
-		if ((obj_keys[k].kinds & 1u << o.kind) && !(seen & 1u << k))
+		if ((obj_keys[k].kinds & 1u << o.kind) && !(seen & 1u << k) && !obj_keys[k].optional)
 			return bad(p, "object %s: no '%s=' field", p->f[1], obj_keys[k].key);
 	if (o.pid > UINT32_MAX)
 		return bad(p, "object %s: pid %" PRIu64 " is out of range", p->f[1], o.pid);

@@ -69,6 +69,9 @@ struct stream_object {
 	uint64_t sym_start;	/* native and cwasm only */
 	char *name;		/* owned */
 	char *path;		/* owned: jit `dump`, native/cwasm `dso` */
+	/* native/cwasm: how the plugin found the function (STREAM.md `source=`):
+	 * "symtab", "eh-frame", "perf-map", ...; "" when the writer did not say */
+	char source[16];
 	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
 	size_t code_nr, code_alloc;
 	/* owned: DEBUG_INFO entries in record order, from the first section that had them */

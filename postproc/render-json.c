@@ -173,6 +173,8 @@ static void put_func(FILE *out, const struct report_func *f)
 		put_key_str(out, in, "symbol", obj->name);
 		fputs(",\n", out);
 		put_key_u64(out, in, "sym_start", obj->sym_start);
+		fputs(",\n", out);
+		put_key_str(out, in, "source", obj->source[0] ? obj->source : NULL);
 	}
 	fputs(",\n", out);
 	put_key_u64(out, in, "e_machine", obj->e_machine);

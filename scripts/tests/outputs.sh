@@ -91,7 +91,8 @@ refused "diff --json -o names the perf.data BASE was made from" "$w/perf.data" "
 # in bash: 8 is at most 8 KiB, the page is ~30 KiB).
 (cd "$w" && "$H" --html -o report.html a.hbs 2>/dev/null)
 cp "$w/report.html" "$w/report.html.orig"
-(cd "$w" && ulimit -f 8 && exec "$H" --html -o report.html a.hbs) 2>/dev/null
+# (the shell that reports the signal, with its stderr thrown away too)
+sh -c '(cd "$1" && ulimit -f 8 && exec "$2" --html -o report.html a.hbs); exit $?' - "$w" "$H" 2>/dev/null
 rc=$?
 check "a run ended by SIGXFSZ while writing fails (exit $rc)" test "$rc" -ne 0
 check "... and the earlier report is as it was" cmp "$w/report.html" "$w/report.html.orig"

@@ -56,17 +56,21 @@ static const char *get(const char *path)
 	return buf;
 }
 
+static int not_dots(const struct dirent *de)
+{
+	return strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+}
+
 /* How many names the directory holds besides . and .. (no temporary file left behind). */
 static int entries(void)
 {
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	int n = 0;
+	struct dirent **names;
+	int n = scandir(dir, &names, not_dots, NULL);
 
-	assert_non_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
 	return n;
 }
 

@@ -42,6 +42,22 @@ check() {	# description command... : ok when the command succeeds
 	if "$@" >"$tmp/check.out" 2>&1; then ok "$d"; else not_ok "$d" "$tmp/check.out"; fi
 }
 
+# refused DESCRIPTION DIR INPUT ORIGINAL MESSAGE COMMAND...: an output that
+# is an input is refused: COMMAND, run in DIR, exits 2 with MESSAGE (a fixed
+# string) on stderr, and INPUT is byte for byte its copy ORIGINAL.
+refused() {
+	rf_d=$1 rf_in=$3 rf_orig=$4 rf_msg=$5
+	(cd "$2" && shift 5 && "$@") >"$tmp/refused.out" 2>"$tmp/refused.err"
+	rf_rc=$?
+	if [ "$rf_rc" -eq 2 ] && grep -qF -- "$rf_msg" "$tmp/refused.err" && cmp -s "$rf_in" "$rf_orig"; then
+		ok "$rf_d"
+	else
+		echo "exit $rf_rc; wanted 2 and: $rf_msg" >>"$tmp/refused.err"
+		cmp "$rf_in" "$rf_orig" >>"$tmp/refused.err" 2>&1
+		not_ok "$rf_d" "$tmp/refused.err"
+	fi
+}
+
 # recording CASE: the dump of test-data/CASE is put back at the absolute path
 # perf.data recorded for it (/tmp/hotblocks-rec/CASE/, in this test's private
 # /tmp), as on the recording machine.

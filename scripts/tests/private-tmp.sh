@@ -30,7 +30,10 @@ res=$HOTBLOCKS_PRIVATE_TMP/${tmp#/tmp/}/ns
 mkdir -p "${res%/ns}"
 # Run with HOTBLOCKS_PRIVATE_TMP unset, as a test or make run started there
 # would be; make's own variables unset too (make check runs this test).
-unshare -m --propagation private sh -c '
+# The mounts of this test's namespace reach no other (with-private-tmp made
+# sure), so those of one inside it do not either, in a chroot too (where
+# unshare cannot change the propagation of /).
+unshare -m --propagation unchanged sh -c '
 	mount -t tmpfs hotblocks-test /tmp || exit 1
 	mkdir -p /tmp/theirs/fakejit /tmp/theirs/wasmtime-48.0.2-switch
 	echo mine >/tmp/theirs/fakejit/mine

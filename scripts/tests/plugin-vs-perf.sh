@@ -30,6 +30,7 @@
 # wasmtime binaries of build/wasmtime when their build-id is the recorded one,
 # and a recording with its own restore.sh (native code of this machine) by it.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 demangle=$top/build/tools/perf-demangle
 [ -x "$demangle" ] || { not_ok "build/tools/perf-demangle is built (make check builds it)"; exit 0; }

@@ -39,7 +39,7 @@ B := build
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
-PLUGIN_PKGS := libzstd libelf libdw liblzma
+PLUGIN_PKGS := libzstd libelf liblzma
 POSTPROC_PKGS := capstone libelf libdw libgvc
 # libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
 # asks for it (its client pulls in libcurl, which every other run would load

@@ -17,8 +17,8 @@
 #include <unistd.h>
 
 #include <elfutils/debuginfod.h>
-#include <elfutils/libdw.h>
 
+#include "ehframe.h"
 #include "elfsyms.h"
 #include "symset.h"
 
@@ -63,8 +63,8 @@ struct elfsyms {
 	size_t plt_len, plt_alloc;
 	GElf_Phdr *phdrs;		/* the runtime file's PT_LOADs */
 	size_t phdrs_nr;
-	Dwarf_CFI *cfi;			/* .eh_frame of the runtime file, read on first use */
-	bool cfi_tried;
+	struct ehframe fdes;		/* .eh_frame of the runtime file, read on first use */
+	bool fdes_read;
 	uint16_t e_machine;
 	bool cwasm;
 };
@@ -782,8 +782,7 @@ void elfsyms__free(struct elfsyms *es)
 {
 	if (!es)
 		return;
-	if (es->cfi)
-		dwarf_cfi_end(es->cfi);
+	ehframe__release(&es->fdes);
 	for (size_t i = 0; i < es->src_nr; i++)
 		symsrc_release(&es->src[i]);
 	symset__release(&es->set);
@@ -852,29 +851,34 @@ static bool off_to_vaddr(Elf *elf, uint64_t off, int64_t *delta)
 	return false;
 }
 
+/* The runtime file's .eh_frame FDEs, read once. */
+static void read_fdes(struct elfsyms *es)
+{
+	struct symsrc *rt = es->runtime;
+	GElf_Shdr shdr;
+	Elf_Scn *sec = section_by_name(rt->elf, &rt->ehdr, &shdr, ".eh_frame", NULL);
+	Elf_Data *d = sec && shdr.sh_type == SHT_PROGBITS ? elf_rawdata(sec, NULL) : NULL;
+	bool swapped = rt->ehdr.e_ident[EI_DATA] != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? ELFDATA2LSB : ELFDATA2MSB);
+
+	es->fdes_read = true;
+	if (d && d->d_buf)
+		ehframe__read(&es->fdes, d->d_buf, d->d_size, shdr.sh_addr,
+			      rt->ehdr.e_ident[EI_CLASS] == ELFCLASS64, swapped);
+}
+
 static bool fde_around(struct elfsyms *es, uint64_t off, struct elfsyms_hit *hit)
 {
-	Dwarf_Frame *frame = NULL;
-	Dwarf_Addr start, end;
+	const struct ehframe_fde *fde;
 	int64_t delta;
 
 	if (!es->runtime || es->runtime->ehdr.e_type == ET_REL)
 		return false;
-	if (!es->cfi_tried) {
-		es->cfi_tried = true;
-		es->cfi = dwarf_getcfi_elf(es->runtime->elf);
-	}
-	if (!es->cfi || !off_to_vaddr(es->runtime->elf, off, &delta))
+	if (!es->fdes_read)
+		read_fdes(es);
+	if (!off_to_vaddr(es->runtime->elf, off, &delta) || !(fde = ehframe__find(&es->fdes, off + (uint64_t)delta)))
 		return false;
-	if (dwarf_cfi_addrframe(es->cfi, off + (uint64_t)delta, &frame) || !frame)
-		return false;
-	if (dwarf_frame_info(frame, &start, &end, NULL) < 0 || end <= start) {
-		free(frame);
-		return false;
-	}
-	free(frame);
 	*hit = (struct elfsyms_hit){
-		.start = start - (uint64_t)delta, .end = end - (uint64_t)delta, .table = ELFSYMS_FDE,
+		.start = fde->start - (uint64_t)delta, .end = fde->end - (uint64_t)delta, .table = ELFSYMS_FDE,
 	};
 	hit->key = FDE_KEY | hit->start;
 	return hit->start <= off && off < hit->end;

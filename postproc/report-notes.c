@@ -224,17 +224,22 @@ static int unattributed(struct report *rep, const struct rank *r)
 	return 0;
 }
 
-/* Functions a perf map names: ranked and counted, but a perf map gives no code bytes. */
-static int perf_map_functions(struct report *rep, const struct rank *r)
+/* Functions a perf map names: ranked and counted, but a perf map gives no
+ * code bytes. Their samples and count, for the note on objects without code. */
+static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t *samples_out,
+			      uint64_t *funcs_out)
 {
 	uint64_t samples = 0, funcs = 0;
 
 	for (size_t i = 0; i < r->funcs_nr; i++) {
-		if (strcmp(r->stream->objects[r->funcs[i].obj].source, "perf-map"))
+		if (strcmp(r->stream->objects[r->funcs[i].obj].source, "perf-map") ||
+		    r->funcs[i].status != RANK_NO_CODE)
 			continue;
 		samples = sat_add(samples, r->funcs[i].samples);
 		funcs++;
 	}
+	*samples_out = samples;
+	*funcs_out = funcs;
 	if (funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " function%s a perf map names"
 		     " (/tmp/perf-<pid>.map): ranked and counted, but a perf map has no code bytes, so no"
@@ -329,12 +334,15 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 		     s->skipped_object_lines, plural(s->skipped_object_lines));
 	if (r->event >= 0 && unattributed(rep, r))
 		return -ENOMEM;
-	if (perf_map_functions(rep, r) || files_without_symbols(rep, r))
+	uint64_t pm_samples, pm_funcs;
+
+	if (perf_map_functions(rep, r, &pm_samples, &pm_funcs) || files_without_symbols(rep, r))
 		return -ENOMEM;
-	if (r->nocode_objects)
+	/* the others without code bytes (the perf map's have their note) */
+	if (r->nocode_objects > pm_funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes:"
-		     " counted, in no block", r->nocode_samples, plural(r->nocode_samples),
-		     r->nocode_objects, plural(r->nocode_objects));
+		     " counted, in no block", r->nocode_samples - pm_samples, plural(r->nocode_samples - pm_samples),
+		     r->nocode_objects - pm_funcs, plural(r->nocode_objects - pm_funcs));
 	if (r->failed_objects)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled"
 		     " (%s): counted, in no block", r->failed_samples, plural(r->failed_samples),

@@ -2,8 +2,9 @@
 /*
  * Sample classification: the class, and for attributed samples the object
  * and offset, each sample counts for (STREAM.md "total classes"). Kernel and
- * JIT samples are settled from what perf's sample carries; everything else
- * goes through perf's symbol resolution.
+ * JIT samples are settled from what perf's sample carries, native ones by the
+ * plugin's own resolution (resolve.h); only what that cannot decide goes
+ * through perf's symbol resolution (NATIVE.md "Where perf still resolves").
  */
 #ifndef PLUGIN_CLASSIFY_H
 #define PLUGIN_CLASSIFY_H
@@ -35,8 +36,9 @@ struct classify_cache {
 
 struct run;
 
-/* Kernel samples and samples in a jitdump's code: counted here, returns true.
- * false: the sample needs perf's symbols (classify__resolved). */
+/* Kernel samples, samples in a jitdump's code, and native ones the plugin
+ * resolves: counted here, returns true. false: the sample needs perf's
+ * symbols (classify__resolved). */
 bool classify__early(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev);
 
 /* The rest, through perf's resolve_ip(ctx): native symbols (their code read

@@ -163,6 +163,11 @@ static void warn_no_symbols(void *arg, const char *path, const char *why, const 
 /* What the plugin's own resolution of natives left to perf, and what it lacked. */
 static void explain_natives(struct run *run)
 {
+	if (run->opts.stats)
+		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols, %zu KiB of symbol "
+			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", run->resolve.maps.files_nr,
+			run->resolve.files_indexed, run->resolve.symbols_indexed, resolve__memory(&run->resolve) / 1024,
+			run->resolve.pmaps_nr, run->resolve.deferred);
 	if (run->resolve.deferred)
 		run__warn(run, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", run->resolve.deferred,
 			  run->resolve.deferred == 1 ? "" : "s", run->resolve.usable ? "" : ": ",

@@ -369,6 +369,18 @@ const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *bui
 	return h.name;
 }
 
+size_t resolve__memory(const struct resolve *r)
+{
+	size_t bytes = 0;
+
+	for (size_t i = 0; i < r->maps.files_nr; i++)
+		if (r->maps.files[i].priv)
+			bytes += elfsyms__memory(r->maps.files[i].priv);
+	for (size_t i = 0; i < r->pmaps_nr; i++)
+		bytes += symset__memory(&r->pmaps[i].map.set);
+	return bytes;
+}
+
 void resolve__files_without_symbols(const struct resolve *r,
 				    void (*fn)(void *arg, const char *path, const char *why,
 					       const struct resolve_file_stats *st),

@@ -90,6 +90,9 @@ void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_
 const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *build_id, size_t build_id_size,
 			  uint64_t off, uint64_t sym_start, enum native_source *source);
 
+/* Bytes the symbol indexes and perf maps hold now (for --dlarg stats). */
+size_t resolve__memory(const struct resolve *r);
+
 /* For each file with samples no symbol held (or only FDEs), in file order:
  * calls fn (path, why, stats); why says what the plugin found (stripped,
  * build-id mismatch, missing). */

@@ -87,14 +87,35 @@ static bool same_structor(const char *a, const char *b)
 	       !strcmp(a + i + 1, b + i + 1);
 }
 
+/* What choose_best_symbol reads of the name perf shows (demangled), worked
+ * out once per symbol of a run of equal starts. */
+struct shown {
+	bool known;
+	size_t len, underscores;
+	bool sys;	/* a kernel SyS alias */
+};
+
+static void shown_of(const struct symset_sym *sym, struct shown *sh)
+{
+	char *d;
+	const char *m;
+
+	if (sh->known)
+		return;
+	d = symset__perf_demangle(sym->name);
+	m = d ? d : sym->name;
+	sh->len = strlen(m);
+	sh->underscores = leading_underscores(m);
+	sh->sys = (sh->len >= 3 && !strncmp(m, "SyS", 3)) || (sh->len >= 10 && !strncmp(m, "compat_SyS", 10));
+	sh->known = true;
+	free(d);
+}
+
 /* perf's choose_best_symbol: true when sa (before sb in the tree) is kept. */
-static bool keep_first(const struct symset_sym *sa, const struct symset_sym *sb)
+static bool keep_first(const struct symset_sym *sa, struct shown *ha, const struct symset_sym *sb,
+		       struct shown *hb)
 {
 	uint64_t la = sa->end - sa->start, lb = sb->end - sb->start;
-	char *da, *db;
-	const char *ma, *mb;
-	size_t ua, ub, za, zb;
-	bool keep;
 
 	if (!lb && la)
 		return true;
@@ -108,23 +129,14 @@ static bool keep_first(const struct symset_sym *sa, const struct symset_sym *sb)
 	if (!strcmp(sa->name, sb->name) || same_structor(sa->name, sb->name))
 		return true;
 	/* the rest compares the names perf shows: demangled */
-	da = symset__perf_demangle(sa->name);
-	db = symset__perf_demangle(sb->name);
-	ma = da ? da : sa->name;
-	mb = db ? db : sb->name;
-	ua = leading_underscores(ma);
-	ub = leading_underscores(mb);
-	za = strlen(ma);
-	zb = strlen(mb);
-	if (ua != ub)
-		keep = ub > ua;
-	else if (za != zb)
-		keep = za > zb;
-	else	/* perf avoids the kernel's SyS aliases, else keeps the first */
-		keep = !(za >= 3 && !strncmp(ma, "SyS", 3)) && !(za >= 10 && !strncmp(ma, "compat_SyS", 10));
-	free(da);
-	free(db);
-	return keep;
+	shown_of(sa, ha);
+	shown_of(sb, hb);
+	if (ha->underscores != hb->underscores)
+		return hb->underscores > ha->underscores;
+	if (ha->len != hb->len)
+		return ha->len > hb->len;
+	/* perf avoids the kernel's SyS aliases, else keeps the first */
+	return !ha->sys;
 }
 
 static bool grow(void **p, size_t *alloc, size_t need, size_t size)
@@ -261,15 +273,19 @@ bool symset__commit_fixed(struct symset *es)
 	/* a run of equal starts keeps one: the winner of each pair meets the next */
 	for (size_t i = 0; i < n;) {
 		size_t best = i, j;
+		struct shown hbest = { 0 };
 
 		for (j = i + 1; j < n && v[j].start == v[i].start; j++) {
-			if (keep_first(&v[best], &v[j])) {
+			struct shown hj = { 0 };
+
+			if (keep_first(&v[best], &hbest, &v[j], &hj)) {
 				if (!add_op(es, OP_ERASE | v[j].seq))
 					return false;
 			} else {
 				if (!add_op(es, OP_ERASE | v[best].seq))
 					return false;
 				best = j;
+				hbest = hj;
 			}
 		}
 		v[out++] = v[best];
@@ -348,6 +364,15 @@ bool symset__done(struct symset *es)
 		return false;
 	free(es->pmax);
 	es->pmax = NULL;
+	/* no more symbols: the growth room goes */
+	if (es->nr && es->nr < es->alloc) {
+		struct symset_sym *v = realloc(es->v, es->nr * sizeof(*v));
+
+		if (v) {
+			es->v = v;
+			es->alloc = es->nr;
+		}
+	}
 	if (es->nr && !(es->pmax = malloc(es->nr * sizeof(*es->pmax)))) {
 		es->nr = es->committed = 0;
 		return false;

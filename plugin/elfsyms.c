@@ -395,6 +395,8 @@ static int load_table(struct elfsyms *es, struct symsrc *syms, Elf_Scn *sec, con
 	if (!elf_getscn(runtime->elf, runtime->ehdr.e_shstrndx) || !elf_getscn(syms->elf, syms->ehdr.e_shstrndx))
 		return 0;
 	nr_syms = tshdr->sh_size / tshdr->sh_entsize;
+	if (!symset__reserve(&es->set, nr_syms))
+		return -1;
 	for (size_t i = 0; i < nr_syms; i++) {
 		GElf_Sym s;
 		GElf_Shdr shdr;

@@ -177,60 +177,65 @@ static bool add_op(struct symset *es, uint32_t op)
 	return true;
 }
 
-static int by_start_seq(const void *a, const void *b)
-{
-	const struct symset_sym *x = a, *y = b;
-
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
+/*
+ * Sort v[0, n) by its uint64_t start, keeping the order of equal starts
+ * (they were added in seq order): a least-significant-digit radix sort, as
+ * few passes of at most 16 bits as the starts' bits need, between v and tmp.
+ * One definition per element type: a type of 16 bytes sorts faster than one
+ * of 32.
+ */
+#define DEFINE_SORT_BY_START(fn, type)						\
+static void fn(type *v, type *tmp, size_t n)					\
+{										\
+	enum { MAX_BITS = 16 };							\
+	static size_t count[1 << MAX_BITS];					\
+	type *from = v, *to = tmp, *x;						\
+	uint64_t all = 0;							\
+	int bits = 0, passes, digit;						\
+										\
+	for (size_t i = 0; i < n; i++)						\
+		all |= from[i].start;						\
+	while (bits < 64 && all >> bits)					\
+		bits++;								\
+	passes = (bits + MAX_BITS - 1) / MAX_BITS;				\
+	digit = passes ? (bits + passes - 1) / passes : 0;			\
+	for (int p = 0; p < passes; p++) {					\
+		int shift = p * digit;						\
+		uint64_t mask = (1ULL << digit) - 1;				\
+		size_t sum = 0;							\
+										\
+		memset(count, 0, sizeof(count[0]) << digit);			\
+		for (size_t i = 0; i < n; i++)					\
+			count[(from[i].start >> shift) & mask]++;		\
+		for (size_t b = 0; b <= mask; b++) {				\
+			size_t c = count[b];					\
+										\
+			count[b] = sum;						\
+			sum += c;						\
+		}								\
+		for (size_t i = 0; i < n; i++)					\
+			to[count[(from[i].start >> shift) & mask]++] = from[i];	\
+		x = from, from = to, to = x;					\
+	}									\
+	if (from != v)								\
+		memcpy(v, from, n * sizeof(*v));				\
 }
 
-/* Sort v[0, n) by start, keeping the order of equal starts (they were added
- * in seq order): a least-significant-digit radix sort, as few passes of at
- * most 16 bits as the starts' bits need, between v and tmp (n symbols). */
-static void sort_by_start(struct symset_sym *v, struct symset_sym *tmp, size_t n)
-{
-	enum { MAX_BITS = 16 };
-	static size_t count[1 << MAX_BITS];
-	struct symset_sym *from = v, *to = tmp, *x;
-	uint64_t all = 0;
-	int bits = 0, passes, digit;
+/* A symbol's start and the order it was added in: what its rank needs. */
+struct start_seq {
+	uint64_t start;
+	uint32_t seq;
+};
 
-	for (size_t i = 0; i < n; i++)
-		all |= from[i].start;
-	while (bits < 64 && all >> bits)
-		bits++;
-	passes = (bits + MAX_BITS - 1) / MAX_BITS;
-	digit = passes ? (bits + passes - 1) / passes : 0;
-	for (int p = 0; p < passes; p++) {
-		int shift = p * digit;
-		uint64_t mask = (1ULL << digit) - 1;
-		size_t sum = 0;
-
-		memset(count, 0, sizeof(count[0]) << digit);
-		for (size_t i = 0; i < n; i++)
-			count[(from[i].start >> shift) & mask]++;
-		for (size_t b = 0; b <= mask; b++) {
-			size_t c = count[b];
-
-			count[b] = sum;
-			sum += c;
-		}
-		for (size_t i = 0; i < n; i++)
-			to[count[(from[i].start >> shift) & mask]++] = from[i];
-		x = from, from = to, to = x;
-	}
-	if (from != v)
-		memcpy(v, from, n * sizeof(*v));
-}
+DEFINE_SORT_BY_START(sort_by_start, struct symset_sym)
+DEFINE_SORT_BY_START(sort_starts, struct start_seq)
 
 /* v[0, committed) is in tree order; the symbols after it were just added:
  * sort them and merge (an equal start goes after the ones already there, as
  * perf's tree puts it). Logs the insertions. */
 bool symset__commit(struct symset *es)
 {
-	size_t old = es->committed, n = es->nr - old, i = 0, j = old, k = 0;
+	size_t old = es->committed, n = es->nr - old, i = old, j = n, k = es->nr;
 	struct symset_sym *m;
 
 	es->committed = es->nr;
@@ -238,18 +243,30 @@ bool symset__commit(struct symset *es)
 		return false;
 	if (!n)
 		return true;
-	if (!(m = malloc(es->nr * sizeof(*m))))
+	if (!(m = malloc(n * sizeof(*m))))
 		return false;
 	sort_by_start(es->v + old, m, n);
 	if (!old || es->v[old - 1].start <= es->v[old].start) {
 		free(m);
 		return true;
 	}
-	while (i < old || j < es->nr)
-		m[k++] = j == es->nr || (i < old && by_start_seq(&es->v[i], &es->v[j]) <= 0) ? es->v[i++] : es->v[j++];
-	memcpy(es->v, m, es->nr * sizeof(*m));
+	/* merge from the end: the batch (now in m) after the old symbols of its start */
+	memcpy(m, es->v + old, n * sizeof(*m));
+	while (j > 0) {
+		if (i > 0 && es->v[i - 1].start > m[j - 1].start)
+			es->v[--k] = es->v[--i];
+		else
+			es->v[--k] = m[--j];
+	}
 	free(m);
 	return true;
+}
+
+/* Room for n more symbols, reserved before a table of n is read. */
+bool symset__reserve(struct symset *es, size_t n)
+{
+	return grow((void **)&es->v, &es->alloc, es->nr + n, sizeof(*es->v)) &&
+	       grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + n, sizeof(*es->seq_start));
 }
 
 /* perf's symbols__fixup_end, then symbols__fixup_duplicate, over all symbols
@@ -299,13 +316,13 @@ bool symset__commit_fixed(struct symset *es)
 /* Every symbol ever added, by (start, seq): its in-order rank in perf's tree. */
 static uint32_t *ranks(const struct symset *es)
 {
-	struct symset_sym *v = malloc(es->seq_nr * sizeof(*v)), *tmp = malloc(es->seq_nr * sizeof(*tmp));
+	struct start_seq *v = malloc(es->seq_nr * sizeof(*v)), *tmp = malloc(es->seq_nr * sizeof(*tmp));
 	uint32_t *rank = malloc(es->seq_nr * sizeof(*rank));
 
 	if (v && tmp && rank) {
 		for (size_t i = 0; i < es->seq_nr; i++)
-			v[i] = (struct symset_sym){ .start = es->seq_start[i], .seq = (uint32_t)i };
-		sort_by_start(v, tmp, es->seq_nr);
+			v[i] = (struct start_seq){ es->seq_start[i], (uint32_t)i };
+		sort_starts(v, tmp, es->seq_nr);
 		for (size_t i = 0; i < es->seq_nr; i++)
 			rank[v[i].seq] = (uint32_t)i;
 	} else {
@@ -343,7 +360,7 @@ static bool build_tree(struct symset *es)
 	}
 	free(rank);
 	for (size_t i = 0; i < es->nr; i++) {
-		es->tree.n[es->v[i].seq + 1].end = es->v[i].end;
+		es->tree.end[es->v[i].seq + 1] = es->v[i].end;
 		es->index_of_seq[es->v[i].seq] = (uint32_t)i;
 	}
 	return true;
@@ -377,8 +394,9 @@ bool symset__done(struct symset *es)
 		es->nr = es->committed = 0;
 		return false;
 	}
+	/* pmax[i]: the largest end of v[1..i] (the first symbol is looked at on its own) */
 	for (size_t i = 0; i < es->nr; i++)
-		es->pmax[i] = i && es->pmax[i - 1] > es->v[i].end ? es->pmax[i - 1] : es->v[i].end;
+		es->pmax[i] = !i ? 0 : i > 1 && es->pmax[i - 1] > es->v[i].end ? es->pmax[i - 1] : es->v[i].end;
 	return true;
 }
 
@@ -389,52 +407,61 @@ size_t symset__memory(const struct symset *es)
 	       es->ops_alloc * sizeof(*es->ops) + (es->index_of_seq ? es->seq_nr * sizeof(*es->index_of_seq) : 0);
 }
 
-/* The symbol perf's lookup returns for ip: its index, or -1. */
+/*
+ * The symbol perf's lookup returns for ip: its index, or -1.
+ *
+ * perf's search walks down from the root and stops at the first symbol
+ * whose range holds ip; it only ever visits the ancestors of the place ip
+ * would be inserted at, which include pred, the last symbol starting at or
+ * before ip. So when no symbol but pred can hold ip, the answer is pred (or
+ * none) whatever the tree's shape: the sorted array says. A symbol that is
+ * not pred may be on the path or not, and only the tree knows; except the
+ * first symbol of all, the tree's leftmost node, whose subtree is itself and
+ * at most its in-order successor: it is on the path only when pred is that
+ * successor (v[1]) or itself. (The common overlap: a size-0 _init stretched
+ * by the end fix-up over the PLT, whose entries come after all fix-ups.)
+ */
 static long find_symbol(struct symset *es, uint64_t ip)
 {
-	size_t lo = 0, hi = es->nr, run, hits = 0;
-	long hit = -1;
+	const struct symset_sym *v = es->v;
+	size_t lo = 0, hi = es->nr, pred, first;
+	bool others = false;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (es->v[mid].start <= ip)
+		if (v[mid].start <= ip)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	if (!lo)
 		return -1;
-	/* the run of equal starts ending at lo - 1, then anything before it */
-	for (run = lo; run > 0 && es->v[run - 1].start == es->v[lo - 1].start; run--)
-		if (covers(&es->v[run - 1], ip))
-			hit = (long)(run - 1), hits++;
-	if (run && es->pmax[run - 1] > ip) {
-		/* the first whose end passes ip: the only one before the run, if it is alone */
-		size_t a = 0, b = run - 1;
-
-		while (a < b) {
-			size_t mid = a + (b - a) / 2;
-
-			if (es->pmax[mid] > ip)
-				b = mid;
-			else
-				a = mid + 1;
-		}
-		hit = (long)a;
-		hits++;
-		for (size_t k = a + 1; k < run && hits < 2; k++)
-			hits += es->v[k].end > ip;
-	}
-	if (hits < 2)
-		return hit;
+	pred = lo - 1;
+	/* symbols of pred's start before it (batches without fix-ups have them) */
+	for (first = pred; first > 0 && v[first - 1].start == v[pred].start && !others; first--)
+		others = covers(&v[first - 1], ip);
+	/* any before those, but the first symbol of all */
+	others = others || (first > 1 && es->pmax[first - 1] > ip);
+	/* the first symbol of all: the leftmost node */
+	others = others || (first > 0 && covers(&v[0], ip) && !(pred >= 2 && v[1].start > v[0].start));
+	if (!others)
+		return covers(&v[pred], ip) ? (long)pred : -1;
 	if (!build_tree(es))
-		return hit;
+		return covers(&v[pred], ip) ? (long)pred : -1;
 	uint32_t node = symtree__find(&es->tree, ip);
 
 	return node ? (long)es->index_of_seq[node - 1] : -1;
 }
 
+const struct symset_sym *symset__find_in_tree(struct symset *es, uint64_t ip)
+{
+	uint32_t node;
+
+	if (!es->pmax || !build_tree(es) || !(node = symtree__find(&es->tree, ip)))
+		return NULL;
+	return &es->v[es->index_of_seq[node - 1]];
+}
 
 const struct symset_sym *symset__find(struct symset *es, uint64_t ip)
 {

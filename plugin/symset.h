@@ -35,7 +35,7 @@ struct symset {
 	struct symset_sym *v;	/* sorted by (start, seq) once a batch is committed */
 	size_t nr, alloc;
 	size_t committed;	/* v[0, committed) is sorted; the rest is the open batch */
-	uint64_t *pmax;		/* after symset__done: the largest end of v[0..i] */
+	uint64_t *pmax;		/* after symset__done: the largest end of v[1..i] (0 at 0) */
 	uint64_t *seq_start;	/* the start of every symbol ever added, by seq */
 	size_t seq_nr, seq_alloc;
 	uint32_t *ops;		/* replay log: "insert up to seq n", "erase seq" */
@@ -53,6 +53,10 @@ void symset__release(struct symset *s);
 bool symset__add(struct symset *s, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		 uint8_t tag);
 
+/* Make room for n more symbols at once (a table's: one allocation, not a
+ * doubling series). false when out of memory. */
+bool symset__reserve(struct symset *s, size_t n);
+
 /* Close the batch: its symbols go into the tree (no fix-ups, as perf's
  * symbols__insert alone). false when out of memory. */
 bool symset__commit(struct symset *s);
@@ -66,6 +70,10 @@ bool symset__done(struct symset *s);
 
 /* perf's symbols__find: the symbol holding ip, or NULL. */
 const struct symset_sym *symset__find(struct symset *s, uint64_t ip);
+
+/* perf's tree's answer, the tree built whatever the address (for tests: the
+ * answers of symset__find and this one must never differ). */
+const struct symset_sym *symset__find_in_tree(struct symset *s, uint64_t ip);
 
 /* Bytes held (for the benchmarks' memory figures). */
 size_t symset__memory(const struct symset *s);

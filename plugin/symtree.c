@@ -16,11 +16,34 @@ void symtree__init(struct symtree *t)
 void symtree__release(struct symtree *t)
 {
 	free(t->n);
+	free(t->start);
+	free(t->end);
 	for (int l = 0; l < SYMTREE_LEVELS; l++)
 		free(t->bits[l]);
 	free(t->rank_node);
 	free(t->node_rank);
 	memset(t, 0, sizeof(*t));
+}
+
+/* Room for n nodes (0..n-1). */
+static bool grow(struct symtree *t, size_t n)
+{
+	struct symtree_node *nn;
+	uint64_t *ns, *ne;
+
+	if (n <= t->alloc)
+		return true;
+	if (n >= UINT32_MAX || !(nn = reallocarray(t->n, n, sizeof(*nn))))
+		return false;
+	t->n = nn;
+	if (!(ns = reallocarray(t->start, n, sizeof(*ns))))
+		return false;
+	t->start = ns;
+	if (!(ne = reallocarray(t->end, n, sizeof(*ne))))
+		return false;
+	t->end = ne;
+	t->alloc = n;
+	return true;
 }
 
 int symtree__ranked(struct symtree *t, size_t nodes)
@@ -37,15 +60,7 @@ int symtree__ranked(struct symtree *t, size_t nodes)
 	t->node_rank = calloc(nodes + 1, sizeof(*t->node_rank));
 	if (!t->rank_node || !t->node_rank)
 		return -ENOMEM;
-	if (t->alloc < nodes + 1) {
-		struct symtree_node *nn = reallocarray(t->n, nodes + 1, sizeof(*nn));
-
-		if (!nn)
-			return -ENOMEM;
-		t->n = nn;
-		t->alloc = nodes + 1;
-	}
-	return 0;
+	return grow(t, nodes + 1) ? 0 : -ENOMEM;
 }
 
 static void rank_set(struct symtree *t, uint64_t r, bool on)
@@ -132,7 +147,9 @@ uint32_t symtree__insert_ranked(struct symtree *t, uint64_t start, uint64_t end,
 		parent = t->rank_node[succ];
 		link = &t->n[parent].left;
 	}
-	*NODE(t, id) = (struct symtree_node){ .start = start, .end = end, .parent = parent, .red = 1 };
+	*NODE(t, id) = (struct symtree_node){ .parent = parent, .red = 1 };
+	t->start[id] = start;
+	t->end[id] = end;
 	*link = id;
 	t->rank_node[rank] = id;
 	t->node_rank[id] = rank;
@@ -145,21 +162,16 @@ uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 {
 	uint32_t id, parent = 0, *link = &t->root;
 
-	if (t->nr + 2 > t->alloc) {
-		size_t alloc = t->alloc ? t->alloc * 2 : 64;
-		struct symtree_node *n = alloc < UINT32_MAX ? reallocarray(t->n, alloc, sizeof(*n)) : NULL;
-
-		if (!n)
-			return 0;
-		t->n = n;
-		t->alloc = alloc;
-	}
+	if (t->nr + 2 > t->alloc && !grow(t, t->alloc ? t->alloc * 2 : 64))
+		return 0;
 	id = (uint32_t)++t->nr;
 	while (*link) {
 		parent = *link;
-		link = start < NODE(t, parent)->start ? &NODE(t, parent)->left : &NODE(t, parent)->right;
+		link = start < t->start[parent] ? &NODE(t, parent)->left : &NODE(t, parent)->right;
 	}
-	*NODE(t, id) = (struct symtree_node){ .start = start, .end = end, .parent = parent, .red = 1 };
+	*NODE(t, id) = (struct symtree_node){ .parent = parent, .red = 1 };
+	t->start[id] = start;
+	t->end[id] = end;
 	*link = id;
 	insert_fixup(t, id);
 	return id;
@@ -406,12 +418,12 @@ uint32_t symtree__find(const struct symtree *t, uint64_t ip)
 	uint32_t i = t->root;
 
 	while (i) {
-		const struct symtree_node *s = NODE(t, i);
+		uint64_t start = t->start[i], end = t->end[i];
 
-		if (ip < s->start)
-			i = s->left;
-		else if (ip > s->end || (ip == s->end && ip != s->start))
-			i = s->right;
+		if (ip < start)
+			i = NODE(t, i)->left;
+		else if (ip > end || (ip == end && ip != start))
+			i = NODE(t, i)->right;
 		else
 			return i;
 	}
@@ -451,12 +463,12 @@ static int check(const struct symtree *t, uint32_t i, uint32_t parent, uint64_t 
 	if (!i)
 		return 1;
 	s = NODE(t, i);
-	if (s->parent != parent || s->unlinked || s->start < lo || s->start > hi)
+	if (s->parent != parent || s->unlinked || t->start[i] < lo || t->start[i] > hi)
 		return -1;
 	if (s->red && (is_red(t, s->left) || is_red(t, s->right)))
 		return -1;
-	l = check(t, s->left, i, lo, s->start);
-	r = check(t, s->right, i, s->start, hi);
+	l = check(t, s->left, i, lo, t->start[i]);
+	r = check(t, s->right, i, t->start[i], hi);
 	if (l < 0 || r < 0 || l != r)
 		return -1;
 	return l + !s->red;

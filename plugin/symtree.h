@@ -23,8 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A node's links; its range is in the tree's start[] and end[] (kept apart:
+ * building a big tree touches only these 16 bytes a node). */
 struct symtree_node {
-	uint64_t start, end;	/* perf's symbol: [start, end), or only start when end == start */
 	uint32_t left, right, parent;
 	uint8_t red;
 	uint8_t unlinked;
@@ -35,6 +36,8 @@ struct symtree_node {
 
 struct symtree {
 	struct symtree_node *n;	/* n[0] is unused: index 0 means none */
+	uint64_t *start, *end;	/* each node's range: perf's symbol, [start, end), or
+				 * only start when end == start; end may be set later */
 	size_t nr, alloc;	/* nodes 1..nr */
 	uint32_t root;
 	/* ranked mode (symtree__ranked) */

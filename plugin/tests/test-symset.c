@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
@@ -125,6 +126,51 @@ static void overlaps_are_answered_by_perfs_tree(void **state)
 	symset__release(&s);
 }
 
+/*
+ * A binary's shape: a size-0 first symbol (_init) stretched by the end
+ * fix-up over a PLT added after it, among random others. Wherever symbols
+ * overlap, the answer without the tree (the leftmost node's rule) and the
+ * tree's must agree, address by address.
+ */
+static void lookups_without_the_tree_answer_as_the_tree_does(void **state)
+{
+	static char names[600][16];
+	uint32_t seed = 99;
+
+	for (int round = 0; round < 20; round++) {
+		struct symset s;
+		int k = 0;
+
+		symset__init(&s);
+		snprintf(names[k], sizeof(names[k]), "_init");
+		assert_true(symset__add(&s, 0x1000, 0, names[k++], STB_GLOBAL, 0));
+		for (; k < 300; k++) {
+			seed = seed * 1103515245 + 12345;
+			snprintf(names[k], sizeof(names[k]), "f%d", k);
+			/* .text from 0x4000; some sizes 0 (stretched), some overlapping */
+			assert_true(symset__add(&s, 0x4000 + (seed >> 12) % 0x8000, (seed >> 8) % 3 ? (seed >> 4) % 0x300 : 0,
+						names[k], STB_GLOBAL, 0));
+		}
+		assert_true(symset__commit_fixed(&s));
+		/* the PLT: 16-byte entries inside _init's stretch, no fix-up after */
+		for (int p = 0; p < 100 + round * 10; p++, k++) {
+			snprintf(names[k], sizeof(names[k]), "p%d@plt", p);
+			assert_true(symset__add(&s, 0x2010 + 16 * (uint64_t)p, 16, names[k], STB_GLOBAL, 0));
+		}
+		assert_true(symset__commit(&s));
+		assert_true(symset__done(&s));
+		for (uint64_t ip = 0x1000; ip < 0xc400; ip += 3) {
+			const struct symset_sym *a = symset__find(&s, ip), *b = symset__find_in_tree(&s, ip);
+
+			if (a != b)
+				fprintf(stderr, "ip %#lx: %s [%#lx,%#lx) vs %s\n", (unsigned long)ip, a ? a->name : "-",
+					a ? (unsigned long)a->start : 0UL, a ? (unsigned long)a->end : 0UL, b ? b->name : "-");
+			assert_ptr_equal(a, b);
+		}
+		symset__release(&s);
+	}
+}
+
 /* The demangled names perf shows: no parameters. */
 static void demangles_as_perf_does(void **state)
 {
@@ -197,6 +243,7 @@ int main(void)
 		cmocka_unit_test(aliases_are_chosen_as_perf_chooses),
 		cmocka_unit_test(a_second_table_meets_the_first_as_perf_merges_them),
 		cmocka_unit_test(overlaps_are_answered_by_perfs_tree),
+		cmocka_unit_test(lookups_without_the_tree_answer_as_the_tree_does),
 		cmocka_unit_test(demangles_as_perf_does),
 		cmocka_unit_test(reads_perf_maps_with_perfs_own_arithmetic),
 		cmocka_unit_test(perf_map_duplicates_are_answered_by_perfs_tree),

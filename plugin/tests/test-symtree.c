@@ -17,7 +17,7 @@
 
 static uint64_t start_of(const struct symtree *t, uint32_t id)
 {
-	return id ? t->n[id].start : 0;
+	return id ? t->start[id] : 0;
 }
 
 /* Insert 1..7 in order: 1 2 3 rotate to 2(1,3); 4 recolours; 5 rotates at 3;
@@ -128,7 +128,7 @@ static void equal_starts_keep_insertion_order_in_order(void **state)
 		ids[k] = symtree__insert(&t, 0x10 * (uint64_t)(k % 5), 0x100);
 	for (uint32_t n = symtree__first(&t); n; n = symtree__next(&t, n), i++) {
 		/* start s, k-th insertion with that start: k % 5 == s / 0x10, in k order */
-		uint64_t s = t.n[n].start;
+		uint64_t s = t.start[n];
 
 		assert_int_equal(n, ids[(s / 0x10) + 5 * (i % 10)]);
 	}
@@ -170,9 +170,9 @@ static void random_changes_keep_a_valid_tree(void **state)
 	uint32_t n_walked = 0;
 
 	for (uint32_t n = symtree__first(&t); n; n = symtree__next(&t, n), n_walked++) {
-		assert_true(t.n[n].start >= prev);
+		assert_true(t.start[n] >= prev);
 		assert_false(t.n[n].unlinked);
-		prev = t.n[n].start;
+		prev = t.start[n];
 	}
 	assert_int_equal(n_walked, linked);
 	symtree__release(&t);

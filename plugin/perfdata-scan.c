@@ -116,7 +116,15 @@ struct scan {
 	bool ids_sorted;
 	int time_slot;		/* one layout for all: u64 slots of the time from the end; 0 none */
 	bool by_identifier;	/* layouts differ: the last u64 (IDENTIFIER) names the attr */
+
+	/* A file walked in its mapping: the pages behind the walk are given back
+	 * as it goes, so memory does not grow with the recording. */
+	const uint8_t *mapped;
+	uint64_t dropped;	/* bytes of the mapping given back */
 };
+
+/* Pages given back this many bytes at a time. */
+#define DROP_CHUNK (32u << 20)
 
 static int fail(struct scan *s, int errnum, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -590,6 +598,11 @@ static int walk(struct scan *s, const uint8_t *buf, uint64_t off, uint64_t end, 
 		if (ret)
 			return ret;
 		off += size;
+		if (buf == s->mapped && off - s->dropped >= 2 * (uint64_t)DROP_CHUNK) {
+			/* read-only and private: the pages come back from the file if needed */
+			madvise((void *)(buf + s->dropped), DROP_CHUNK, MADV_DONTNEED);
+			s->dropped += DROP_CHUNK;
+		}
 	}
 	return 0;
 }
@@ -850,6 +863,7 @@ static int scan_dir(struct scan *s, const char *path)
 	if (ret)
 		goto out_free;
 	scan_input(s, sub, m.len);
+	s->mapped = m.addr, s->dropped = 0;
 	ret = scan_buf(s, mapped_bytes(&m), m.len);
 	stream_end(s);
 	unmap_file(&m);
@@ -872,6 +886,7 @@ static int scan_dir(struct scan *s, const char *path)
 		if (ret)
 			break;
 		scan_input(s, sub, m.len);
+		s->mapped = m.addr, s->dropped = 0;
 		ret = walk(s, mapped_bytes(&m), 0, m.len, true);
 		stream_end(s);
 		unmap_file(&m);
@@ -922,6 +937,7 @@ int perfdata__walk(const char *path, const struct perfdata_visitor *v,
 	if (ret)
 		return ret;
 	scan_input(&s, path, m.len);
+	s.mapped = m.addr, s.dropped = 0;
 	ret = scan_buf(&s, mapped_bytes(&m), m.len);
 	stream_end(&s);
 	scan_release(&s);

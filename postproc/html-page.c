@@ -4,9 +4,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "html-page.h"
 #include "html.h"
+#include "utf8.h"
 
 /* html_css, html_js: html-assets/page.css and page.js, built in by
  * scripts/embed-text. */
@@ -20,6 +22,14 @@
  */
 #define CSP "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; " \
 	    "img-src data:; base-uri 'none'; form-action 'none'"
+
+const char *html_page__short(char *buf, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s), k = utf8_cut(s, n, max);
+
+	snprintf(buf, len, "%.*s%s", (int)k, s, k < n ? "\u2026" : "");
+	return buf;
+}
 
 int html_page__begin(FILE *out, const char *title)
 {

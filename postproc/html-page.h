@@ -32,6 +32,13 @@
 #include "graph.h"
 #include "heat.h"
 
+/*
+ * s for a title: at most max bytes of it, cut at a character boundary
+ * (utf8_cut), with "…" after it when something was cut, in buf (of len
+ * bytes, at least max + 4). Returns buf.
+ */
+const char *html_page__short(char *buf, size_t len, const char *s, size_t max);
+
 /* From the doctype to the opening of <main>; title is escaped here. */
 int html_page__begin(FILE *out, const char *title);
 

@@ -241,6 +241,20 @@ static void sanitizing(void **state)
 	free(s);
 }
 
+/* html_page__short: at most max bytes, never half a character, "..." (U+2026) when cut. */
+static void short_titles(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(html_page__short(buf, sizeof(buf), "abcdef", 6), "abcdef");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "abcdefg", 6), "abcdef\xe2\x80\xa6");
+	/* "ab" + U+20AC (3 bytes): a cut at 4 leaves the euro sign out whole */
+	assert_string_equal(html_page__short(buf, sizeof(buf), "ab\xe2\x82\xac", 4), "ab\xe2\x80\xa6");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "ab\xe2\x82\xac", 5), "ab\xe2\x82\xac");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "", 6), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -251,6 +265,7 @@ int main(void)
 		cmocka_unit_test(change_legend),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(sanitizing),
+		cmocka_unit_test(short_titles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

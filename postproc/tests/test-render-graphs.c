@@ -438,6 +438,41 @@ static void page_is_self_contained_and_escaped(void **state)
 	release(&x);
 }
 
+/*
+ * The page's title names the hottest function, cut to 80 bytes: at a
+ * character boundary, with an ellipsis. A name of 79 'a', then U+4E2D (3
+ * bytes, the 80th to 82nd), then 'b': the cut leaves the ideograph out
+ * whole (a cut inside it left a U+FFFD). An 80-byte name is whole.
+ */
+static void title_is_cut_at_a_character_boundary(void **state)
+{
+	char text[1024], want[256], a79[80], *page;
+	struct fixture x;
+
+	memset(a79, 'a', 79);
+	a79[79] = '\0';
+	snprintf(text, sizeof(text), "hotblocks-stream 1\nevent 0 e\ntotal 0 all 5 5\n"
+		 "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+		 "dump=d name=%s%%E4%%B8%%ADb\ncode 0 0x0 " LOOP "\nsample 0 0 0x5 5 5\nend\n", a79);
+	build(&x, text, 50.0, false);
+	page = render_to_string(&render_html, &x.rep);
+	snprintf(want, sizeof(want), "<title>hotblocks: %s\xe2\x80\xa6</title>", a79);
+	assert_non_null(strstr(page, want));
+	assert_null(strstr(page, "\xef\xbf\xbd"));
+	free(page);
+	release(&x);
+
+	snprintf(text, sizeof(text), "hotblocks-stream 1\nevent 0 e\ntotal 0 all 5 5\n"
+		 "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+		 "dump=d name=%sb\ncode 0 0x0 " LOOP "\nsample 0 0 0x5 5 5\nend\n", a79);
+	build(&x, text, 50.0, false);
+	page = render_to_string(&render_html, &x.rep);
+	snprintf(want, sizeof(want), "<title>hotblocks: %sb</title>", a79);
+	assert_non_null(strstr(page, want));
+	free(page);
+	release(&x);
+}
+
 /* dot: a digraph per function, the same boxes and edges, read back by
  * Graphviz's own parser. */
 static void dot_reads_back(void **state)
@@ -490,6 +525,7 @@ int main(void)
 		cmocka_unit_test(folded_blocks_name_their_box),
 		cmocka_unit_test(page_is_self_contained_and_escaped),
 		cmocka_unit_test(dot_reads_back),
+		cmocka_unit_test(title_is_cut_at_a_character_boundary),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

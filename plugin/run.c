@@ -26,6 +26,7 @@ struct run *run__new(const struct perf_dlfilter_fns *perf)
 		run__free(run);
 		return NULL;
 	}
+	classify__init(&run->classify, perf, &run->dumps, &run->natives, &run->opts);
 	return run;
 }
 
@@ -138,10 +139,13 @@ void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t
 	}
 }
 
-void run__count(struct run *run, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period,
-		enum hb_sample_class c)
+/* Count the sample at its object and offset, then in its class; a full count
+ * table makes it unattributed.table-full (warned once). */
+static void count(struct run *run, uint32_t ev, uint64_t period, const struct classify_verdict *v)
 {
-	if (counts__add(&run->counts, obj, ev, off, period) < 0) {
+	enum hb_sample_class c = v->cls;
+
+	if (counts__add(&run->counts, v->obj, ev, v->off, period) < 0) {
 		if (!run->table_full_warned)
 			run__warn(run, "sample table full (%u distinct offsets); further new offsets are counted as %s",
 				  MAX_COUNT_SLOTS / 2, "unattributed.table-full");
@@ -149,6 +153,74 @@ void run__count(struct run *run, uint32_t obj, uint32_t ev, uint64_t off, uint64
 		c = HB_CLASS_TABLE_FULL;
 	}
 	run__account(run, ev, c, period);
+}
+
+/* Account a sample that is not held back (again). */
+static void place(struct run *run, uint32_t ev, uint64_t period, const struct classify_verdict *v)
+{
+	if (v->cls == HB_CLASS_JIT || v->cls == HB_CLASS_NATIVE)
+		count(run, ev, period, v);
+	else
+		run__account(run, ev, v->cls, period);
+}
+
+void run__settle(struct run *run, uint32_t ev, const struct perf_dlfilter_sample *s,
+		 const struct classify_verdict *v)
+{
+	if (v->in_jit_code)
+		run__check_time_aware(run, ev);
+	if (v->hold) {
+		struct pending_sample held = { s->ip, s->time, s->period, (uint32_t)s->pid, ev };
+
+		if (!pending__hold(&run->pending, &held))
+			return;
+		if (!run->pending_full_warned)
+			run__warn(run, "too many samples waiting for jitdump records; the rest are counted as unattributed");
+		run->pending_full_warned = true;
+	}
+	place(run, ev, s->period, v);
+}
+
+void run__place_held(struct run *run)
+{
+	for (size_t i = 0; i < run->pending.nr; i++) {
+		const struct pending_sample *s = &run->pending.v[i];
+		struct classify_verdict v = classify__held(&run->classify, s->pid, s->ip, s->time,
+							   run->events[s->ev].time_aware);
+
+		place(run, s->ev, s->period, &v);
+	}
+	pending__clear(&run->pending);
+}
+
+void run__explain_unresolved(struct run *run)
+{
+	uint64_t no_load = 0, before = 0, jit = 0;
+
+	for (size_t e = 0; e < run->events_nr; e++) {
+		no_load += run->totals[e][HB_CLASS_JIT_NO_LOAD][0];
+		before += run->totals[e][HB_CLASS_BEFORE_LOAD][0];
+		jit += run->totals[e][HB_CLASS_JIT][0];
+	}
+	/* A few strays (a stub perf did not see either) are worth a line; a
+	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
+	if (no_load && no_load * 100 < jit) {
+		run__warn(run, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
+			  " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
+			  no_load, no_load == 1 ? "" : "s", run->dumps.nr, run->dumps.nr == 1 ? "" : "s");
+	} else if (no_load) {
+		fprintf(stderr,
+			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"
+			"  perf.data scanned for jitdump markers: %s\n"
+			"  jitdumps read: %zu; searched:\n%s"
+			"  fix: run the JIT with its jitdump enabled (node --perf-prof, wasmtime --profile=jitdump),\n"
+			"  keep jit-<pid>.dump next to perf.data, or pass --dlarg jitdump=FILE / --dlarg jitdir=DIR\n",
+			no_load, no_load == 1 ? "" : "s", run->classify.live ? "(none: pipe input)" : run->perf_data,
+			run->dumps.nr, run->dumps.searched_len ? run->dumps.searched : "  (nothing)\n");
+	}
+	if (before)
+		run__warn(run, "%" PRIu64 " sample%s hit JIT code before its load record's time"
+			  " (counted as unattributed.before-load)", before, before == 1 ? "" : "s");
 }
 
 void run__end_progress(struct run *run)

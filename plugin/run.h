@@ -27,8 +27,6 @@
 #define MAX_EVENTS 32
 /* Distinct warnings kept for the stream; all are printed. */
 #define MAX_WARNINGS 64
-/* Object ids in the counts: JIT objects are code map ids, native objects have the top bit set. */
-#define NATIVE_ID_BIT 0x80000000u
 /* Count table bound: 16M distinct (object, event, offset) keys, ~512 MiB. */
 #define MAX_COUNT_SLOTS (1u << 25)
 
@@ -45,14 +43,13 @@ struct run {
 
 	struct options opts;
 	char *perf_data;	/* the recording perf reads; "-" for a pipe */
-	bool live;		/* input is a pipe: dumps may still be growing */
 	bool defer;		/* perf filters samples itself: classify only what it keeps */
 	int out_fd;		/* out=FILE, opened and checked in start(); -1: stdout */
 
 	struct dumps dumps;
 	struct natives natives;
 	struct counts counts;
-	struct classify_cache classify;
+	struct classify classify;	/* live: the input is a pipe, dumps may still be growing */
 	struct pending pending;
 
 	struct event events[MAX_EVENTS];
@@ -69,6 +66,7 @@ struct run {
 	char *warnings[MAX_WARNINGS];
 	size_t warnings_nr;
 	bool table_full_warned;
+	bool pending_full_warned;
 };
 
 /* A run with nothing counted and no option set yet; NULL when out of memory.
@@ -94,10 +92,20 @@ bool run__time_aware(const struct run *run);
 /* Count a sample in class c (and in `all` when c is HB_CLASS_ALL). */
 void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t period);
 
-/* Count a sample at offset off of object obj, then account it in class c;
- * a full count table makes it unattributed.table-full (warned once). */
-void run__count(struct run *run, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period,
-		enum hb_sample_class c);
+/*
+ * Account sample s of event ev as classification decided (v): held back when
+ * v says so (live mode; at once in v->cls when too many are held, warned
+ * once), else counted at its object and offset (a full count table makes it
+ * unattributed.table-full, warned once) or in its class.
+ */
+void run__settle(struct run *run, uint32_t ev, const struct perf_dlfilter_sample *s,
+		 const struct classify_verdict *v);
+
+/* The dumps are complete: classify and account every held sample. */
+void run__place_held(struct run *run);
+
+/* After the last sample: say why JIT samples matched no load, if any did not. */
+void run__explain_unresolved(struct run *run);
 
 /* Clear the progress line, if one was shown. */
 void run__end_progress(struct run *run);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of sample classification (plugin/classify.c), the live-mode
- * pending samples (plugin/pending.c) and the run's accounting (plugin/run.c),
+ * pending samples (plugin/pending.c) and the run's accounting of its verdicts (plugin/run.c),
  * driven through a fake of perf's callbacks the way the entry points drive
  * them. The expected class of each sample follows from STREAM.md "total
  * classes" and JITDUMP.md "Time"; every test also checks that each event's
@@ -128,10 +128,12 @@ static void feed(struct run *run, const char *event, uint8_t cpumode, uint32_t p
 		.period = period, .cpumode = cpumode, .event = event,
 	};
 	uint32_t ev = run__event(run, s.event, NULL);
+	struct classify_verdict v;
 
 	run__account(run, ev, HB_CLASS_ALL, s.period);
-	if (!classify__early(run, &s, ev))
-		classify__resolved(run, &s, ev, NULL);
+	if (!classify__early(&run->classify, &s, run->events[ev].time_aware, &v))
+		v = classify__resolved(&run->classify, &s, NULL);
+	run__settle(run, ev, &s, &v);
 }
 
 static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uint64_t symoff)
@@ -209,7 +211,7 @@ static void a_sample_before_the_load_is_not_the_load(void **state)
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
 	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(run, 0, HB_CLASS_JIT), 0);
-	classify__explain_unresolved(run);
+	run__explain_unresolved(run);
 	assert_int_equal(run->warnings_nr, 1);
 	assert_non_null(strstr(run->warnings[0], "1 sample hit JIT code before its load record's time"));
 	classes_sum_to_all(run);
@@ -307,7 +309,7 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	struct run *run = f->run;
 
 	with_dump(state);
-	run->live = true;
+	run->classify.live = true;
 	/* Before the load by time, and in anonymous memory no load covers yet. */
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
 	resolve_as("//anon", NULL, 0, 0);
@@ -317,7 +319,7 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	assert_int_equal(total(run, 0, HB_CLASS_ALL), 3);
 	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
 	assert_true(codemap__add(run->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
-	pending__resolve(run);
+	run__place_held(run);
 	assert_int_equal(run->pending.nr, 0);
 	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
@@ -376,7 +378,7 @@ static void few_strays_are_one_line(void **state)
 		feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
 	resolve_as("//anon", NULL, 0, 0);
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
-	classify__explain_unresolved(run);
+	run__explain_unresolved(run);
 	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
 	assert_int_equal(run->warnings_nr, 1);
 	assert_non_null(strstr(run->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "

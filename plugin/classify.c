@@ -91,6 +91,9 @@ bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, b
 		*v = (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true,
 						.hold = c->live };
 		return true;
+	case CODEMAP_AMBIGUOUS:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
+		return true;
 	case CODEMAP_MISS:
 		break;
 	}
@@ -181,6 +184,8 @@ struct classify_verdict classify__held(struct classify *c, uint32_t pid, uint64_
 		return jit_hit(c, id, ip);
 	case CODEMAP_BEFORE_LOAD:
 		return (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true };
+	case CODEMAP_AMBIGUOUS:
+		return (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
 	case CODEMAP_MISS:
 		break;
 	}

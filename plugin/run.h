@@ -33,8 +33,23 @@
 struct event {
 	const char *seen_ptr;	/* perf's string for this event, compared by address first */
 	char *name;
-	bool time_aware;	/* recorded with perf record -k mono (JITDUMP.md "Time") */
+	bool timed;		/* its samples carry times (not so: perf record --per-thread without -T) */
+	bool mono;		/* ... on the jitdumps' clock (perf record -k mono) */
+	bool time_aware;	/* both: JIT samples are matched by time (JITDUMP.md "Time") */
 	bool clock_warned;
+};
+
+/* Distinct sets of loads that ambiguous samples (unattributed.ambiguous) fell
+ * in, kept to name them; the samples of further sets are only counted. */
+#define MAX_AMBIGUOUS_SETS 64
+/* Loads of a set kept by id; the set's size is kept too. */
+#define AMBIGUOUS_NAMED 4
+
+struct ambiguous_set {
+	uint32_t pid;
+	uint32_t ids[AMBIGUOUS_NAMED];	/* code map ids of the loads covering the address */
+	size_t nr;			/* how many loads cover it */
+	uint64_t samples;
 };
 
 struct run {
@@ -62,6 +77,10 @@ struct run {
 	bool progress;
 	bool progress_shown;
 	uint64_t seen;
+
+	struct ambiguous_set ambiguous[MAX_AMBIGUOUS_SETS];
+	size_t ambiguous_nr;
+	uint64_t ambiguous_other;	/* samples of sets past MAX_AMBIGUOUS_SETS */
 
 	char *warnings[MAX_WARNINGS];
 	size_t warnings_nr;
@@ -104,7 +123,8 @@ void run__settle(struct run *run, uint32_t ev, const struct perf_dlfilter_sample
 /* The dumps are complete: classify and account every held sample. */
 void run__place_held(struct run *run);
 
-/* After the last sample: say why JIT samples matched no load, if any did not. */
+/* After the last sample: say why JIT samples matched no load, if any did
+ * not, and which loads ambiguous ones could have been. */
 void run__explain_unresolved(struct run *run);
 
 /* Clear the progress line, if one was shown. */

@@ -32,6 +32,7 @@
 	X(NATIVE, "native")                                     \
 	X(KERNEL, "kernel")                                     \
 	X(BEFORE_LOAD, "unattributed.before-load")              \
+	X(AMBIGUOUS, "unattributed.ambiguous")                  \
 	X(JIT_NO_LOAD, "unattributed.jit-no-load")              \
 	X(NO_SYMBOL, "unattributed.no-symbol")                  \
 	X(NO_MAP, "unattributed.no-map")                        \

@@ -257,6 +257,7 @@ static int unattributed(struct report *rep, const struct rank *r)
 {
 	static const struct { enum hb_sample_class c; const char *what; } lost[] = {
 		{ HB_CLASS_BEFORE_LOAD, "before their code's load record" },
+		{ HB_CLASS_AMBIGUOUS, "where several code loads were, with no time to choose" },
 		{ HB_CLASS_JIT_NO_LOAD, "in JIT memory no jitdump load covers" },
 		{ HB_CLASS_NO_SYMBOL, "in files without a symbol there" },
 		{ HB_CLASS_NO_MAP, "outside every mapping" },

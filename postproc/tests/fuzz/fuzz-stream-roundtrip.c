@@ -174,9 +174,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (char *line = text, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		CHECK(nl && (size_t)(nl - line) <= HB_STREAM_LINE_MAX);
-		/* A field after the (escaped, spaceless) text: its full length. */
-		if (!strncmp(line, "warning ", 8) && memchr(line + 8, ' ', (size_t)(nl - line) - 8))
-			CHECK(line_key(line, " text-length=") == strlen(warning));
+		/* A field after the (escaped, spaceless) text: its full length. The
+		 * text itself may read "text-length=...". */
+		char *sp = strncmp(line, "warning ", 8) ? NULL : memchr(line + 8, ' ', (size_t)(nl - line) - 8);
+
+		if (sp)
+			CHECK(!strncmp(sp, " text-length=", 13) && line_key(sp, " text-length=") == strlen(warning));
 	}
 
 	f = fmemopen(text, len, "r");

@@ -19,18 +19,35 @@
 
 #include "stream-writer.h"
 
+/* A string to write into (open_memstream); memory_text closes it and hands it over. */
+struct memory {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *memory_open(struct memory *m)
+{
+	*m = (struct memory){ 0 };
+	m->f = open_memstream(&m->text, &m->len);
+	assert_non_null(m->f);
+	return m->f;
+}
+
+static char *memory_text(struct memory *m)
+{
+	assert_int_equal(fclose(m->f), 0);
+	return m->text;
+}
+
 /* Write a section into a string (caller frees). */
 static char *write_section(const struct stream_writer_header *h, struct stream_writer_object *objs,
 			   size_t nr, const struct count_entry *counts, size_t counts_nr, int *ret)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct memory m;
 
-	assert_non_null(f);
-	*ret = stream_writer__write(f, h, objs, nr, counts, counts_nr);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	*ret = stream_writer__write(memory_open(&m), h, objs, nr, counts, counts_nr);
+	return memory_text(&m);
 }
 
 static void a_section_is_written_as_the_format_says(void **state)
@@ -205,14 +222,10 @@ static void every_byte_survives_escaping(void **state)
 /* put_string into a new string (caller frees); *full is what it returned. */
 static char *put(const char *str, size_t *full)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct memory m;
 
-	assert_non_null(f);
-	*full = stream_writer__put_string(f, str);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	*full = stream_writer__put_string(memory_open(&m), str);
+	return memory_text(&m);
 }
 
 /* n bytes of c, or of the 3-byte character U+6F22 (漢) when c is 0. Caller frees. */

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output-file.h"
 #include "read-file.h"
 #include "util.h"
 
@@ -38,6 +39,11 @@ int read_file(const char *path, size_t max, const char *max_text, unsigned flags
 	}
 	if (!regular && !(flags & READ_FILE_PIPES)) {
 		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
+		goto out;
+	}
+	/* An input: no report may replace it (output-file.h). */
+	if (output_file__input_fd(fd, path)) {
+		ret = errf(err, errlen, -ENOMEM, "%s: out of memory", path);
 		goto out;
 	}
 	if (regular && (uint64_t)st.st_size > max) {

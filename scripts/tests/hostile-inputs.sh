@@ -6,6 +6,7 @@
 # a crash or silently wrong numbers. The streams are written here by hand
 # (plugin/STREAM.md); x86-64 code bytes checked with objdump -D -b binary -mi386:x86-64.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 # Run hotblocks with a time limit; a hang is exit 124.
 hb() { timeout 30 "$POSTPROC" "$@"; }

@@ -16,7 +16,8 @@ const char options__usage[] =
 	"  jitdir=DIR      look for jit-<pid>.dump in DIR too\n"
 	"  jit-only        count only JIT samples (much faster; native code is not resolved)\n"
 	"  help            print this and stop\n"
-	"Record with `perf record -k mono` so JIT samples can be matched by time.\n"
+	"Record with `perf record -k mono` so JIT samples can be matched by time (with\n"
+	"--per-thread add -T: without it perf records no sample times).\n"
 	"perf then exits with status 1 when the stream cannot be written (out=FILE is\n"
 	"checked before any sample is read and may not be the input), 2 for a bad --dlarg.\n";
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report-build.h"
+#include "utf8.h"
 
 /* Return -ENOMEM from the caller when a note cannot be kept. */
 #define NOTE(...)                                   \
@@ -172,11 +173,70 @@ static int plugin_warnings(struct report *rep, const struct stream *s, const str
 	return 0;
 }
 
+/*
+ * Lines over the stream's limit (STREAM.md "Lines"): the reader lost each
+ * one's record alone, and of an object or event the lines naming it.
+ */
+static int lost_records(struct report *rep, const struct stream *s)
+{
+	for (size_t i = 0; i < s->lost_nr; i++) {
+		const struct stream_lost *l = &s->lost[i];
+		char kind[4 * sizeof(l->kind) + 1], what[256];
+
+		escaped(kind, sizeof(kind), l->kind);
+		if (l->has_id)
+			snprintf(what, sizeof(what), "%s %" PRIu64 " and the %" PRIu64 " line%s naming it"
+				 " (%" PRIu64 " sample%s: counted in the total, in no function)", kind, l->id,
+				 l->lines, plural(l->lines), l->samples, plural(l->samples));
+		else
+			snprintf(what, sizeof(what), "its '%s' record", kind);
+		NOTE(REPORT_NOTE_INPUT, "%s:%lu: a line of %" PRIu64 " bytes is longer than a stream's lines"
+		     " can be (%u): lost %s", l->origin, l->line, l->bytes, HB_STREAM_LINE_MAX, what);
+	}
+	if (s->lost_dropped)
+		NOTE(REPORT_NOTE_INPUT, "... and %" PRIu64 " more such line%s (%" PRIu64 " lines naming"
+		     " what they defined and %" PRIu64 " samples lost in all)", s->lost_dropped,
+		     plural(s->lost_dropped), s->lost_lines, s->lost_samples);
+	return 0;
+}
+
+/* Names and paths the plugin shortened to keep its lines within the limit,
+ * with their full lengths (`name-length=`, STREAM.md "Lines"). */
+static int shortened_names(struct report *rep, const struct stream *s)
+{
+	enum { SHOWN = 40 };	/* bytes of a name shown, at a character boundary */
+	size_t n = 0, first = 0;
+
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (s->objects[i].name_length || s->objects[i].path_length)
+			if (!n++)
+				first = i;
+	if (!n)
+		return 0;
+	const struct stream_object *o = &s->objects[first];
+	const char *shown = o->name_length ? o->name : o->path;
+	char head[SHOWN + 1], text[4 * SHOWN + 1];
+	size_t at = 0, k;
+
+	while (shown[at] && (k = utf8_seq_len((const uint8_t *)shown + at, strlen(shown + at))) &&
+	       at + k <= SHOWN)
+		at += k;
+	memcpy(head, shown, at);
+	head[at] = '\0';
+	escaped(text, sizeof(text), head);
+	NOTE(REPORT_NOTE_INPUT, "%zu code object%s had a name or path longer than a stream takes:"
+	     " shown cut, ending in " HB_STREAM_SHORTENED "; the %s of '%s" HB_STREAM_SHORTENED "' is %"
+	     PRIu64 " bytes long", n, plural(n), o->name_length ? "name" : "path", text,
+	     o->name_length ? o->name_length : o->path_length);
+	return 0;
+}
+
 /* The plugin's own losses: in the total (the denominator), in no function. */
 static int unattributed(struct report *rep, const struct rank *r)
 {
 	static const struct { enum hb_sample_class c; const char *what; } lost[] = {
 		{ HB_CLASS_BEFORE_LOAD, "before their code's load record" },
+		{ HB_CLASS_AMBIGUOUS, "where several code loads were, with no time to choose" },
 		{ HB_CLASS_JIT_NO_LOAD, "in JIT memory no jitdump load covers" },
 		{ HB_CLASS_NO_SYMBOL, "in files without a symbol there" },
 		{ HB_CLASS_NO_MAP, "outside every mapping" },
@@ -210,7 +270,7 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
 	char names[1024];
 
-	if (plugin_warnings(rep, s, o))
+	if (plugin_warnings(rep, s, o) || lost_records(rep, s) || shortened_names(rep, s))
 		return -ENOMEM;
 	if (s->skipped_kinds)
 		NOTE(REPORT_NOTE_INPUT, "skipped %" PRIu64 " record%s of unknown kinds",

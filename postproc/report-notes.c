@@ -181,9 +181,9 @@ static int lost_records(struct report *rep, const struct stream *s)
 {
 	for (size_t i = 0; i < s->lost_nr; i++) {
 		const struct stream_lost *l = &s->lost[i];
-		char kind[4 * sizeof(l->kind) + 1], what[256];
+		const char *kind = l->kind;	/* notes are escaped where they are shown */
+		char what[256];
 
-		escaped(kind, sizeof(kind), l->kind);
 		if (l->has_id)
 			snprintf(what, sizeof(what), "%s %" PRIu64 " and the %" PRIu64 " line%s naming it"
 				 " (%" PRIu64 " sample%s: counted in the total, in no function)", kind, l->id,
@@ -215,7 +215,7 @@ static int shortened_names(struct report *rep, const struct stream *s)
 		return 0;
 	const struct stream_object *o = &s->objects[first];
 	const char *shown = o->name_length ? o->name : o->path;
-	char head[SHOWN + 1], text[4 * SHOWN + 1];
+	char head[SHOWN + 1];
 	size_t at = 0, k;
 
 	while (shown[at] && (k = utf8_seq_len((const uint8_t *)shown + at, strlen(shown + at))) &&
@@ -223,10 +223,9 @@ static int shortened_names(struct report *rep, const struct stream *s)
 		at += k;
 	memcpy(head, shown, at);
 	head[at] = '\0';
-	escaped(text, sizeof(text), head);
 	NOTE(REPORT_NOTE_INPUT, "%zu code object%s had a name or path longer than a stream takes:"
 	     " shown cut, ending in " HB_STREAM_SHORTENED "; the %s of '%s" HB_STREAM_SHORTENED "' is %"
-	     PRIu64 " bytes long", n, plural(n), o->name_length ? "name" : "path", text,
+	     PRIu64 " bytes long", n, plural(n), o->name_length ? "name" : "path", head,
 	     o->name_length ? o->name_length : o->path_length);
 	return 0;
 }

@@ -1,19 +1,37 @@
 // SPDX-License-Identifier: MIT
 /* Sample classification (see classify.h). */
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "classify.h"
-#include "pending.h"
-#include "run.h"
 
 /* A native symbol's code is read once, up to this many bytes. */
 #define MAX_NATIVE_CODE (1u << 20)
 /* Re-read growing dumps on a miss at most this often (ns). */
 #define REFRESH_INTERVAL_NS 1000000ULL
+
+void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf, struct dumps *dumps,
+		    struct natives *natives, struct resolve *resolve, const struct options *opts)
+{
+	memset(c, 0, sizeof(*c));
+	c->perf = perf;
+	c->dumps = dumps;
+	c->natives = natives;
+	c->resolve = resolve;
+	c->opts = opts;
+}
+
+void classify__release(struct classify *c)
+{
+	free(c->code_buf);
+	c->code_buf = NULL;
+}
+
+static struct classify_verdict in_class(enum hb_sample_class cls)
+{
+	return (struct classify_verdict){ .cls = cls };
+}
 
 static uint64_t now_ns(void)
 {
@@ -24,22 +42,29 @@ static uint64_t now_ns(void)
 }
 
 /* Look the sample up in the jitdumps; re-read them (rate-limited) on a miss. */
-static enum codemap_result jit_lookup(struct run *run, uint32_t pid, uint64_t ip, uint64_t time,
-				      uint32_t ev, size_t *id)
+static enum codemap_result jit_lookup(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,
+				      bool time_aware, size_t *id)
 {
-	bool time_aware = run->events[ev].time_aware;
-	enum codemap_result r = codemap__lookup(run->dumps.map, pid, ip, time, time_aware, id);
+	enum codemap_result r = codemap__lookup(c->dumps->map, pid, ip, time, time_aware, id);
 
-	if (r != CODEMAP_HIT && run->dumps.nr) {
+	if (r != CODEMAP_HIT && c->dumps->nr) {
 		uint64_t now = now_ns();
 
-		if (now - run->classify.last_refresh_ns >= REFRESH_INTERVAL_NS) {
-			run->classify.last_refresh_ns = now;
-			if (dumps__refresh(&run->dumps))
-				r = codemap__lookup(run->dumps.map, pid, ip, time, time_aware, id);
+		if (now - c->last_refresh_ns >= REFRESH_INTERVAL_NS) {
+			c->last_refresh_ns = now;
+			if (dumps__refresh(c->dumps))
+				r = codemap__lookup(c->dumps->map, pid, ip, time, time_aware, id);
 		}
 	}
 	return r;
+}
+
+static struct classify_verdict jit_hit(const struct classify *c, size_t id, uint64_t ip)
+{
+	return (struct classify_verdict){
+		.cls = HB_CLASS_JIT, .obj = (uint32_t)id, .in_jit_code = true,
+		.off = ip - codemap__entry(c->dumps->map, id)->start,
+	};
 }
 
 static bool is_kernel_mode(uint8_t cpumode)
@@ -50,31 +75,31 @@ static bool is_kernel_mode(uint8_t cpumode)
 
 /* A user-space sample the JIT code did not take: the plugin's own resolution
  * (resolve.h), or perf's when the plugin cannot decide (false). */
-static bool native_early(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev)
+static bool native_early(struct classify *c, const struct perf_dlfilter_sample *s, struct classify_verdict *v)
 {
 	struct resolve_hit h;
 
 	/* guest samples: perf's answer depends on its --guest* options */
 	if (s->cpumode != PERF_RECORD_MISC_USER) {
-		run->resolve.deferred++;
+		c->resolve->deferred++;
 		return false;
 	}
-	resolve__sample(&run->resolve, &run->natives, (uint32_t)s->pid, s->ip, s->time, &h);
+	resolve__sample(c->resolve, c->natives, (uint32_t)s->pid, s->ip, s->time, &h);
 	switch (h.kind) {
 	case RESOLVE_SYMBOL:
-		run__count(run, NATIVE_ID_BIT | h.native, ev, h.off, s->period, HB_CLASS_NATIVE);
+		*v = (struct classify_verdict){ .cls = HB_CLASS_NATIVE, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
 		return true;
 	case RESOLVE_PERFMAP:
-		run__count(run, NATIVE_ID_BIT | h.native, ev, h.off, s->period, HB_CLASS_PERFMAP);
+		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
 		return true;
 	case RESOLVE_NO_SYMBOL:
-		run__account(run, ev, HB_CLASS_NO_SYMBOL, s->period);
+		*v = in_class(HB_CLASS_NO_SYMBOL);
 		return true;
 	case RESOLVE_JIT_NO_LOAD:
-		run__account(run, ev, HB_CLASS_JIT_NO_LOAD, s->period);
+		*v = in_class(HB_CLASS_JIT_NO_LOAD);
 		return true;
 	case RESOLVE_NO_MAP:
-		run__account(run, ev, HB_CLASS_NO_MAP, s->period);
+		*v = in_class(HB_CLASS_NO_MAP);
 		return true;
 	case RESOLVE_DEFER:
 	default:
@@ -82,39 +107,36 @@ static bool native_early(struct run *run, const struct perf_dlfilter_sample *s, 
 	}
 }
 
-bool classify__early(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev)
+bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, bool time_aware,
+		     struct classify_verdict *v)
 {
 	uint32_t pid = (uint32_t)s->pid;
 	size_t id;
 
 	if (is_kernel_mode(s->cpumode)) {
-		run__account(run, ev, HB_CLASS_KERNEL, s->period);
+		*v = in_class(HB_CLASS_KERNEL);
 		return true;
 	}
-	dumps__try_pid(&run->dumps, pid);
-	enum codemap_result res = jit_lookup(run, pid, s->ip, s->time, ev, &id);
-
-	if (res != CODEMAP_MISS)
-		run__check_time_aware(run, ev);
-	switch (res) {
+	dumps__try_pid(c->dumps, pid);
+	switch (jit_lookup(c, pid, s->ip, s->time, time_aware, &id)) {
 	case CODEMAP_HIT:
-		run__count(run, (uint32_t)id, ev, s->ip - codemap__entry(run->dumps.map, id)->start,
-			   s->period, HB_CLASS_JIT);
+		*v = jit_hit(c, id, s->ip);
 		return true;
 	case CODEMAP_BEFORE_LOAD:
-		if (run->live)
-			pending__hold(run, pid, s->ip, s->time, ev, s->period, HB_CLASS_BEFORE_LOAD);
-		else
-			run__account(run, ev, HB_CLASS_BEFORE_LOAD, s->period);
+		*v = (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true,
+						.hold = c->live };
+		return true;
+	case CODEMAP_AMBIGUOUS:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
 		return true;
 	case CODEMAP_MISS:
 		break;
 	}
-	if (run->opts.jit_only) {
-		run__account(run, ev, HB_CLASS_NOT_RESOLVED, s->period);
+	if (c->opts->jit_only) {
+		*v = in_class(HB_CLASS_NOT_RESOLVED);
 		return true;
 	}
-	return native_early(run, s, ev);
+	return native_early(c, s, v);
 }
 
 /* perf's dso of anonymous executable memory: its process's perf map. */
@@ -132,17 +154,16 @@ static bool jit_looking(const char *dso)
 	       !strncmp(dso, "/memfd:", 7) || perf_map_dso(dso);
 }
 
-static void read_native_code(struct run *run, struct native_obj *o, void *ctx)
+static void read_native_code(struct classify *c, struct native_obj *o, void *ctx)
 {
 	uint32_t want = o->size < MAX_NATIVE_CODE ? (uint32_t)o->size : MAX_NATIVE_CODE;
-	struct classify_cache *c = &run->classify;
 	int32_t got;
 
-	if (!want || !run->perf->object_code)
+	if (!want || !c->perf->object_code)
 		return;
 	if (!c->code_buf && !(c->code_buf = malloc(MAX_NATIVE_CODE)))
 		return;
-	got = run->perf->object_code(ctx, o->addr, c->code_buf, want);
+	got = c->perf->object_code(ctx, o->addr, c->code_buf, want);
 	if (got <= 0)
 		return;
 	o->code = malloc((size_t)got);
@@ -152,111 +173,83 @@ static void read_native_code(struct run *run, struct native_obj *o, void *ctx)
 	o->code_len = (size_t)got;
 }
 
-void classify__resolved(struct run *run, const struct perf_dlfilter_sample *s, uint32_t ev, void *ctx)
+static struct classify_verdict native(long id, uint64_t off)
 {
-	const struct perf_dlfilter_al *al = run->perf->resolve_ip ? run->perf->resolve_ip(ctx) : NULL;
+	return (struct classify_verdict){ .cls = HB_CLASS_NATIVE, .obj = NATIVE_ID_BIT | (uint32_t)id,
+					  .off = off };
+}
+
+struct classify_verdict classify__resolved(struct classify *c, const struct perf_dlfilter_sample *s,
+					   void *ctx)
+{
+	const struct perf_dlfilter_al *al = c->perf->resolve_ip ? c->perf->resolve_ip(ctx) : NULL;
 	bool created;
 	long id;
 
-	if (!al || !al->dso) {
-		run__account(run, ev, HB_CLASS_NO_MAP, s->period);
-		return;
-	}
-	if (al->is_kernel_ip) {
-		run__account(run, ev, HB_CLASS_KERNEL, s->period);
-		return;
-	}
+	if (!al || !al->dso)
+		return in_class(HB_CLASS_NO_MAP);
+	if (al->is_kernel_ip)
+		return in_class(HB_CLASS_KERNEL);
 	/* a perf map's line: the function is named, its bytes are not known */
 	if (perf_map_dso(al->dso) && al->sym) {
-		id = natives__get(&run->natives, al->dso, al->sym, al->sym_start, &created);
-		if (id < 0) {
-			run__account(run, ev, HB_CLASS_TABLE_FULL, s->period);
-			return;
-		}
+		id = natives__get(c->natives, al->dso, al->sym, al->sym_start, &created);
+		if (id < 0)
+			return in_class(HB_CLASS_TABLE_FULL);
 		if (created) {
-			struct native_obj *o = &run->natives.objs[id];
+			struct native_obj *o = &c->natives->objs[id];
 
 			o->addr = al->sym_start;
 			o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
 			o->pid = (uint32_t)s->pid;
 			o->source = NATIVE_FROM_PERF_MAP;
 		}
-		run__count(run, NATIVE_ID_BIT | (uint32_t)id, ev, al->symoff, s->period, HB_CLASS_PERFMAP);
-		return;
+		return (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | (uint32_t)id,
+						  .off = al->symoff };
 	}
-	if (jit_looking(al->dso)) {
-		if (run->live)
-			pending__hold(run, (uint32_t)s->pid, s->ip, s->time, ev, s->period, HB_CLASS_JIT_NO_LOAD);
-		else
-			run__account(run, ev, HB_CLASS_JIT_NO_LOAD, s->period);
-		return;
-	}
-	if (!al->sym) {
-		run__account(run, ev, HB_CLASS_NO_SYMBOL, s->period);
-		return;
-	}
+	if (jit_looking(al->dso))
+		return (struct classify_verdict){ .cls = HB_CLASS_JIT_NO_LOAD, .hold = c->live };
+	if (!al->sym)
+		return in_class(HB_CLASS_NO_SYMBOL);
 	struct native_cache_slot *slot =
-		&run->classify.native[(((uintptr_t)al->sym >> 4) ^ al->sym_start) % NATIVE_CACHE_SLOTS];
+		&c->native[(((uintptr_t)al->sym >> 4) ^ al->sym_start) % NATIVE_CACHE_SLOTS];
 
-	if (slot->sym == al->sym && slot->dso == al->dso && slot->sym_start == al->sym_start) {
-		run__count(run, NATIVE_ID_BIT | (uint32_t)slot->id, ev, al->symoff, s->period, HB_CLASS_NATIVE);
-		return;
-	}
+	if (slot->sym == al->sym && slot->dso == al->dso && slot->sym_start == al->sym_start)
+		return native(slot->id, al->symoff);
 	/* the function under the name the plugin's own resolution gives it */
 	enum native_source source = NATIVE_FROM_PERF;
-	const char *name = resolve__name(&run->resolve, al->dso, al->buildid, al->buildid_size, al->addr,
+	const char *name = resolve__name(c->resolve, al->dso, al->buildid, al->buildid_size, al->addr,
 					 al->sym_start, &source);
 
-	id = natives__get(&run->natives, al->dso, name ? name : al->sym, al->sym_start, &created);
-	if (id < 0) {
-		run__account(run, ev, HB_CLASS_TABLE_FULL, s->period);
-		return;
-	}
+	id = natives__get(c->natives, al->dso, name ? name : al->sym, al->sym_start, &created);
+	if (id < 0)
+		return in_class(HB_CLASS_TABLE_FULL);
 	*slot = (struct native_cache_slot){ al->dso, al->sym, al->sym_start, id };
 	if (created) {
-		struct native_obj *o = &run->natives.objs[id];
+		struct native_obj *o = &c->natives->objs[id];
 
 		o->source = (uint8_t)source;
 		o->addr = s->ip - al->symoff;
 		o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
 		o->pid = (uint32_t)s->pid;
-		read_native_code(run, o, ctx);
+		read_native_code(c, o, ctx);
 	}
-	run__count(run, NATIVE_ID_BIT | (uint32_t)id, ev, al->symoff, s->period, HB_CLASS_NATIVE);
+	return native(id, al->symoff);
 }
 
-void classify__explain_unresolved(struct run *run)
+struct classify_verdict classify__held(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,
+				       bool time_aware)
 {
-	uint64_t no_load = 0, before = 0, jit = 0;
+	size_t id;
 
-	for (size_t e = 0; e < run->events_nr; e++) {
-		no_load += run->totals[e][HB_CLASS_JIT_NO_LOAD][0];
-		before += run->totals[e][HB_CLASS_BEFORE_LOAD][0];
-		jit += run->totals[e][HB_CLASS_JIT][0];
+	switch (codemap__lookup(c->dumps->map, pid, ip, time, time_aware, &id)) {
+	case CODEMAP_HIT:
+		return jit_hit(c, id, ip);
+	case CODEMAP_BEFORE_LOAD:
+		return (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true };
+	case CODEMAP_AMBIGUOUS:
+		return (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
+	case CODEMAP_MISS:
+		break;
 	}
-	/* A few strays (a stub perf did not see either) are worth a line; a
-	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
-	if (no_load && no_load * 100 < jit) {
-		run__warn(run, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
-			  " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
-			  no_load, no_load == 1 ? "" : "s", run->dumps.nr, run->dumps.nr == 1 ? "" : "s");
-	} else if (no_load) {
-		fprintf(stderr,
-			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"
-			"  perf.data scanned for jitdump markers: %s\n"
-			"  jitdumps read: %zu; searched:\n%s"
-			"  fix: run the JIT with its jitdump enabled (node --perf-prof, wasmtime --profile=jitdump),\n"
-			"  keep jit-<pid>.dump next to perf.data, or pass --dlarg jitdump=FILE / --dlarg jitdir=DIR\n",
-			no_load, no_load == 1 ? "" : "s", run->live ? "(none: pipe input)" : run->perf_data,
-			run->dumps.nr, run->dumps.searched_len ? run->dumps.searched : "  (nothing)\n");
-	}
-	if (before)
-		run__warn(run, "%" PRIu64 " sample%s hit JIT code before its load record's time"
-			  " (counted as unattributed.before-load)", before, before == 1 ? "" : "s");
-}
-
-void classify__release(struct classify_cache *c)
-{
-	free(c->code_buf);
-	memset(c, 0, sizeof(*c));
+	return in_class(HB_CLASS_JIT_NO_LOAD);
 }

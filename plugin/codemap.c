@@ -270,6 +270,7 @@ static enum codemap_result full_lookup(const struct codemap *m, uint32_t pid, ui
 	bool found = false, later = false;
 	uint32_t best = 0;
 	uint64_t next_load = UINT64_MAX;
+	size_t covering = 0;
 
 	for (size_t node = leaf < 0 ? 0 : (size_t)leaf + m->leaves; node >= 1; node >>= 1) {
 		const uint32_t *ids = m->node_ids + m->node_start[node];
@@ -277,6 +278,7 @@ static enum codemap_result full_lookup(const struct codemap *m, uint32_t pid, ui
 
 		if (!nr)
 			continue;
+		covering += nr;
 		if (time_aware) {
 			/* Entries with time <= sample time come first. */
 			while (lo < hi) {
@@ -308,7 +310,7 @@ static enum codemap_result full_lookup(const struct codemap *m, uint32_t pid, ui
 	if (found) {
 		*id = best;
 		*t_lo = time_aware ? m->ents[best].time : 0;
-		return CODEMAP_HIT;
+		return time_aware || covering == 1 ? CODEMAP_HIT : CODEMAP_AMBIGUOUS;
 	}
 	*t_lo = 0;
 	return later ? CODEMAP_BEFORE_LOAD : CODEMAP_MISS;
@@ -335,6 +337,29 @@ enum codemap_result codemap__lookup(struct codemap *m, uint32_t pid, uint64_t ip
 				  .valid = 1, .time_aware = time_aware, .result = r };
 	*id = best;
 	return r;
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+size_t codemap__covering(struct codemap *m, uint32_t pid, uint64_t ip, uint32_t *ids, size_t max)
+{
+	long leaf;
+	size_t n = 0;
+
+	if (ensure_index(m) < 0 || (leaf = find_interval(m, pid, ip)) < 0)
+		return 0;
+	/* Every load covering the leaf is in exactly one node above it. */
+	for (size_t node = (size_t)leaf + m->leaves; node >= 1; node >>= 1)
+		for (uint32_t k = m->node_start[node]; k < m->node_start[node + 1]; k++, n++)
+			if (n < max)
+				ids[n] = m->node_ids[k];
+	qsort(ids, n < max ? n : max, sizeof(*ids), cmp_u32);
+	return n;
 }
 
 bool codemap__has_pid(const struct codemap *m, uint32_t pid)

@@ -20,6 +20,7 @@ enum codemap_result {
 	CODEMAP_HIT,		/* *id is the newest load with time <= sample time covering ip */
 	CODEMAP_BEFORE_LOAD,	/* loads cover ip, but all of them happened after the sample */
 	CODEMAP_MISS,		/* no load of this pid covers ip */
+	CODEMAP_AMBIGUOUS,	/* without time: several loads cover ip (*id the newest) */
 };
 
 struct codemap;
@@ -36,14 +37,19 @@ long codemap__add(struct codemap *m, uint32_t pid, uint64_t start, uint64_t size
 /*
  * Find the load a sample hit. time_aware: pick the newest load with time <=
  * sample time (a later load at the same address never takes an earlier
- * sample, nor the reverse). Without it: the newest load covering ip at all
- * (for recordings without -k mono, where times are not comparable).
+ * sample, nor the reverse). Without it (recordings without -k mono, or
+ * without sample times, where times cannot be compared): the one load
+ * covering ip, or CODEMAP_AMBIGUOUS when several do: nothing says which ran.
  * Ties between loads with equal times go to the one added last.
  * No allocation; the first lookup after codemap__add re-sorts the index
  * (O(n log n)), so batch additions.
  */
 enum codemap_result codemap__lookup(struct codemap *m, uint32_t pid, uint64_t ip, uint64_t time,
 				    bool time_aware, size_t *id);
+
+/* The loads of pid covering ip, whatever their times: their number, and up
+ * to max of them in ids, sorted by id. */
+size_t codemap__covering(struct codemap *m, uint32_t pid, uint64_t ip, uint32_t *ids, size_t max);
 
 /* True if at least one load of this pid was added. */
 bool codemap__has_pid(const struct codemap *m, uint32_t pid);

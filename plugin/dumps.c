@@ -29,6 +29,8 @@ void dumps__release(struct dumps *d)
 		jitdump__close(d->files[i].jd);
 	for (size_t i = 0; i < d->dirs_nr; i++)
 		free(d->dirs[i]);
+	for (size_t i = 0; i < d->seen_nr; i++)
+		free(d->seen[i]);
 	free(d->files);
 	free(d->tried.slots);
 	free(d->marked.slots);
@@ -36,16 +38,72 @@ void dumps__release(struct dumps *d)
 	memset(d, 0, sizeof(*d));
 }
 
+/* Whether directories a and b are one (the same name, or device and inode). */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+				 sa.st_ino == sb.st_ino);
+}
+
 void dumps__add_dir(struct dumps *d, const char *dir)
 {
 	if (d->dirs_nr == sizeof(d->dirs) / sizeof(d->dirs[0]))
 		return;
 	for (size_t i = 0; i < d->dirs_nr; i++)
-		if (!strcmp(d->dirs[i], dir))
+		if (same_dir(d->dirs[i], dir))
 			return;
 	d->dirs[d->dirs_nr] = strdup(dir);
 	if (d->dirs[d->dirs_nr])
 		d->dirs_nr++;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* dir/name into buf (no doubled slash after "/"); false when it does not fit. */
+static bool join(char *buf, size_t len, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return snprintf(buf, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name) < (int)len;
+}
+
+/* Whether paths a and b name one place: the same string, or the same file
+ * name in one directory reached two ways. */
+static bool same_place(const char *a, const char *b)
+{
+	const char *ba = base_name(a), *bb = base_name(b);
+	char da[4096], db[4096];
+
+	if (!strcmp(a, b))
+		return true;
+	if (strcmp(ba, bb) || (size_t)(ba - a) >= sizeof(da) || (size_t)(bb - b) >= sizeof(db))
+		return false;
+	snprintf(da, sizeof(da), "%.*s", (int)(ba - a), a);
+	snprintf(db, sizeof(db), "%.*s", (int)(bb - b), b);
+	return same_dir(*da ? da : ".", *db ? db : ".");
+}
+
+/* Whether path was searched already (listed in d->searched). */
+static bool searched_before(const struct dumps *d, const char *path)
+{
+	for (size_t i = 0; i < d->seen_nr; i++)
+		if (same_place(d->seen[i], path))
+			return true;
+	return false;
+}
+
+/* Remember that path is searched (once listed it is not searched again). */
+static void seen(struct dumps *d, const char *path)
+{
+	if (d->seen_nr < sizeof(d->seen) / sizeof(d->seen[0]) && (d->seen[d->seen_nr] = strdup(path)))
+		d->seen_nr++;
 }
 
 __attribute__((format(printf, 2, 3)))
@@ -237,30 +295,26 @@ static bool pidset_has(const struct pidset *s, uint32_t pid)
 	return false;
 }
 
-static const char *base_name(const char *path)
-{
-	const char *s = strrchr(path, '/');
-
-	return s ? s + 1 : path;
-}
-
 int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 {
 	int ret = open_one(d, path, pid, false), first = ret;
 
 	if (pid)
 		pidset_insert(&d->marked, pid);
-	note_searched(d, "  %s%s\n", path, outcome(ret));
+	if (!searched_before(d, path))
+		note_searched(d, "  %s%s\n", path, outcome(ret));
+	seen(d, path);
 	if (!ret || ret == -ENOMEM)
 		return ret;
 	/* The recording may have moved since: look for the same file name elsewhere. */
 	for (size_t i = 0; i < d->dirs_nr; i++) {
 		char alt[4096];
 
-		if (snprintf(alt, sizeof(alt), "%s/%s", d->dirs[i], base_name(path)) >= (int)sizeof(alt))
+		if (!join(alt, sizeof(alt), d->dirs[i], base_name(path)) || searched_before(d, alt))
 			continue;
 		ret = open_one(d, alt, pid, false);
 		note_searched(d, "  %s%s\n", alt, outcome(ret));
+		seen(d, alt);
 		if (!ret) {
 			d->warn(d->warn_arg, "jitdump %s named in perf.data %s; using %s instead",
 				path, first == -ENOENT ? "is gone" : "cannot be used", alt);
@@ -278,7 +332,9 @@ int dumps__add_explicit(struct dumps *d, const char *path)
 {
 	int ret = open_one(d, path, 0, true);
 
-	note_searched(d, "  %s%s\n", path, outcome(ret));
+	if (!searched_before(d, path))
+		note_searched(d, "  %s%s\n", path, outcome(ret));
+	seen(d, path);
 	return ret;
 }
 
@@ -295,11 +351,15 @@ void dumps__try_pid(struct dumps *d, uint32_t pid)
 	for (size_t i = 0; i < d->nr; i++)
 		if (d->files[i].pid == pid)
 			return;
+	size_t searched = 0;
+
 	for (size_t i = 0; i < d->dirs_nr; i++) {
-		char path[4096];
+		char path[4096], name[32];
 		struct stat st;
 
-		if (snprintf(path, sizeof(path), "%s/jit-%u.dump", d->dirs[i], pid) >= (int)sizeof(path))
+		snprintf(name, sizeof(name), "jit-%u.dump", pid);
+		/* Listed already (perf.data's marker named the same file): not again. */
+		if (!join(path, sizeof(path), d->dirs[i], name) || searched_before(d, path))
 			continue;
 		if (d->markers_known && !pidset_has(&d->marked, pid)) {
 			/* Said only when such a file is there to be mistaken for this pid's. */
@@ -314,8 +374,12 @@ void dumps__try_pid(struct dumps *d, uint32_t pid)
 		}
 		int ret = open_one(d, path, pid, false);
 
-		if (ret != -ENOENT)
+		if (ret != -ENOENT) {
 			note_searched(d, "  %s%s\n", path, outcome(ret));
+			seen(d, path);
+		} else {
+			searched++;
+		}
 		if (!ret) {
 			d->warn(d->warn_arg, "pid %u: using %s, found by its name%s", pid, path,
 				d->markers_known ? "" : " (the jitdump paths perf.data records are not known)");
@@ -324,9 +388,9 @@ void dumps__try_pid(struct dumps *d, uint32_t pid)
 		if (ret == -ENOMEM)
 			return;
 	}
-	if (d->dirs_nr && (!d->markers_known || pidset_has(&d->marked, pid)))
+	if (searched && (!d->markers_known || pidset_has(&d->marked, pid)))
 		note_searched(d, "  jit-%u.dump in %zu fallback director%s (not found)\n", pid,
-			      d->dirs_nr, d->dirs_nr == 1 ? "y" : "ies");
+			      searched, searched == 1 ? "y" : "ies");
 }
 
 size_t dumps__refresh(struct dumps *d)

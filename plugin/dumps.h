@@ -41,9 +41,12 @@ struct dumps {
 	 * jit-<pid>.dump lying around for any other pid is not this recording's. */
 	struct pidset marked;
 	bool markers_known;
-	/* What was searched, for the one-time "could not resolve JIT samples" hint. */
+	/* What was searched, for the one-time "could not resolve JIT samples"
+	 * hint: each place once (seen: the paths listed, to tell). */
 	char searched[2048];
 	size_t searched_len;
+	char *seen[64];
+	size_t seen_nr;
 	dumps_warn_fn warn;
 	void *warn_arg;
 };
@@ -52,7 +55,8 @@ struct dumps {
 int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg);
 void dumps__release(struct dumps *d);
 
-/* Add a fallback directory (copied). Order of calls = search order. */
+/* Add a fallback directory (copied), unless it is one already added under
+ * another name ("." and the current directory). Order of calls = search order. */
 void dumps__add_dir(struct dumps *d, const char *dir);
 
 /*

@@ -8,9 +8,9 @@
  *   options.c        the --dlarg options
  *   perf-cmdline.c   what perf's own command line says (its input, its filters)
  *   dumps.c          finding and reading the jitdumps (jitdump.c, perfdata-scan.c)
- *   classify.c       which class, object and offset each sample counts for
+ *   classify.c       which class, object and offset each sample counts for (a verdict)
+ *   run.c            the run's state, events, accounting of verdicts and warnings
  *   pending.c        samples held back in live (pipe) mode
- *   run.c            the run's state, events, accounting and warnings
  *   output.c         out=FILE, and writing the stream (stream-assemble.c, stream-writer.c)
  *
  * perf owns the process: nothing here aborts or returns a negative value
@@ -33,7 +33,6 @@
 #include "dumps.h"
 #include "options.h"
 #include "output.h"
-#include "pending.h"
 #include "perf-cmdline.h"
 #include "run.h"
 
@@ -74,7 +73,7 @@ static int find_input(struct run *run)
 	perf_cmdline__release(&cmd);
 	if (!run->perf_data)
 		return -ENOMEM;
-	run->live = !strcmp(run->perf_data, "-");
+	run->classify.live = !strcmp(run->perf_data, "-");
 	return 0;
 }
 
@@ -109,10 +108,10 @@ HB_EXPORT int start(void **data, void *ctx)
 	struct dumps_walk walk = { .also = &maps_visitor };
 
 	resolve__visitor(&run->resolve, &maps_visitor);
-	dumps__discover(&run->dumps, run->perf_data, run->live, run->opts.jitdir,
+	dumps__discover(&run->dumps, run->perf_data, run->classify.live, run->opts.jitdir,
 			run->opts.jitdumps, run->opts.jitdumps_nr, &walk);
 	resolve__ready(&run->resolve, walk.ret, &walk.st,
-		       run->live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
+		       run->classify.live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
 		       run->symfs ? "perf script --symfs reads the files from another root" : NULL);
 	if (output__open(run) < 0)
 		end_run(EXIT_OUTPUT);
@@ -127,10 +126,14 @@ HB_EXPORT int filter_event_early(void *data, const struct perf_dlfilter_sample *
 	if (!run || run->defer)
 		return 0;
 	uint32_t ev = run__event(run, sample->event, ctx);
+	struct classify_verdict v;
 
 	run__account(run, ev, HB_CLASS_ALL, sample->period);
 	/* Returning 0 asks perf to resolve symbols and call filter_event. */
-	return classify__early(run, sample, ev) ? 1 : 0;
+	if (!classify__early(&run->classify, sample, run->events[ev].time_aware, &v))
+		return 0;
+	run__settle(run, ev, sample, &v);
+	return 1;
 }
 
 HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
@@ -140,14 +143,14 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 	if (!run)
 		return 1;
 	uint32_t ev = run__event(run, sample->event, ctx);
+	struct classify_verdict v;
 
-	if (run->defer) {
-		/* perf has applied its own filters: this sample is one the user asked for. */
+	/* perf has applied its own filters: this sample is one the user asked for. */
+	if (run->defer)
 		run__account(run, ev, HB_CLASS_ALL, sample->period);
-		if (classify__early(run, sample, ev))
-			return 1;
-	}
-	classify__resolved(run, sample, ev, ctx);
+	if (!run->defer || !classify__early(&run->classify, sample, run->events[ev].time_aware, &v))
+		v = classify__resolved(&run->classify, sample, ctx);
+	run__settle(run, ev, sample, &v);
 	return 1;
 }
 
@@ -189,9 +192,9 @@ HB_EXPORT int stop(void *data, void *ctx)
 	run__end_progress(run);
 	/* The dumps are as complete as they will get. */
 	dumps__refresh(&run->dumps);
-	pending__resolve(run);
+	run__place_held(run);
 	dumps__warn_unfinished(&run->dumps);
-	classify__explain_unresolved(run);
+	run__explain_unresolved(run);
 	explain_natives(run);
 	int ret = output__write(run);
 

@@ -269,8 +269,11 @@ const struct mmaps_map *mmaps__find(struct mmaps *m, uint32_t pid, uint64_t ip, 
 
 	for (int depth = 0; space != NO_SPACE && depth < MAX_FORK_DEPTH; depth++) {
 		size_t id;
+		enum codemap_result r = codemap__lookup(m->index, space, ip, time, m->timed, &id);
 
-		if (codemap__lookup(m->index, space, ip, time, m->timed, &id) == CODEMAP_HIT)
+		/* untimed: several maps over ip are not ambiguous to perf, which
+		 * takes the one it read last (the newest) */
+		if (r == CODEMAP_HIT || r == CODEMAP_AMBIGUOUS)
 			return &m->maps[codemap__entry(m->index, id)->owner_idx];
 		/* the parent's maps as they were at the fork */
 		if (m->spaces[space].created < time || !m->timed)

@@ -17,7 +17,8 @@ const char options__usage[] =
 	"  jit-only        count only JIT samples (native code is not resolved)\n"
 	"  stats           print what resolving native code read (files, symbols, memory) to stderr\n"
 	"  help            print this and stop\n"
-	"Record with `perf record -k mono` so JIT samples can be matched by time.\n"
+	"Record with `perf record -k mono` so JIT samples can be matched by time (with\n"
+	"--per-thread add -T: without it perf records no sample times).\n"
 	"perf then exits with status 1 when the stream cannot be written (out=FILE is\n"
 	"checked before any sample is read and may not be the input), 2 for a bad --dlarg.\n";
 

@@ -1,17 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Live mode (perf reads a pipe): samples that may belong to JIT code whose
- * load record is not in the dump yet are held back, and placed once perf is
- * done and the dumps are as complete as they will get (JITDUMP.md "Live mode").
+ * load record is not in the dump yet are held back here, to be classified
+ * again once perf is done and the dumps are as complete as they will get
+ * (JITDUMP.md "Live mode"). Only a store: the run decides what is held and
+ * places what was.
  */
 #ifndef PLUGIN_PENDING_H
 #define PLUGIN_PENDING_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "stream-format.h"
 
 /* At most this many samples are held back; the rest are counted at once. */
 #define MAX_PENDING (1u << 20)
@@ -22,21 +21,16 @@ struct pending_sample {
 };
 
 struct pending {
-	struct pending_sample *v;
+	struct pending_sample *v;	/* the held samples, in arrival order */
 	size_t nr, alloc;
-	bool full_warned;
 };
 
-struct run;
+/* Hold a sample back: 0, or -ENOSPC when MAX_PENDING are held (or memory is
+ * short): the caller then counts it at once. */
+int pending__hold(struct pending *p, const struct pending_sample *s);
 
-/* Hold a sample back. When MAX_PENDING are held (or memory is short) it is
- * counted in class if_full instead, with one warning for the run. */
-void pending__hold(struct run *run, uint32_t pid, uint64_t ip, uint64_t time, uint32_t ev,
-		   uint64_t period, enum hb_sample_class if_full);
-
-/* Place every held sample by the code map as it is now: a JIT load, or
- * before-load, or jit-no-load. Nothing is held afterwards. */
-void pending__resolve(struct run *run);
+/* Forget the held samples (after they were placed); memory is kept. */
+void pending__clear(struct pending *p);
 
 void pending__release(struct pending *p);
 

@@ -28,16 +28,29 @@
 #define MAX_EVENTS 32
 /* Distinct warnings kept for the stream; all are printed. */
 #define MAX_WARNINGS 64
-/* Object ids in the counts: JIT objects are code map ids, native objects have the top bit set. */
-#define NATIVE_ID_BIT 0x80000000u
 /* Count table bound: 16M distinct (object, event, offset) keys, ~512 MiB. */
 #define MAX_COUNT_SLOTS (1u << 25)
 
 struct event {
 	const char *seen_ptr;	/* perf's string for this event, compared by address first */
 	char *name;
-	bool time_aware;	/* recorded with perf record -k mono (JITDUMP.md "Time") */
+	bool timed;		/* its samples carry times (not so: perf record --per-thread without -T) */
+	bool mono;		/* ... on the jitdumps' clock (perf record -k mono) */
+	bool time_aware;	/* both: JIT samples are matched by time (JITDUMP.md "Time") */
 	bool clock_warned;
+};
+
+/* Distinct sets of loads that ambiguous samples (unattributed.ambiguous) fell
+ * in, kept to name them; the samples of further sets are only counted. */
+#define MAX_AMBIGUOUS_SETS 64
+/* Loads of a set kept by id; the set's size is kept too. */
+#define AMBIGUOUS_NAMED 4
+
+struct ambiguous_set {
+	uint32_t pid;
+	uint32_t ids[AMBIGUOUS_NAMED];	/* code map ids of the loads covering the address */
+	size_t nr;			/* how many loads cover it */
+	uint64_t samples;
 };
 
 struct run {
@@ -46,7 +59,6 @@ struct run {
 
 	struct options opts;
 	char *perf_data;	/* the recording perf reads; "-" for a pipe */
-	bool live;		/* input is a pipe: dumps may still be growing */
 	bool defer;		/* perf filters samples itself: classify only what it keeps */
 	bool symfs;		/* perf script --symfs: natives go through perf's resolution */
 	int out_fd;		/* out=FILE, opened and checked in start(); -1: stdout */
@@ -55,7 +67,7 @@ struct run {
 	struct natives natives;
 	struct resolve resolve;	/* native samples resolved without perf's symbols */
 	struct counts counts;
-	struct classify_cache classify;
+	struct classify classify;	/* live: the input is a pipe, dumps may still be growing */
 	struct pending pending;
 
 	struct event events[MAX_EVENTS];
@@ -69,9 +81,14 @@ struct run {
 	bool progress_shown;
 	uint64_t seen;
 
+	struct ambiguous_set ambiguous[MAX_AMBIGUOUS_SETS];
+	size_t ambiguous_nr;
+	uint64_t ambiguous_other;	/* samples of sets past MAX_AMBIGUOUS_SETS */
+
 	char *warnings[MAX_WARNINGS];
 	size_t warnings_nr;
 	bool table_full_warned;
+	bool pending_full_warned;
 };
 
 /* A run with nothing counted and no option set yet; NULL when out of memory.
@@ -97,10 +114,21 @@ bool run__time_aware(const struct run *run);
 /* Count a sample in class c (and in `all` when c is HB_CLASS_ALL). */
 void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t period);
 
-/* Count a sample at offset off of object obj, then account it in class c;
- * a full count table makes it unattributed.table-full (warned once). */
-void run__count(struct run *run, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period,
-		enum hb_sample_class c);
+/*
+ * Account sample s of event ev as classification decided (v): held back when
+ * v says so (live mode; at once in v->cls when too many are held, warned
+ * once), else counted at its object and offset (a full count table makes it
+ * unattributed.table-full, warned once) or in its class.
+ */
+void run__settle(struct run *run, uint32_t ev, const struct perf_dlfilter_sample *s,
+		 const struct classify_verdict *v);
+
+/* The dumps are complete: classify and account every held sample. */
+void run__place_held(struct run *run);
+
+/* After the last sample: say why JIT samples matched no load, if any did
+ * not, and which loads ambiguous ones could have been. */
+void run__explain_unresolved(struct run *run);
 
 /* Clear the progress line, if one was shown. */
 void run__end_progress(struct run *run);

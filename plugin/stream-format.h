@@ -10,6 +10,19 @@
 #define HB_STREAM_CODE_CHUNK 64
 
 /*
+ * No line is longer than HB_STREAM_LINE_MAX bytes, its newline not counted
+ * (STREAM.md "Lines"): the writer keeps every line within it, and the reader
+ * loses a longer line's record alone. The writer makes room by writing no
+ * string field longer than HB_STREAM_STRING_MAX bytes (escapes counted; a
+ * record has at most two): a longer one is cut at a character boundary, ends
+ * in HB_STREAM_SHORTENED and is followed on its line by
+ * <field>-length=<the string's full length in bytes>.
+ */
+#define HB_STREAM_LINE_MAX 65536
+#define HB_STREAM_STRING_MAX 16384
+#define HB_STREAM_SHORTENED "\xe2\x80\xa6"	/* U+2026 HORIZONTAL ELLIPSIS, in UTF-8 */
+
+/*
  * Sample classes of the `total` record. Every sample falls in exactly one class
  * other than ALL. Columns: enum suffix, name on the wire.
  */
@@ -20,6 +33,7 @@
 	X(PERFMAP, "perfmap")                                   \
 	X(KERNEL, "kernel")                                     \
 	X(BEFORE_LOAD, "unattributed.before-load")              \
+	X(AMBIGUOUS, "unattributed.ambiguous")                  \
 	X(JIT_NO_LOAD, "unattributed.jit-no-load")              \
 	X(NO_SYMBOL, "unattributed.no-symbol")                  \
 	X(NO_MAP, "unattributed.no-map")                        \

@@ -7,14 +7,69 @@
 
 #include "stream-writer.h"
 
-void stream_writer__put_string(FILE *f, const char *s)
+static bool escaped(unsigned char c)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p <= 0x20 || *p >= 0x7f || *p == '%')
-			fprintf(f, "%%%02X", *p);
-		else
-			putc(*p, f);
+	return c <= 0x20 || c >= 0x7f || c == '%';
+}
+
+static void put_bytes(FILE *f, const unsigned char *p, size_t n)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (size_t i = 0; i < n; i++) {
+		if (escaped(p[i])) {
+			putc('%', f);
+			putc(hex[p[i] >> 4], f);
+			putc(hex[p[i] & 15], f);
+		} else {
+			putc(p[i], f);
+		}
 	}
+}
+
+/* How many bytes of s fit in max bytes as written (each escape is 3). */
+static size_t fitting(const unsigned char *s, size_t max)
+{
+	size_t n = 0, used = 0;
+
+	for (; s[n]; n++) {
+		size_t w = escaped(s[n]) ? 3 : 1;
+
+		if (used + w > max)
+			break;
+		used += w;
+	}
+	return n;
+}
+
+size_t stream_writer__put_string(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = fitting(s, HB_STREAM_STRING_MAX), cut;
+
+	if (!s[n]) {
+		put_bytes(f, s, n);
+		return 0;
+	}
+	/* Too long: as much as fits before the marker, but not the first bytes
+	 * of a UTF-8 character whose last ones do not fit. */
+	cut = fitting(s, HB_STREAM_STRING_MAX - 3 * (sizeof(HB_STREAM_SHORTENED) - 1));
+	size_t lead = cut;
+
+	while (lead > 0 && cut - lead < 3 && (s[lead] & 0xc0) == 0x80)
+		lead--;
+	if (lead < cut && (s[lead] & 0xc0) == 0xc0)
+		cut = lead;
+	put_bytes(f, s, cut);
+	put_bytes(f, (const unsigned char *)HB_STREAM_SHORTENED, sizeof(HB_STREAM_SHORTENED) - 1);
+	return strlen(str);
+}
+
+/* After a string field that was shortened: its full length (STREAM.md "Lines"). */
+static void put_length(FILE *f, const char *field, size_t full)
+{
+	if (full)
+		fprintf(f, " %s-length=%zu", field, full);
 }
 
 static int str_cmp(const char *a, const char *b)
@@ -70,21 +125,26 @@ static int cmp_sample(const void *pa, const void *pb)
 
 static void write_object(FILE *f, const struct stream_writer_object *o, size_t sid)
 {
+	const char *path_key = o->kind == HB_KIND_JIT ? "dump" : "dso";
+	size_t path_len, name_len;
+
 	fprintf(f, "object %zu %s pid=%" PRIu32 " e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64,
 		sid, hb_kind_name(o->kind), o->pid, o->e_machine, o->addr, o->size);
 	if (o->kind == HB_KIND_JIT) {
 		fprintf(f, " code-index=%" PRIu64 " load-time=%" PRIu64 " dump=", o->code_index,
 			o->load_time);
-		stream_writer__put_string(f, o->dump ? o->dump : "");
+		path_len = stream_writer__put_string(f, o->dump ? o->dump : "");
 	} else {
 		fputs(" dso=", f);
-		stream_writer__put_string(f, o->dso ? o->dso : "");
+		path_len = stream_writer__put_string(f, o->dso ? o->dso : "");
 		fprintf(f, " sym-start=0x%" PRIx64, o->sym_start);
 		if (o->source)
 			fprintf(f, " source=%s", o->source);
 	}
 	fputs(" name=", f);
-	stream_writer__put_string(f, o->name ? o->name : "");
+	name_len = stream_writer__put_string(f, o->name ? o->name : "");
+	put_length(f, path_key, path_len);
+	put_length(f, "name", name_len);
 	putc('\n', f);
 
 	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
@@ -108,7 +168,7 @@ static void write_object(FILE *f, const struct stream_writer_object *o, size_t s
 
 		fprintf(f, "debug %zu 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", sid, e->addr, e->line,
 			e->discrim);
-		stream_writer__put_string(f, e->file ? e->file : "");
+		put_length(f, "file", stream_writer__put_string(f, e->file ? e->file : ""));
 		putc('\n', f);
 	}
 }
@@ -146,25 +206,28 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 
 	fprintf(f, "%s %d\n", HB_STREAM_MAGIC, HB_STREAM_VERSION);
 	fputs("producer ", f);
-	stream_writer__put_string(f, h->producer);
+	put_length(f, "text", stream_writer__put_string(f, h->producer));
 	fputs("\ninput ", f);
-	stream_writer__put_string(f, h->input ? h->input : "-");
+	put_length(f, "path", stream_writer__put_string(f, h->input ? h->input : "-"));
 	fprintf(f, "\ntime-aware %s\n", h->time_aware ? "yes" : "no");
 	for (size_t e = 0; e < h->events_nr; e++) {
 		fprintf(f, "event %zu ", e);
-		stream_writer__put_string(f, h->events[e]);
+		put_length(f, "name", stream_writer__put_string(f, h->events[e]));
 		putc('\n', f);
 	}
 	for (size_t i = 0; i < h->jitdumps_nr; i++) {
 		const struct stream_writer_jitdump *j = &h->jitdumps[i];
+		size_t path_len;
 
 		fputs("jitdump ", f);
-		stream_writer__put_string(f, j->path);
-		fprintf(f, " pid=%" PRIu32 " loads=%zu status=%s\n", j->pid, j->loads, j->status);
+		path_len = stream_writer__put_string(f, j->path);
+		fprintf(f, " pid=%" PRIu32 " loads=%zu status=%s", j->pid, j->loads, j->status);
+		put_length(f, "path", path_len);
+		putc('\n', f);
 	}
 	for (size_t i = 0; i < h->warnings_nr; i++) {
 		fputs("warning ", f);
-		stream_writer__put_string(f, h->warnings[i]);
+		put_length(f, "text", stream_writer__put_string(f, h->warnings[i]));
 		putc('\n', f);
 	}
 	for (size_t e = 0; e < h->events_nr; e++)

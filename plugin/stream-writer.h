@@ -62,7 +62,10 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 			 struct stream_writer_object *objs, size_t nr,
 			 const struct count_entry *counts, size_t counts_nr);
 
-/* Write s with the stream's string escaping (bytes <= 0x20, >= 0x7f and '%' as %XX). */
-void stream_writer__put_string(FILE *f, const char *s);
+/* Write s with the stream's string escaping (bytes <= 0x20, >= 0x7f and '%'
+ * as %XX) in at most HB_STREAM_STRING_MAX bytes. Returns 0, or when s did
+ * not fit, s's full length in bytes: it was cut and marked (stream-format.h),
+ * and the caller writes that length as <field>-length= on the line. */
+size_t stream_writer__put_string(FILE *f, const char *s);
 
 #endif

@@ -10,7 +10,8 @@
 /* cfg_func__build flags. */
 enum {
 	/* Bytes after the last instruction reachable from the entry are trailing
-	 * data (V8 appends metadata to its code). Off: the code is exactly the
+	 * data (V8 appends metadata to its code, Cranelift a constant pool,
+	 * whether in a jit dump or in a .cwasm's symbol). Off: the code is exactly the
 	 * function (an ELF symbol's size), and code reached only through a jump
 	 * table elsewhere (GCC's switch tables in .rodata) is still code. */
 	CFG_TRAILING_DATA = 1 << 0,

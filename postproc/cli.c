@@ -12,15 +12,16 @@
 #include "annotate.h"
 #include "cli.h"
 #include "output-file.h"
+#include "term.h"
 
 const char *cli_command = "hotblocks";
 
-/* "hotblocks: KIND: message" on standard error. */
+/* "hotblocks: KIND: message" on standard error: its names and paths come
+ * from the input, so it is shown printable (term.h). */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "hotblocks: %s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	term_vmessage(stderr, fmt, ap);
 }
 
 int cli__error(const char *fmt, ...)

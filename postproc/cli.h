@@ -28,7 +28,11 @@ enum {
 /* The command a usage error points to for help ("Try 'hotblocks --help'"). */
 extern const char *cli_command;
 
-/* Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind, then exit 1. */
+/*
+ * Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind,
+ * then exit 1. The messages of these three are shown printable as a whole
+ * (term.h): arguments may be names and paths from the input, as they are.
+ */
 int cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print "hotblocks: note: ...". */

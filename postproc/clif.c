@@ -13,6 +13,7 @@
 
 #include "clif.h"
 #include "read-file.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define HEADER_PREFIX ";; Intermediate Representation of function <"
@@ -500,9 +501,34 @@ size_t clif_set__nr(const struct clif_set *s)
 	return s->nr;
 }
 
-const struct clif_func *clif_set__find(const struct clif_set *s, const char *symbol)
+static const struct clif_func *find_exact(const struct clif_set *s, const char *symbol)
 {
 	long i = idx_table__find(&s->by_symbol, symbol_hash(symbol), symbol_eq, symbol, s);
 
 	return i < 0 ? NULL : s->funcs[i];
+}
+
+/*
+ * wasmtime 50 names a function's CLIF after the ABI left in the reused
+ * Cranelift context by the last component trampoline compiled in it
+ * (FORMATS.md): "SYMBOL_wasm_call", which functions varying from run to run.
+ * The code is the function's own; only the header and file name are off.
+ */
+static const char *const abi_suffixes[] = { "_wasm_call", "_array_call", "_patchable_call" };
+
+const struct clif_func *clif_set__find(const struct clif_set *s, const char *symbol)
+{
+	const struct clif_func *f = find_exact(s, symbol);
+	struct strbuf sb = { 0 };
+
+	for (size_t k = 0; !f && k < ARRAY_SIZE(abi_suffixes); k++) {
+		strbuf_reset(&sb);
+		strbuf_addstr(&sb, symbol);
+		strbuf_addstr(&sb, abi_suffixes[k]);
+		if (sb.oom)
+			break;
+		f = find_exact(s, sb.buf);
+	}
+	strbuf_release(&sb);
+	return f;
 }

@@ -58,7 +58,11 @@ const char *clif_set__first_warning(const struct clif_set *s);
 /* Number of distinct functions loaded. */
 size_t clif_set__nr(const struct clif_set *s);
 
-/* The function whose header names exactly symbol (e.g. "wasm[0]::function[1]::fib"), or NULL. */
+/*
+ * The function whose header names exactly symbol (e.g. "wasm[0]::function[1]::fib"),
+ * else the one named symbol with a stale ABI suffix ("_wasm_call", "_array_call",
+ * "_patchable_call": wasmtime 50, FORMATS.md), or NULL.
+ */
 const struct clif_func *clif_set__find(const struct clif_set *s, const char *symbol);
 
 /*

@@ -97,8 +97,11 @@ static int fold(struct rank *r, struct rank_func *f, const struct stream_sample 
 	struct cfg_input in = {
 		.e_machine = (int)obj->e_machine, .code = obj->code, .size = obj->code_nr,
 		.addr = obj->addr, .seeds = seeds, .seed_weights = weights, .seeds_nr = nseeds,
-		/* Only JIT code may carry trailing metadata; ELF symbol sizes are exact. */
-		.flags = obj->kind == HB_KIND_JIT ? CFG_TRAILING_DATA : 0,
+		/* JIT code may carry trailing metadata (V8's), and wasmtime's code
+		 * its constant pool and padding, in a jit dump's load and in the
+		 * .cwasm's symbol alike: the same bytes get the same blocks however
+		 * they were seen. A native ELF symbol's size is exact. */
+		.flags = counts_as_jit(obj) ? CFG_TRAILING_DATA : 0,
 	};
 	err[0] = '\0';
 	ret = cfg_func__build_from(&f->cfg, &in, err, sizeof(err));

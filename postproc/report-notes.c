@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report-build.h"
+#include "utf8.h"
 
 /* Return -ENOMEM from the caller when a note cannot be kept. */
 #define NOTE(...)                                   \
@@ -111,22 +112,6 @@ static const char *note_name(const struct rank *r, struct annotator *annot, size
 	return annot ? annotator__func(annot, r->stream, obj)->display : r->stream->objects[obj].name;
 }
 
-/* s, with bytes below 0x20 and 0x7f as \xNN (names come from the profiled program). */
-static void escaped(char *buf, size_t len, const char *s)
-{
-	size_t at = 0;
-
-	for (; *s && at + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-		else
-			buf[at++] = (char)c;
-	}
-	buf[at] = '\0';
-}
-
 /* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
 static void lossy_functions(const struct rank *r, bool unaligned, struct annotator *annot,
 			    char *buf, size_t len)
@@ -156,13 +141,8 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct annotat
 	for (size_t k = 0; k < shown && at < len; k++) {
 		const char *name = note_name(r, annot, r->funcs[top[k]].obj);
 
-		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
-		if (at < len) {
-			escaped(buf + at, len - at, name);
-			at += strlen(buf + at);
-		}
-		if (at < len)
-			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
+		at += (size_t)snprintf(buf + at, len - at, "%s%s (%" PRIu64 ")", k ? ", " : "", name,
+				       LOST(top[k]));
 	}
 	if (at >= len)
 		at = len - 1;
@@ -193,11 +173,69 @@ static int plugin_warnings(struct report *rep, const struct stream *s, const str
 	return 0;
 }
 
+/*
+ * Lines over the stream's limit (STREAM.md "Lines"): the reader lost each
+ * one's record alone, and of an object or event the lines naming it.
+ */
+static int lost_records(struct report *rep, const struct stream *s)
+{
+	for (size_t i = 0; i < s->lost_nr; i++) {
+		const struct stream_lost *l = &s->lost[i];
+		const char *kind = l->kind;	/* notes are escaped where they are shown */
+		char what[256];
+
+		if (l->has_id)
+			snprintf(what, sizeof(what), "%s %" PRIu64 " and the %" PRIu64 " line%s naming it"
+				 " (%" PRIu64 " sample%s: counted in the total, in no function)", kind, l->id,
+				 l->lines, plural(l->lines), l->samples, plural(l->samples));
+		else
+			snprintf(what, sizeof(what), "its '%s' record", kind);
+		NOTE(REPORT_NOTE_INPUT, "%s:%lu: a line of %" PRIu64 " bytes is longer than a stream's lines"
+		     " can be (%u): lost %s", l->origin, l->line, l->bytes, HB_STREAM_LINE_MAX, what);
+	}
+	if (s->lost_dropped)
+		NOTE(REPORT_NOTE_INPUT, "... and %" PRIu64 " more such line%s (%" PRIu64 " lines naming"
+		     " what they defined and %" PRIu64 " samples lost in all)", s->lost_dropped,
+		     plural(s->lost_dropped), s->lost_lines, s->lost_samples);
+	return 0;
+}
+
+/* Names and paths the plugin shortened to keep its lines within the limit,
+ * with their full lengths (`name-length=`, STREAM.md "Lines"). */
+static int shortened_names(struct report *rep, const struct stream *s)
+{
+	enum { SHOWN = 40 };	/* bytes of a name shown, at a character boundary */
+	size_t n = 0, first = 0;
+
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (s->objects[i].name_length || s->objects[i].path_length)
+			if (!n++)
+				first = i;
+	if (!n)
+		return 0;
+	const struct stream_object *o = &s->objects[first];
+	const char *shown = o->name_length ? o->name : o->path;
+	char head[SHOWN + 1];
+	size_t at = 0, k;
+
+	while (shown[at] && (k = utf8_seq_len((const uint8_t *)shown + at, strlen(shown + at))) &&
+	       at + k <= SHOWN)
+		at += k;
+	memcpy(head, shown, at);
+	head[at] = '\0';
+	NOTE(REPORT_NOTE_INPUT, "%zu code object%s had a name or path longer than a stream takes:"
+	     " shown cut, ending in " HB_STREAM_SHORTENED "; the %s of '%s" HB_STREAM_SHORTENED "' is %"
+	     PRIu64 " bytes long", n, plural(n), o->name_length ? "name" : "path", head,
+	     o->name_length ? o->name_length : o->path_length);
+	return 0;
+}
+
 /* The plugin's own losses: in the total (the denominator), in no function. */
 static int unattributed(struct report *rep, const struct rank *r)
 {
 	static const struct { enum hb_sample_class c; const char *what; } lost[] = {
 		{ HB_CLASS_BEFORE_LOAD, "before their code's load record" },
+		{ HB_CLASS_AMBIGUOUS, "where several code loads were, with no time to choose" },
 		{ HB_CLASS_JIT_NO_LOAD, "in JIT memory no jitdump load covers" },
 		{ HB_CLASS_NO_SYMBOL, "in files without a symbol there" },
 		{ HB_CLASS_NO_MAP, "outside every mapping" },
@@ -320,7 +358,7 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
 	char names[1024];
 
-	if (plugin_warnings(rep, s, o))
+	if (plugin_warnings(rep, s, o) || lost_records(rep, s) || shortened_names(rep, s))
 		return -ENOMEM;
 	if (s->skipped_kinds)
 		NOTE(REPORT_NOTE_INPUT, "skipped %" PRIu64 " record%s of unknown kinds",
@@ -417,7 +455,7 @@ int report_notes__names(struct report *rep)
 	const struct report_func **by;
 	size_t groups_nr = 0, n = rep->funcs_nr, i, j;
 	struct name_group *groups;
-	char name[512], where[WHERE][300];
+	char where[WHERE][300];
 	int ret = -ENOMEM;
 
 	if (n < 2)
@@ -441,7 +479,6 @@ int report_notes__names(struct report *rep)
 	for (i = 0; i < groups_nr && i < TELL && !ret; i++) {
 		const struct name_group *g = &groups[i];
 
-		escaped(name, sizeof(name), g->first->display_name);
 		for (j = 0; j < WHERE; j++)
 			where[j][0] = '\0';
 		/* With one run there is nothing to say where each came from. */
@@ -449,7 +486,7 @@ int report_notes__names(struct report *rep)
 			runs_of(rep, by[g->at + j], where[j], sizeof(where[j]));
 		ret = report__note(rep, REPORT_NOTE_SELECTION,
 				   "'%s' names %zu different codes%s%s%s%s%s%s: each is ranked on its own",
-				   name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
+				   g->first->display_name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
 				   where[0] + (rep->runs_nr > 1 ? 1 : 0), where[1], where[2],
 				   g->count > WHERE ? ", ..." : "", rep->runs_nr > 1 ? ")" : "");
 	}

@@ -15,6 +15,11 @@
 #define MAX_EVENTS 4096
 /* Section-local object id whose object kind was unknown: its lines are skipped. */
 #define SKIPPED UINT32_MAX
+/* Section-local object or event id whose defining line was too long (STREAM.md
+ * "Lines"): the lines that refer to it are skipped and counted. */
+#define LOST (UINT32_MAX - 1)
+/* What is kept of a line longer than HB_STREAM_LINE_MAX: enough for its kind and id. */
+#define LONG_HEAD 64
 
 const char *stream__kind_name(enum hb_object_kind kind)
 {
@@ -31,12 +36,18 @@ struct reader {
 	FILE *f;
 	char *buf;
 	size_t pos, len, alloc;	/* unread bytes are buf[pos..len) */
+	/* In a line longer than HB_STREAM_LINE_MAX: its first bytes and its
+	 * length so far; the rest is read past, not kept. */
+	bool in_long;
+	char head[LONG_HEAD + 1];
+	uint64_t long_len;
 };
 
 /* A section-local object id and what it maps to. */
 struct local_obj {
 	uint64_t id;
-	uint32_t obj;		/* index in stream.objects, or SKIPPED */
+	uint32_t obj;		/* index in stream.objects, or SKIPPED, or LOST */
+	uint32_t lost;		/* LOST: index in stream.lost, or UINT32_MAX (not kept) */
 	uint64_t code_next;	/* offset the next `code` chunk of this section must start at */
 	/* 0: no debug line yet in this section; 1: this section supplies the object's
 	 * debug entries; 2: an earlier section did (the same load: keep those). */
@@ -45,7 +56,8 @@ struct local_obj {
 
 struct local_ev {
 	uint64_t id;
-	uint32_t ev;		/* index in stream.events */
+	uint32_t ev;		/* index in stream.events, or LOST */
+	uint32_t lost;		/* LOST: index in stream.lost, or UINT32_MAX (not kept) */
 };
 
 struct parser {
@@ -85,16 +97,52 @@ static int oom(struct parser *p)
 	return -ENOMEM;
 }
 
+/* Read more input into r->buf: the bytes read, 0 at the end, or -EIO. */
+static long refill(struct reader *r, struct parser *p)
+{
+	size_t got;
+
+	if (r->len == r->alloc) {
+		size_t n = r->alloc ? r->alloc * 2 : 65536;
+		char *b;
+
+		if (n > HB_STREAM_LINE_MAX + 1)
+			n = HB_STREAM_LINE_MAX + 1;
+		b = realloc(r->buf, n);
+		if (!b)
+			return oom(p);
+		r->buf = b;
+		r->alloc = n;
+	}
+	got = fread(r->buf + r->len, 1, r->alloc - r->len, r->f);
+	if (!got && ferror(r->f)) {
+		snprintf(p->err, p->errlen, "%s: read error: %s", p->fname, strerror(errno));
+		return -EIO;
+	}
+	r->len += got;
+	return (long)got;
+}
+
 /*
  * Next line into *line (NUL-terminated, newline removed). Returns 1, 0 at the
- * end of input, or a negative errno with the message in p->err.
+ * end of input, or a negative errno with the message in p->err. A line longer
+ * than HB_STREAM_LINE_MAX is read past without being kept (memory stays
+ * bounded): 2, with *line its first LONG_HEAD bytes and r->long_len its length.
  */
 static int next_line(struct reader *r, struct parser *p, char **line)
 {
 	for (;;) {
 		char *nl = r->len > r->pos ? memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
-		size_t got;
+		long got;
 
+		if (nl && r->in_long) {
+			r->long_len += (size_t)(nl - (r->buf + r->pos));
+			r->pos = nl + 1 - r->buf;
+			r->in_long = false;
+			p->line++;
+			*line = r->head;
+			return 2;
+		}
 		if (nl) {
 			size_t len = (size_t)(nl - (r->buf + r->pos));
 
@@ -108,42 +156,33 @@ static int next_line(struct reader *r, struct parser *p, char **line)
 					   (size_t)((char *)memchr(*line, '\0', len) - *line) + 1);
 			return 1;
 		}
-		if (r->pos) {
+		if (r->in_long) {
+			r->long_len += r->len - r->pos;
+			r->pos = r->len = 0;
+		} else if (r->pos) {
 			memmove(r->buf, r->buf + r->pos, r->len - r->pos);
 			r->len -= r->pos;
 			r->pos = 0;
 		}
-		if (r->len > STREAM_LINE_MAX) {
-			p->line++;
-			return bad(p, "line longer than %u bytes", STREAM_LINE_MAX);
+		if (!r->in_long && r->len > HB_STREAM_LINE_MAX) {
+			/* Keep the head (its kind and id), up to a NUL. */
+			memcpy(r->head, r->buf, LONG_HEAD);
+			r->head[LONG_HEAD] = '\0';
+			r->long_len = r->len;
+			r->in_long = true;
+			r->len = 0;
 		}
-		if (r->len == r->alloc) {
-			size_t n = r->alloc ? r->alloc * 2 : 65536;
-			char *b;
-
-			if (n > STREAM_LINE_MAX + 1)
-				n = STREAM_LINE_MAX + 1;
-			b = realloc(r->buf, n);
-			if (!b)
-				return oom(p);
-			r->buf = b;
-			r->alloc = n;
-		}
-		got = fread(r->buf + r->len, 1, r->alloc - r->len, r->f);
+		got = refill(r, p);
+		if (got < 0)
+			return (int)got;
 		if (!got) {
-			if (ferror(r->f)) {
-				snprintf(p->err, p->errlen, "%s: read error: %s", p->fname,
-					 strerror(errno));
-				return -EIO;
-			}
-			if (r->len) {
+			if (r->len || r->in_long) {
 				/* A stream ends with "end\n": a cut line is a cut stream. */
 				p->line++;
 				return bad(p, "last line has no newline (truncated stream?)");
 			}
 			return 0;
 		}
-		r->len += got;
 	}
 }
 
@@ -271,7 +310,7 @@ static int find_obj(struct parser *p, const char *tok, struct local_obj **lo)
 	return 0;
 }
 
-static int find_ev(struct parser *p, const char *tok, uint32_t *ev)
+static int find_ev(struct parser *p, const char *tok, struct local_ev **le)
 {
 	uint64_t id;
 	long i;
@@ -282,8 +321,22 @@ static int find_ev(struct parser *p, const char *tok, uint32_t *ev)
 	i = idx_table__find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p);
 	if (i < 0)
 		return bad(p, "event %s was not defined in this section", tok);
-	*ev = p->evs[i].ev;
+	*le = &p->evs[i];
 	return 0;
+}
+
+/* A line that refers to a lost object or event (lost: its stream.lost index,
+ * or UINT32_MAX) is skipped, and counted with the samples it had. */
+static void skip_lost(struct parser *p, uint32_t lost, uint64_t samples)
+{
+	struct stream *s = p->s;
+
+	s->lost_lines++;
+	s->lost_samples = sat_add(s->lost_samples, samples);
+	if (lost != UINT32_MAX) {
+		s->lost[lost].lines++;
+		s->lost[lost].samples = sat_add(s->lost[lost].samples, samples);
+	}
 }
 
 /* Records. Each handler gets the split line; the kind is p->f[0]. */
@@ -322,9 +375,7 @@ static int rec_event(struct parser *p)
 	if (VEC_GROW(p->evs, p->evs_nr + 1, p->evs_alloc) ||
 	    idx_table__add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
 		return oom(p);
-	p->evs[p->evs_nr].id = id;
-	p->evs[p->evs_nr].ev = (uint32_t)i;
-	p->evs_nr++;
+	p->evs[p->evs_nr++] = (struct local_ev){ .id = id, .ev = (uint32_t)i, .lost = UINT32_MAX };
 	return 0;
 }
 
@@ -387,15 +438,21 @@ static int rec_warning(struct parser *p)
 static int rec_total(struct parser *p)
 {
 	struct stream_event *e;
+	struct local_ev *le = NULL;
 	uint64_t samples = 0, period = 0;
-	uint32_t ev = 0;
+	uint32_t ev;
 	size_t cls;
 	int err;
 
-	if ((err = check_fields(p, 5)) || (err = find_ev(p, p->f[1], &ev)) ||
+	if ((err = check_fields(p, 5)) || (err = find_ev(p, p->f[1], &le)) ||
 	    (err = get_dec(p, p->f[3], "samples", &samples)) ||
 	    (err = get_dec(p, p->f[4], "period", &period)))
 		return err;
+	if (le->ev == LOST) {
+		skip_lost(p, le->lost, 0);
+		return 0;
+	}
+	ev = le->ev;
 	for (cls = 0; cls < HB_CLASS__NR; cls++)
 		if (!strcmp(p->f[2], hb_class_name(cls)))
 			break;
@@ -421,6 +478,7 @@ static int rec_total(struct parser *p)
 struct obj_fields {
 	enum hb_object_kind kind;
 	uint64_t pid, e_machine, addr, size, code_index, load_time, sym_start;
+	uint64_t name_length, dump_length, dso_length;
 	char *name, *dump, *dso, *source;
 };
 
@@ -429,25 +487,31 @@ enum { F_DEC, F_HEX, F_STR };
 #define K_FILE (1u << HB_KIND_NATIVE | 1u << HB_KIND_CWASM)
 #define K_ALL (K_JIT | K_FILE)
 
-/* STREAM.md `object`: key, value type, where it goes, kinds that must have it. */
+/* STREAM.md `object`: key, value type, where it goes, kinds that have it,
+ * whether they must. */
 static const struct obj_key {
 	const char *key;
 	int type;
 	size_t off;
 	unsigned kinds;
-	int optional;	/* a later writer's key: an object may lack it */
+	bool optional;
 } obj_keys[] = {
-	{ "pid", F_DEC, offsetof(struct obj_fields, pid), K_ALL, 0 },
-	{ "e_machine", F_DEC, offsetof(struct obj_fields, e_machine), K_ALL, 0 },
-	{ "addr", F_HEX, offsetof(struct obj_fields, addr), K_ALL, 0 },
-	{ "size", F_DEC, offsetof(struct obj_fields, size), K_ALL, 0 },
-	{ "code-index", F_DEC, offsetof(struct obj_fields, code_index), K_JIT, 0 },
-	{ "load-time", F_DEC, offsetof(struct obj_fields, load_time), K_JIT, 0 },
-	{ "dump", F_STR, offsetof(struct obj_fields, dump), K_JIT, 0 },
-	{ "dso", F_STR, offsetof(struct obj_fields, dso), K_FILE, 0 },
-	{ "sym-start", F_HEX, offsetof(struct obj_fields, sym_start), K_FILE, 0 },
-	{ "name", F_STR, offsetof(struct obj_fields, name), K_ALL, 0 },
-	{ "source", F_STR, offsetof(struct obj_fields, source), K_FILE, 1 },
+	{ "pid", F_DEC, offsetof(struct obj_fields, pid), K_ALL, false },
+	{ "e_machine", F_DEC, offsetof(struct obj_fields, e_machine), K_ALL, false },
+	{ "addr", F_HEX, offsetof(struct obj_fields, addr), K_ALL, false },
+	{ "size", F_DEC, offsetof(struct obj_fields, size), K_ALL, false },
+	{ "code-index", F_DEC, offsetof(struct obj_fields, code_index), K_JIT, false },
+	{ "load-time", F_DEC, offsetof(struct obj_fields, load_time), K_JIT, false },
+	{ "dump", F_STR, offsetof(struct obj_fields, dump), K_JIT, false },
+	{ "dso", F_STR, offsetof(struct obj_fields, dso), K_FILE, false },
+	{ "sym-start", F_HEX, offsetof(struct obj_fields, sym_start), K_FILE, false },
+	{ "name", F_STR, offsetof(struct obj_fields, name), K_ALL, false },
+	/* STREAM.md "Lines": the full lengths of strings the writer shortened */
+	{ "name-length", F_DEC, offsetof(struct obj_fields, name_length), K_ALL, true },
+	{ "dump-length", F_DEC, offsetof(struct obj_fields, dump_length), K_JIT, true },
+	{ "dso-length", F_DEC, offsetof(struct obj_fields, dso_length), K_FILE, true },
+	/* how the plugin found a native function (STREAM.md `object`) */
+	{ "source", F_STR, offsetof(struct obj_fields, source), K_FILE, true },
 };
 
 static uint64_t obj_hash(const struct obj_fields *o)
@@ -500,6 +564,8 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 	obj->code_index = o->code_index;
 	obj->load_time = o->load_time;
 	obj->sym_start = o->sym_start;
+	obj->name_length = o->name_length;
+	obj->path_length = o->kind == HB_KIND_JIT ? o->dump_length : o->dso_length;
 	if (o->source)
 		snprintf(obj->source, sizeof(obj->source), "%s", o->source);
 	obj->origin = p->fname;
@@ -609,7 +675,7 @@ static int rec_object(struct parser *p)
 			return err;
 	}
 	for (k = 0; k < ARRAY_SIZE(obj_keys); k++)
-		if ((obj_keys[k].kinds & 1u << o.kind) && !(seen & 1u << k) && !obj_keys[k].optional)
+		if ((obj_keys[k].kinds & 1u << o.kind) && !obj_keys[k].optional && !(seen & 1u << k))
 			return bad(p, "object %s: no '%s=' field", p->f[1], obj_keys[k].key);
 	if (o.pid > UINT32_MAX)
 		return bad(p, "object %s: pid %" PRIu64 " is out of range", p->f[1], o.pid);
@@ -631,7 +697,7 @@ add_local:
 	    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
 		return oom(p);
 	lo = &p->objs[p->objs_nr++];
-	*lo = (struct local_obj){ .id = id, .obj = idx };
+	*lo = (struct local_obj){ .id = id, .obj = idx, .lost = UINT32_MAX };
 	return 0;
 }
 
@@ -654,6 +720,10 @@ static int rec_code(struct parser *p)
 	for (i = 0; i < n; i++)
 		if (hexval((unsigned char)hex[i]) < 0)
 			return bad(p, "code bytes: '%c' is not a hex digit", hex[i]);
+	if (lo->obj == LOST) {
+		skip_lost(p, lo->lost, 0);
+		return 0;
+	}
 	if (lo->obj == SKIPPED) {
 		p->s->skipped_object_lines++;
 		return 0;
@@ -706,6 +776,10 @@ static int rec_debug(struct parser *p)
 	    (err = get_str(p, p->f[5], "debug file")))
 		return err;
 
+	if (lo->obj == LOST) {
+		skip_lost(p, lo->lost, 0);
+		return 0;
+	}
 	if (lo->obj == SKIPPED) {
 		p->s->skipped_object_lines++;
 		return 0;
@@ -778,20 +852,26 @@ static int rec_sample(struct parser *p)
 	struct stream_object *obj;
 	struct stream_sample *smp;
 	struct local_obj *lo = NULL;
+	struct local_ev *le = NULL;
 	uint64_t off = 0, samples = 0, period = 0;
-	uint32_t ev = 0;
+	uint32_t ev;
 	int err;
 
 	if ((err = check_fields(p, 6)) || (err = find_obj(p, p->f[1], &lo)) ||
-	    (err = find_ev(p, p->f[2], &ev)) ||
+	    (err = find_ev(p, p->f[2], &le)) ||
 	    (err = get_hex(p, p->f[3], "sample offset", &off)) ||
 	    (err = get_dec(p, p->f[4], "samples", &samples)) ||
 	    (err = get_dec(p, p->f[5], "period", &period)))
 		return err;
+	if (lo->obj == LOST || le->ev == LOST) {
+		skip_lost(p, lo->obj == LOST ? lo->lost : le->lost, samples);
+		return 0;
+	}
 	if (lo->obj == SKIPPED) {
 		s->skipped_object_lines++;
 		return 0;
 	}
+	ev = le->ev;
 	/*
 	 * Appended as they come; when the array is full and has doubled since
 	 * the last merge, equal (object, event, offset) keys of different
@@ -867,6 +947,76 @@ static int section_start(struct parser *p)
 	return 0;
 }
 
+/* Whether tok is a whole unsigned decimal number (an id), into *v. */
+static bool dec_id(const char *tok, uint64_t *v)
+{
+	uint64_t n = 0;
+
+	if (!*tok)
+		return false;
+	for (; *tok; tok++) {
+		if (*tok < '0' || *tok > '9' || n > (UINT64_MAX - (uint64_t)(*tok - '0')) / 10)
+			return false;
+		n = n * 10 + (uint64_t)(*tok - '0');
+	}
+	*v = n;
+	return true;
+}
+
+/*
+ * A line longer than HB_STREAM_LINE_MAX (head: its first bytes; bytes: its
+ * length): its record alone is lost and told (stream.lost). An object or
+ * event it defined is remembered as lost, so that the lines referring to it
+ * are skipped and counted, not refused. The lines that make the sections
+ * cannot be lost without losing more: there it is an error.
+ */
+static int lost_line(struct parser *p, char *head, uint64_t bytes)
+{
+	struct stream *s = p->s;
+	uint32_t lost = UINT32_MAX;
+	bool object, event;
+	uint64_t id = 0;
+
+	split(p, head);
+	if (!p->in_section || !strcmp(p->f[0], HB_STREAM_MAGIC) || !strcmp(p->f[0], "end"))
+		return bad(p, "line of %" PRIu64 " bytes, longer than a stream's lines can be (%u)%s",
+			   bytes, HB_STREAM_LINE_MAX, p->in_section ? "" : " (not a hotblocks stream?)");
+	object = !strcmp(p->f[0], "object");
+	event = !strcmp(p->f[0], "event");
+	/* The id is known when the head holds all of it (a field follows). */
+	if ((object || event) && !(p->nf > 2 && dec_id(p->f[1], &id)))
+		object = event = false;
+	if (s->lost_nr < STREAM_LOST_MAX) {
+		struct stream_lost *l;
+
+		if (VEC_GROW(s->lost, s->lost_nr + 1, s->lost_alloc))
+			return oom(p);
+		l = &s->lost[s->lost_nr];
+		*l = (struct stream_lost){ .origin = p->fname, .line = p->line, .bytes = bytes,
+					   .has_id = object || event, .id = id };
+		snprintf(l->kind, sizeof(l->kind), "%s", p->f[0]);
+		lost = (uint32_t)s->lost_nr++;
+	} else {
+		s->lost_dropped++;
+	}
+	if (object) {
+		if (idx_table__find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
+			return bad(p, "object %s defined twice in this section", p->f[1]);
+		if (VEC_GROW(p->objs, p->objs_nr + 1, p->objs_alloc) ||
+		    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
+			return oom(p);
+		p->objs[p->objs_nr++] = (struct local_obj){ .id = id, .obj = LOST, .lost = lost };
+	} else if (event) {
+		if (idx_table__find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p) >= 0)
+			return bad(p, "event %s defined twice in this section", p->f[1]);
+		if (VEC_GROW(p->evs, p->evs_nr + 1, p->evs_alloc) ||
+		    idx_table__add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
+			return oom(p);
+		p->evs[p->evs_nr++] = (struct local_ev){ .id = id, .ev = LOST, .lost = lost };
+	}
+	return 0;
+}
+
 static int parse_line(struct parser *p, char *line)
 {
 	size_t i;
@@ -909,7 +1059,7 @@ int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t
 		return -EINVAL;
 	}
 	while ((ret = next_line(&r, &p, &line)) > 0) {
-		ret = parse_line(&p, line);
+		ret = ret == 2 ? lost_line(&p, line, r.long_len) : parse_line(&p, line);
 		if (ret)
 			goto out;
 	}
@@ -1066,6 +1216,7 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->warnings_nr; i++)
 		free(s->warnings[i].text);
 	free(s->warnings);
+	free(s->lost);
 	free(s->samples);
 	idx_table__release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));

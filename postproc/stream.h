@@ -12,10 +12,10 @@
 #include "../plugin/stream-format.h"
 #include "util.h"
 
-/* Longest line accepted; longer ones are refused so memory stays bounded. */
-#define STREAM_LINE_MAX (1u << 20)
 /* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */
 #define STREAM_WARNINGS_MAX 256
+/* Lines longer than HB_STREAM_LINE_MAX whose record was lost, told one by one. */
+#define STREAM_LOST_MAX 64
 
 /* One event, merged by name over all sections. */
 struct stream_event {
@@ -71,6 +71,9 @@ struct stream_object {
 	uint64_t sym_start;	/* native and cwasm only */
 	char *name;		/* owned */
 	char *path;		/* owned: jit `dump`, native/cwasm `dso` */
+	/* The full lengths in bytes of a name and path the writer shortened
+	 * (`name-length=`, `dump-length=` / `dso-length=`), else 0. */
+	uint64_t name_length, path_length;
 	/* native/cwasm: how the plugin found the function (STREAM.md `source=`):
 	 * "symtab", "eh-frame", "perf-map", ...; "" when the writer did not say */
 	char source[16];
@@ -102,6 +105,22 @@ struct stream_object {
 	unsigned long origin_line;
 };
 
+/*
+ * A line longer than HB_STREAM_LINE_MAX: its record alone is lost (STREAM.md
+ * "Lines"); when it defined an object or an event, the lines of its section
+ * that refer to that id are skipped and counted here.
+ */
+struct stream_lost {
+	const char *origin;	/* the fname given to stream__read (borrowed) */
+	unsigned long line;
+	uint64_t bytes;		/* the line's length, its newline not counted */
+	char kind[24];		/* its record kind (first word, cut) */
+	bool has_id;
+	uint64_t id;		/* `object` / `event`: the section-local id it defined */
+	uint64_t lines;		/* lines that referred to it, skipped */
+	uint64_t samples;	/* samples on the skipped `sample` lines */
+};
+
 /* A `warning` line of the plugin's, kept for the report (once per distinct text). */
 struct stream_warning {
 	char *text;		/* owned, decoded */
@@ -127,6 +146,12 @@ struct stream {
 	struct stream_warning *warnings;
 	size_t warnings_nr, warnings_alloc;
 	uint64_t warnings_dropped;
+	/* Records lost to lines over HB_STREAM_LINE_MAX: the first STREAM_LOST_MAX
+	 * in input order; lost_nr + lost_dropped are all of them, lost_lines and
+	 * lost_samples what all of them took with them. */
+	struct stream_lost *lost;
+	size_t lost_nr, lost_alloc;
+	uint64_t lost_dropped, lost_lines, lost_samples;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
@@ -143,6 +168,7 @@ void stream__init(struct stream *s);
  * e_machine, size and kind for native and cwasm ones, whose pid and address
  * change from run to run): a disagreement is an error naming both places,
  * never resolved by a guess.
+ * A line longer than HB_STREAM_LINE_MAX loses its record alone (s->lost).
  * Returns 0, or on bad input -EINVAL with "FNAME:LINE: message" in err
  * (-EIO for a read error, -ENOMEM); s must then only be released.
  * Not valid after stream__finish.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of sample classification (plugin/classify.c), the live-mode
- * pending samples (plugin/pending.c) and the run's accounting (plugin/run.c),
+ * pending samples (plugin/pending.c) and the run's accounting of its verdicts (plugin/run.c),
  * driven through a fake of perf's callbacks the way the entry points drive
  * them. The expected class of each sample follows from STREAM.md "total
  * classes" and JITDUMP.md "Time"; every test also checks that each event's
@@ -62,14 +62,16 @@ struct fixture {
 	char dump[64];
 };
 
-static void mono(bool yes)
+/* The event's clock as perf record leaves it in perf_event_attr. */
+enum clock { MONO, NOT_MONO, NO_TIMES };
+
+static void clock_of_events(enum clock c)
 {
 	memset(&attr, 0, sizeof(attr));
-	if (yes) {
-		attr.use_clockid = 1;
-		attr.clockid = CLOCK_MONOTONIC;
-		attr.sample_type = PERF_SAMPLE_TIME;
-	}
+	/* perf record -k mono: the clock, and sample times unless --per-thread without -T. */
+	attr.use_clockid = c != NOT_MONO;
+	attr.clockid = c != NOT_MONO ? CLOCK_MONOTONIC : 0;
+	attr.sample_type = c != NO_TIMES ? PERF_SAMPLE_TIME : 0;
 }
 
 static int setup(void **state)
@@ -79,7 +81,7 @@ static int setup(void **state)
 	if (!f || !(f->run = run__new(&fns)))
 		return -1;
 	f->run->perf_data = strdup("perf.data");
-	mono(true);
+	clock_of_events(MONO);
 	have_al = false;
 	object_code_calls = 0;
 	*state = f;
@@ -97,14 +99,17 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A dump of pid 42 with one 32-byte load "hot" at 0x7000 loaded at time 100. */
-static void with_dump(void **state)
+/* A dump of pid 42 with one 32-byte load "hot" at 0x7000 loaded at time 100;
+ * reused: then a 16-byte load "again" at 0x7000 at time 200. */
+static void with_loads(void **state, bool reused)
 {
 	struct fixture *f = *state;
 	struct jitdump_writer w;
 	struct jitdump_writer_header h = jitdump_writer__default_header(42);
 	struct jitdump_writer_load l = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
 					 .name = "hot", .code_size = 32 };
+	struct jitdump_writer_load again = { .timestamp = 200, .pid = 42, .tid = 42, .code_addr = 0x7000,
+					     .name = "again", .code_size = 16, .code_index = 1 };
 	int fd;
 
 	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-classify-XXXXXX");
@@ -114,9 +119,16 @@ static void with_dump(void **state)
 	jitdump_writer__init(&w, false);
 	jitdump_writer__header(&w, &h);
 	jitdump_writer__code_load(&w, &l);
+	if (reused)
+		jitdump_writer__code_load(&w, &again);
 	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
 	jitdump_writer__release(&w);
 	assert_int_equal(dumps__add(&f->run->dumps, f->dump, 42), 0);
+}
+
+static void with_dump(void **state)
+{
+	with_loads(state, false);
 }
 
 /* One sample through the calls filter_event_early and filter_event make. */
@@ -128,10 +140,12 @@ static void feed(struct run *run, const char *event, uint8_t cpumode, uint32_t p
 		.period = period, .cpumode = cpumode, .event = event,
 	};
 	uint32_t ev = run__event(run, s.event, NULL);
+	struct classify_verdict v;
 
 	run__account(run, ev, HB_CLASS_ALL, s.period);
-	if (!classify__early(run, &s, ev))
-		classify__resolved(run, &s, ev, NULL);
+	if (!classify__early(&run->classify, &s, run->events[ev].time_aware, &v))
+		v = classify__resolved(&run->classify, &s, NULL);
+	run__settle(run, ev, &s, &v);
 }
 
 static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uint64_t symoff)
@@ -209,7 +223,7 @@ static void a_sample_before_the_load_is_not_the_load(void **state)
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
 	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(run, 0, HB_CLASS_JIT), 0);
-	classify__explain_unresolved(run);
+	run__explain_unresolved(run);
 	assert_int_equal(run->warnings_nr, 1);
 	assert_non_null(strstr(run->warnings[0], "1 sample hit JIT code before its load record's time"));
 	classes_sum_to_all(run);
@@ -220,14 +234,64 @@ static void without_mono_time_is_not_used_and_that_is_said(void **state)
 	struct run *run = ((struct fixture *)*state)->run;
 
 	with_dump(state);
-	mono(false);
-	/* Before the load by time, but times are not comparable: the newest load covering it. */
+	clock_of_events(NOT_MONO);
+	/* Before the load by time, but times are not comparable: the one load covering it. */
 	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
 	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
 	assert_int_equal(total(run, 0, HB_CLASS_JIT), 2);
 	assert_false(run__time_aware(run));
 	assert_int_equal(run->warnings_nr, 1);
 	assert_non_null(strstr(run->warnings[0], "event task-clock was not recorded with `perf record -k mono`"));
+	classes_sum_to_all(run);
+}
+
+/* Regression (issue 21, 5): perf record -k mono --per-thread without -T
+ * records no sample times; re-recording with -k mono, as the old warning
+ * advised, changes nothing. The warning names the real cause. */
+static void without_sample_times_the_warning_names_per_thread(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_dump(state);
+	clock_of_events(NO_TIMES);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 0, 10);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
+	assert_false(run__time_aware(run));
+	assert_int_equal(run->warnings_nr, 1);
+	assert_non_null(strstr(run->warnings[0], "event cpu-clock has no sample times (`perf record --per-thread`"
+				" without `-T`/`--timestamp`)"));
+	assert_null(strstr(run->warnings[0], "not recorded with `perf record -k mono`"));
+	classes_sum_to_all(run);
+}
+
+/*
+ * Regression (issue 21, 5): without times, a sample where two loads were
+ * ("hot" [0x7000, 0x7020) at t=100, then "again" [0x7000, 0x7010) at t=200)
+ * went silently to the newest. It is ambiguous, counted apart, and the
+ * warning names both loads; where one load alone was, it is that one's.
+ * With times the same sample is placed (t=150: hot).
+ */
+static void without_times_a_reused_address_is_ambiguous_and_its_loads_named(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	with_loads(state, true);
+	clock_of_events(NO_TIMES);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7018, 0, 10);
+	clock_of_events(MONO);
+	feed(run, "cycles", PERF_RECORD_MISC_USER, 42, 0x7008, 150, 10);
+	assert_int_equal(total(run, 0, HB_CLASS_AMBIGUOUS), 2);
+	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(counted(run, 0, 0, 0x18), 1);
+	assert_int_equal(counted(run, 1, 0, 0x8), 0);
+	assert_int_equal(total(run, 1, HB_CLASS_JIT), 1);
+	assert_int_equal(counted(run, 0, 1, 0x8), 1);
+	run__explain_unresolved(run);
+	assert_int_equal(run->warnings_nr, 2);
+	assert_string_equal(run->warnings[1], "2 JIT samples hit addresses that several code loads covered, with no"
+			    " time to tell which ran (counted as unattributed.ambiguous): hot or again (pid 42, 2)");
 	classes_sum_to_all(run);
 }
 
@@ -307,7 +371,7 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	struct run *run = f->run;
 
 	with_dump(state);
-	run->live = true;
+	run->classify.live = true;
 	/* Before the load by time, and in anonymous memory no load covers yet. */
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
 	resolve_as("//anon", NULL, 0, 0);
@@ -317,7 +381,7 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	assert_int_equal(total(run, 0, HB_CLASS_ALL), 3);
 	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
 	assert_true(codemap__add(run->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
-	pending__resolve(run);
+	run__place_held(run);
 	assert_int_equal(run->pending.nr, 0);
 	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
@@ -376,7 +440,7 @@ static void few_strays_are_one_line(void **state)
 		feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
 	resolve_as("//anon", NULL, 0, 0);
 	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
-	classify__explain_unresolved(run);
+	run__explain_unresolved(run);
 	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
 	assert_int_equal(run->warnings_nr, 1);
 	assert_non_null(strstr(run->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "
@@ -392,6 +456,8 @@ int main(void)
 		T(kernel_and_jit_samples_need_nothing_from_perf),
 		T(a_sample_before_the_load_is_not_the_load),
 		T(without_mono_time_is_not_used_and_that_is_said),
+		T(without_sample_times_the_warning_names_per_thread),
+		T(without_times_a_reused_address_is_ambiguous_and_its_loads_named),
 		T(perf_resolves_the_rest),
 		T(a_native_symbol_is_one_object_with_its_code_read_once),
 		T(jit_only_leaves_the_rest_unresolved),

@@ -56,9 +56,19 @@ static void a_reused_address_goes_to_the_load_current_at_sample_time(void **stat
 	assert_int_equal(codemap__lookup(m, 1, 0x1030, 300, true, &id), CODEMAP_HIT);
 	assert_int_equal(id, 2);
 	assert_int_equal(codemap__lookup(m, 1, 0x1048, 250, true, &id), CODEMAP_BEFORE_LOAD);
-	/* Without time: the newest load covering ip, whatever the sample time. */
-	assert_int_equal(codemap__lookup(m, 1, 0x1008, 50, false, &id), CODEMAP_HIT);
+	/* Without time nothing tells alpha from beta at 0x1008: ambiguous (the
+	 * newest named), whatever the sample's time; at 0x1048 only gamma. */
+	assert_int_equal(codemap__lookup(m, 1, 0x1008, 50, false, &id), CODEMAP_AMBIGUOUS);
 	assert_int_equal(id, 1);
+	assert_int_equal(codemap__lookup(m, 1, 0x1048, 50, false, &id), CODEMAP_HIT);
+	assert_int_equal(id, 2);
+	uint32_t ids[2];
+
+	assert_int_equal(codemap__covering(m, 1, 0x1018, ids, 2), 3);
+	assert_int_equal(codemap__covering(m, 1, 0x1008, ids, 2), 2);
+	assert_int_equal(ids[0], 0);
+	assert_int_equal(ids[1], 1);
+	assert_int_equal(codemap__covering(m, 2, 0x1008, ids, 2), 0);
 	codemap__free(m);
 }
 
@@ -125,12 +135,14 @@ static enum codemap_result reference(const struct codemap *m, uint32_t pid, uint
 				     uint64_t time, bool time_aware, size_t *id)
 {
 	bool found = false, later = false;
+	size_t covering = 0;
 
 	for (size_t i = 0; i < codemap__nr(m); i++) {
 		const struct codemap_entry *e = codemap__entry(m, i);
 
 		if (e->pid != pid || ip < e->start || ip >= e->end)
 			continue;
+		covering++;
 		if (time_aware && e->time > time) {
 			later = true;
 			continue;
@@ -139,6 +151,8 @@ static enum codemap_result reference(const struct codemap *m, uint32_t pid, uint
 			*id = i;
 		found = true;
 	}
+	if (found && !time_aware && covering > 1)
+		return CODEMAP_AMBIGUOUS;
 	return found ? CODEMAP_HIT : later ? CODEMAP_BEFORE_LOAD : CODEMAP_MISS;
 }
 
@@ -169,9 +183,22 @@ static void lookups_agree_with_the_rule_on_random_overlapping_loads(void **state
 			size_t got = SIZE_MAX, want = SIZE_MAX;
 			enum codemap_result r = codemap__lookup(m, pid, ip, t, ta, &got);
 
+			uint32_t ids[8], all[8];
+			size_t n = codemap__covering(m, pid, ip, ids, 8), k = 0;
+
 			assert_int_equal(r, reference(m, pid, ip, t, ta, &want));
-			if (r == CODEMAP_HIT)
+			if (r == CODEMAP_HIT || r == CODEMAP_AMBIGUOUS)
 				assert_int_equal(got, want);
+			/* Every load covering ip, whatever its time, in id order. */
+			for (size_t i = 0; i < codemap__nr(m); i++) {
+				const struct codemap_entry *e = codemap__entry(m, i);
+
+				if (e->pid == pid && ip >= e->start && ip < e->end && k++ < 8)
+					all[k - 1] = (uint32_t)i;
+			}
+			assert_int_equal(n, k);
+			if (n <= 8)
+				assert_memory_equal(ids, all, n * sizeof(*ids));
 		}
 	}
 	codemap__free(m);

@@ -184,6 +184,51 @@ static void a_dump_that_moved_is_found_in_the_fallback_directories(void **state)
 	assert_int_equal(f->d.nr, 1);
 }
 
+/* The lines of the hint's "searched:" list that contain s. */
+static int searched_lines(const struct dumps *d, const char *s)
+{
+	int n = 0;
+
+	for (const char *line = d->searched; *line; line = strchr(line, '\n') + 1)
+		n += strstr(line, s) && strstr(line, s) < strchr(line, '\n');
+	return n;
+}
+
+/*
+ * Regression (issue 21, 7): perf.data read as "perf.data" in the directory
+ * its marker names, the dump gone. The recorded path, "./" + its name (the
+ * directory of perf.data) and the current directory's are one file, and the
+ * pid's own fallback search looks for that name again: the hint listed it
+ * three times and then "in 2 fallback directories". Each place once.
+ */
+static void the_searched_list_names_each_place_once(void **state)
+{
+	struct fixture *f = *state;
+	const char *recorded = path_of(state, "rec/jit-101.dump");
+	char cwd[4096], dir[256];
+
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	snprintf(dir, sizeof(dir), "%s/rec", f->dir);
+	/* Back in cwd before anything is checked: a failure must not leave the others there. */
+	assert_int_equal(chdir(dir), 0);
+	dumps__discover(&f->d, "perf.data", false, NULL, NULL, 0, NULL);
+	int added = dumps__add(&f->d, recorded, 101);
+
+	dumps__try_pid(&f->d, 101);
+	assert_int_equal(chdir(cwd), 0);
+	assert_int_equal(added, -ENOENT);
+	/* "." and the current directory are one. */
+	assert_int_equal(f->d.dirs_nr, 1);
+	assert_int_equal(searched_lines(&f->d, "jit-101.dump"), 1);
+	assert_int_equal(searched_lines(&f->d, recorded), 1);
+	/* A directory of its own is still searched, and said. */
+	snprintf(dir, sizeof(dir), "%s/other", f->dir);
+	mkdir(dir, 0755);
+	dumps__add_dir(&f->d, dir);
+	dumps__try_pid(&f->d, 102);
+	assert_int_equal(searched_lines(&f->d, "jit-102.dump in 2 fallback directories (not found)"), 1);
+}
+
 static void another_process_dump_is_used_only_when_named(void **state)
 {
 	struct fixture *f = *state;
@@ -445,6 +490,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(a_marked_dump_is_read_and_matched_by_the_marker_pid),
 		T(a_dump_that_moved_is_found_in_the_fallback_directories),
+		T(the_searched_list_names_each_place_once),
 		T(another_process_dump_is_used_only_when_named),
 		T(only_regular_files_are_read_and_each_once),
 		T(a_pid_dump_is_found_by_its_name_unless_perf_data_says_otherwise),

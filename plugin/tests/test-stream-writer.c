@@ -19,18 +19,35 @@
 
 #include "stream-writer.h"
 
+/* A string to write into (open_memstream); memory_text closes it and hands it over. */
+struct memory {
+	char *text;
+	size_t len;
+	FILE *f;
+};
+
+static FILE *memory_open(struct memory *m)
+{
+	*m = (struct memory){ 0 };
+	m->f = open_memstream(&m->text, &m->len);
+	assert_non_null(m->f);
+	return m->f;
+}
+
+static char *memory_text(struct memory *m)
+{
+	assert_int_equal(fclose(m->f), 0);
+	return m->text;
+}
+
 /* Write a section into a string (caller frees). */
 static char *write_section(const struct stream_writer_header *h, struct stream_writer_object *objs,
 			   size_t nr, const struct count_entry *counts, size_t counts_nr, int *ret)
 {
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	struct memory m;
 
-	assert_non_null(f);
-	*ret = stream_writer__write(f, h, objs, nr, counts, counts_nr);
-	assert_int_equal(fclose(f), 0);
-	return text;
+	*ret = stream_writer__write(memory_open(&m), h, objs, nr, counts, counts_nr);
+	return memory_text(&m);
 }
 
 static void a_section_is_written_as_the_format_says(void **state)
@@ -202,6 +219,132 @@ static void every_byte_survives_escaping(void **state)
 	free(text);
 }
 
+/* put_string into a new string (caller frees); *full is what it returned. */
+static char *put(const char *str, size_t *full)
+{
+	struct memory m;
+
+	*full = stream_writer__put_string(memory_open(&m), str);
+	return memory_text(&m);
+}
+
+/* n bytes of c, or of the 3-byte character U+6F22 (漢) when c is 0. Caller frees. */
+static char *repeat(char c, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	assert_non_null(s);
+	for (size_t i = 0; i < n; i++)
+		s[i] = c ? c : "\xe6\xbc\xa2"[i % 3];
+	s[n] = 0;
+	return s;
+}
+
+/*
+ * STREAM.md "Lines": a string is written in at most HB_STREAM_STRING_MAX
+ * bytes, escapes counted; past that it is cut where the marker %E2%80%A6
+ * (9 bytes) still fits, never inside a UTF-8 character, and its full length
+ * is returned. The expected cuts are worked out in the comments.
+ */
+static void strings_past_the_limit_are_cut_marked_and_measured(void **state)
+{
+	char *s, *out, back[HB_STREAM_STRING_MAX + 1];
+	size_t full;
+
+	/* 16384 plain bytes fit exactly. */
+	s = repeat('a', HB_STREAM_STRING_MAX);
+	out = put(s, &full);
+	assert_int_equal(full, 0);
+	assert_string_equal(out, s);
+	free(s);
+	free(out);
+	/* One more: 16375 of them and the marker, 16384 bytes written. */
+	s = repeat('a', HB_STREAM_STRING_MAX + 1);
+	out = put(s, &full);
+	assert_int_equal(full, HB_STREAM_STRING_MAX + 1);
+	assert_int_equal(strlen(out), HB_STREAM_STRING_MAX);
+	assert_memory_equal(out, s, HB_STREAM_STRING_MAX - 9);
+	assert_string_equal(out + HB_STREAM_STRING_MAX - 9, "%E2%80%A6");
+	free(s);
+	free(out);
+	/* '%' is written as 3 bytes: 5461 of them fit (16383), 5462 do not:
+	 * cut, 5458 of them (16374, within 16384 - 9) and the marker, 16383. */
+	s = repeat('%', 5461);
+	out = put(s, &full);
+	assert_int_equal(full, 0);
+	assert_int_equal(strlen(out), 16383);
+	free(s);
+	free(out);
+	s = repeat('%', 5462);
+	out = put(s, &full);
+	assert_int_equal(full, 5462);
+	assert_int_equal(strlen(out), 5458 * 3 + 9);
+	free(s);
+	free(out);
+	/* 120,000 CJK characters (360,000 bytes, 9 written bytes each): 16375
+	 * written bytes hold 5458 bytes, one into character 1820: cut before
+	 * it, 1819 characters and the marker. */
+	s = repeat(0, 360000);
+	out = put(s, &full);
+	assert_int_equal(full, 360000);
+	assert_int_equal(strlen(out), 1820 * 9);
+	assert_int_equal(decode(out, back), 1819 * 3 + 3);
+	assert_memory_equal(back, s, 1819 * 3);
+	assert_string_equal(back + 1819 * 3, HB_STREAM_SHORTENED);
+	free(s);
+	free(out);
+}
+
+/* Every string a section can carry at its longest: no line over HB_STREAM_LINE_MAX. */
+static void no_line_is_longer_than_the_limit(void **state)
+{
+	char *huge = repeat(0, 360000), *path = repeat('/', 100000), *word = repeat('w', 70000);
+	const char *events[] = { word };
+	const char *warnings[] = { huge };
+	const struct stream_writer_jitdump dumps[] = {
+		{ .path = path, .pid = 7, .loads = 1, .status = "ok" },
+	};
+	const struct jitdump_debug_entry debug[] = { { .addr = 0x1000, .line = 1, .file = huge } };
+	uint64_t totals[1][HB_CLASS__NR][2] = { { { 1, 1 } } };
+	const struct stream_writer_header h = {
+		.producer = word, .input = path, .events = events, .events_nr = 1,
+		.totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
+		.jitdumps = dumps, .jitdumps_nr = 1, .warnings = warnings, .warnings_nr = 1,
+	};
+	struct stream_writer_object objs[] = {
+		{ .kind = HB_KIND_JIT, .id = 0, .pid = UINT32_MAX, .e_machine = UINT16_MAX,
+		  .addr = UINT64_MAX, .size = UINT64_MAX, .name = huge, .code_index = UINT64_MAX,
+		  .load_time = UINT64_MAX, .dump = path, .debug = debug, .debug_nr = 1 },
+		{ .kind = HB_KIND_NATIVE, .id = 1, .pid = UINT32_MAX, .e_machine = UINT16_MAX,
+		  .addr = UINT64_MAX, .size = UINT64_MAX, .name = huge, .dso = path,
+		  .sym_start = UINT64_MAX },
+	};
+	int ret;
+	char *text = write_section(&h, objs, 2, NULL, 0, &ret), *line, *next;
+	size_t lines = 0;
+
+	assert_int_equal(ret, 0);
+	for (line = text; *line; line = next + 1, lines++) {
+		next = strchr(line, '\n');
+		assert_non_null(next);
+		if ((size_t)(next - line) > HB_STREAM_LINE_MAX)
+			fail_msg("line %zu: %zu bytes", lines + 1, (size_t)(next - line));
+	}
+	/* Each shortened string's full length follows it. */
+	assert_non_null(strstr(text, " dump-length=100000 name-length=360000\n"));
+	assert_non_null(strstr(text, " dso-length=100000 name-length=360000\n"));
+	assert_non_null(strstr(text, " status=ok path-length=100000\n"));
+	assert_non_null(strstr(text, "%E2%80%A6 file-length=360000\n"));
+	assert_non_null(strstr(text, "%E2%80%A6 text-length=360000\n"));
+	assert_non_null(strstr(text, "%E2%80%A6 name-length=70000\n"));
+	assert_non_null(strstr(text, "\ninput /"));
+	assert_non_null(strstr(text, "%E2%80%A6 path-length=100000\ntime-aware"));
+	free(text);
+	free(huge);
+	free(path);
+	free(word);
+}
+
 static void a_failed_write_is_reported(void **state)
 {
 	uint64_t totals[1][HB_CLASS__NR][2] = { 0 };
@@ -223,6 +366,8 @@ int main(void)
 		cmocka_unit_test(a_section_is_written_as_the_format_says),
 		cmocka_unit_test(objects_order_by_identity_whatever_the_ids),
 		cmocka_unit_test(every_byte_survives_escaping),
+		cmocka_unit_test(strings_past_the_limit_are_cut_marked_and_measured),
+		cmocka_unit_test(no_line_is_longer_than_the_limit),
 		cmocka_unit_test(a_failed_write_is_reported),
 	};
 

@@ -74,7 +74,7 @@ static int setup(void **state)
 static int clean_dir(void **state)
 {
 	static const char *const names[] = {
-		"a.clif", "b.clif", "fifo", "dangling", "huge.clif", "f.clif",
+		"a.clif", "b.clif", "fifo", "dangling", "huge.clif", "f.clif", "c.clif",
 	};
 	char p[256];
 	size_t i;
@@ -231,6 +231,32 @@ static void a_later_file_with_the_same_symbol_wins_and_is_counted(void **state)
 	/* strcmp order: a.clif, then b.clif, which wins whatever order readdir gives. */
 	text_is(f, 0x10, "v1 = iconst.i32 2");
 	assert_non_null(strstr(clif_set__first_warning(s), "b.clif: function wasm[0]::function[3] again"));
+	clif_set__free(s);
+}
+
+/*
+ * wasmtime 50 names some functions' CLIF "SYMBOL_wasm_call" (an ABI left in a
+ * reused context; seen on test-data/wasmtime-real/50.0.1/component, e.g.
+ * wasm[1]--function[49]_wasm_call.clif for the symbol wasm[1]::function[49]):
+ * such a file is the symbol's when no file names the symbol exactly.
+ */
+static void a_stale_abi_suffix_is_the_symbols_when_nothing_names_it_exactly(void **state)
+{
+	struct clif_set *s;
+
+	write_file("a.clif", HDR("wasm[1]::function[49]_wasm_call") "@0010    v1 = iconst.i32 1\n");
+	write_file("b.clif", HDR("wasm[0]::function[3]::f_array_call") "@0010    v1 = iconst.i32 2\n");
+	write_file("c.clif", HDR("wasm[0]::function[3]::f") "@0010    v1 = iconst.i32 3\n");
+	s = load_ok(dir);
+	assert_int_equal(clif_set__nr(s), 3);
+	text_is(find_ok(s, "wasm[1]::function[49]"), 0x10, "v1 = iconst.i32 1");
+	text_is(find_ok(s, "wasm[1]::function[49]_wasm_call"), 0x10, "v1 = iconst.i32 1");
+	/* the exact name first */
+	text_is(find_ok(s, "wasm[0]::function[3]::f"), 0x10, "v1 = iconst.i32 3");
+	text_is(find_ok(s, "wasm[0]::function[3]::f_array_call"), 0x10, "v1 = iconst.i32 2");
+	/* a suffix only after the whole symbol, never in place of part of it */
+	assert_null(clif_set__find(s, "wasm[1]::function[4]"));
+	assert_null(clif_set__find(s, "wasm[1]::function[49]_wasm"));
 	clif_set__free(s);
 }
 
@@ -393,6 +419,7 @@ int main(void)
 		cmocka_unit_test(garbage_srclocs_are_skipped_and_counted),
 		cmocka_unit_test(a_missing_directory_is_an_error_naming_it),
 		cmocka_unit_test_teardown(a_later_file_with_the_same_symbol_wins_and_is_counted, clean_dir),
+		cmocka_unit_test_teardown(a_stale_abi_suffix_is_the_symbols_when_nothing_names_it_exactly, clean_dir),
 		cmocka_unit_test_teardown(fifos_dangling_links_and_huge_files_are_passed_over, clean_dir),
 		cmocka_unit_test(only_the_exact_header_line_identifies_a_file),
 		cmocka_unit_test(line_forms_are_read_as_documented),

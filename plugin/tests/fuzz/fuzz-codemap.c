@@ -29,12 +29,14 @@ static enum codemap_result reference(const struct codemap *m, size_t upto, uint3
 				     uint64_t ip, uint64_t time, bool time_aware, size_t *id)
 {
 	bool found = false, later = false;
+	size_t covering = 0;
 
 	for (size_t i = 0; i < upto; i++) {
 		const struct codemap_entry *e = codemap__entry(m, i);
 
 		if (e->pid != pid || ip < e->start || ip >= e->end)
 			continue;
+		covering++;
 		if (time_aware && e->time > time) {
 			later = true;
 			continue;
@@ -43,6 +45,8 @@ static enum codemap_result reference(const struct codemap *m, size_t upto, uint3
 			*id = i;
 		found = true;
 	}
+	if (found && !time_aware && covering > 1)
+		return CODEMAP_AMBIGUOUS;
 	return found ? CODEMAP_HIT : later ? CODEMAP_BEFORE_LOAD : CODEMAP_MISS;
 }
 
@@ -52,7 +56,7 @@ static void check(struct codemap *m, size_t nr, uint32_t pid, uint64_t ip, uint6
 		size_t got = SIZE_MAX, want = SIZE_MAX;
 		enum codemap_result r = codemap__lookup(m, pid, ip, time, ta, &got);
 
-		if (r != reference(m, nr, pid, ip, time, ta, &want) || (r == CODEMAP_HIT && got != want))
+		if (r != reference(m, nr, pid, ip, time, ta, &want) || ((r == CODEMAP_HIT || r == CODEMAP_AMBIGUOUS) && got != want))
 			abort();
 	}
 }

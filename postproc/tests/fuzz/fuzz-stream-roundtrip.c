@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the plugin's stream writer to postproc's reader, with
+ * names, paths, event names, warnings and debug file names made from the
+ * input: any bytes, as long as 512 KB (a short chunk repeated). Whatever they
+ * are (plugin/STREAM.md "Lines"): every line the writer writes is within
+ * HB_STREAM_LINE_MAX, the reader takes the whole stream and loses nothing,
+ * and every string comes back whole, or cut at a character boundary and
+ * marked, with its full length. A failure aborts.
+ * The input: byte 0 the number of objects (1..4, low bits) and events (1..2),
+ * then for each string a chunk (u8 length, bytes) and a repeat count (u8:
+ * n + 1, or with the top bit (n & 0x7f) * 4096 + 1); what is missing is empty.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream.h"
+#include "../plugin-stream-writer.c"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+enum { MAX_STRING = 512 * 1024, MAX_OBJS = 4, MAX_EVENTS = 2 };
+
+struct input {
+	const uint8_t *p, *end;
+};
+
+static uint8_t next_byte(struct input *in)
+{
+	return in->p < in->end ? *in->p++ : 0;
+}
+
+/* A string from the input (caller frees): a chunk repeated, NULs dropped. */
+static char *take_string(struct input *in)
+{
+	size_t n = next_byte(in), len = 0, repeat, k;
+	const uint8_t *chunk = in->p;
+	char *s;
+
+	if (n > (size_t)(in->end - in->p))
+		n = (size_t)(in->end - in->p);
+	in->p += n;
+	k = next_byte(in);
+	repeat = k & 0x80 ? (k & 0x7f) * 4096 + 1 : k + 1;
+	s = malloc(MAX_STRING + 1);
+	if (!s)
+		abort();
+	for (size_t r = 0; r < repeat && n; r++)
+		for (size_t i = 0; i < n && len < MAX_STRING; i++)
+			if (chunk[i])
+				s[len++] = (char)chunk[i];
+	s[len] = '\0';
+	return s;
+}
+
+#define CHECK(cond)                                                                   \
+	do {                                                                          \
+		if (!(cond)) {                                                        \
+			fprintf(stderr, "fuzz-stream-roundtrip: %s:%d: %s\n", __FILE__, \
+				__LINE__, #cond);                                     \
+			abort();                                                      \
+		}                                                                     \
+	} while (0)
+
+/* A cut of s before byte c is not inside a UTF-8 character: s[c] begins
+ * one, or no lead byte is within the 3 bytes before it. */
+static bool cut_ok(const char *str, size_t c)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	if ((s[c] & 0xc0) != 0x80)
+		return true;
+	for (size_t j = c; j > 0 && c - j < 3;)
+		if ((s[--j] & 0xc0) != 0x80)
+			return s[j] < 0xc0;
+	return true;
+}
+
+/* got is want, or want cut (g - m bytes kept) and marked. */
+static bool cut_and_marked(const char *got, const char *want)
+{
+	size_t g = strlen(got), m = strlen(HB_STREAM_SHORTENED);
+
+	return g >= m && g - m < strlen(want) && !memcmp(got, want, g - m) &&
+	       !strcmp(got + g - m, HB_STREAM_SHORTENED) && cut_ok(want, g - m);
+}
+
+/* got is want, or want cut and marked with full = its length. */
+static void same_or_shortened(const char *got, uint64_t full, const char *want)
+{
+	size_t g = strlen(got), m = strlen(HB_STREAM_SHORTENED);
+
+	if (!full) {
+		CHECK(!strcmp(got, want));
+		return;
+	}
+	CHECK(full == strlen(want));
+	CHECK(g >= m && g - m < full);
+	CHECK(!memcmp(got, want, g - m));
+	CHECK(!strcmp(got + g - m, HB_STREAM_SHORTENED));
+	CHECK(cut_ok(want, g - m));
+}
+
+/* The value of " key=" on a line, or 0. */
+static uint64_t line_key(const char *line, const char *key)
+{
+	const char *k = strstr(line, key);
+
+	return k ? strtoull(k + strlen(key), NULL, 10) : 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, data + size };
+	uint8_t shape = next_byte(&in);
+	size_t objs_nr = 1 + (shape & 3), events_nr = 1 + (shape >> 2 & 1);
+	char *producer = take_string(&in), *input = take_string(&in), *dump_path = take_string(&in);
+	char *warning = take_string(&in), *events[MAX_EVENTS], *names[MAX_OBJS], *paths[MAX_OBJS];
+	char *files[MAX_OBJS];
+	struct jitdump_debug_entry debug[MAX_OBJS];
+	struct stream_writer_object objs[MAX_OBJS];
+	struct count_entry counts[MAX_OBJS];
+	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2] = { 0 };
+	/* Different code in each: the reader folds the same code under one name (stream-fold.h). */
+	uint8_t code[MAX_OBJS][16] = { { 0 } };
+	bool jit[MAX_OBJS];	/* objs[] is reordered by the writer */
+	char *text = NULL, err[512];
+	size_t len = 0;
+	struct stream s;
+	FILE *f;
+
+	for (size_t e = 0; e < events_nr; e++) {
+		char *name = take_string(&in);
+
+		/* Distinct names: the reader merges events by name. */
+		events[e] = malloc(strlen(name) + 3);
+		if (!events[e])
+			abort();
+		sprintf(events[e], "%zu:%s", e, name);
+		free(name);
+		totals[e][HB_CLASS_ALL][0] = totals[e][HB_CLASS_ALL][1] = e ? 0 : objs_nr;
+		totals[e][HB_CLASS_JIT][0] = totals[e][HB_CLASS_JIT][1] = e ? 0 : objs_nr;
+	}
+	for (size_t i = 0; i < objs_nr; i++) {
+		jit[i] = !(next_byte(&in) & 1);
+		names[i] = take_string(&in);
+		paths[i] = take_string(&in);
+		files[i] = take_string(&in);
+		debug[i] = (struct jitdump_debug_entry){ .addr = 0x1000, .line = 1, .file = files[i] };
+		objs[i] = (struct stream_writer_object){
+			.kind = jit[i] ? HB_KIND_JIT : HB_KIND_NATIVE, .id = (uint32_t)i, .pid = 7,
+			.e_machine = 62, .addr = 0x1000 * (i + 1), .size = sizeof(code[i]), .name = names[i],
+			.code = code[i], .code_len = sizeof(code[i]), .code_index = i, .load_time = 5,
+			.dump = paths[i], .debug = jit[i] ? &debug[i] : NULL, .debug_nr = jit[i],
+			.dso = paths[i], .sym_start = i,
+		};
+		code[i][0] = (uint8_t)i;
+		counts[i] = (struct count_entry){ .obj = (uint32_t)i, .ev = 0, .off = 2, .samples = 1, .period = 1 };
+	}
+	const struct stream_writer_header h = {
+		.producer = producer, .input = input, .events = (const char *const *)events,
+		.events_nr = events_nr, .totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
+		.jitdumps = &(struct stream_writer_jitdump){ .path = dump_path, .pid = 7, .loads = 1, .status = "ok" },
+		.jitdumps_nr = 1, .warnings = (const char *const *)&warning, .warnings_nr = 1,
+	};
+
+	f = open_memstream(&text, &len);
+	CHECK(f);
+	CHECK(!stream_writer__write(f, &h, objs, objs_nr, counts, objs_nr));
+	CHECK(!fclose(f));
+	/* Every line within the limit; a cut warning's full length said. */
+	for (char *line = text, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		CHECK(nl && (size_t)(nl - line) <= HB_STREAM_LINE_MAX);
+		/* A field after the (escaped, spaceless) text: its full length. The
+		 * text itself may read "text-length=...". */
+		char *sp = strncmp(line, "warning ", 8) ? NULL : memchr(line + 8, ' ', (size_t)(nl - line) - 8);
+
+		if (sp)
+			CHECK(!strncmp(sp, " text-length=", 13) && line_key(sp, " text-length=") == strlen(warning));
+	}
+
+	f = fmemopen(text, len, "r");
+	CHECK(f);
+	stream__init(&s);
+	if (stream__read(&s, f, "roundtrip.hbs", err, sizeof(err))) {
+		fprintf(stderr, "fuzz-stream-roundtrip: the reader refused the writer's stream: %s\n", err);
+		abort();
+	}
+	CHECK(!stream__finish(&s));
+	CHECK(!s.lost_nr && !s.lost_dropped && !s.skipped_kinds && !s.skipped_objects);
+	CHECK(s.sections == 1 && s.events_nr == events_nr && s.objects_nr == objs_nr);
+	CHECK(s.events[0].samples[HB_CLASS_ALL] == objs_nr);
+	for (size_t e = 0; e < events_nr; e++) {
+		const char *got = s.events[e].name;
+
+		/* The reader keeps no event's name-length=: a cut name ends in the marker. */
+		CHECK(!strcmp(got, events[e]) || cut_and_marked(got, events[e]));
+	}
+	CHECK(s.warnings_nr == 1 &&
+	      (!strcmp(s.warnings[0].text, warning) || cut_and_marked(s.warnings[0].text, warning)));
+	for (size_t i = 0; i < objs_nr; i++) {
+		const struct stream_object *o = NULL;
+
+		/* Each written object once, found by what makes it distinct. */
+		for (size_t k = 0; k < s.objects_nr; k++)
+			if ((s.objects[k].kind == HB_KIND_JIT ? s.objects[k].code_index : s.objects[k].sym_start) == i &&
+			    (s.objects[k].kind == HB_KIND_JIT) == jit[i])
+				o = &s.objects[k];
+		CHECK(o);
+		same_or_shortened(o->name, o->name_length, names[i]);
+		same_or_shortened(o->path, o->path_length, paths[i]);
+		CHECK(o->samples_nr == 1 && o->samples[0].samples == 1 && o->samples[0].off == 2);
+		CHECK(o->code_nr == sizeof(code[i]) && !memcmp(o->code, code[i], sizeof(code[i])));
+		if (jit[i]) {
+			CHECK(o->debug_nr == 1);
+			CHECK(!strcmp(o->debug[0].file, files[i]) || cut_and_marked(o->debug[0].file, files[i]));
+		}
+	}
+	stream__release(&s);
+	fclose(f);
+	free(text);
+	for (size_t e = 0; e < events_nr; e++)
+		free(events[e]);
+	for (size_t i = 0; i < objs_nr; i++) {
+		free(names[i]);
+		free(paths[i]);
+		free(files[i]);
+	}
+	free(producer);
+	free(input);
+	free(dump_path);
+	free(warning);
+	return 0;
+}

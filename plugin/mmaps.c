@@ -227,14 +227,16 @@ int mmaps__finish(struct mmaps *m, bool timed)
 	if (!(m->index = codemap__new()))
 		return -ENOMEM;
 	/* every process has a space from the start; each fork of it makes a new one */
-	qsort(m->forks, m->forks_nr, sizeof(*m->forks), fork_cmp);
+	if (m->forks_nr)
+		qsort(m->forks, m->forks_nr, sizeof(*m->forks), fork_cmp);
 	for (size_t i = 0; i < m->maps_nr; i++)
 		if (!add_space(m, m->maps[i].pid, 0))
 			return -ENOMEM;
 	for (size_t i = 0; i < m->forks_nr; i++)
 		if (!add_space(m, m->forks[i].pid, m->forks[i].time) || !add_space(m, m->forks[i].ppid, 0))
 			return -ENOMEM;
-	qsort(m->spaces, m->spaces_nr, sizeof(*m->spaces), space_cmp);
+	if (m->spaces_nr)
+		qsort(m->spaces, m->spaces_nr, sizeof(*m->spaces), space_cmp);
 	/* one space per (pid, created) */
 	size_t out = 0;
 

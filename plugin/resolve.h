@@ -61,7 +61,7 @@ struct resolve {
 	size_t files_indexed, symbols_indexed, index_bytes;
 };
 
-/* An empty resolver (not usable until resolve__load). */
+/* An empty resolver (not usable until resolve__ready). */
 void resolve__init(struct resolve *r);
 void resolve__release(struct resolve *r);
 

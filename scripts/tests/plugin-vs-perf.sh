@@ -39,16 +39,16 @@ demangle=$top/build/tools/perf-demangle
 unset DEBUGINFOD_URLS
 
 # The recordings: every perf.data of test-data but the jitdump-marker fixtures
-# of test-data/perfdata (their dumps are not kept).
-cases=$(cd "$top/test-data" && find . -name perf.data -path '*' ! -path './perfdata/*' | sed 's|^\./||; s|/perf.data$||' | sort)
+# of test-data/perfdata (their dumps are not kept); PVP_CASES="dir ..." for some.
+cases=${PVP_CASES:-$(cd "$top/test-data" && find . -name perf.data ! -path './perfdata/*' | sed 's|^\./||; s|/perf.data$||' | sort)}
 
-# Put back the files case's perf.data names under /tmp/hotblocks-rec: a
+# Put back the files case's perf.data names under /tmp (this run's own): a
 # committed file of the same name beside perf.data or in its parent, or a
 # pinned wasmtime whose build-id is the recorded one.
 restore_files() {	# case dir
 	d=$1
 	perf --no-pager script -i "$d/perf.data" --show-mmap-events 2>/dev/null |
-		sed -n 's|.*PERF_RECORD_MMAP2\{0,1\} .*: [r-][w-][x-][ps-] \(/tmp/hotblocks-rec/.*\)$|\1|p' | sort -u |
+		sed -n 's|.*PERF_RECORD_MMAP2\{0,1\} .*: [r-][w-][x-][ps-] \(/tmp/.*\)$|\1|p' | sort -u |
 		while IFS= read -r path; do
 			base=${path##*/} src=
 			for c in "$d/$base" "$(dirname "$d")/$base"; do
@@ -137,6 +137,23 @@ perf_keys() {
 	END { for (k in n) print k, n[k] }' "$1" | sort
 }
 
+# The keys differ only by the samples the plugin counts as ambiguous (JIT
+# samples where several loads covered the address and nothing tells which ran,
+# test-data/per-thread): perf's JIT keys ours lacks sum to n, and (with a
+# class key) ours counts n more there.
+only_ambiguous() {	# theirs ours n [class-key]
+	awk -v n="$3" -v cls="${4:-}" '
+		NR == FNR { k = $0; sub(/ [0-9]+$/, "", k); t[k] = $NF; next }
+		{ k = $0; sub(/ [0-9]+$/, "", k); o[k] = $NF }
+		END {
+			for (k in t) if (!(k in o)) { if (k ~ /^jit /) gone += t[k]; else bad = 1 }
+				     else if (t[k] != o[k] && k != cls) bad = 1
+			for (k in o) if (!(k in t) && k != cls) bad = 1
+			if (cls != "" && o[cls] - t[cls] != n) bad = 1
+			if (bad || gone != n) { print "not only the " n " ambiguous samples differ (perf JIT keys gone: " gone + 0 ")"; exit 1 }
+		}' "$1" "$2"
+}
+
 # Every "nosym" sample of ours at a file offset perf report gives its sample.
 fde_addresses() {	# perf.data ours-addr-lines
 	perf --no-pager report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
@@ -213,8 +230,8 @@ for case in $cases; do
 	perf --no-pager script -i "$pd" -F ip,sym,symoff,dso >"$t.orig" 2>"$t.perr" ||
 		{ not_ok "$case: perf script runs" "$t.perr"; continue; }
 	if grep -q '^jitdump ' "$t.hbs"; then
-		perf --buildid-dir "$tmp/bid" inject --jit -i "$pd" -o "$t.jit.data" 2>>"$t.perr" &&
-			perf --no-pager --buildid-dir "$tmp/bid" script -i "$t.jit.data" -F ip,sym,symoff,dso \
+		perf --buildid-dir "$t.bid" inject --jit -i "$pd" -o "$t.jit.data" 2>>"$t.perr" &&
+			perf --no-pager --buildid-dir "$t.bid" script -i "$t.jit.data" -F ip,sym,symoff,dso \
 				>"$t.inj" 2>>"$t.perr" || { not_ok "$case: perf inject --jit and perf script run" "$t.perr"; continue; }
 		if ! paste -d '\n' "$t.inj" "$t.orig" | awk '
 			NR % 2 == 1 { inj = $0; ip = $1; next }
@@ -224,7 +241,7 @@ for case in $cases; do
 			not_ok "$case: perf inject keeps the samples in order" "$t.align"
 			continue
 		fi
-		rm -f "$t.jit.data"
+		rm -rf "$t.jit.data" "$t.bid"
 	else
 		cp "$t.orig" "$t.perf"
 	fi
@@ -240,8 +257,11 @@ for case in $cases; do
 	fi
 	# something to compare: perf's named offsets, or its samples without a symbol
 	keyed=$(grep -c -e '^jit ' -e '^native ' "$t.theirs")
+	amb=$(awk '$1 == "total" && $3 == "unattributed.ambiguous" { s += $4 } END { print s + 0 }' "$t.hbs")
 	if diff -u "$t.theirs" "$t.ours" >"$t.diff" && [ "$keyed" -gt 0 -o -s "$t.addr" ]; then
 		ok "$case: per-offset counts of $(wc -l <"$t.ours") keys ($keyed JIT/native offsets) equal perf's"
+	elif [ "$amb" -gt 0 ] && only_ambiguous "$t.theirs" "$t.ours" "$amb" unattributed >>"$t.diff"; then
+		ok "$case: per-offset counts equal perf's but for the $amb samples perf gives the last of several loads and the plugin calls ambiguous (no sample times)"
 	else
 		not_ok "$case: per-offset counts equal perf's" "$t.diff"
 	fi
@@ -255,8 +275,11 @@ for case in $cases; do
 	set -- "$t.hbs"
 	if "$POSTPROC" --json --all "$@" >"$t.json" 2>"$t.post.err" &&
 		json_vs_perf "$t.json" "$t.theirs" "$t.insn" "$t.dmap" 2>>"$t.post.err" &&
-		diff -u "$t.insn.theirs" "$t.insn.ours" >"$t.insn.diff" 2>&1; then
-		ok "$case: hotblocks --json --all per-instruction counts ($(wc -l <"$t.insn.ours") keys) equal perf's"
+		{ diff -u "$t.insn.theirs" "$t.insn.ours" >"$t.insn.diff" 2>&1 ||
+		  { [ "$amb" -gt 0 ] && only_ambiguous "$t.insn.theirs" "$t.insn.ours" "$amb" >>"$t.insn.diff"; }; }; then
+		but=
+		[ "$amb" -gt 0 ] && but=" but for the $amb ambiguous samples"
+		ok "$case: hotblocks --json --all per-instruction counts ($(wc -l <"$t.insn.ours") keys) equal perf's$but"
 	else
 		cat "$t.post.err" >>"$t.insn.diff"
 		not_ok "$case: hotblocks --json --all per-instruction counts equal perf's" "$t.insn.diff"

@@ -8,8 +8,13 @@
 
 #include "symset.h"
 
-/* A replay log entry that removes a node (else: insert every symbol up to seq). */
-#define OP_ERASE (1u << 31)
+/* Replay log entries: insert every symbol up to seq (no flag), or perf's
+ * fix-ups over the whole tree (OP_FIXUP). */
+#define OP_FIXUP (1u << 31)
+#define MAX_SEQ (OP_FIXUP - 1)
+/* symset_sym.flags */
+#define SYM_DEAD 1u	/* removed by perf's symbols__fixup_duplicate */
+#define SYM_DECIDED 2u	/* on the first of a run of equal starts: its aliases are chosen */
 
 void symset__init(struct symset *s)
 {
@@ -158,7 +163,7 @@ static bool grow(void **p, size_t *alloc, size_t need, size_t size)
 bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		 uint8_t tag)
 {
-	if (es->seq_nr >= OP_ERASE - 1 || !grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
+	if (es->seq_nr >= MAX_SEQ || !grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
 	    !grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
 		return false;
 	es->seq_start[es->seq_nr] = start;
@@ -197,7 +202,11 @@ static void fn(type *v, type *tmp, size_t n)					\
 		all |= from[i].start;						\
 	while (bits < 64 && all >> bits)					\
 		bits++;								\
-	passes = (bits + MAX_BITS - 1) / MAX_BITS;				\
+	/* digits of about log2(n) bits: a few symbols clear few counts */	\
+	int most = 8;								\
+	while (most < MAX_BITS && (size_t)1 << (most + 1) <= n)			\
+		most++;								\
+	passes = (bits + most - 1) / most;					\
 	digit = passes ? (bits + passes - 1) / passes : 0;			\
 	for (int p = 0; p < passes; p++) {					\
 		int shift = p * digit;						\
@@ -269,47 +278,89 @@ bool symset__reserve(struct symset *es, size_t n)
 	       grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + n, sizeof(*es->seq_start));
 }
 
-/* perf's symbols__fixup_end, then symbols__fixup_duplicate, over all symbols
- * in tree order; the removals are logged in the order perf makes them. */
+/*
+ * perf's symbols__fixup_end over all symbols in tree order, then
+ * symbols__fixup_duplicate: of a run of equal starts the one
+ * choose_best_symbol prefers stays. That choice is made lazily: it reads
+ * the names (in node, 75,000 pairs of one name in .symtab and .dynsym, all
+ * over 13 MB of string tables), and only the runs a lookup meets need it
+ * (decide()). It comes out as perf's: the fix-ups of every table fold each
+ * run from its first symbol on, winner against the next (so two tables'
+ * folds are one fold over the run), and a winner always has a size, so no
+ * later end fix-up changes the ends a fold read. The log keeps the rounds
+ * for perf's tree (build_tree()).
+ */
 bool symset__commit_fixed(struct symset *es)
 {
 	struct symset_sym *v;
-	size_t n, out = 0;
+	size_t n;
 
 	if (!symset__commit(es))
 		return false;
 	v = es->v;
 	n = es->nr;
-	if (!n)
-		return true;
 	for (size_t i = 0; i + 1 < n; i++)
 		if (v[i].end == v[i].start)
 			v[i].end = v[i + 1].start;
-	if (v[n - 1].end == v[n - 1].start)
+	if (n && v[n - 1].end == v[n - 1].start)
 		v[n - 1].end = ((v[n - 1].start + 4095) & ~4095ULL) + 4096;
-	/* a run of equal starts keeps one: the winner of each pair meets the next */
-	for (size_t i = 0; i < n;) {
-		size_t best = i, j;
-		struct shown hbest = { 0 };
+	es->fixed_seq = (uint32_t)es->seq_nr;
+	return add_op(es, OP_FIXUP);
+}
 
-		for (j = i + 1; j < n && v[j].start == v[i].start; j++) {
-			struct shown hj = { 0 };
+/* The run of equal starts around v[i]: [*first, *last]. */
+static void run_of(const struct symset *es, size_t i, size_t *first, size_t *last)
+{
+	size_t a = i, b = i;
 
-			if (keep_first(&v[best], &hbest, &v[j], &hj)) {
-				if (!add_op(es, OP_ERASE | v[j].seq))
-					return false;
-			} else {
-				if (!add_op(es, OP_ERASE | v[best].seq))
-					return false;
-				best = j;
-				hbest = hj;
-			}
+	while (a > 0 && es->v[a - 1].start == es->v[i].start)
+		a--;
+	while (b + 1 < es->nr && es->v[b + 1].start == es->v[i].start)
+		b++;
+	*first = a;
+	*last = b;
+}
+
+/* perf's symbols__fixup_duplicate on the run v[first..last]: its symbols of
+ * tables read with fix-ups (seq < fixed_seq), folded in tree order, the
+ * winner of each pair meeting the next; the others stay (a PLT's). */
+static void decide(struct symset *es, size_t first, size_t last)
+{
+	struct symset_sym *v = es->v;
+	struct shown hbest = { 0 };
+	size_t best = SIZE_MAX;
+
+	if (v[first].flags & SYM_DECIDED)
+		return;
+	v[first].flags |= SYM_DECIDED;
+	for (size_t j = first; j <= last; j++) {
+		struct shown hj = { 0 };
+
+		if (v[j].seq >= es->fixed_seq || (v[j].flags & SYM_DEAD))
+			continue;
+		if (best == SIZE_MAX) {
+			best = j;
+		} else if (keep_first(&v[best], &hbest, &v[j], &hj)) {
+			v[j].flags |= SYM_DEAD;
+		} else {
+			v[best].flags |= SYM_DEAD;
+			best = j;
+			hbest = hj;
 		}
-		v[out++] = v[best];
-		i = j;
 	}
-	es->nr = es->committed = out;
-	return true;
+}
+
+size_t symset__kept(struct symset *es)
+{
+	size_t kept = 0, first, last;
+
+	for (size_t i = 0; i < es->nr; i = last + 1) {
+		run_of(es, i, &first, &last);
+		decide(es, first, last);
+		for (size_t j = first; j <= last; j++)
+			kept += !(es->v[j].flags & SYM_DEAD);
+	}
+	return kept;
 }
 
 /* perf's tree, made as perf made it: on the first lookup that needs its shape. */
@@ -334,35 +385,80 @@ static uint32_t *ranks(const struct symset *es)
 	return rank;
 }
 
+/*
+ * perf's symbols__fixup_duplicate as perf ran it, in the tree: every run of
+ * equal starts among the symbols inserted so far (seq < next) and not
+ * removed, in tree order, folded as decide() folds it, each loser removed
+ * when perf removes it.
+ */
+static void replay_duplicates(struct symset *es, uint32_t next, uint8_t *gone)
+{
+	struct symset_sym *v = es->v;
+
+	for (size_t i = 0, j; i < es->nr; i = j) {
+		struct shown hbest = { 0 };
+		size_t best = SIZE_MAX;
+
+		for (j = i; j < es->nr && v[j].start == v[i].start; j++) {
+			struct shown hj = { 0 };
+
+			if (v[j].seq >= next || gone[v[j].seq])
+				continue;
+			if (best == SIZE_MAX) {
+				best = j;
+				continue;
+			}
+			size_t lose = keep_first(&v[best], &hbest, &v[j], &hj) ? j : best;
+
+			if (lose == best) {
+				best = j;
+				hbest = hj;
+			}
+			gone[v[lose].seq] = 1;
+			symtree__erase(&es->tree, v[lose].seq + 1);
+		}
+	}
+}
+
 static bool build_tree(struct symset *es)
 {
 	uint32_t next = 0, *rank;
+	uint8_t *gone;
 
 	if (es->tree_built)
 		return es->index_of_seq != NULL;
 	es->tree_built = true;
 	if (!es->seq_nr || !(rank = ranks(es)))
 		return false;
-	if (!(es->index_of_seq = calloc(es->seq_nr, sizeof(*es->index_of_seq))) ||
+	gone = calloc(es->seq_nr, 1);
+	if (!gone || !(es->index_of_seq = calloc(es->seq_nr, sizeof(*es->index_of_seq))) ||
 	    symtree__ranked(&es->tree, es->seq_nr) < 0) {
+		free(gone);
 		free(rank);
 		goto fail;
 	}
 	for (size_t k = 0; k < es->ops_nr; k++) {
 		uint32_t op = es->ops[k];
 
-		if (op & OP_ERASE) {
-			symtree__erase(&es->tree, (op & ~OP_ERASE) + 1);
+		if (op & OP_FIXUP) {
+			replay_duplicates(es, next, gone);
 			continue;
 		}
 		for (; next < op; next++)
 			symtree__insert_ranked(&es->tree, es->seq_start[next], es->seq_start[next], rank[next]);
 	}
 	free(rank);
+	/* every run now chosen as perf chose it (decide() comes to the same) */
 	for (size_t i = 0; i < es->nr; i++) {
-		es->tree.end[es->v[i].seq + 1] = es->v[i].end;
-		es->index_of_seq[es->v[i].seq] = (uint32_t)i;
+		struct symset_sym *sym = &es->v[i];
+
+		sym->flags = (uint8_t)((sym->flags & ~SYM_DEAD) | SYM_DECIDED | (gone[sym->seq] ? SYM_DEAD : 0));
+		if (gone[sym->seq])
+			continue;
+		es->tree.end[sym->seq + 1] = sym->end;
+		es->index_of_seq[sym->seq] = (uint32_t)i;
 	}
+	free(gone);
 	return true;
 fail:
 	free(es->index_of_seq);
@@ -373,6 +469,21 @@ fail:
 static bool covers(const struct symset_sym *s, uint64_t ip)
 {
 	return ip >= s->start && (ip < s->end || (ip == s->end && ip == s->start));
+}
+
+/* The first symbol kept at or after v[i] (its run chosen), or SIZE_MAX. */
+static size_t kept_from(struct symset *es, size_t i)
+{
+	size_t first, last;
+
+	for (; i < es->nr; i = last + 1) {
+		run_of(es, i, &first, &last);
+		decide(es, first, last);
+		for (size_t j = i; j <= last; j++)
+			if (!(es->v[j].flags & SYM_DEAD))
+				return j;
+	}
+	return SIZE_MAX;
 }
 
 bool symset__done(struct symset *es)
@@ -394,9 +505,19 @@ bool symset__done(struct symset *es)
 		es->nr = es->committed = 0;
 		return false;
 	}
-	/* pmax[i]: the largest end of v[1..i] (the first symbol is looked at on its own) */
-	for (size_t i = 0; i < es->nr; i++)
-		es->pmax[i] = !i ? 0 : i > 1 && es->pmax[i - 1] > es->v[i].end ? es->pmax[i - 1] : es->v[i].end;
+	/* perf's leftmost node and its in-order successor */
+	es->leftmost = kept_from(es, 0);
+	es->second = es->leftmost == SIZE_MAX ? SIZE_MAX : kept_from(es, es->leftmost + 1);
+	/* pmax[i]: the largest end of v[0..i] but the leftmost node (looked at on
+	 * its own) and the symbols known to be removed; the runs not chosen yet
+	 * count all theirs (the bound only ever sends a lookup to the tree) */
+	for (size_t i = 0; i < es->nr; i++) {
+		uint64_t prev = i ? es->pmax[i - 1] : 0, end = es->v[i].end;
+
+		if (i == es->leftmost || (es->v[i].flags & SYM_DEAD))
+			end = 0;
+		es->pmax[i] = prev > end ? prev : end;
+	}
 	return true;
 }
 
@@ -416,15 +537,16 @@ size_t symset__memory(const struct symset *es)
  * before ip. So when no symbol but pred can hold ip, the answer is pred (or
  * none) whatever the tree's shape: the sorted array says. A symbol that is
  * not pred may be on the path or not, and only the tree knows; except the
- * first symbol of all, the tree's leftmost node, whose subtree is itself and
- * at most its in-order successor: it is on the path only when pred is that
- * successor (v[1]) or itself. (The common overlap: a size-0 _init stretched
- * by the end fix-up over the PLT, whose entries come after all fix-ups.)
+ * leftmost node, whose subtree is itself and at most its in-order
+ * successor: it is on the path only when pred is that successor or itself.
+ * (The common overlap: a size-0 _init stretched by the end fix-up over the
+ * PLT, whose entries come after all fix-ups.) Only pred's run of equal
+ * starts has its aliases chosen here.
  */
 static long find_symbol(struct symset *es, uint64_t ip)
 {
 	const struct symset_sym *v = es->v;
-	size_t lo = 0, hi = es->nr, pred, first;
+	size_t lo = 0, hi = es->nr, pred, first, last;
 	bool others = false;
 
 	while (lo < hi) {
@@ -437,14 +559,20 @@ static long find_symbol(struct symset *es, uint64_t ip)
 	}
 	if (!lo)
 		return -1;
-	pred = lo - 1;
+	run_of(es, lo - 1, &first, &last);
+	decide(es, first, last);
+	/* pred: the run's last symbol kept (a run keeps at least one) */
+	for (pred = last; pred > first && (v[pred].flags & SYM_DEAD); pred--)
+		;
 	/* symbols of pred's start before it (batches without fix-ups have them) */
-	for (first = pred; first > 0 && v[first - 1].start == v[pred].start && !others; first--)
-		others = covers(&v[first - 1], ip);
-	/* any before those, but the first symbol of all */
-	others = others || (first > 1 && es->pmax[first - 1] > ip);
-	/* the first symbol of all: the leftmost node */
-	others = others || (first > 0 && covers(&v[0], ip) && !(pred >= 2 && v[1].start > v[0].start));
+	for (size_t k = first; k < pred && !others; k++)
+		others = !(v[k].flags & SYM_DEAD) && covers(&v[k], ip);
+	/* any before those, but the leftmost node */
+	others = others || (first > 0 && es->pmax[first - 1] > ip);
+	/* the leftmost node: on the path when pred is it or its successor */
+	others = others || (first > es->leftmost && covers(&v[es->leftmost], ip) &&
+			    !(es->second != SIZE_MAX && pred > es->second &&
+			      v[es->second].start > v[es->leftmost].start));
 	if (!others)
 		return covers(&v[pred], ip) ? (long)pred : -1;
 	if (!build_tree(es))

@@ -9,10 +9,12 @@
  *
  * They are held sorted by start (perf's tree in order: an equal start goes
  * after the ones already there), so that a lookup where at most one symbol
- * holds the address is a binary search. Where several hold it, perf returns
- * the first its tree search meets, which depends on the tree's shape: the
- * first such lookup builds perf's tree (symtree.h) by replaying the
- * insertions and removals perf made, in its order, and asks it.
+ * holds the address is a binary search. Of aliases (equal starts) the one
+ * perf keeps is chosen when a lookup first meets them: the choice reads
+ * their names, and most are never looked up. Where several symbols hold the
+ * address, perf returns the first its tree search meets, which depends on
+ * the tree's shape: the first such lookup builds perf's tree (symtree.h) by
+ * replaying the insertions and removals perf made, in its order, and asks it.
  */
 #ifndef PLUGIN_SYMSET_H
 #define PLUGIN_SYMSET_H
@@ -29,16 +31,19 @@ struct symset_sym {
 	uint32_t seq;		/* the order it was added in (perf's tree node) */
 	uint8_t binding;	/* STB_* (choose_best_symbol prefers global, then non-weak) */
 	uint8_t tag;		/* the caller's: where the symbol came from */
+	uint8_t flags;		/* symset.c's: removed as an alias; aliases chosen */
 };
 
 struct symset {
 	struct symset_sym *v;	/* sorted by (start, seq) once a batch is committed */
 	size_t nr, alloc;
 	size_t committed;	/* v[0, committed) is sorted; the rest is the open batch */
+	uint32_t fixed_seq;	/* symbols before it were in a batch with fix-ups */
+	size_t leftmost, second;	/* after symset__done: perf's leftmost node and its successor */
 	uint64_t *pmax;		/* after symset__done: the largest end of v[1..i] (0 at 0) */
 	uint64_t *seq_start;	/* the start of every symbol ever added, by seq */
 	size_t seq_nr, seq_alloc;
-	uint32_t *ops;		/* replay log: "insert up to seq n", "erase seq" */
+	uint32_t *ops;		/* replay log: "insert up to seq n", "fix-ups" */
 	size_t ops_nr, ops_alloc;
 	struct symtree tree;	/* perf's tree, once a lookup needed it */
 	uint32_t *index_of_seq;
@@ -67,6 +72,10 @@ bool symset__commit_fixed(struct symset *s);
 
 /* No more symbols: ready the lookups. false when out of memory (the set is then empty). */
 bool symset__done(struct symset *s);
+
+/* How many symbols perf keeps (all aliases chosen: for tests; s->nr counts
+ * every symbol added). */
+size_t symset__kept(struct symset *s);
 
 /* perf's symbols__find: the symbol holding ip, or NULL. */
 const struct symset_sym *symset__find(struct symset *s, uint64_t ip);

@@ -77,7 +77,7 @@ enum elfsyms_status elfsyms__status(const struct elfsyms *es);
 enum elfsyms_origin elfsyms__origin(const struct elfsyms *es);
 /* The file the symbol table came from (the file itself, a debug file); NULL when none. */
 const char *elfsyms__symbol_file(const struct elfsyms *es);
-/* Symbols in the index (after perf's removal of duplicates). */
+/* Symbols read into the index (aliases perf removes included). */
 size_t elfsyms__nr(const struct elfsyms *es);
 /* Bytes the index holds (tree and tables; the mapped files not counted). */
 size_t elfsyms__memory(const struct elfsyms *es);

@@ -167,7 +167,7 @@ static void warn_no_symbols(void *arg, const char *path, const char *why, const 
 static void explain_natives(struct run *run)
 {
 	if (run->opts.stats)
-		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols, %zu KiB of symbol "
+		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
 			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", run->resolve.maps.files_nr,
 			run->resolve.files_indexed, run->resolve.symbols_indexed, resolve__memory(&run->resolve) / 1024,
 			run->resolve.pmaps_nr, run->resolve.deferred);

@@ -179,10 +179,20 @@ static int symsrc_setup(struct symsrc *ss, const uint8_t *bid, size_t bid_size)
 	return OPEN_OK;
 }
 
+/* ss->elf is open (or NULL): read its headers, named path; released unless OPEN_OK. */
+static int symsrc_opened(struct symsrc *ss, const char *path, const uint8_t *bid, size_t bid_size)
+{
+	int ret = symsrc_setup(ss, bid, bid_size);
+
+	if (ret == OPEN_OK && !(ss->path = strdup(path)))
+		ret = OPEN_ABSENT;
+	if (ret != OPEN_OK)
+		symsrc_release(ss);
+	return ret;
+}
+
 static int symsrc_open(struct symsrc *ss, const char *path, const uint8_t *bid, size_t bid_size)
 {
-	int ret;
-
 	memset(ss, 0, sizeof(*ss));
 	ss->fd = -1;
 	if (!is_regular_file(path))
@@ -191,31 +201,19 @@ static int symsrc_open(struct symsrc *ss, const char *path, const uint8_t *bid, 
 	if (ss->fd < 0)
 		return OPEN_ABSENT;
 	ss->elf = elf_begin(ss->fd, ELF_C_READ_MMAP, NULL);
-	ret = symsrc_setup(ss, bid, bid_size);
-	if (ret == OPEN_OK && !(ss->path = strdup(path)))
-		ret = OPEN_ABSENT;
-	if (ret != OPEN_OK)
-		symsrc_release(ss);
-	return ret;
+	return symsrc_opened(ss, path, bid, bid_size);
 }
 
 static int symsrc_memory(struct symsrc *ss, const char *name, const void *mem, size_t len, void *owned,
 			 const uint8_t *bid, size_t bid_size)
 {
-	int ret;
-
 	memset(ss, 0, sizeof(*ss));
 	ss->fd = -1;
 	ss->image = owned;
 	ss->mem = mem;
 	ss->mem_len = len;
 	ss->elf = elf_memory((char *)mem, len);
-	ret = symsrc_setup(ss, bid, bid_size);
-	if (ret == OPEN_OK && !(ss->path = strdup(name)))
-		ret = OPEN_ABSENT;
-	if (ret != OPEN_OK)
-		symsrc_release(ss);
-	return ret;
+	return symsrc_opened(ss, name, bid, bid_size);
 }
 
 /* This process's vdso (perf's own, which is what perf reads for [vdso]). */

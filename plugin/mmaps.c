@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 
+#include "array.h"
 #include "mmaps.h"
 
 #define NO_SPACE UINT32_MAX
@@ -29,22 +30,6 @@ void mmaps__release(struct mmaps *m)
 	free(m->spaces);
 	codemap__free(m->index);
 	memset(m, 0, sizeof(*m));
-}
-
-static bool grow(void **p, size_t *alloc, size_t need, size_t size)
-{
-	size_t n = *alloc ? *alloc : 64;
-	void *np;
-
-	if (need <= *alloc)
-		return true;
-	while (n < need)
-		n *= 2;
-	if (!(np = reallocarray(*p, n, size)))
-		return false;
-	*p = np;
-	*alloc = n;
-	return true;
 }
 
 static uint64_t hash_str(const char *s)
@@ -86,7 +71,7 @@ long mmaps__file(struct mmaps *m, const char *path)
 		if (!strcmp(m->files[m->file_slots[h] - 1].path, path))
 			return (long)m->file_slots[h] - 1;
 	if (m->files_nr >= UINT32_MAX - 1 ||
-	    !grow((void **)&m->files, &m->files_alloc, m->files_nr + 1, sizeof(*m->files)))
+	    !array__grow((void **)&m->files, &m->files_alloc, m->files_nr + 1, sizeof(*m->files)))
 		return -1;
 	struct mmaps_file *f = &m->files[m->files_nr];
 
@@ -126,7 +111,7 @@ int mmaps__on_mmap(void *arg, const struct perfdata_mmap *mm)
 	if (mode != PERF_RECORD_MISC_USER || mm->pid == UINT32_MAX)
 		return 0;
 	if ((file = mmaps__file(m, mm->filename)) < 0 ||
-	    !grow((void **)&m->maps, &m->maps_alloc, m->maps_nr + 1, sizeof(*m->maps))) {
+	    !array__grow((void **)&m->maps, &m->maps_alloc, m->maps_nr + 1, sizeof(*m->maps))) {
 		m->oom = true;
 		return 0;
 	}
@@ -148,7 +133,7 @@ int mmaps__on_task(void *arg, const struct perfdata_task *t)
 	/* a new thread shares its process's maps; only a new process gets its own */
 	if (t->exit || t->pid == t->ppid)
 		return 0;
-	if (!grow((void **)&m->forks, &m->forks_alloc, m->forks_nr + 1, sizeof(*m->forks))) {
+	if (!array__grow((void **)&m->forks, &m->forks_alloc, m->forks_nr + 1, sizeof(*m->forks))) {
 		m->oom = true;
 		return 0;
 	}
@@ -214,7 +199,7 @@ static uint32_t space_at(const struct mmaps *m, uint32_t pid, uint64_t time)
 
 static bool add_space(struct mmaps *m, uint32_t pid, uint64_t created)
 {
-	if (!grow((void **)&m->spaces, &m->spaces_alloc, m->spaces_nr + 1, sizeof(*m->spaces)))
+	if (!array__grow((void **)&m->spaces, &m->spaces_alloc, m->spaces_nr + 1, sizeof(*m->spaces)))
 		return false;
 	m->spaces[m->spaces_nr++] = (struct mmaps_space){ pid, NO_SPACE, created };
 	return true;

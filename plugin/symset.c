@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "array.h"
 #include "symset.h"
 
 /* Replay log entries: insert every symbol up to seq (no flag), or perf's
@@ -144,27 +145,11 @@ static bool keep_first(const struct symset_sym *sa, struct shown *ha, const stru
 	return !ha->sys;
 }
 
-static bool grow(void **p, size_t *alloc, size_t need, size_t size)
-{
-	size_t n = *alloc ? *alloc : 256;
-	void *np;
-
-	if (need <= *alloc)
-		return true;
-	while (n < need)
-		n *= 2;
-	if (!(np = reallocarray(*p, n, size)))
-		return false;
-	*p = np;
-	*alloc = n;
-	return true;
-}
-
 bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		 uint8_t tag)
 {
-	if (es->seq_nr >= MAX_SEQ || !grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
-	    !grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
+	if (es->seq_nr >= MAX_SEQ || !array__grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
+	    !array__grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
 		return false;
 	es->seq_start[es->seq_nr] = start;
 	es->v[es->nr++] = (struct symset_sym){
@@ -176,7 +161,7 @@ bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *n
 
 static bool add_op(struct symset *es, uint32_t op)
 {
-	if (!grow((void **)&es->ops, &es->ops_alloc, es->ops_nr + 1, sizeof(*es->ops)))
+	if (!array__grow((void **)&es->ops, &es->ops_alloc, es->ops_nr + 1, sizeof(*es->ops)))
 		return false;
 	es->ops[es->ops_nr++] = op;
 	return true;
@@ -274,8 +259,8 @@ bool symset__commit(struct symset *es)
 /* Room for n more symbols, reserved before a table of n is read. */
 bool symset__reserve(struct symset *es, size_t n)
 {
-	return grow((void **)&es->v, &es->alloc, es->nr + n, sizeof(*es->v)) &&
-	       grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + n, sizeof(*es->seq_start));
+	return array__grow((void **)&es->v, &es->alloc, es->nr + n, sizeof(*es->v)) &&
+	       array__grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + n, sizeof(*es->seq_start));
 }
 
 /*

@@ -109,10 +109,10 @@ static void replace_child(struct symtree *t, uint32_t old, uint32_t child, uint3
 {
 	if (!parent)
 		t->root = child;
-	else if (NODE(t, parent)->left == old)
-		NODE(t, parent)->left = child;
+	else if (NODE(t, parent)->child[0] == old)
+		NODE(t, parent)->child[0] = child;
 	else
-		NODE(t, parent)->right = child;
+		NODE(t, parent)->child[1] = child;
 }
 
 /*
@@ -140,12 +140,12 @@ uint32_t symtree__insert_ranked(struct symtree *t, uint64_t start, uint64_t end,
 
 	/* In-order neighbours P < S: the new node goes right of P when P has no
 	 * right child, else left of S (then S has no left child). */
-	if (pred >= 0 && !t->n[t->rank_node[pred]].right) {
+	if (pred >= 0 && !t->n[t->rank_node[pred]].child[1]) {
 		parent = t->rank_node[pred];
-		link = &t->n[parent].right;
+		link = &t->n[parent].child[1];
 	} else if ((succ = rank_near(t, rank, false)) >= 0) {
 		parent = t->rank_node[succ];
-		link = &t->n[parent].left;
+		link = &t->n[parent].child[0];
 	}
 	*NODE(t, id) = (struct symtree_node){ .parent = parent, .red = 1 };
 	t->start[id] = start;
@@ -167,7 +167,7 @@ uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 	id = (uint32_t)++t->nr;
 	while (*link) {
 		parent = *link;
-		link = start < t->start[parent] ? &NODE(t, parent)->left : &NODE(t, parent)->right;
+		link = start < t->start[parent] ? &NODE(t, parent)->child[0] : &NODE(t, parent)->child[1];
 	}
 	*NODE(t, id) = (struct symtree_node){ .parent = parent, .red = 1 };
 	t->start[id] = start;
@@ -177,11 +177,14 @@ uint32_t symtree__insert(struct symtree *t, uint64_t start, uint64_t end)
 	return id;
 }
 
-/* Fix-up: a red node under a red parent moves the conflict up or rotates it away. */
+/* Fix-up: a red node under a red parent moves the conflict up or rotates it
+ * away. d is the side of the parent below the grandparent (0 left, 1 right):
+ * one code for both mirror images. */
 static void insert_fixup(struct symtree *t, uint32_t node)
 {
 	for (;;) {
 		uint32_t p = NODE(t, node)->parent, g, uncle, tmp;
+		int d;
 
 		if (!p) {
 			NODE(t, node)->red = 0;
@@ -190,37 +193,8 @@ static void insert_fixup(struct symtree *t, uint32_t node)
 		if (!NODE(t, p)->red)
 			break;
 		g = NODE(t, p)->parent;	/* a red node is never the root */
-		if (NODE(t, g)->left == p) {
-			uncle = NODE(t, g)->right;
-			if (is_red(t, uncle)) {
-				NODE(t, uncle)->red = 0;
-				NODE(t, p)->red = 0;
-				NODE(t, g)->red = 1;
-				node = g;
-				continue;
-			}
-			if (NODE(t, p)->right == node) {
-				/* left rotation at p: node takes its place */
-				tmp = NODE(t, node)->left;
-				NODE(t, p)->right = tmp;
-				NODE(t, node)->left = p;
-				if (tmp)
-					NODE(t, tmp)->parent = p;
-				NODE(t, p)->parent = node;
-				NODE(t, node)->parent = g;
-				NODE(t, g)->left = node;
-				p = node;
-			}
-			/* right rotation at g */
-			tmp = NODE(t, p)->right;
-			NODE(t, g)->left = tmp;
-			NODE(t, p)->right = g;
-			if (tmp)
-				NODE(t, tmp)->parent = g;
-			rotate_parents(t, g, p, 1);
-			break;
-		}
-		uncle = NODE(t, g)->left;
+		d = NODE(t, g)->child[0] != p;
+		uncle = NODE(t, g)->child[!d];
 		if (is_red(t, uncle)) {
 			NODE(t, uncle)->red = 0;
 			NODE(t, p)->red = 0;
@@ -228,20 +202,22 @@ static void insert_fixup(struct symtree *t, uint32_t node)
 			node = g;
 			continue;
 		}
-		if (NODE(t, p)->left == node) {
-			tmp = NODE(t, node)->right;
-			NODE(t, p)->left = tmp;
-			NODE(t, node)->right = p;
+		if (NODE(t, p)->child[!d] == node) {
+			/* rotation at p towards d: node takes its place */
+			tmp = NODE(t, node)->child[d];
+			NODE(t, p)->child[!d] = tmp;
+			NODE(t, node)->child[d] = p;
 			if (tmp)
 				NODE(t, tmp)->parent = p;
 			NODE(t, p)->parent = node;
 			NODE(t, node)->parent = g;
-			NODE(t, g)->right = node;
+			NODE(t, g)->child[d] = node;
 			p = node;
 		}
-		tmp = NODE(t, p)->left;
-		NODE(t, g)->right = tmp;
-		NODE(t, p)->left = g;
+		/* rotation at g away from d */
+		tmp = NODE(t, p)->child[!d];
+		NODE(t, g)->child[d] = tmp;
+		NODE(t, p)->child[!d] = g;
 		if (tmp)
 			NODE(t, tmp)->parent = g;
 		rotate_parents(t, g, p, 1);
@@ -250,79 +226,32 @@ static void insert_fixup(struct symtree *t, uint32_t node)
 }
 
 /* Removal fix-up: the subtree below parent on the side of node (which may be
- * 0) is one black short. */
+ * 0) is one black short. d is that side (0 left, 1 right): one code for both
+ * mirror images. */
 static void erase_fixup(struct symtree *t, uint32_t parent)
 {
 	uint32_t node = 0, sibling, near, far;
 
 	for (;;) {
 		struct symtree_node *p = NODE(t, parent);
+		int d = p->child[0] != node;
 
-		if (p->left == node) {
-			sibling = p->right;
-			if (NODE(t, sibling)->red) {
-				/* left rotation at parent: a black sibling comes down */
-				near = NODE(t, sibling)->left;
-				p->right = near;
-				NODE(t, sibling)->left = parent;
-				NODE(t, near)->parent = parent;
-				NODE(t, near)->red = 0;
-				rotate_parents(t, parent, sibling, 1);
-				sibling = near;
-			}
-			far = NODE(t, sibling)->right;
-			if (!is_red(t, far)) {
-				near = NODE(t, sibling)->left;
-				if (!is_red(t, near)) {
-					/* recolour the sibling; push the shortage up if parent was black */
-					NODE(t, sibling)->red = 1;
-					if (p->red) {
-						p->red = 0;
-					} else {
-						node = parent;
-						parent = p->parent;
-						if (parent)
-							continue;
-					}
-					break;
-				}
-				/* right rotation at sibling: its red near child comes up */
-				far = NODE(t, near)->right;
-				NODE(t, sibling)->left = far;
-				NODE(t, near)->right = sibling;
-				p->right = near;
-				if (far) {
-					NODE(t, far)->parent = sibling;
-					NODE(t, far)->red = 0;
-				}
-				far = sibling;
-				sibling = near;
-			}
-			/* left rotation at parent, and the colours that restore balance */
-			near = NODE(t, sibling)->left;
-			p->right = near;
-			NODE(t, sibling)->left = parent;
-			NODE(t, far)->parent = sibling;
-			NODE(t, far)->red = 0;
-			if (near)
-				NODE(t, near)->parent = parent;
-			rotate_parents(t, parent, sibling, 0);
-			break;
-		}
-		sibling = p->left;
+		sibling = p->child[!d];
 		if (NODE(t, sibling)->red) {
-			near = NODE(t, sibling)->right;
-			p->left = near;
-			NODE(t, sibling)->right = parent;
+			/* rotation at parent towards d: a black sibling comes down */
+			near = NODE(t, sibling)->child[d];
+			p->child[!d] = near;
+			NODE(t, sibling)->child[d] = parent;
 			NODE(t, near)->parent = parent;
 			NODE(t, near)->red = 0;
 			rotate_parents(t, parent, sibling, 1);
 			sibling = near;
 		}
-		far = NODE(t, sibling)->left;
+		far = NODE(t, sibling)->child[!d];
 		if (!is_red(t, far)) {
-			near = NODE(t, sibling)->right;
+			near = NODE(t, sibling)->child[d];
 			if (!is_red(t, near)) {
+				/* recolour the sibling; push the shortage up if parent was black */
 				NODE(t, sibling)->red = 1;
 				if (p->red) {
 					p->red = 0;
@@ -334,10 +263,11 @@ static void erase_fixup(struct symtree *t, uint32_t parent)
 				}
 				break;
 			}
-			far = NODE(t, near)->left;
-			NODE(t, sibling)->right = far;
-			NODE(t, near)->left = sibling;
-			p->left = near;
+			/* rotation at sibling away from d: its red near child comes up */
+			far = NODE(t, near)->child[!d];
+			NODE(t, sibling)->child[d] = far;
+			NODE(t, near)->child[!d] = sibling;
+			p->child[!d] = near;
 			if (far) {
 				NODE(t, far)->parent = sibling;
 				NODE(t, far)->red = 0;
@@ -345,9 +275,10 @@ static void erase_fixup(struct symtree *t, uint32_t parent)
 			far = sibling;
 			sibling = near;
 		}
-		near = NODE(t, sibling)->right;
-		p->left = near;
-		NODE(t, sibling)->right = parent;
+		/* rotation at parent towards d, and the colours that restore balance */
+		near = NODE(t, sibling)->child[d];
+		p->child[!d] = near;
+		NODE(t, sibling)->child[d] = parent;
 		NODE(t, far)->parent = sibling;
 		NODE(t, far)->red = 0;
 		if (near)
@@ -360,7 +291,7 @@ static void erase_fixup(struct symtree *t, uint32_t parent)
 void symtree__erase(struct symtree *t, uint32_t id)
 {
 	struct symtree_node *x = NODE(t, id);
-	uint32_t child = x->right, left = x->left, rebalance = 0;
+	uint32_t child = x->child[1], left = x->child[0], rebalance = 0;
 
 	if (!left) {
 		/* at most a (red) right child: it takes the node's place and colour */
@@ -377,23 +308,23 @@ void symtree__erase(struct symtree *t, uint32_t id)
 		NODE(t, left)->red = x->red;
 	} else {
 		/* two children: the in-order successor takes the node's place and colour */
-		uint32_t succ = child, parent, child2, tmp = NODE(t, child)->left;
+		uint32_t succ = child, parent, child2, tmp = NODE(t, child)->child[0];
 
 		if (!tmp) {
 			parent = succ;
-			child2 = NODE(t, succ)->right;
+			child2 = NODE(t, succ)->child[1];
 		} else {
 			do {
 				parent = succ;
 				succ = tmp;
-				tmp = NODE(t, tmp)->left;
+				tmp = NODE(t, tmp)->child[0];
 			} while (tmp);
-			child2 = NODE(t, succ)->right;
-			NODE(t, parent)->left = child2;
-			NODE(t, succ)->right = child;
+			child2 = NODE(t, succ)->child[1];
+			NODE(t, parent)->child[0] = child2;
+			NODE(t, succ)->child[1] = child;
 			NODE(t, child)->parent = succ;
 		}
-		NODE(t, succ)->left = left;
+		NODE(t, succ)->child[0] = left;
 		NODE(t, left)->parent = succ;
 		replace_child(t, id, succ, x->parent);
 		if (child2) {
@@ -405,7 +336,7 @@ void symtree__erase(struct symtree *t, uint32_t id)
 		NODE(t, succ)->parent = x->parent;
 		NODE(t, succ)->red = x->red;
 	}
-	x->left = x->right = x->parent = 0;
+	x->child[0] = x->child[1] = x->parent = 0;
 	x->unlinked = 1;
 	if (t->node_rank)
 		rank_set(t, t->node_rank[id], false);
@@ -421,9 +352,9 @@ uint32_t symtree__find(const struct symtree *t, uint64_t ip)
 		uint64_t start = t->start[i], end = t->end[i];
 
 		if (ip < start)
-			i = NODE(t, i)->left;
+			i = NODE(t, i)->child[0];
 		else if (ip > end || (ip == end && ip != start))
-			i = NODE(t, i)->right;
+			i = NODE(t, i)->child[1];
 		else
 			return i;
 	}
@@ -434,8 +365,8 @@ uint32_t symtree__first(const struct symtree *t)
 {
 	uint32_t i = t->root;
 
-	while (i && NODE(t, i)->left)
-		i = NODE(t, i)->left;
+	while (i && NODE(t, i)->child[0])
+		i = NODE(t, i)->child[0];
 	return i;
 }
 
@@ -443,13 +374,13 @@ uint32_t symtree__next(const struct symtree *t, uint32_t id)
 {
 	uint32_t p;
 
-	if (NODE(t, id)->right) {
-		id = NODE(t, id)->right;
-		while (NODE(t, id)->left)
-			id = NODE(t, id)->left;
+	if (NODE(t, id)->child[1]) {
+		id = NODE(t, id)->child[1];
+		while (NODE(t, id)->child[0])
+			id = NODE(t, id)->child[0];
 		return id;
 	}
-	while ((p = NODE(t, id)->parent) && NODE(t, p)->right == id)
+	while ((p = NODE(t, id)->parent) && NODE(t, p)->child[1] == id)
 		id = p;
 	return p;
 }
@@ -465,10 +396,10 @@ static int check(const struct symtree *t, uint32_t i, uint32_t parent, uint64_t 
 	s = NODE(t, i);
 	if (s->parent != parent || s->unlinked || t->start[i] < lo || t->start[i] > hi)
 		return -1;
-	if (s->red && (is_red(t, s->left) || is_red(t, s->right)))
+	if (s->red && (is_red(t, s->child[0]) || is_red(t, s->child[1])))
 		return -1;
-	l = check(t, s->left, i, lo, t->start[i]);
-	r = check(t, s->right, i, t->start[i], hi);
+	l = check(t, s->child[0], i, lo, t->start[i]);
+	r = check(t, s->child[1], i, t->start[i], hi);
 	if (l < 0 || r < 0 || l != r)
 		return -1;
 	return l + !s->red;

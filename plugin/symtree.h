@@ -26,7 +26,7 @@
 /* A node's links; its range is in the tree's start[] and end[] (kept apart:
  * building a big tree touches only these 16 bytes a node). */
 struct symtree_node {
-	uint32_t left, right, parent;
+	uint32_t child[2], parent;	/* child[0] left, child[1] right */
 	uint8_t red;
 	uint8_t unlinked;
 };

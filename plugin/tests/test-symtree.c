@@ -35,16 +35,16 @@ static void ascending_inserts_take_the_classic_shape(void **state)
 	root = t.root;
 	assert_int_equal(start_of(&t, root), 2);
 	assert_false(t.n[root].red);
-	assert_int_equal(start_of(&t, t.n[root].left), 1);
-	four = t.n[root].right;
+	assert_int_equal(start_of(&t, t.n[root].child[0]), 1);
+	four = t.n[root].child[1];
 	assert_int_equal(start_of(&t, four), 4);
 	assert_true(t.n[four].red);
-	assert_int_equal(start_of(&t, t.n[four].left), 3);
-	six = t.n[four].right;
+	assert_int_equal(start_of(&t, t.n[four].child[0]), 3);
+	six = t.n[four].child[1];
 	assert_int_equal(start_of(&t, six), 6);
 	assert_false(t.n[six].red);
-	assert_true(t.n[t.n[six].left].red);
-	assert_true(t.n[t.n[six].right].red);
+	assert_true(t.n[t.n[six].child[0]].red);
+	assert_true(t.n[t.n[six].child[1]].red);
 	symtree__release(&t);
 }
 
@@ -63,23 +63,23 @@ static void removals_follow_the_successor_and_the_four_cases(void **state)
 		id[s] = symtree__insert(&t, s, s + 1);
 	symtree__erase(&t, id[4]);
 	assert_true(symtree__valid(&t));
-	assert_int_equal(start_of(&t, t.n[t.root].right), 5);
+	assert_int_equal(start_of(&t, t.n[t.root].child[1]), 5);
 	assert_true(t.n[id[5]].red);
-	assert_int_equal(t.n[id[5]].left, id[3]);
-	assert_int_equal(t.n[id[5]].right, id[6]);
-	assert_int_equal(t.n[id[6]].left, 0);
+	assert_int_equal(t.n[id[5]].child[0], id[3]);
+	assert_int_equal(t.n[id[5]].child[1], id[6]);
+	assert_int_equal(t.n[id[6]].child[0], 0);
 
 	symtree__erase(&t, id[1]);
 	assert_true(symtree__valid(&t));
 	root = t.root;
 	assert_int_equal(root, id[5]);
 	assert_false(t.n[root].red);
-	assert_int_equal(t.n[root].left, id[2]);
+	assert_int_equal(t.n[root].child[0], id[2]);
 	assert_false(t.n[id[2]].red);
-	assert_int_equal(t.n[id[2]].left, 0);
-	assert_int_equal(t.n[id[2]].right, id[3]);
+	assert_int_equal(t.n[id[2]].child[0], 0);
+	assert_int_equal(t.n[id[2]].child[1], id[3]);
 	assert_true(t.n[id[3]].red);
-	assert_int_equal(t.n[root].right, id[6]);
+	assert_int_equal(t.n[root].child[1], id[6]);
 	symtree__release(&t);
 }
 
@@ -224,8 +224,8 @@ static void ranked_insertions_make_the_same_tree(void **state)
 	assert_true(symtree__valid(&b));
 	assert_int_equal(a.root, b.root);
 	for (uint32_t i = 1; i <= N; i++) {
-		assert_int_equal(a.n[i].left, b.n[i].left);
-		assert_int_equal(a.n[i].right, b.n[i].right);
+		assert_int_equal(a.n[i].child[0], b.n[i].child[0]);
+		assert_int_equal(a.n[i].child[1], b.n[i].child[1]);
 		assert_int_equal(a.n[i].parent, b.n[i].parent);
 		assert_int_equal(a.n[i].red, b.n[i].red);
 	}

@@ -97,6 +97,8 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 		plugin/tests/bench/*.c postproc/tests/bench/*.c))
 
 .DELETE_ON_ERROR:
+# Prerequisites named per target ($$(VAR_$$*)) in the link rules.
+.SECONDEXPANSION:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
 .PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
@@ -164,10 +166,13 @@ $(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPP
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT)
+# A test of the post-processor's reader against the plugin's writer links the
+# writer's object, as the plugin has it.
+TEST_PLUGIN_OBJ_test-stream-roundtrip := plugin/stream-writer.o
+$(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $$(addprefix $(B)/,$$(TEST_PLUGIN_OBJ_$$*))
 	$(call msg,LD,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
+	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(addprefix $(B)/,$(TEST_PLUGIN_OBJ_$*)) $(POSTPROC_LIBS) $(TEST_LIBS)
 
 # Test-data generators may use libelf (writing .cwasm-format ELF files).
 TOOL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libelf)
@@ -206,7 +211,7 @@ $(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB)/%) $(POSTPROC_TEST_SUPPORT:$(B)/%=$(AB)/%)
+$(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB)/%) $(POSTPROC_TEST_SUPPORT:$(B)/%=$(AB)/%) $$(addprefix $(AB)/,$$(TEST_PLUGIN_OBJ_$$*))
 	$(call msg,LD-ASAN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
@@ -261,6 +266,9 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PLUGIN_LIBS)
 
+# The dlfilter's callbacks under a fake perf: the entry points too.
+$(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
+$(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/stream-writer.o
 $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)

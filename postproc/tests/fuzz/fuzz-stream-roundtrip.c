@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "stream.h"
-#include "../plugin-stream-writer.c"
+#include "../../../plugin/stream-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -281,7 +281,7 @@ for page in "$top/scripts/perf-hotblocks.1" "$top/postproc/hotblocks.1"; do
 done
 # Every long option of postproc/hotblocks is in hotblocks(1) (outside roff comments).
 grep -v '^\.\\"' "$top/postproc/hotblocks.1" >"$tmp/hotblocks.roff"
-sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument.*/\1/p' "$top/postproc/main.c" >"$tmp/options"
+sed -n 's/^[[:space:]]*{ "\([a-z-]*\)", [a-z_]*_argument.*/\1/p' "$top/postproc/cli/main.c" >"$tmp/options"
 documented() {
 	n=0
 	while read -r opt; do
@@ -289,9 +289,9 @@ documented() {
 		grep -q -e "\\\\-\\\\-$(echo "$opt" | sed 's/-/\\\\-/g')\\b" "$tmp/hotblocks.roff" ||
 			{ echo "--$opt is not in postproc/hotblocks.1"; return 1; }
 	done <"$tmp/options"
-	[ "$n" -ge 5 ] || { echo "only $n long options found in postproc/main.c"; return 1; }
+	[ "$n" -ge 5 ] || { echo "only $n long options found in postproc/cli/main.c"; return 1; }
 }
-check "hotblocks(1) documents every long option of postproc/main.c" documented
+check "hotblocks(1) documents every long option of postproc/cli/main.c" documented
 
 # 10. wasm: without wasmtime a clear message and exit 1; with the real one, a report.
 nowasm=

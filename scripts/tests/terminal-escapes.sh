@@ -8,7 +8,7 @@
 # UTF-8 (0xff, and 0x9b, CSI to an 8-bit terminal). Whatever each command
 # writes, on stdout and on stderr, must hold no control byte but the line
 # feed, no C1 or bidi control, nothing that is not UTF-8 (clean below), and
-# must show the payload printable (postproc/term.h), not drop it.
+# must show the payload printable (postproc/lib/term.h), not drop it.
 #
 # Real runs first: a program built here with clang (its directory, its source
 # file's name and text, and a symbol name hold the payload) and node

@@ -146,7 +146,7 @@ done
 # [Source] of the real switch and f64 recordings (switch.wasm and f64.wasm
 # have DWARF): every sampled instruction's cell equals llvm-symbolizer's
 # answer for its wasm offset (code-section relative for llvm-symbolizer), in
-# the short form srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a
+# the short form srcmap.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a
 # zero column (see source-wasm-column.sh). All three recordings' sampled offsets.
 sym=llvm-symbolizer-14
 command -v $sym >/dev/null 2>&1 || sym=llvm-symbolizer

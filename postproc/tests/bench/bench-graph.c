@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cfg.h"
-#include "graph.h"
-#include "heat.h"
+#include "analysis/cfg.h"
+#include "render/graph/graph.h"
+#include "render/graph/heat.h"
 
 static double now(void)
 {

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "render.h"
-#include "stream.h"
+#include "diff/diff.h"
+#include "render/render.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

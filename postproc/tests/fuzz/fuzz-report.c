@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
-#include "rank.h"
-#include "render.h"
-#include "report.h"
-#include "stream.h"
+#include "annotate/annotate.h"
+#include "analysis/rank.h"
+#include "render/render.h"
+#include "report/report.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

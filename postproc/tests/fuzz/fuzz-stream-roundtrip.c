@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream.h"
+#include "stream/stream.h"
 #include "../../../plugin/stream-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -1,0 +1,870 @@
+/* SPDX-License-Identifier: MIT */
+/* Disassemble one code object with capstone and split it into basic blocks. */
+#include "cfg.h"
+#include "cfg-arch.h"
+#include "lib/little-endian.h"
+#include "lib/util.h"
+
+#include <capstone/capstone.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Instructions between the address computation and the indirect jump of a jump table
+ * sequence: Cranelift emits lea/adr, a sign-extending load, an add, then the jump. */
+#define JTAB_LOOKBACK 6
+
+/* Longest assembly cell: capstone's mnemonic[32] + op_str[160] + padding. */
+#define TEXT_MAX 200
+
+/* ---- building ---- */
+
+/*
+ * How an instruction came to be decoded. Sampled offsets are proof (perf only
+ * samples instructions the CPU executed), then what a path from the entry or a
+ * sample reaches, then the linear sweep that fills the gaps between them.
+ */
+enum { BY_SWEEP, BY_PATH, BY_SAMPLE };
+
+/* One instruction while building, before the final address-ordered list. */
+struct pinsn {
+	struct cfg_insn in;	/* in.text unset: textoff below */
+	uint32_t textoff;
+	uint8_t by;		/* BY_* */
+	bool walked;		/* its successors were followed */
+	bool cut;		/* data left over where a surer instruction starts
+				 * inside a guessed one: nothing falls through it */
+	/* what jump-table recognition needs to know of it */
+	uint16_t addr_reg;	/* register set to a PC-relative address, or 0 */
+	uint16_t jump_reg;	/* indirect jump through this register, or 0 */
+	uint16_t jump_base;	/* jmp [jump_base + index * 8], or 0 */
+	uint64_t addr;		/* addr_reg's address, function-relative */
+	uint32_t table, table_end; /* an indirect jump's recognised table, [table, table_end) */
+};
+
+/* What the final passes need to know of each instruction, parallel to f->insns. */
+struct fin {
+	uint8_t by;
+	bool cut;
+	uint32_t table, table_end;
+};
+
+struct builder {
+	struct cfg_func *f;
+	const struct arch *arch;
+	const struct cfg_input *in;
+	csh cs;
+	cs_insn *ci;
+	struct pinsn *pool;	/* every instruction, in decoding order */
+	size_t pool_nr, pool_alloc;
+	int32_t *start;		/* [size]: pool index of the instruction starting there, or -1 */
+	int32_t *cover;		/* [size]: pool index of the instruction covering the byte, or -1 */
+	uint32_t *todo;		/* offsets whose path is still to be followed */
+	size_t todo_nr, todo_alloc;
+	size_t strtab_nr, strtab_alloc;
+};
+
+/* Store one assembly cell; *off is where it starts in the strtab. */
+static int add_text(struct builder *b, uint32_t *off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int add_text(struct builder *b, uint32_t *off, const char *fmt, ...)
+{
+	struct cfg_func *f = b->f;
+	va_list ap;
+	int n;
+
+	if (b->strtab_nr + TEXT_MAX > UINT32_MAX ||
+	    VEC_GROW(f->strtab, b->strtab_nr + TEXT_MAX, b->strtab_alloc))
+		return -ENOMEM;
+	va_start(ap, fmt);
+	n = vsnprintf(f->strtab + b->strtab_nr, TEXT_MAX, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		n = 0;
+	if (n >= TEXT_MAX)
+		n = TEXT_MAX - 1;
+	f->strtab[b->strtab_nr + n] = '\0';
+	*off = (uint32_t)b->strtab_nr;
+	b->strtab_nr += n + 1;
+	return 0;
+}
+
+/* Append an instruction over [off, off + size) (no byte of it covered yet); its
+ * index, or -ENOMEM. The text is set by the caller. */
+static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t flags,
+		      uint64_t target, uint8_t by)
+{
+	struct pinsn *pi;
+
+	if (b->pool_nr >= INT32_MAX || VEC_GROW(b->pool, b->pool_nr + 1, b->pool_alloc))
+		return -ENOMEM;
+	pi = &b->pool[b->pool_nr];
+	memset(pi, 0, sizeof(*pi));
+	pi->in.off = off;
+	pi->in.size = size;
+	pi->in.flags = flags;
+	pi->in.target = target;
+	pi->by = by;
+	b->start[off] = (int32_t)b->pool_nr;
+	for (uint32_t k = off; k < off + size; k++)
+		b->cover[k] = (int32_t)b->pool_nr;
+	return (long)b->pool_nr++;
+}
+
+/* ".byte   0x.., 0x.." for n bytes capstone gave up on (or a hand decoding). */
+static int data_text(struct builder *b, struct pinsn *pi, const uint8_t *p, size_t n)
+{
+	char text[TEXT_MAX];
+	uint16_t flags = INSN_DATA;
+	size_t len;
+
+	if (!pi->cut && b->arch->raw && b->arch->raw(p, n, &flags, text, sizeof(text))) {
+		pi->in.flags = flags;
+		return add_text(b, &pi->textoff, "%s", text);
+	}
+	len = (size_t)snprintf(text, sizeof(text), "%-7s ", ".byte");
+	for (size_t i = 0; i < n && len < sizeof(text); i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s0x%02x", i ? ", " : "",
+					p[i]);
+	return add_text(b, &pi->textoff, "%s", text);
+}
+
+/* "{mnemonic:7} {operands}" as the reference prints it, targets function-relative. */
+static int cs_text(struct builder *b, struct pinsn *pi, const cs_insn *in)
+{
+	const char *ops = in->op_str, *last;
+
+	if (!*ops)
+		return add_text(b, &pi->textoff, "%s", in->mnemonic);
+	if (!(pi->in.flags & INSN_HAS_TARGET))
+		return add_text(b, &pi->textoff, "%-7s %s", in->mnemonic, ops);
+	/* capstone writes a target of 0 as "0" / "#0": make every target 0x<hex> */
+	last = strrchr(ops, ' ');
+	last = last ? last + 1 : ops;
+	return add_text(b, &pi->textoff, "%-7s %.*s%s%" PRIx64, in->mnemonic, (int)(last - ops),
+			ops, b->arch->target_prefix, pi->in.target);
+}
+
+/* Data rows over [off, end): one per skipdata unit, as capstone would give them. */
+static int add_data_rows(struct builder *b, uint32_t off, uint32_t end, uint8_t by, bool cut)
+{
+	while (off < end) {
+		uint32_t n = end - off < b->arch->skip ? end - off : b->arch->skip;
+		long i = add_pinsn(b, off, (uint16_t)n, INSN_DATA, 0, by);
+		int ret;
+
+		if (i < 0)
+			return (int)i;
+		b->pool[i].cut = cut;
+		ret = data_text(b, &b->pool[i], b->in->code + off, n);
+		if (ret)
+			return ret;
+		off += n;
+	}
+	return 0;
+}
+
+/* The first covered byte in [off, end), or end. */
+static uint32_t first_covered(const struct builder *b, uint32_t off, uint32_t end)
+{
+	while (off < end && b->cover[off] < 0)
+		off++;
+	return off;
+}
+
+/*
+ * Decode one instruction at off (not covered). Returns its index; -ERANGE when it
+ * would run into bytes another instruction already covers (nothing is added);
+ * or -ENOMEM.
+ */
+static long decode_at(struct builder *b, uint32_t off, uint8_t by)
+{
+	const struct arch *arch = b->arch;
+	const uint8_t *p = b->in->code + off;
+	size_t left = b->in->size - off;
+	uint64_t addr = off, target = 0, a;
+	cs_insn *ci = b->ci;
+	struct pinsn *pi;
+	uint16_t flags;
+	unsigned reg;
+	long i;
+	int ret;
+
+	if (!cs_disasm_iter(b->cs, &p, &left, &addr, ci)) {
+		/* only a tail shorter than one skipdata unit stops capstone */
+		uint32_t n = b->in->size - off;
+
+		n = n < arch->skip ? n : arch->skip;
+		if (first_covered(b, off, off + n) != off + n)
+			return -ERANGE;
+		i = add_pinsn(b, off, (uint16_t)n, INSN_DATA, 0, by);
+		if (i < 0)
+			return i;
+		ret = data_text(b, &b->pool[i], b->in->code + off, n);
+		return ret ? ret : i;
+	}
+	if (first_covered(b, off, off + ci->size) != off + ci->size)
+		return -ERANGE;
+	/* skipdata pseudo-instructions carry a stale detail: look at id first */
+	if (!ci->id) {
+		i = add_pinsn(b, off, ci->size, INSN_DATA, 0, by);
+		if (i < 0)
+			return i;
+		ret = data_text(b, &b->pool[i], ci->bytes, ci->size);
+		return ret ? ret : i;
+	}
+	flags = arch->classify(ci, &target);
+	i = add_pinsn(b, off, ci->size, flags, target, by);
+	if (i < 0)
+		return i;
+	pi = &b->pool[i];
+	reg = arch->addr_of(ci, &a);
+	if (reg) {
+		pi->addr_reg = (uint16_t)reg;
+		pi->addr = a;
+	}
+	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
+		pi->jump_reg = (uint16_t)arch->jump_reg(ci);
+		if (arch->jump_mem)
+			pi->jump_base = (uint16_t)arch->jump_mem(ci);
+	}
+	ret = cs_text(b, pi, ci);
+	return ret ? ret : i;
+}
+
+/* The instruction that ends right where pool[i] starts, or -1. */
+static long prev_insn(const struct builder *b, long i)
+{
+	uint32_t off = b->pool[i].in.off;
+	long j;
+
+	if (!off)
+		return -1;
+	j = b->cover[off - 1];
+	return j >= 0 && b->pool[j].in.off + b->pool[j].in.size == off ? j : -1;
+}
+
+/*
+ * Jump tables. Two shapes, both announced by a PC-relative address T put in a
+ * register a few instructions before an indirect jump:
+ *  - relative: lea r, [rip + T] / adr r, T;  load a 32-bit entry;  add;  jmp r / br r.
+ *    Entries are 32-bit offsets from T. Cranelift (x64 and aarch64) puts the table
+ *    right after the jump; V8 on aarch64 puts it after the code.
+ *  - absolute: lea r, [rip + T];  jmp qword ptr [r + index*8]. Entries are 64-bit
+ *    run-time addresses: V8's TurboFan and its wasm compiler on x64, table after
+ *    the code. They need the code's run-time address (cfg_input.addr).
+ * The entry count is not encoded near the table: entries are taken while they
+ * point into the function outside the table, and a table right after its jump
+ * stops at the first case that lies after it. Each entry becomes a data row
+ * (INSN_TABLE) whose target is its case.
+ */
+static long table_of(const struct builder *b, long jump, uint64_t *table, unsigned *width)
+{
+	const struct pinsn *j = &b->pool[jump];
+	long k = jump;
+
+	if (!j->jump_reg && !j->jump_base)
+		return -1;
+	for (int n = 0; n < JTAB_LOOKBACK && (k = prev_insn(b, k)) >= 0; n++) {
+		const struct pinsn *p = &b->pool[k];
+
+		if (!p->addr_reg)
+			continue;
+		if (p->addr_reg == j->jump_reg) {
+			*width = 4;
+		} else if (p->addr_reg == j->jump_base && b->in->addr) {
+			*width = 8;
+		} else {
+			/* a later lea/adr of another register hides nothing: keep looking */
+			continue;
+		}
+		*table = p->addr;
+		return k;
+	}
+	return -1;
+}
+
+/* The cases of the indirect jump at pool index jump, as data rows; the jump
+ * records where they are (table .. table_end, both 0 when there is none). */
+static int add_table(struct builder *b, long jump)
+{
+	uint64_t t64;
+	unsigned width;
+	uint32_t size = (uint32_t)b->in->size, start, pos, limit = size;
+	uint8_t by = b->pool[jump].by;
+	bool inline_table;
+
+	b->pool[jump].table = b->pool[jump].table_end = 0;
+	if (table_of(b, jump, &t64, &width) < 0 || t64 >= size)
+		return 0;
+	start = pos = (uint32_t)t64;
+	inline_table = start == b->pool[jump].in.off + b->pool[jump].in.size;
+	while (pos + width <= limit && first_covered(b, pos, pos + width) == pos + width) {
+		const uint8_t *p = b->in->code + pos;
+		int64_t t;
+		long i;
+		int ret;
+
+		if (width == 4) {
+			t = (int64_t)start + (int32_t)get_le32(p);
+		} else {
+			uint64_t e = get_le64(p);
+
+			if (e < b->in->addr || e - b->in->addr >= size)
+				break;
+			t = (int64_t)(e - b->in->addr);
+		}
+		if (t < 0 || t >= (int64_t)size || (t >= start && t < (int64_t)pos + width))
+			break;
+		if (t % b->arch->skip)
+			break;
+		i = add_pinsn(b, pos, (uint16_t)width, INSN_DATA | INSN_TABLE | INSN_HAS_TARGET,
+			      (uint64_t)t, by);
+		if (i < 0)
+			return (int)i;
+		if (width == 4)
+			ret = add_text(b, &b->pool[i].textoff, "%-7s 0x%" PRIx64 " - 0x%" PRIx32,
+				       ".long", (uint64_t)t, start);
+		else
+			ret = add_text(b, &b->pool[i].textoff, "%-7s 0x%" PRIx64 " + 0x%" PRIx64,
+				       ".quad", b->in->addr, (uint64_t)t);
+		if (ret)
+			return ret;
+		if (inline_table && t > pos && t < limit)
+			limit = (uint32_t)t;
+		pos += width;
+	}
+	b->pool[jump].table = start;
+	b->pool[jump].table_end = pos;
+	return 0;
+}
+
+static int push_todo(struct builder *b, uint64_t off)
+{
+	if (off >= b->in->size)
+		return 0;	/* outside the function: another one's code */
+	if (VEC_GROW(b->todo, b->todo_nr + 1, b->todo_alloc))
+		return -ENOMEM;
+	b->todo[b->todo_nr++] = (uint32_t)off;
+	return 0;
+}
+
+static bool ends_block(uint16_t flags)
+{
+	return flags & (INSN_JUMP | INSN_COND | INSN_RET | INSN_TRAP);
+}
+
+static bool falls_through(const struct pinsn *pi)
+{
+	return !pi->cut && !(pi->in.flags & INSN_TABLE) &&
+	       (!ends_block(pi->in.flags) || (pi->in.flags & INSN_COND));
+}
+
+static bool has_branch_target(const struct cfg_insn *in)
+{
+	return (in->flags & INSN_HAS_TARGET) &&
+	       (in->flags & (INSN_JUMP | INSN_COND | INSN_CALL | INSN_TABLE));
+}
+
+/*
+ * Follow execution from off: decode straight on while control falls through, and
+ * queue every direct branch target and every case of a recognised jump table.
+ * Undecodable bytes fall through: on a path they are far more likely an
+ * instruction capstone does not know than data. A path stops where it would
+ * decode across an instruction already known (the surer decoding stays).
+ */
+static int walk(struct builder *b, uint32_t off, uint8_t by)
+{
+	while (off < b->in->size) {
+		long i = b->start[off];
+		struct pinsn *pi;
+		int ret;
+
+		if (i < 0) {
+			if (b->cover[off] >= 0)
+				return 0;	/* inside another instruction */
+			i = decode_at(b, off, by);
+			if (i == -ERANGE)
+				return 0;
+			if (i < 0)
+				return (int)i;
+		}
+		pi = &b->pool[i];
+		if (pi->walked)
+			return 0;
+		pi->walked = true;
+		if (has_branch_target(&pi->in) && !(pi->in.flags & INSN_TABLE)) {
+			ret = push_todo(b, pi->in.target);
+			if (ret)
+				return ret;
+		}
+		if ((pi->in.flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
+			ret = add_table(b, i);
+			if (ret)
+				return ret;
+			for (uint32_t t = b->pool[i].table; t < b->pool[i].table_end;
+			     t += b->pool[b->start[t]].in.size) {
+				b->pool[b->start[t]].walked = true;
+				ret = push_todo(b, b->pool[b->start[t]].in.target);
+				if (ret)
+					return ret;
+			}
+		}
+		pi = &b->pool[i];
+		if (!falls_through(pi))
+			return 0;
+		off = pi->in.off + pi->in.size;
+	}
+	return 0;
+}
+
+struct seed {
+	uint32_t off;
+	uint64_t weight;
+};
+
+static int seed_by_off(const void *a, const void *b)
+{
+	const struct seed *x = a, *y = b;
+
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+static int seed_by_weight(const void *a, const void *b)
+{
+	const struct seed *x = a, *y = b;
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return seed_by_off(a, b);
+}
+
+/*
+ * Decode one instruction at each sampled offset, the most sampled first. Two
+ * sampled offsets inside one decoding cannot both start instructions of the code
+ * that ran (the bytes differ from it): the one inside a hotter one's instruction is
+ * left out (the caller counts its samples as not at an instruction start); one
+ * whose decoding would run into a hotter one's becomes a data row up to it.
+ */
+static int decode_samples(struct builder *b, struct seed *seeds, size_t nr)
+{
+	if (nr)
+		qsort(seeds, nr, sizeof(*seeds), seed_by_weight);
+	for (size_t k = 0; k < nr; k++) {
+		uint32_t s = seeds[k].off;
+		long i;
+
+		if (b->cover[s] >= 0)
+			continue;
+		i = decode_at(b, s, BY_SAMPLE);
+		if (i == -ERANGE) {
+			int ret = add_data_rows(b, s, first_covered(b, s, (uint32_t)b->in->size),
+						BY_SAMPLE, true);
+
+			if (ret)
+				return ret;
+		} else if (i < 0) {
+			return (int)i;
+		}
+	}
+	return 0;
+}
+
+/* Linear sweep over every byte no path or sample decoded. A guessed instruction that
+ * would run into a known one is not taken: its first byte (aarch64: word) becomes a
+ * data row, and decoding goes on after it. */
+static int sweep(struct builder *b)
+{
+	uint32_t off = 0, size = (uint32_t)b->in->size;
+
+	while (off < size) {
+		long i;
+		int ret;
+
+		if (b->cover[off] >= 0) {
+			off = b->pool[b->cover[off]].in.off + b->pool[b->cover[off]].in.size;
+			continue;
+		}
+		i = decode_at(b, off, BY_SWEEP);
+		if (i == -ERANGE) {
+			/* one unit of data, and decode on from the next byte */
+			uint32_t end = off + b->arch->skip;
+
+			end = first_covered(b, off, end < size ? end : size);
+			ret = add_data_rows(b, off, end, BY_SWEEP, true);
+			if (ret)
+				return ret;
+			off = end;
+			continue;
+		}
+		if (i < 0)
+			return (int)i;
+		if ((b->pool[i].in.flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
+			ret = add_table(b, i);
+			if (ret)
+				return ret;
+		}
+		off = b->pool[i].in.off + b->pool[i].in.size;
+	}
+	return 0;
+}
+
+/* The pool in address order as f->insns (the order of decoding is dropped), with
+ * what the final passes need in *fin. */
+static int finish_insns(struct builder *b, struct fin **fin)
+{
+	struct cfg_func *f = b->f;
+	size_t n = 0;
+
+	f->insns = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*f->insns));
+	*fin = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(**fin));
+	if (!f->insns || !*fin)
+		return -ENOMEM;
+	for (uint32_t off = 0; off < b->in->size; off++) {
+		const struct pinsn *pi;
+
+		if (b->start[off] < 0)
+			continue;
+		pi = &b->pool[b->start[off]];
+		f->insns[n] = pi->in;
+		f->insns[n].text = f->strtab + pi->textoff;
+		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end };
+		n++;
+	}
+	f->insns_nr = n;
+	return 0;
+}
+
+/* Index of the instruction at a target inside [0, end), or -1. */
+static long target_insn(const struct cfg_func *f, const struct cfg_insn *in, uint32_t end)
+{
+	if (!has_branch_target(in) || in->target >= end)
+		return -1;
+	return cfg_func__insn_at(f, in->target);
+}
+
+/*
+ * code_end: the end of the last instruction that a path from the entry or from a
+ * sampled instruction reaches (jump tables included), or that a direct branch of
+ * the code before it targets (followed in turn), so that out-of-line code after the
+ * last return (V8's deoptimisation exits, OSR prologues) stays code. What follows
+ * is trailing data.
+ */
+static int find_code_end(struct cfg_func *f, const struct fin *fin)
+{
+	size_t n = f->insns_nr, sp = 0, *stack;
+	uint8_t *seen;
+	uint32_t end = 0;
+
+	f->code_end = 0;
+	if (!n)
+		return 0;
+	seen = calloc(n, 1);
+	/* each instruction is pushed at most once */
+	stack = malloc(n * sizeof(*stack));
+	if (!seen || !stack) {
+		free(seen);
+		free(stack);
+		return -ENOMEM;
+	}
+#define PUSH(i) do { if (!seen[i]) { seen[i] = 1; stack[sp++] = (i); } } while (0)
+	PUSH(0);
+	for (size_t i = 0; i < n; i++)
+		if (fin[i].by == BY_SAMPLE)
+			PUSH(i);
+	for (size_t scan = 0;;) {
+		while (sp) {
+			size_t i = stack[--sp];
+			const struct cfg_insn *in = &f->insns[i];
+			long t;
+
+			if (in->off + in->size > end)
+				end = in->off + in->size;
+			if (i + 1 < n && !fin[i].cut && !(in->flags & INSN_TABLE) &&
+			    (!ends_block(in->flags) || (in->flags & INSN_COND)))
+				PUSH(i + 1);
+			t = target_insn(f, in, f->size);
+			if (t >= 0)
+				PUSH((size_t)t);
+			/* the rows of a recognised table, each of which leads to its case */
+			if (fin[i].table_end > fin[i].table) {
+				long j = cfg_func__insn_at(f, fin[i].table);
+
+				for (; j >= 0 && (size_t)j < n && f->insns[j].off < fin[i].table_end; j++)
+					PUSH((size_t)j);
+			}
+		}
+		/* every direct target of the code so far is code too */
+		for (; scan < n && f->insns[scan].off < end; scan++) {
+			long t = target_insn(f, &f->insns[scan], f->size);
+
+			if (t >= 0)
+				PUSH((size_t)t);
+		}
+		if (!sp)
+			break;
+	}
+#undef PUSH
+	free(seen);
+	free(stack);
+	f->code_end = end;
+	return 0;
+}
+
+/* f->tables gets the table the jump insns[i] reads: known only while building. */
+static int add_table_of(struct cfg_func *f, const struct fin *fin, size_t i, size_t *alloc)
+{
+	long j = cfg_func__insn_at(f, fin[i].table);
+	size_t nr = 0;
+
+	while (j >= 0 && (size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
+	       (f->insns[j + nr].flags & INSN_TABLE))
+		nr++;
+	if (!nr)
+		return 0;
+	if (VEC_GROW(f->tables, f->tables_nr + 1, *alloc))
+		return -ENOMEM;
+	f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
+	return 0;
+}
+
+/*
+ * Leaders, among the instructions below code_end: offset 0, every direct branch,
+ * call or table target that is an instruction start, the instruction after one
+ * that cannot fall through (jump, conditional branch, return, trap, data cut
+ * short by a surer decoding), and the first and the next after a jump table's rows.
+ */
+static int split(struct cfg_func *f, const struct fin *fin)
+{
+	size_t n = 0, nblocks = 0, tables_alloc = 0;
+	uint8_t *leader;
+
+	while (n < f->insns_nr && f->insns[n].off < f->code_end)
+		n++;
+	if (!n)
+		return 0;
+	leader = calloc(n, 1);
+	if (!leader)
+		return -ENOMEM;
+	leader[0] = 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_insn *in = &f->insns[i];
+		long t = target_insn(f, in, f->code_end);
+		bool table = in->flags & INSN_TABLE;
+
+		if (t >= 0)
+			leader[t] = 1;
+		else if (has_branch_target(in) && in->target < f->code_end)
+			f->bad_targets++;
+		if (i + 1 < n && (ends_block(in->flags) || fin[i].cut ||
+				  table != !!(f->insns[i + 1].flags & INSN_TABLE)))
+			leader[i + 1] = 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		nblocks += leader[i];
+	f->blocks = calloc(nblocks, sizeof(*f->blocks));
+	if (!f->blocks) {
+		free(leader);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct cfg_insn *in = &f->insns[i];
+		struct cfg_block *blk;
+
+		if (leader[i]) {
+			blk = &f->blocks[f->blocks_nr++];
+			blk->start = in->off;
+			blk->first = i;
+		}
+		blk = &f->blocks[f->blocks_nr - 1];
+		blk->end = in->off + in->size;
+		blk->nr++;
+		/* the last instruction decides; the same rule as find_code_end's */
+		if (i + 1 == n || leader[i + 1])
+			blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
+					     (!ends_block(in->flags) || (in->flags & INSN_COND));
+		if (fin[i].table_end > fin[i].table && add_table_of(f, fin, i, &tables_alloc)) {
+			free(leader);
+			return -ENOMEM;
+		}
+	}
+	free(leader);
+	return 0;
+}
+
+static int disassemble(struct builder *b)
+{
+	const struct cfg_input *in = b->in;
+	struct seed *seeds = NULL;
+	size_t nseeds = 0;
+	int ret;
+
+	b->start = malloc(in->size * sizeof(*b->start));
+	b->cover = malloc(in->size * sizeof(*b->cover));
+	if (!b->start || !b->cover)
+		return -ENOMEM;
+	memset(b->start, 0xff, in->size * sizeof(*b->start));
+	memset(b->cover, 0xff, in->size * sizeof(*b->cover));
+
+	/* the seeds inside the code, one per offset with the weights summed */
+	if (in->seeds_nr) {
+		seeds = malloc(in->seeds_nr * sizeof(*seeds));
+		if (!seeds)
+			return -ENOMEM;
+		for (size_t k = 0; k < in->seeds_nr; k++)
+			if (in->seeds[k] < in->size)
+				seeds[nseeds++] = (struct seed){
+					in->seeds[k], in->seed_weights ? in->seed_weights[k] : 1 };
+		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);
+		size_t m = 0;
+
+		for (size_t k = 0; k < nseeds; k++) {
+			if (m && seeds[m - 1].off == seeds[k].off) {
+				uint64_t w = seeds[m - 1].weight + seeds[k].weight;
+
+				seeds[m - 1].weight = w < seeds[k].weight ? UINT64_MAX : w;
+			} else {
+				seeds[m++] = seeds[k];
+			}
+		}
+		nseeds = m;
+	}
+	ret = decode_samples(b, seeds, nseeds);
+	/* paths from the samples (by offset), then from the entry, popped first */
+	if (!ret && nseeds)
+		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);
+	for (size_t k = nseeds; !ret && k--;)
+		if (b->start[seeds[k].off] >= 0)
+			ret = push_todo(b, seeds[k].off);
+	free(seeds);
+	if (!ret)
+		ret = push_todo(b, 0);
+	while (!ret && b->todo_nr) {
+		uint32_t off = b->todo[--b->todo_nr];
+
+		ret = walk(b, off, b->start[off] >= 0 ? b->pool[b->start[off]].by : BY_PATH);
+	}
+	return ret ? ret : sweep(b);
+}
+
+int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char *err,
+			 size_t errlen)
+{
+	struct builder b = { .f = out, .in = in };
+	struct fin *fin = NULL;
+	cs_err cerr;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	b.arch = cfg_arch__find(in->e_machine);
+	if (!b.arch) {
+		return errf(err, errlen, -ENOTSUP, "cannot disassemble e_machine %d: only x86-64 (62) "
+			    "and aarch64 (183) are supported", in->e_machine);
+	}
+	if (in->size > UINT32_MAX) {
+		return errf(err, errlen, -ERANGE, "%s code of %zu bytes is too large", b.arch->name,
+			    in->size);
+	}
+	out->size = (uint32_t)in->size;
+	if (!in->size)
+		return 0;
+
+	cerr = cs_open(b.arch->cs_arch, b.arch->cs_mode, &b.cs);
+	if (cerr != CS_ERR_OK) {
+		return errf(err, errlen, cerr == CS_ERR_MEM ? -ENOMEM : -ENOTSUP,
+			    "capstone cannot open %s: %s", b.arch->name, cs_strerror(cerr));
+	}
+	/* Intel syntax is capstone's x86 default, as in the reference */
+	cs_option(b.cs, CS_OPT_DETAIL, CS_OPT_ON);
+	cs_option(b.cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	b.ci = cs_malloc(b.cs);
+	ret = b.ci ? disassemble(&b) : -ENOMEM;
+	if (b.ci)
+		cs_free(b.ci, 1);
+	cs_close(&b.cs);
+	if (!ret)
+		ret = finish_insns(&b, &fin);
+	free(b.pool);
+	free(b.start);
+	free(b.cover);
+	free(b.todo);
+	if (!ret)
+		ret = find_code_end(out, fin);
+	if (!ret && !(in->flags & CFG_TRAILING_DATA))
+		out->code_end = out->size;
+	if (!ret)
+		ret = split(out, fin);
+	free(fin);
+	if (!ret)
+		return 0;
+	cfg_func__release(out);
+	return errf(err, errlen, ret, "out of memory disassembling %zu bytes", in->size);
+}
+
+int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, size_t size,
+		    unsigned int flags, char *err, size_t errlen)
+{
+	struct cfg_input in = {
+		.e_machine = e_machine, .code = code, .size = size, .flags = flags,
+	};
+
+	return cfg_func__build_from(out, &in, err, errlen);
+}
+
+long cfg_func__insn_at(const struct cfg_func *f, uint32_t off)
+{
+	size_t lo = 0, hi = f->insns_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->insns[mid].off == off)
+			return mid;
+		if (f->insns[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+long cfg_func__block_at(const struct cfg_func *f, uint32_t off)
+{
+	size_t lo = 0, hi = f->blocks_nr;
+
+	/* first block starting after off; the one before it may contain off */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->blocks[mid].start <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || off >= f->blocks[lo - 1].end)
+		return -1;
+	return lo - 1;
+}
+
+int cfg__capstone_version(int *minor)
+{
+	int major, min;
+
+	cs_version(&major, &min);
+	if (minor)
+		*minor = min;
+	return major;
+}
+
+void cfg_func__release(struct cfg_func *f)
+{
+	free(f->insns);
+	free(f->blocks);
+	free(f->tables);
+	free(f->strtab);
+	memset(f, 0, sizeof(*f));
+}

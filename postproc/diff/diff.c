@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: MIT */
+/* The comparison of two profiles (diff.h): sides, candidates, pairs, ranking. */
+#define _GNU_SOURCE	/* qsort_r */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diff-build.h"
+#include "analysis/name-match.h"
+
+const char *diff__func_match_name(enum diff_func_match m)
+{
+	switch (m) {
+	case DIFF_FUNC_IDENTITY:
+		return "identity";
+	case DIFF_FUNC_NAME:
+		return "name";
+	default:
+		return NULL;
+	}
+}
+
+const char *diff__key_name(enum diff_key k)
+{
+	static const char *const names[DIFF_KEY__NR] = {
+		[DIFF_KEY_CODE] = "code", [DIFF_KEY_WASM] = "wasm", [DIFF_KEY_SOURCE] = "source",
+		[DIFF_KEY_ASM] = "asm",
+	};
+
+	return (unsigned)k < DIFF_KEY__NR ? names[k] : NULL;
+}
+
+static double share(uint64_t n, uint64_t total)
+{
+	return total ? (double)n * 100.0 / (double)total : 0.0;
+}
+
+/* new - base, stuck at the ends of int64_t. */
+static int64_t difference(uint64_t base, uint64_t nw)
+{
+	if (nw >= base)
+		return nw - base > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(nw - base);
+	return base - nw > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(base - nw);
+}
+
+static double magnitude(const struct diff *d, double delta, int64_t delta_samples)
+{
+	if (d->opts.counts)
+		return delta_samples < 0 ? -(double)delta_samples : (double)delta_samples;
+	return fabs(delta);
+}
+
+int diff__sign(const struct diff *d, double delta, int64_t delta_samples)
+{
+	char num[64];
+
+	if (d->opts.counts)
+		return delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
+	/* what prints as 0.00 has no sign */
+	if (!strcmp(fmt_pct(num, sizeof(num), fabs(delta)), "0.00"))
+		return 0;
+	return delta > 0 ? 1 : -1;
+}
+
+double diff__change(const struct diff *d, double delta, int64_t delta_samples)
+{
+	uint64_t t = d->total[DIFF_BASE] > d->total[DIFF_NEW] ? d->total[DIFF_BASE] : d->total[DIFF_NEW];
+
+	if (d->opts.counts)
+		return t ? magnitude(d, delta, delta_samples) / (double)t : 0;
+	return fabs(delta) / 100.0;
+}
+
+/* The event of each side: the one asked for, else BASE's first (by name in NEW). */
+static int find_events(struct diff *d)
+{
+	struct diff_side *b = &d->side[DIFF_BASE], *n = &d->side[DIFF_NEW];
+	const char *name = d->opts.event;
+
+	if (!name && b->stream.events_nr)
+		name = b->stream.events[0].name;
+	if (!name && n->stream.events_nr)
+		name = n->stream.events[0].name;
+	d->event = name;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		d->side[s].event = name ? stream__find_event(&d->side[s].stream, name) : -1;
+		/* A side without the event has no samples of it: only an asked
+		 * event, or an event the other side has, must exist. */
+		if (name && d->side[s].event < 0 && d->side[s].stream.events_nr)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+/* Samples of the event per object, and each side's T and W. */
+static int count_samples(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct diff_side *side = &d->side[s];
+		const struct stream *st = &side->stream;
+		size_t n = st->objects_nr ? st->objects_nr : 1;
+
+		side->obj_samples = calloc(n, sizeof(*side->obj_samples));
+		side->candidate = calloc(n, sizeof(*side->candidate));
+		side->same_code = calloc(n, sizeof(*side->same_code));
+		side->func_of = malloc(n * sizeof(*side->func_of));
+		if (!side->obj_samples || !side->candidate || !side->same_code || !side->func_of)
+			return -ENOMEM;
+		if (side->event < 0)
+			continue;
+		d->total[s] = st->events[side->event].samples[HB_CLASS_ALL];
+		for (size_t i = 0; i < st->objects_nr; i++) {
+			const struct stream_object *o = &st->objects[i];
+			uint64_t sum = 0;
+
+			for (size_t k = 0; k < o->samples_nr; k++)
+				if (o->samples[k].ev == (uint64_t)side->event)
+					sum = sat_add(sum, o->samples[k].samples);
+			side->obj_samples[i] = sum;
+			if (o->kind == HB_KIND_JIT || o->kind == HB_KIND_CWASM)
+				d->jit[s] = sat_add(d->jit[s], sum);
+		}
+	}
+	return 0;
+}
+
+/* One side's function only, or two with the same code bytes (all known). */
+static bool same_code(const struct stream_object *a, const struct stream_object *b)
+{
+	return a->code_nr && a->code_nr == a->size && b->code_nr == a->code_nr &&
+	       b->size == a->size && a->e_machine == b->e_machine &&
+	       !memcmp(a->code, b->code, a->code_nr);
+}
+
+static const char *display_name(struct diff_side *side, uint32_t obj)
+{
+	if (side->annot)
+		return annotator__func(side->annot, &side->stream, obj)->display;
+	return side->stream.objects[obj].name;
+}
+
+/*
+ * --function on both sides: per side, the strongest way the name matches
+ * any sampled object (raw or display name) selects, as for one report.
+ * A pair stays when either of its functions is selected.
+ */
+static int select_functions(struct diff *d)
+{
+	enum name_match best[DIFF__SIDES] = { NAME_MATCH_NONE, NAME_MATCH_NONE };
+	enum name_match *m;
+	size_t k = 0;
+
+	if (!d->opts.function)
+		return 0;
+	m = malloc((d->funcs_nr ? d->funcs_nr : 1) * 2 * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->funcs_nr; i++)
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			const struct diff_func *f = &d->funcs[i];
+			enum name_match a = NAME_MATCH_NONE, b;
+
+			if (f->obj[s] != UINT32_MAX) {
+				a = name_match(d->opts.function, f->name[s]);
+				b = name_match(d->opts.function, display_name(&d->side[s], f->obj[s]));
+				a = b > a ? b : a;
+			}
+			m[2 * i + s] = a;
+			if (a > best[s])
+				best[s] = a;
+		}
+	for (size_t i = 0; i < d->funcs_nr; i++) {
+		bool keep = false;
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			keep |= best[s] != NAME_MATCH_NONE && m[2 * i + s] == best[s];
+		if (keep)
+			d->funcs[k++] = d->funcs[i];
+	}
+	d->funcs_nr = k;
+	free(m);
+	return 0;
+}
+
+/* Hottest change first; ties by the most samples, then name, then object. */
+static int func_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	const struct diff_func *x = a, *y = b;
+	double mx = magnitude(d, x->delta, x->delta_samples);
+	double my = magnitude(d, y->delta, y->delta_samples);
+	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
+	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
+	int c;
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const char *nx = x->name[s] ? x->name[s] : "", *ny = y->name[s] ? y->name[s] : "";
+
+		if ((c = strcmp(nx, ny)))
+			return c;
+	}
+	for (int s = 0; s < DIFF__SIDES; s++)
+		if (x->obj[s] != y->obj[s])
+			return x->obj[s] < y->obj[s] ? -1 : 1;
+	return 0;
+}
+
+/* Pairs by the same order, then function, then their place in it. */
+static int pair_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	const struct diff_pair *x = &d->pairs[*(const uint32_t *)a];
+	const struct diff_pair *y = &d->pairs[*(const uint32_t *)b];
+	double mx = magnitude(d, x->delta, x->delta_samples);
+	double my = magnitude(d, y->delta, y->delta_samples);
+	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
+	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static bool is_candidate(void *arg, size_t obj)
+{
+	return ((const struct diff_side *)arg)->candidate[obj];
+}
+
+/*
+ * Source lines pair the blocks of code that changed; code that did not
+ * pairs by its offsets, and code of one side pairs with nothing: neither
+ * needs a lookup (a DWARF lookup per instruction would cost more than the
+ * rest of the comparison).
+ */
+static enum report_source source_rows(void *arg, size_t obj)
+{
+	const struct diff_side *side = arg;
+
+	return side->same_code[obj] ? REPORT_SOURCE_NONE : REPORT_SOURCE_ALL;
+}
+
+static int build_side(struct diff_side *side)
+{
+	struct report_opts repo = { .every_function = true, .whole_functions = true,
+				    .source_rows = source_rows, .source_rows_arg = side };
+
+	side->names = (struct report_names){ side->annot, &side->stream };
+	side->rank_opts = (struct rank_opts){
+		.percent = 100.0, .no_threshold = true, .every_function = true, .top = SIZE_MAX,
+		.alt_name = side->annot ? report__display_name : NULL, .alt_arg = &side->names,
+		.select = is_candidate, .select_arg = side,
+	};
+	if (rank__build(&side->rank, &side->stream, side->event, &side->rank_opts) ||
+	    report__build(&side->report, &side->rank, &side->rank_opts, side->annot, &repo))
+		return -ENOMEM;
+	for (size_t i = 0; i < side->stream.objects_nr; i++)
+		side->func_of[i] = UINT32_MAX;
+	for (size_t i = 0; i < side->report.funcs_nr; i++)
+		side->func_of[side->report.funcs[i].obj] = (uint32_t)i;
+	return 0;
+}
+
+int diff__build(struct diff *d, const struct diff_opts *o)
+{
+	size_t i;
+	int ret;
+
+	d->opts = *o;
+	if ((ret = find_events(d)))
+		return ret;
+	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
+		return ret;
+
+	if (o->min_delta >= 0)
+		d->min_delta = o->min_delta;
+	else if (o->counts)
+		d->min_delta = fmax(1.0, ceil(0.001 * (double)(d->total[0] > d->total[1] ?
+							       d->total[0] : d->total[1])));
+	else
+		d->min_delta = 0.1;
+
+	/*
+	 * A block never has more samples than its function: a pair of
+	 * functions whose larger side is below the threshold cannot hold a
+	 * pair of blocks above it, and is compared by its totals alone.
+	 */
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+		double bound;
+
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			f->share[s] = share(f->samples[s], d->total[s]);
+			if (f->obj[s] != UINT32_MAX)
+				f->name[s] = display_name(&d->side[s], f->obj[s]);
+		}
+		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
+		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
+		bound = o->counts ? (double)(f->samples[0] > f->samples[1] ? f->samples[0] : f->samples[1]) :
+				    fmax(f->share[0], f->share[1]);
+		f->compared = o->all || bound >= d->min_delta;
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (f->compared && f->obj[s] != UINT32_MAX)
+				d->side[s].candidate[f->obj[s]] = true;
+		if (f->compared) {
+			bool same = f->obj[0] == UINT32_MAX || f->obj[1] == UINT32_MAX ||
+				    same_code(&d->side[0].stream.objects[f->obj[0]],
+					      &d->side[1].stream.objects[f->obj[1]]);
+
+			for (int s = 0; s < DIFF__SIDES; s++)
+				if (f->obj[s] != UINT32_MAX)
+					d->side[s].same_code[f->obj[s]] = same;
+		}
+	}
+	if (d->funcs_nr > 1)
+		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	/* Ranked by magnitude: the functions that pass are a prefix too. */
+	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
+	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
+				    d->funcs[d->funcs_shown_nr].delta_samples) >= d->min_delta))
+		d->funcs_shown_nr++;
+
+	for (int s = 0; s < DIFF__SIDES; s++)
+		if ((ret = build_side(&d->side[s])))
+			return ret;
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			uint32_t at = f->obj[s] != UINT32_MAX ? d->side[s].func_of[f->obj[s]] : UINT32_MAX;
+
+			f->f[s] = at == UINT32_MAX ? -1 : (int32_t)at;
+		}
+		f->first_pair = d->pairs_nr;
+		if (!f->compared)
+			continue;
+		d->compared_nr++;
+		if ((ret = diff_match__blocks(d, i)))
+			return ret;
+	}
+
+	for (i = 0; i < d->pairs_nr; i++) {
+		struct diff_pair *p = &d->pairs[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			p->share[s] = share(p->samples[s], d->total[s]);
+		p->delta = p->share[DIFF_NEW] - p->share[DIFF_BASE];
+		p->delta_samples = difference(p->samples[DIFF_BASE], p->samples[DIFF_NEW]);
+	}
+	d->ranked = malloc((d->pairs_nr ? d->pairs_nr : 1) * sizeof(*d->ranked));
+	if (!d->ranked)
+		return -ENOMEM;
+	for (i = 0; i < d->pairs_nr; i++)
+		d->ranked[i] = (uint32_t)i;
+	if (d->pairs_nr > 1)
+		qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
+	/* Ranked by magnitude: the pairs that pass are a prefix. */
+	for (i = 0; i < d->pairs_nr; i++) {
+		struct diff_pair *p = &d->pairs[d->ranked[i]];
+
+		p->rank = (uint32_t)(i + 1);
+		if (d->shown_nr == i && d->shown_nr < o->top &&
+		    (o->all || magnitude(d, p->delta, p->delta_samples) >= d->min_delta)) {
+			p->shown = true;
+			d->shown_nr++;
+		}
+	}
+	return 0;
+}
+
+void diff__release(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct diff_side *side = &d->side[s];
+
+		report__release(&side->report);
+		rank__release(&side->rank);
+		FREE_AND_NULL(side->obj_samples);
+		FREE_AND_NULL(side->candidate);
+		FREE_AND_NULL(side->same_code);
+		FREE_AND_NULL(side->func_of);
+	}
+	FREE_AND_NULL(d->funcs);
+	FREE_AND_NULL(d->pairs);
+	FREE_AND_NULL(d->ranked);
+	d->funcs_nr = d->funcs_shown_nr = d->pairs_nr = d->shown_nr = 0;
+}

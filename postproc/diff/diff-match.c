@@ -753,19 +753,15 @@ static int asm_cands(struct matcher *m)
 }
 
 /*
- * The code key: the same bytes on both sides (stream objects), so blocks of
- * the same [start, end) are the same code. (The blocks may still differ
- * where the sampled offsets did: decoding starts at each.)
+ * The code key: the same bytes on both sides (diff_func.same_code), so
+ * blocks of the same [start, end) are the same code. (The blocks may still
+ * differ where the sampled offsets did: decoding starts at each.)
  */
-static void code_pairs(struct matcher *m, const struct stream_object *a,
-		       const struct stream_object *b)
+static void code_pairs(struct matcher *m)
 {
 	struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
 	size_t i = 0, j = 0;
 
-	if (!a->code_nr || a->code_nr != a->size || b->code_nr != a->code_nr ||
-	    b->size != a->size || a->e_machine != b->e_machine || memcmp(a->code, b->code, a->code_nr))
-		return;
 	while (i < x->nr && j < y->nr) {
 		const struct report_block *p = &x->f->blocks[i], *q = &y->f->blocks[j];
 
@@ -850,7 +846,8 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	if (!m.lcs_row || !m.cnt || !m.touched)
 		goto out;
 	if (m.side[DIFF_BASE].nr && m.side[DIFF_NEW].nr) {
-		code_pairs(&m, m.side[DIFF_BASE].f->object, m.side[DIFF_NEW].f->object);
+		if (df->same_code)
+			code_pairs(&m);
 		if (set_cands(&m, 0, DIFF_KEY_WASM))
 			goto out;
 		take(&m, DIFF_KEY_WASM);

@@ -318,6 +318,7 @@ int diff__build(struct diff *d, const struct diff_opts *o)
 			for (int s = 0; s < DIFF__SIDES; s++)
 				if (f->obj[s] != UINT32_MAX)
 					d->side[s].same_code[f->obj[s]] = same;
+			f->same_code = same && f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX;
 		}
 	}
 	if (d->funcs_nr > 1)

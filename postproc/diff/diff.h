@@ -31,7 +31,7 @@
 
 #include "annotate/annotate.h"
 #include "analysis/rank.h"
-#include "report/report.h"
+#include "report/report-build.h"
 #include "stream/stream.h"
 
 enum diff_side_id { DIFF_BASE, DIFF_NEW, DIFF__SIDES };
@@ -90,6 +90,9 @@ struct diff_func {
 	/* Its blocks were matched: it could hold a block pair that passes
 	 * --min-delta (or --all). The others are compared by their totals only. */
 	bool compared;
+	/* Compared, on both sides, with the same code bytes (all known): blocks
+	 * of the same offsets are the same code (DIFF_KEY_CODE). */
+	bool same_code;
 	size_t first_pair, pairs_nr;	/* its pairs: diff.pairs[first_pair ..], by BASE block,
 					 * then NEW-only blocks by address */
 };

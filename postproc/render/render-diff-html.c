@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "diff/diff.h"
 #include "render/html/html-listing.h"
 #include "render/html/html-page.h"

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "diff/diff.h"
 #include "render.h"
 #include "lib/term.h"

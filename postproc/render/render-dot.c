@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lib/util.h"
 #include "render.h"
 #include "render/graph/report-graph.h"
 
@@ -59,7 +60,7 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 		const struct report_func *f = &rep->funcs[i];
 		struct graph g;
 
-		if (f->status != RANK_DISASSEMBLED || !f->blocks_nr)
+		if (!f->disassembled || !f->blocks_nr)
 			continue;
 		snprintf(prefix, sizeof(prefix), "f%zu", i);
 		fmt_pct(pct, sizeof(pct), report_graph__share(rep, f->samples) * 100);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "render/html/html-listing.h"
 #include "render/html/html-page.h"
 #include "lib/html.h"
@@ -25,8 +26,6 @@ static const char *pct_of(char buf[64], const struct report *rep, uint64_t n)
 
 static void put_selection(FILE *out, const struct report *rep)
 {
-	size_t funcs = 0;
-
 	fputs("<p class=\"selection\">Shown: ", out);
 	if (rep->selection.threshold)
 		fprintf(out, "the hottest blocks up to %.15g%% of all samples", rep->selection.percent);
@@ -39,14 +38,8 @@ static void put_selection(FILE *out, const struct report *rep)
 		html_puts(out, rep->selection.function);
 		fputs("</code> selects", out);
 	}
-	for (size_t i = 0; i < rep->funcs_nr; i++)
-		for (size_t b = 0; b < rep->funcs[i].blocks_nr; b++)
-			if (rep->funcs[i].blocks[b].shown) {
-				funcs++;
-				break;
-			}
 	fprintf(out, ": <b>%zu</b> block%s in %zu function%s.", rep->shown_nr, plural(rep->shown_nr),
-		funcs, plural(funcs));
+		rep->shown_funcs_nr, plural(rep->shown_funcs_nr));
 	if (rep->selection.all)
 		fprintf(out, " Every sampled function is listed (%zu).", rep->funcs_nr);
 	fputs("</p>\n", out);
@@ -148,15 +141,6 @@ static void put_summary(FILE *out, const struct report *rep, const struct heat_s
 	      "</section>\n", out);
 }
 
-static void block_counts(const struct report_func *f, size_t *sampled, size_t *shown)
-{
-	*sampled = *shown = 0;
-	for (size_t b = 0; b < f->blocks_nr; b++) {
-		*sampled += f->blocks[b].samples != 0;
-		*shown += f->blocks[b].shown;
-	}
-}
-
 static void put_func_table(FILE *out, const struct report *rep)
 {
 	char pct[64];
@@ -167,17 +151,15 @@ static void put_func_table(FILE *out, const struct report *rep)
 		"</th><th class=\"n\">shown</th></tr></thead><tbody>\n", rep->funcs_nr);
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
 		const struct report_func *f = &rep->funcs[i];
-		size_t sampled, shown;
 
-		block_counts(f, &sampled, &shown);
 		fprintf(out, "<tr data-func=\"f%zu\"><td class=\"n\">%zu</td><td><a href=\"#f%zu\">",
 			i, i + 1, i);
 		html_puts(out, f->display_name);
 		fprintf(out, "</a></td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s%%"
 			"</td>", f->kind, f->samples, pct_of(pct, rep, f->samples));
-		if (f->status == RANK_DISASSEMBLED)
+		if (f->disassembled)
 			fprintf(out, "<td class=\"n\">%zu of %zu</td><td class=\"n\">%zu</td></tr>\n",
-				sampled, f->blocks_nr, shown);
+				f->sampled_blocks_nr, f->blocks_nr, f->shown_blocks_nr);
 		else
 			fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", out);
 	}
@@ -196,7 +178,7 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	l.prefix = prefix;
 	fprintf(out, "<section class=\"func\" id=\"%s\" data-samples=\"%" PRIu64 "\" data-address=\""
 		"%" PRIu64 "\" data-pid=\"%" PRIu64 "\" data-name=\"", prefix, f->samples,
-		(uint64_t)f->object->addr, (uint64_t)f->object->pid);
+		f->code.address, f->code.pid);
 	html_puts(out, f->display_name);
 	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#%s\">", i + 1,
 		prefix);
@@ -211,15 +193,10 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 static int render(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct heat_scale heat;
-	uint64_t bar_max = 0;
 	char title[160], name[96];
 	int ret = 0;
 
 	report_graph__heat(&heat, rep);
-	for (size_t i = 0; i < rep->funcs_nr; i++)
-		for (size_t r = 0; r < rep->funcs[i].rows_nr; r++)
-			if (rep->funcs[i].rows[r].samples > bar_max)
-				bar_max = rep->funcs[i].rows[r].samples;
 	if (rep->funcs_nr)
 		html_page__short(name, sizeof(name), rep->funcs[0].display_name, 80);
 	if (rep->funcs_nr > 1)
@@ -235,7 +212,7 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 		fputs(rep->total ? "<p class=\"empty\">No block to show.</p>\n" :
 				   "<p class=\"empty\">No samples.</p>\n", out);
 	for (size_t i = 0; i < rep->funcs_nr && !ret; i++)
-		ret = put_func(out, rep, i, &heat, bar_max);
+		ret = put_func(out, rep, i, &heat, rep->row_max);
 	if (ret)
 		return ret;
 	(void)o;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "render.h"
 #include "lib/utf8.h"
 
@@ -133,22 +134,22 @@ static void put_row_annot(FILE *out, const struct report_func *f, const struct r
 			put_u64(out, row->wasm_offset);
 		else
 			PUTS("null", out);
-		put_opt_str(out, ", \"clif\": ", row->cells[ANNOT_CLIF].text);
-		put_opt_str(out, ", \"wasm\": ", row->cells[ANNOT_WASM].text);
+		put_opt_str(out, ", \"clif\": ", row->cells[REPORT_COL_CLIF].text);
+		put_opt_str(out, ", \"wasm\": ", row->cells[REPORT_COL_WASM].text);
 	}
 	if (row->source)
-		put_opt_str(out, ", \"source\": ", row->cells[ANNOT_SOURCE].text);
+		put_opt_str(out, ", \"source\": ", row->cells[REPORT_COL_SOURCE].text);
 }
 
 static void put_func(FILE *out, const struct report_func *f)
 {
-	const struct stream_object *obj = f->object;
+	const struct report_code *code = &f->code;
 	const char *in = "      ";
 	bool first;
 	size_t b, i;
 
 	fputs("    {\n", out);
-	put_key_str(out, in, "name", obj->name);
+	put_key_str(out, in, "name", code->name);
 	fputs(",\n", out);
 	put_key_str(out, in, "display_name", f->display_name);
 	fputs(",\n", out);
@@ -165,33 +166,32 @@ static void put_func(FILE *out, const struct report_func *f)
 	}
 	put_key_str(out, in, "kind", f->kind);
 	fputs(",\n", out);
-	put_key_u64(out, in, "pid", obj->pid);
+	put_key_u64(out, in, "pid", code->pid);
 	fputs(",\n", out);
-	if (obj->kind == HB_KIND_JIT) {
-		put_key_u64(out, in, "code_index", obj->code_index);
+	if (code->jit) {
+		put_key_u64(out, in, "code_index", code->code_index);
 		fputs(",\n", out);
-		put_key_u64(out, in, "load_time", obj->load_time);
+		put_key_u64(out, in, "load_time", code->load_time);
 		fputs(",\n", out);
-		put_key_str(out, in, "dump", obj->path);
+		put_key_str(out, in, "dump", code->path);
 	} else {
-		put_key_str(out, in, "dso", obj->path);
+		put_key_str(out, in, "dso", code->path);
 		fputs(",\n", out);
-		put_key_str(out, in, "symbol", obj->name);
+		put_key_str(out, in, "symbol", code->name);
 		fputs(",\n", out);
-		put_key_u64(out, in, "sym_start", obj->sym_start);
+		put_key_u64(out, in, "sym_start", code->sym_start);
 	}
 	fputs(",\n", out);
-	put_key_u64(out, in, "e_machine", obj->e_machine);
+	put_key_u64(out, in, "e_machine", code->e_machine);
 	fputs(",\n", out);
-	put_key_u64(out, in, "address", obj->addr);
+	put_key_u64(out, in, "address", code->address);
 	fputs(",\n", out);
-	put_key_u64(out, in, "size", obj->size);
+	put_key_u64(out, in, "size", code->size);
 	fputs(",\n", out);
-	put_key_u64(out, in, "code_bytes", obj->code_nr);
+	put_key_u64(out, in, "code_bytes", code->code_bytes);
 	fputs(",\n", out);
-	fprintf(out, "%s\"disassembled\": %s,\n", in,
-		f->status == RANK_DISASSEMBLED ? "true" : "false");
-	if (f->status == RANK_DISASSEMBLED)
+	fprintf(out, "%s\"disassembled\": %s,\n", in, f->disassembled ? "true" : "false");
+	if (f->disassembled)
 		put_key_u64(out, in, "code_end", f->code_end);
 	else
 		put_key_str(out, in, "error", f->error);

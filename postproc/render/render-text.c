@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "render.h"
 #include "lib/term.h"
 
@@ -69,36 +70,14 @@ static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 #define WASM_MAX 40
 #define SOURCE_MAX 60
 
-static const char *const col_header[ANNOT__NR] = { "[CLIF]", "[Wasm]", "[Source]" };
-static const size_t col_min[ANNOT__NR] = { CLIF_MIN, WASM_MIN, 8 };
-static const size_t col_max[ANNOT__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
+static const char *const col_header[REPORT_COL__NR] = { "[CLIF]", "[Wasm]", "[Source]" };
+static const size_t col_min[REPORT_COL__NR] = { CLIF_MIN, WASM_MIN, 8 };
+static const size_t col_max[REPORT_COL__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
 
-/* The ditto rule: a cell equal in text and wasm offset to the
- * last one printed in full is a '"'; an absent one is '-' and resets it. */
-struct ditto {
-	bool valid;
-	uint64_t key;
-	char copy[512];
-};
-
-static const char *ditto__cell(struct ditto *d, const struct report_cell *c)
+/* A cell as the reference prints it: '-' absent, '"' the same as above. */
+static const char *cell_text(const struct report_cell *c)
 {
-	if (!c->text) {
-		d->valid = false;
-		return "-";
-	}
-	size_t n = strlen(c->text);
-
-	if (d->valid && c->key == d->key && !strcmp(c->text, d->copy))
-		return "\"";
-	/* the copy keeps at most sizeof(copy) - 1 bytes: a longer text never repeats */
-	if (n >= sizeof(d->copy))
-		n = sizeof(d->copy) - 1;
-	memcpy(d->copy, c->text, n);
-	d->copy[n] = '\0';
-	d->key = c->key;
-	d->valid = true;
-	return c->text;
+	return !c->text ? "-" : c->ditto ? "\"" : c->text;
 }
 
 /* The columns s takes, shown printable. */
@@ -123,9 +102,8 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	const struct report_func *f = &rep->funcs[ref->func];
 	const struct report_block *b = &f->blocks[ref->block];
 	const struct report_row *rows = f->rows + b->first_row;
-	struct ditto ditto[ANNOT__NR];
-	bool show[ANNOT__NR] = { false };
-	size_t w[ANNOT__NR] = { 0 };
+	const bool *show = b->show;
+	size_t w[REPORT_COL__NR] = { 0 };
 	size_t i, c, asm_w = 0, last = 0;
 	char num[64];
 
@@ -141,20 +119,14 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 			asm_w = len;
 	}
 	asm_w = asm_w < ASM_MIN ? ASM_MIN : asm_w > ASM_MAX ? ASM_MAX : asm_w;
-	/* [CLIF] and [Wasm] come with wasmtime code (the reference always shows both);
-	 * [Source] only when some row has one. */
-	for (c = 0; c < ANNOT__NR; c++) {
-		bool any = false;
-
+	for (c = 0; c < REPORT_COL__NR; c++) {
 		for (i = 0; i < b->insns; i++) {
 			/* A missing cell prints as "-": it counts as width 1. */
 			size_t len = rows[i].cells[c].text ? width(rows[i].cells[c].text) : 1;
 
-			any |= rows[i].cells[c].text != NULL;
 			if (len > w[c])
 				w[c] = len;
 		}
-		show[c] = c == ANNOT_SOURCE ? any : f->columns[c];
 		w[c] = w[c] < col_min[c] ? col_min[c] : w[c] > col_max[c] ? col_max[c] : w[c];
 		if (show[c])
 			last = c + 1;
@@ -162,11 +134,10 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	/* The reference pads every column but the last. */
 	fprintf(out, "%10s", "[Samples]");
 	put_col(out, "[Assembly]", asm_w, !last);
-	for (c = 0; c < ANNOT__NR; c++)
+	for (c = 0; c < REPORT_COL__NR; c++)
 		if (show[c])
 			put_col(out, col_header[c], w[c], c + 1 == last);
 	fputc('\n', out);
-	memset(ditto, 0, sizeof(ditto));
 	for (i = 0; i < b->insns; i++) {
 		const struct report_row *row = &rows[i];
 
@@ -182,9 +153,9 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 		}
 		put_cell(out, row->samples, rep->total, color);
 		put_col(out, row->text, asm_w, !last);
-		for (c = 0; c < ANNOT__NR; c++)
+		for (c = 0; c < REPORT_COL__NR; c++)
 			if (show[c])
-				put_col(out, ditto__cell(&ditto[c], &row->cells[c]), w[c], c + 1 == last);
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last);
 		fputc('\n', out);
 	}
 	fputc('\n', out);

@@ -3,7 +3,8 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "report-build.h"
+#include "lib/util.h"
+#include "report-edges.h"
 
 long report__block_at_start(const struct cfg_func *cfg, uint64_t target)
 {

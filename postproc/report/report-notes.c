@@ -1,20 +1,41 @@
 /* SPDX-License-Identifier: MIT */
 /* The report's notes: what it cannot show, said once, nothing dropped silently. */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "annotate/names.h"
-#include "report-build.h"
 #include "lib/utf8.h"
+#include "report-notes.h"
+
+int report_notes__add(struct report *rep, enum report_note_kind kind, const char *fmt, ...)
+{
+	va_list ap;
+	char *text;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	if (VEC_GROW(rep->notes, rep->notes_nr + 1, rep->notes_alloc)) {
+		free(text);
+		return -ENOMEM;
+	}
+	rep->notes[rep->notes_nr++] = (struct report_note){ kind, text };
+	return 0;
+}
 
 /* Return -ENOMEM from the caller when a note cannot be kept. */
-#define NOTE(...)                                   \
-	do {                                        \
-		if (report__note(rep, __VA_ARGS__)) \
-			return -ENOMEM;             \
+#define NOTE(...)                                        \
+	do {                                             \
+		if (report_notes__add(rep, __VA_ARGS__)) \
+			return -ENOMEM;                  \
 	} while (0)
 
 /* The name --function answers to and shows for an object: the other name
@@ -157,12 +178,12 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct annotat
  * The plugin's warnings, carried by the stream: a report of a saved stream
  * must still tell them, but not those the plugin has just printed itself.
  */
-static int plugin_warnings(struct report *rep, const struct stream *s, const struct report_opts *o)
+static int plugin_warnings(struct report *rep, const struct stream *s, const char *live_origin)
 {
 	uint64_t told = 0;
 
 	for (size_t i = 0; i < s->warnings_nr; i++) {
-		if (o->live_origin && !strcmp(s->warnings[i].origin, o->live_origin))
+		if (live_origin && !strcmp(s->warnings[i].origin, live_origin))
 			continue;
 		NOTE(REPORT_NOTE_INPUT, "%s: the plugin warned: %s", s->warnings[i].origin,
 		     s->warnings[i].text);
@@ -264,13 +285,13 @@ static int unattributed(struct report *rep, const struct rank *r)
 }
 
 int report_notes__input(struct report *rep, const struct rank *r, const struct rank_opts *ro,
-			struct annotator *annot, const struct report_opts *o)
+			struct annotator *annot, const char *live_origin)
 {
 	const struct stream *s = r->stream;
 	uint64_t skipped = sat_add(s->skipped_objects, s->skipped_object_lines);
 	char names[1024];
 
-	if (plugin_warnings(rep, s, o) || lost_records(rep, s) || shortened_names(rep, s))
+	if (plugin_warnings(rep, s, live_origin) || lost_records(rep, s) || shortened_names(rep, s))
 		return -ENOMEM;
 	if (s->skipped_kinds)
 		NOTE(REPORT_NOTE_INPUT, "skipped %" PRIu64 " record%s of unknown kinds",
@@ -391,14 +412,14 @@ int report_notes__names(struct report *rep)
 		/* With one run there is nothing to say where each came from. */
 		for (j = 0; rep->runs_nr > 1 && j < WHERE && j < g->count; j++)
 			runs_of(rep, by[g->at + j], where[j], sizeof(where[j]));
-		ret = report__note(rep, REPORT_NOTE_SELECTION,
+		ret = report_notes__add(rep, REPORT_NOTE_SELECTION,
 				   "'%s' names %zu different codes%s%s%s%s%s%s: each is ranked on its own",
 				   g->first->display_name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
 				   where[0] + (rep->runs_nr > 1 ? 1 : 0), where[1], where[2],
 				   g->count > WHERE ? ", ..." : "", rep->runs_nr > 1 ? ")" : "");
 	}
 	if (!ret && groups_nr > TELL)
-		ret = report__note(rep, REPORT_NOTE_SELECTION, "... and %zu more names of several"
+		ret = report_notes__add(rep, REPORT_NOTE_SELECTION, "... and %zu more names of several"
 				   " different codes", groups_nr - TELL);
 out:
 	free(by);
@@ -416,7 +437,7 @@ static void summary_note(void *arg, const char *line)
 	struct summary_ctx *c = arg;
 
 	if (!c->ret)
-		c->ret = report__note(c->rep, REPORT_NOTE_ANNOTATION, "%s", line);
+		c->ret = report_notes__add(c->rep, REPORT_NOTE_ANNOTATION, "%s", line);
 }
 
 int report_notes__annotation(struct report *rep, const struct annotator *annot)

@@ -3,20 +3,23 @@
  * The report: everything an output shows, decided once, between ranking
  * (rank.h) and the outputs (render.h).
  *
- * report__build decides which functions are listed and in what order, which
- * of their blocks and instructions, what each annotation cell says and when
- * source is looked up, the control-flow edges of every block, the header's
- * figures, and the notes the user must read. An output only lays this out:
- * it reads a struct report and nothing else (no stream, rank or annotator),
- * decides no content and looks nothing up. Text and JSON are such outputs;
- * a new one (an HTML page with each function's graph, Graphviz dot, a
- * comparison of two reports) is another, added without touching policy:
+ * report__build (report-build.h) decides which functions are listed and in
+ * what order, which of their blocks and instructions, what each annotation
+ * cell says and when source is looked up, the control-flow edges of every
+ * block, the header's figures, the notes the user must read, and what every
+ * output shows of it (report-show.c): which columns, which cells repeat the
+ * one above (ditto), the top of the heat scale and of the bars. An output
+ * only lays this out: it reads a struct report and nothing else (no stream,
+ * rank or annotator: this header is data only), decides no content and looks
+ * nothing up:
  *
  *   stream --rank__build--> rank --report__build--> report --render--> output
  *
  * Counts are samples of the ranked event. Offsets are function-relative
  * bytes. Indexes are into the arrays of the same report (funcs, a function's
- * blocks, rows and edges). Nothing here changes after report__build.
+ * blocks, rows and edges). Strings are borrowed from the stream and the
+ * annotator the report was built from. Nothing here changes after
+ * report__build.
  */
 #ifndef POSTPROC_REPORT_H
 #define POSTPROC_REPORT_H
@@ -25,39 +28,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "annotate/annotate.h"
-#include "analysis/rank.h"
-#include "stream/stream.h"
+#include "analysis/cfg.h"	/* INSN_*, the flags of a row */
 
 struct source_text;
 
-/* Which rows of a function get a [Source] lookup (report_opts.source_rows). */
-enum report_source {
-	REPORT_SOURCE_DEFAULT,		/* every listed row; with every_function the sampled ones */
-	REPORT_SOURCE_NONE,		/* none: the report does not need them */
-	REPORT_SOURCE_ALL,		/* every listed row */
-};
-
-/* What the report lists beyond the shown blocks (report__build). */
-struct report_opts {
-	/* Every function --function selects, not only those with a shown
-	 * block (JSON --all: every sampled function). */
-	bool every_function;
-	/* Every block and every instruction of a listed function, trailing data
-	 * after code_end included, not only its shown blocks (JSON --all; a
-	 * drawing of the whole graph). */
-	bool whole_functions;
-	/* Read the source line of each run of rows (text --source-lines). */
-	bool source_lines;
-	/* Which rows of object obj get [Source], when not the default (NULL:
-	 * the default for all): a comparison matches the blocks of code that
-	 * changed by their source lines, and needs none for code that did not. */
-	enum report_source (*source_rows)(void *arg, size_t obj);
-	void *source_rows_arg;
-	/* Plugin warnings read from the input of this name (the fname given to
-	 * stream__read) are left out: the plugin has just printed them on the
-	 * same terminal (perf script ... | hotblocks). NULL: none. */
-	const char *live_origin;
+/* The annotation columns, in the order every output shows them. */
+enum report_col {
+	REPORT_COL_CLIF,		/* the CLIF lines of the instruction's wasm offset */
+	REPORT_COL_WASM,		/* the Wasm instruction at that offset */
+	REPORT_COL_SOURCE,		/* file:line from DWARF / jitdump DEBUG_INFO */
+	REPORT_COL__NR
 };
 
 /* One control-flow edge, between two blocks of one function. */
@@ -80,11 +60,15 @@ struct report_edge {
 	bool back;
 };
 
-/* An annotation cell: [CLIF], [Wasm] or [Source] (annotate.h). */
+/* An annotation cell: [CLIF], [Wasm] or [Source] (enum report_col). */
 struct report_cell {
 	const char *text;		/* NULL: absent */
 	uint64_t key;			/* tells equal texts of different places apart:
 					 * the wasm offset, for CLIF and Wasm cells */
+	/* The same text and key as the cell above it in its block (or in the
+	 * trailing data): shown as a continuation ('"' in text). An absent cell
+	 * is never one, and the cell after it is shown whole. */
+	bool ditto;
 };
 
 /* One row of a function's listing: an instruction, or a data row (jump table
@@ -98,7 +82,10 @@ struct report_row {
 	int32_t block;			/* index in report_func.blocks; -1: trailing data */
 	int32_t target_block;		/* the block a direct branch, call or table entry
 					 * goes to (its start is the target), else -1 */
-	struct report_cell cells[ANNOT__NR];
+	/* The function a call or branch out of this one goes to, by its display
+	 * name; NULL: none, or not known (no output shows it yet). */
+	const char *target_name;
+	struct report_cell cells[REPORT_COL__NR];
 	/* [Source]: the innermost frame's file (as DWARF or the JIT names it) and
 	 * line; NULL / 0 if unknown. */
 	const char *source_file;
@@ -110,7 +97,7 @@ struct report_row {
 	 * readable (line_len bytes, no newline, not NUL-terminated); else NULL. */
 	const char *line_text;
 	uint32_t line_len;
-	/* cells[ANNOT_SOURCE] was looked up and the function can have one: only
+	/* cells[REPORT_COL_SOURCE] was looked up and the function can have one: only
 	 * then is an absent source cell "unknown" rather than "not asked". */
 	bool source;
 	bool has_wasm_offset;
@@ -128,6 +115,10 @@ struct report_block {
 					 * first_row + insns) */
 	size_t first_row;
 	size_t first_edge, edges_nr;	/* its successors: edges[first_edge ..], by target */
+	/* The columns of its own table (the text report shows a block alone):
+	 * [CLIF] and [Wasm] when the function has them, [Source] when one of the
+	 * block's rows has a cell. */
+	bool show[REPORT_COL__NR];
 };
 
 /* A function of the --cwasm module (report_func.wasm). */
@@ -154,17 +145,33 @@ struct report_run_samples {
 	uint64_t samples;
 };
 
+/* What the stream says of a function's code object (STREAM.md `object`). */
+struct report_code {
+	const char *name;		/* as the stream names it: the jitdump load name,
+					 * or the symbol */
+	const char *path;		/* the jitdump (jit), or the file (native, cwasm);
+					 * NULL: none */
+	bool jit;			/* of kind jit: a jitdump's code load */
+	uint32_t e_machine;
+	uint64_t pid;
+	uint64_t address;		/* run-time address of its first byte */
+	uint64_t size;
+	uint64_t code_bytes;		/* the code bytes the stream has */
+	uint64_t sym_start;		/* native and cwasm: the symbol's address in its file */
+	uint64_t code_index;		/* jit: the load's code index */
+	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
-	const struct stream_object *object; /* borrowed: its identity (kind, pid,
-					 * addresses, jitdump or DSO) and code */
+	struct report_code code;
 	const char *kind;		/* the kind's wire name: "jit", "native", "cwasm" */
 	const char *display_name;	/* demangled, or the wasm name-section name */
 	struct report_wasm wasm;
-	enum rank_status status;
-	const char *error;		/* not RANK_DISASSEMBLED: why, as one phrase */
-	uint32_t code_end;		/* RANK_DISASSEMBLED: where trailing data begins */
+	bool disassembled;		/* it has blocks and rows */
+	const char *error;		/* not disassembled: why, as one phrase */
+	uint32_t code_end;		/* disassembled: where trailing data begins */
 	uint64_t samples;		/* all of the object's samples */
 	uint64_t unaligned;		/* inside an instruction that starts elsewhere */
 	uint64_t outside;		/* past the code bytes the stream has */
@@ -176,7 +183,11 @@ struct report_func {
 	uint32_t folded;
 	/* The annotation columns it has; a [Source] column may still have no text
 	 * in a given block. */
-	bool columns[ANNOT__NR];
+	bool has[REPORT_COL__NR];
+	/* The columns of its whole listing (the HTML page): has[] for [CLIF]
+	 * and [Wasm], [Source] when one of its rows (trailing data included)
+	 * has a cell. A block's show[] is a part of it. */
+	bool show[REPORT_COL__NR];
 	/* Its rows carry a wasm offset and [CLIF] / [Wasm] cells: a function of
 	 * the --cwasm module, with some column input given. */
 	bool wasm_offsets;
@@ -186,6 +197,8 @@ struct report_func {
 	size_t rows_nr;
 	struct report_edge *edges;	/* by source block, then target */
 	size_t edges_nr;
+	size_t sampled_blocks_nr;	/* its blocks with samples */
+	size_t shown_blocks_nr;		/* its blocks the selection took */
 };
 
 /* A shown block: funcs[func].blocks[block]. */
@@ -222,7 +235,7 @@ struct report {
 	size_t events_nr;
 	uint64_t total;			/* T: every sample of the event */
 	uint64_t jit;			/* W: in objects of kind jit or cwasm */
-	struct report_class classes[HB_CLASS__NR];	/* wire order */
+	struct report_class *classes;	/* wire order */
 	size_t classes_nr;
 	struct report_run *runs;	/* every run of the input, in input order */
 	size_t runs_nr;
@@ -246,6 +259,12 @@ struct report {
 	/* The blocks the selection took, hottest first: what the text shows. */
 	struct report_ref *shown;
 	size_t shown_nr;
+	size_t shown_funcs_nr;		/* listed functions with a shown block */
+	/* The top of the one heat scale: the share (0..1) of all samples in the
+	 * hottest block of any listed function. */
+	double heat_max;
+	/* A full bar: the most samples of any listed row. */
+	uint64_t row_max;
 	/* In the order to tell them; REPORT_NOTE_ANNOTATION ones last. */
 	struct report_note *notes;
 	size_t notes_nr;
@@ -255,33 +274,7 @@ struct report {
 	size_t notes_alloc;
 };
 
-/*
- * Build the report of r (built with ro) for o. annot (may be NULL: no
- * columns, names as the stream has them) makes the cells and display names;
- * the report borrows r, its stream and annot: release it first. Annotation
- * follows the order of the shown blocks, then of the other listed functions,
- * so that the annotator's notes name the code the report shows first.
- * [Source] cells are looked up for every listed row, but with
- * every_function for the sampled rows only (a lookup per instruction of
- * every function would cost more than the rest of the report); source_rows
- * may decide otherwise per function.
- * Returns 0 or -ENOMEM; rep must be released either way.
- */
-int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,
-		  struct annotator *annot, const struct report_opts *o);
-void report__release(struct report *rep);
-
 /* The wire name of every edge kind: "fallthrough", "taken", "case". */
 const char *report__edge_kind_name(enum report_edge_kind kind);
-
-/*
- * rank_opts.alt_name for names taken from an annotator: an object answers
- * --function to its display name too. arg is a struct report_names.
- */
-struct report_names {
-	struct annotator *annot;
-	const struct stream *stream;
-};
-const char *report__display_name(void *arg, size_t obj);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "report-graph.h"
 
 const char *report_graph__id(char buf[REPORT_ID_MAX], const char *prefix, char what,
@@ -21,16 +22,7 @@ double report_graph__share(const struct report *rep, uint64_t n)
 
 void report_graph__heat(struct heat_scale *s, const struct report *rep)
 {
-	uint64_t max = 0;
-
-	for (size_t i = 0; i < rep->funcs_nr; i++) {
-		const struct report_func *f = &rep->funcs[i];
-
-		for (size_t b = 0; b < f->blocks_nr; b++)
-			if (f->blocks[b].samples > max)
-				max = f->blocks[b].samples;
-	}
-	heat_scale__init(s, report_graph__share(rep, max));
+	heat_scale__init(s, rep->heat_max);
 }
 
 static const enum graph_edge_kind edge_kind[] = {

@@ -5,34 +5,26 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lib/util.h"
 #include "html-listing.h"
 #include "html-page.h"
 #include "lib/html.h"
 #include "render/graph/report-graph.h"
 
-static const char *const col_class[ANNOT__NR] = { "clif", "wasm", "src" };
-static const char *const col_head[ANNOT__NR] = { "CLIF", "Wasm", "Source" };
+static const char *const col_class[REPORT_COL__NR] = { "clif", "wasm", "src" };
+static const char *const col_head[REPORT_COL__NR] = { "CLIF", "Wasm", "Source" };
 
-/* The ditto rule of the text table, per column and block: a cell equal in
- * text and key to the one above is drawn as a continuation. */
-struct ditto {
-	const char *text;
-	uint64_t key;
-};
-
-static void put_cell(FILE *out, int c, const struct report_cell *cell, struct ditto *d)
+/* A cell: absent, a continuation of the one above (ditto), or its text. */
+static void put_cell(FILE *out, int c, const struct report_cell *cell)
 {
 	if (!cell->text) {
-		d->text = NULL;
 		fprintf(out, "<td class=\"%s none\">", col_class[c]);
 		return;
 	}
-	if (d->text && d->key == cell->key && !strcmp(d->text, cell->text)) {
+	if (cell->ditto) {
 		fprintf(out, "<td class=\"%s same\">", col_class[c]);
 		return;
 	}
-	d->text = cell->text;
-	d->key = cell->key;
 	fprintf(out, "<td class=%s>", col_class[c]);
 	html_puts(out, cell->text);
 }
@@ -74,7 +66,7 @@ static void put_asm(FILE *out, const struct html_listing *l, const struct report
  * sheet places them by position), and only a sampled row has data-samples.
  */
 static void put_row(FILE *out, const struct html_listing *l, const struct report_row *row,
-		    const bool *cols, struct ditto *ditto, size_t ncols)
+		    const bool *cols, size_t ncols)
 {
 	double share = report_graph__share(l->rep, row->samples);
 	char pct[64];
@@ -100,9 +92,9 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 	}
 	fprintf(out, "<td>%" PRIx32, row->off);
 	put_asm(out, l, row);
-	for (int c = 0; c < ANNOT__NR; c++)
+	for (int c = 0; c < REPORT_COL__NR; c++)
 		if (cols[c])
-			put_cell(out, c, &row->cells[c], &ditto[c]);
+			put_cell(out, c, &row->cells[c]);
 	/* The row's end: its last cell's text ends there, without the line feed. */
 	fputs("</tr>\n", out);
 }
@@ -153,20 +145,20 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 
 void html_listing__meta(FILE *out, const struct report_func *f)
 {
-	const struct stream_object *obj = f->object;
+	const struct report_code *code = &f->code;
 
 	fprintf(out, "<p class=\"meta\">%s &middot; pid %" PRIu64 " &middot; 0x%" PRIx64 ", %" PRIu64
-		" bytes", f->kind, (uint64_t)obj->pid, (uint64_t)obj->addr, (uint64_t)obj->size);
-	if (obj->kind == HB_KIND_JIT)
-		fprintf(out, " &middot; code load %" PRIu64, (uint64_t)obj->code_index);
-	if (obj->path) {
+		" bytes", f->kind, code->pid, code->address, code->size);
+	if (code->jit)
+		fprintf(out, " &middot; code load %" PRIu64, code->code_index);
+	if (code->path) {
 		fputs(" &middot; <span class=\"path\">", out);
-		html_puts(out, obj->path);
+		html_puts(out, code->path);
 		fputs("</span>", out);
 	}
-	if (strcmp(obj->name, f->display_name)) {
+	if (strcmp(code->name, f->display_name)) {
 		fputs(" &middot; symbol <code>", out);
-		html_puts(out, obj->name);
+		html_puts(out, code->name);
 		fputs("</code>", out);
 	}
 	if (f->wasm.matched && f->wasm.module >= 0)
@@ -182,17 +174,13 @@ void html_listing__meta(FILE *out, const struct report_func *f)
 int html_listing__write(FILE *out, const struct html_listing *l)
 {
 	const struct report_func *f = l->f;
-	struct ditto ditto[ANNOT__NR];
-	bool cols[ANNOT__NR] = { f->columns[ANNOT_CLIF], f->columns[ANNOT_WASM], false };
+	const bool *cols = f->show;
 	size_t ncols = 4;
 	int32_t cur = -2;
 
-	/* [Source] only when some row has one: native code without DWARF has none. */
-	for (size_t i = 0; i < f->rows_nr && !cols[ANNOT_SOURCE]; i++)
-		cols[ANNOT_SOURCE] = f->rows[i].cells[ANNOT_SOURCE].text != NULL;
 	fputs("<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Offset</th>"
 	      "<th>Assembly</th>", out);
-	for (int c = 0; c < ANNOT__NR; c++)
+	for (int c = 0; c < REPORT_COL__NR; c++)
 		if (cols[c]) {
 			fprintf(out, "<th class=\"%s\">%s</th>", col_class[c], col_head[c]);
 			ncols++;
@@ -205,14 +193,13 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 			if (cur != -2)
 				fputs("</tbody>\n", out);
 			cur = row->block;
-			memset(ditto, 0, sizeof(ditto));
 			if (cur >= 0 && (size_t)cur < f->blocks_nr)
 				block_head(out, l, (size_t)cur, ncols);
 			else
 				fprintf(out, "<tbody class=trail>\n<tr class=bh><th colspan=%zu>"
 					"data after the code</tr>\n", ncols);
 		}
-		put_row(out, l, row, cols, ditto, ncols);
+		put_row(out, l, row, cols, ncols);
 	}
 	if (cur != -2)
 		fputs("</tbody>\n", out);
@@ -229,7 +216,7 @@ int html_listing__function(FILE *out, struct html_listing *l, const struct repor
 	int ret;
 
 	html_listing__meta(out, f);
-	if (f->status != RANK_DISASSEMBLED) {
+	if (!f->disassembled) {
 		fputs("<p class=\"nocode\">Not disassembled: ", out);
 		html_puts(out, f->error ? f->error : "no code");
 		fputs(".</p>\n", out);

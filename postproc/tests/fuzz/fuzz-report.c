@@ -19,7 +19,7 @@
 #include "annotate/annotate.h"
 #include "analysis/rank.h"
 #include "render/render.h"
-#include "report/report.h"
+#include "report/report-build.h"
 #include "stream/stream.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

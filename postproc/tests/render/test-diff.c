@@ -87,8 +87,6 @@ struct block_spec {
 	{ samples, (const struct row_spec[]){ __VA_ARGS__ },                         \
 	  sizeof((const struct row_spec[]){ __VA_ARGS__ }) / sizeof(struct row_spec) }
 
-static struct stream_object no_code;	/* no code bytes: no code key */
-
 static void make_func(struct report_func *f, const struct block_spec *b, size_t nb)
 {
 	size_t rows = 0, r = 0;
@@ -97,7 +95,6 @@ static void make_func(struct report_func *f, const struct block_spec *b, size_t 
 	for (size_t i = 0; i < nb; i++)
 		rows += b[i].nr;
 	memset(f, 0, sizeof(*f));
-	f->object = &no_code;
 	f->blocks = calloc(nb, sizeof(*f->blocks));
 	f->rows = calloc(rows, sizeof(*f->rows));
 	assert_non_null(f->blocks);

@@ -22,6 +22,7 @@
 #include <cgraph.h>
 
 #include "render/html/html-listing.h"
+#include "report/report-build.h"
 #include "render/render.h"
 #include "render/graph/report-graph.h"
 

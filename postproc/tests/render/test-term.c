@@ -154,17 +154,19 @@ static void columns_are_aligned_on_shown_text(void **state)
 {
 	struct report_row rows[2] = {
 		{ .off = 0, .samples = 60, .text = "mov eax, 1", .block = 0, .target_block = -1,
-		  .cells = { [ANNOT_CLIF] = { "v0 = \x1b[2J", 1 },
-			     [ANNOT_WASM] = { "call $\xe4\xb8\xad", 1 } } },
+		  .cells = { [REPORT_COL_CLIF] = { "v0 = \x1b[2J", 1 },
+			     [REPORT_COL_WASM] = { "call $\xe4\xb8\xad", 1 } } },
 		{ .off = 5, .samples = 40, .text = "add eax, 2", .block = 0, .target_block = -1,
-		  .cells = { [ANNOT_CLIF] = { "iadd", 2 }, [ANNOT_WASM] = { "i32.add", 2 },
-			     [ANNOT_SOURCE] = { "a\xe2\x80\xae.c:2", 0 } } },
+		  .cells = { [REPORT_COL_CLIF] = { "iadd", 2 }, [REPORT_COL_WASM] = { "i32.add", 2 },
+			     [REPORT_COL_SOURCE] = { "a\xe2\x80\xae.c:2", 0 } } },
 	};
 	struct report_block block = { .start = 0, .end = 8, .insns = 2, .samples = 100,
-				      .rank = 1, .shown = true, .listed = true };
+				      .rank = 1, .shown = true, .listed = true,
+				      .show = { [REPORT_COL_CLIF] = true, [REPORT_COL_WASM] = true,
+						[REPORT_COL_SOURCE] = true } };
 	struct report_func func = {
-		.display_name = "f\x1b]0;T\x07", .status = RANK_DISASSEMBLED, .samples = 100,
-		.columns = { [ANNOT_CLIF] = true, [ANNOT_WASM] = true, [ANNOT_SOURCE] = true },
+		.display_name = "f\x1b]0;T\x07", .disassembled = true, .samples = 100,
+		.has = { [REPORT_COL_CLIF] = true, [REPORT_COL_WASM] = true, [REPORT_COL_SOURCE] = true },
 		.blocks = &block, .blocks_nr = 1, .rows = rows, .rows_nr = 2,
 	};
 	struct report_ref ref = { 0, 0 };

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of the report model (postproc/report/report.c): which functions, blocks
- * and rows it lists, in what order, the control-flow edges of each block, the
- * source lines of --source-lines, and the notes. The code bytes are hand
+ * Unit tests of the report model (postproc/report/report-build.c): which
+ * functions, blocks and rows it lists, in what order, the control-flow edges
+ * of each block, the source lines of --source-lines, the notes, and what
+ * every output shows of it (report-show.c: ditto, columns, scales). The code bytes are hand
  * assembled; each listing beside them was checked with objdump -D -b binary
  * -mi386:x86-64 -M intel, and the edges by following the branches by hand.
  */
@@ -17,7 +18,8 @@
 
 #include <cmocka.h>
 
-#include "report/report.h"
+#include "report/report-build.h"
+#include "report/report-show.h"
 
 /*
  * x86-64, blocks [0x0,0x5) [0x5,0xf) [0xf,0x10):
@@ -136,7 +138,7 @@ static void release(struct fixture *x)
 static const struct report_func *func_named(const struct report *rep, const char *name)
 {
 	for (size_t i = 0; i < rep->funcs_nr; i++)
-		if (!strcmp(rep->funcs[i].object->name, name))
+		if (!strcmp(rep->funcs[i].code.name, name))
 			return &rep->funcs[i];
 	fail_msg("no function %s in the report", name);
 	return NULL;
@@ -206,7 +208,7 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_int_equal(x.rep.funcs_nr, 2);
 	alpha = &x.rep.funcs[0];	/* 43 samples */
 	beta = &x.rep.funcs[1];		/* 31 */
-	assert_string_equal(alpha->object->name, "alpha");
+	assert_string_equal(alpha->code.name, "alpha");
 	assert_string_equal(beta->display_name, "beta");
 	assert_string_equal(alpha->kind, "jit");
 	assert_int_equal(alpha->samples, 43);
@@ -238,7 +240,7 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_int_equal(alpha->rows[2].target_block, 1);
 	assert_int_equal(alpha->rows[0].target_block, -1);
 	assert_false(alpha->rows[0].source || alpha->rows[0].has_wasm_offset);
-	assert_null(alpha->rows[0].cells[ANNOT_CLIF].text);
+	assert_null(alpha->rows[0].cells[REPORT_COL_CLIF].text);
 	assert_false(alpha->wasm_offsets || alpha->wasm.matched);
 
 	/* the header: classes by wire name, the unattributed apart */
@@ -272,15 +274,15 @@ static void every_function_lists_everything(void **state)
 	build(&x, two_loops, (struct rank_opts){ .percent = 50.0, .no_threshold = true, .top = NO_TOP },
 	      (struct report_opts){ .every_function = true, .whole_functions = true }, false);
 	assert_int_equal(x.rep.funcs_nr, 5);
-	assert_string_equal(x.rep.funcs[0].object->name, "alpha");
-	assert_string_equal(x.rep.funcs[1].object->name, "beta");
-	assert_string_equal(x.rep.funcs[2].object->name, "gamma");
-	assert_string_equal(x.rep.funcs[3].object->name, "delta");
-	assert_string_equal(x.rep.funcs[4].object->name, "eps");
-	assert_int_equal(x.rep.funcs[2].status, RANK_NO_CODE);
+	assert_string_equal(x.rep.funcs[0].code.name, "alpha");
+	assert_string_equal(x.rep.funcs[1].code.name, "beta");
+	assert_string_equal(x.rep.funcs[2].code.name, "gamma");
+	assert_string_equal(x.rep.funcs[3].code.name, "delta");
+	assert_string_equal(x.rep.funcs[4].code.name, "eps");
+	assert_false(x.rep.funcs[2].disassembled);
 	assert_string_equal(x.rep.funcs[2].error, "no code bytes in the stream");
 	assert_int_equal(x.rep.funcs[2].rows_nr, 0);
-	assert_int_equal(x.rep.funcs[3].status, RANK_FAILED);
+	assert_false(x.rep.funcs[3].disassembled);
 	assert_non_null(x.rep.funcs[3].error);
 	assert_true(x.rep.selection.all);
 	assert_false(x.rep.selection.threshold);
@@ -406,7 +408,7 @@ static void source_lines_start_each_run(void **state)
 	build(&x, text, (struct rank_opts){ .percent = 100.0, .top = NO_TOP },
 	      (struct report_opts){ .source_lines = true }, true);
 	f = func_named(&x.rep, "n");
-	assert_true(f->columns[ANNOT_SOURCE]);
+	assert_true(f->has[REPORT_COL_SOURCE]);
 	assert_int_equal(f->rows_nr, 6);	/* blocks 0x2, 0x4, 0x8, 0xd */
 	/* 0x2: line 1, a run of its own in its block */
 	assert_int_equal(f->rows[0].off, 0x2);
@@ -420,7 +422,7 @@ static void source_lines_start_each_run(void **state)
 	assert_memory_equal(f->rows[1].line_text, "three", 5);
 	assert_null(f->rows[2].line_text);
 	assert_string_equal(f->rows[2].source_file, path);
-	assert_non_null(f->rows[2].cells[ANNOT_SOURCE].text);
+	assert_non_null(f->rows[2].cells[REPORT_COL_SOURCE].text);
 	/* 0x8: line 3 again, but in a new block; 0xb: line 4 */
 	assert_int_equal(f->rows[3].off, 0x8);
 	assert_non_null(f->rows[3].line_text);
@@ -429,7 +431,7 @@ static void source_lines_start_each_run(void **state)
 	assert_memory_equal(f->rows[4].line_text, "four", 4);
 	/* 0xd: a file that cannot be read: the cell, no line */
 	assert_int_equal(f->rows[5].off, 0xd);
-	assert_string_equal(f->rows[5].cells[ANNOT_SOURCE].text, "x.c:9");
+	assert_string_equal(f->rows[5].cells[REPORT_COL_SOURCE].text, "x.c:9");
 	assert_null(f->rows[5].line_text);
 	release(&x);
 	unlink(path);
@@ -496,6 +498,70 @@ static void no_event_gives_an_empty_report(void **state)
 	release(&x);
 }
 
+/*
+ * What every output shows, decided once (report-show.c), on a report built
+ * here by hand: two blocks and a row of trailing data. The ditto rule
+ * compares whole texts and keys down one block; a block's [Source] column
+ * is there when one of its rows has a cell, the function's when any row
+ * (trailing data too) has one. A 600-byte cell repeats as any other (the
+ * text output once kept only 511 bytes of the cell above).
+ */
+static void what_is_shown_is_decided_once(void **state)
+{
+	static char long_text[601];
+	struct report_row rows[6] = {
+		{ .block = 0, .samples = 3,
+		  .cells = { [REPORT_COL_CLIF] = { "v1 = iadd v0", 4 }, [REPORT_COL_WASM] = { long_text, 4 } } },
+		{ .block = 0, .samples = 9,
+		  .cells = { [REPORT_COL_CLIF] = { "v1 = iadd v0", 4 }, [REPORT_COL_WASM] = { long_text, 4 } } },
+		{ .block = 0,
+		  .cells = { [REPORT_COL_CLIF] = { "v1 = iadd v0", 5 }, [REPORT_COL_WASM] = { long_text, 5 } } },
+		{ .block = 1, .samples = 1,
+		  .cells = { [REPORT_COL_CLIF] = { "v1 = iadd v0", 5 },
+			     [REPORT_COL_SOURCE] = { "a.c:3", 0 } } },
+		{ .block = 1,
+		  .cells = { [REPORT_COL_CLIF] = { "v1 = iadd v0", 5 },
+			     [REPORT_COL_SOURCE] = { "a.c:3", 0 } } },
+		{ .block = -1, .cells = { [REPORT_COL_SOURCE] = { "a.c:3", 0 } } },
+	};
+	struct report_block blocks[2] = {
+		{ .samples = 12, .shown = true, .listed = true, .first_row = 0, .insns = 3 },
+		{ .samples = 1, .listed = true, .first_row = 3, .insns = 2 },
+	};
+	struct report_func funcs[2] = {
+		{ .has = { [REPORT_COL_CLIF] = true, [REPORT_COL_WASM] = true, [REPORT_COL_SOURCE] = true },
+		  .blocks = blocks, .blocks_nr = 2, .rows = rows, .rows_nr = 6 },
+		{ .disassembled = false },
+	};
+	struct report rep = { .total = 40, .funcs = funcs, .funcs_nr = 2 };
+
+	(void)state;
+	memset(long_text, 'x', sizeof(long_text) - 1);
+	report_show__decide(&rep);
+	/* ditto: the same text and key as above, in the same block */
+	assert_false(rows[0].cells[REPORT_COL_CLIF].ditto);
+	assert_true(rows[1].cells[REPORT_COL_CLIF].ditto);
+	assert_true(rows[1].cells[REPORT_COL_WASM].ditto);
+	assert_false(rows[2].cells[REPORT_COL_CLIF].ditto);	/* another key */
+	assert_false(rows[3].cells[REPORT_COL_CLIF].ditto);	/* another block */
+	assert_true(rows[4].cells[REPORT_COL_CLIF].ditto);
+	assert_true(rows[4].cells[REPORT_COL_SOURCE].ditto);
+	assert_false(rows[5].cells[REPORT_COL_SOURCE].ditto);	/* the trailing data */
+	assert_false(rows[3].cells[REPORT_COL_WASM].ditto);	/* absent: never */
+	/* columns: a block's own, the function's of all its rows */
+	assert_true(blocks[0].show[REPORT_COL_CLIF] && blocks[0].show[REPORT_COL_WASM]);
+	assert_false(blocks[0].show[REPORT_COL_SOURCE]);
+	assert_true(blocks[1].show[REPORT_COL_SOURCE]);
+	assert_true(funcs[0].show[REPORT_COL_SOURCE]);
+	assert_false(funcs[1].show[REPORT_COL_CLIF]);
+	/* counts and scales */
+	assert_int_equal(funcs[0].sampled_blocks_nr, 2);
+	assert_int_equal(funcs[0].shown_blocks_nr, 1);
+	assert_int_equal(rep.shown_funcs_nr, 1);
+	assert_int_equal(rep.row_max, 9);
+	assert_true(rep.heat_max == 12.0 / 40.0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -506,6 +572,7 @@ int main(void)
 		cmocka_unit_test(source_lines_start_each_run),
 		cmocka_unit_test(notes_tell_what_is_not_shown),
 		cmocka_unit_test(no_event_gives_an_empty_report),
+		cmocka_unit_test(what_is_shown_is_decided_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,6 +105,9 @@ void cli__check_output(const char *output, char *const *streams, int nstreams,
  */
 int cli__stream_inputs(const struct stream *s);
 
+/* `hotblocks diff [options] BASE NEW` (cmd-diff.c): its exit status. */
+int cmd_diff(int argc, char **argv);
+
 /* Standard input is a pipe (perf script ... | hotblocks): the plugin's
  * warnings were just printed on the same terminal. */
 bool cli__stdin_is_piped(void);

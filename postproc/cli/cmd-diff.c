@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "diff/diff.h"
+#include "diff/diff-build.h"
 #include "output-file.h"
 #include "render/render.h"
 
@@ -57,9 +57,9 @@ static const char usage_text[] =
 
 /* No dot: a comparison draws two graphs of each function. */
 static const struct diff_render_ops *const renderers[CLI_FORMATS] = {
-	[CLI_FORMAT_TEXT] = &diff_render_text,
-	[CLI_FORMAT_JSON] = &diff_render_json,
-	[CLI_FORMAT_HTML] = &diff_render_html,
+	[CLI_FORMAT_TEXT] = &render_diff_text,
+	[CLI_FORMAT_JSON] = &render_diff_json,
+	[CLI_FORMAT_HTML] = &render_diff_html,
 };
 
 struct options {
@@ -233,14 +233,14 @@ static void print_notes(const struct diff_side *side, bool annotation)
 /* Notes of the comparison itself. */
 static void print_diff_notes(const struct diff *d)
 {
-	if (d->opts.function && !d->funcs_nr)
+	if (d->function_unmatched)
 		cli__note("no sampled function of either side matches '%s'"
 			  " (as a name, a glob or a substring)", d->opts.function);
 }
 
 /* Reading one side: the stream, finished. */
 struct side_read {
-	struct diff_side *side;
+	struct stream *stream;
 	const char *path;
 	int ret;
 	char err[1024];
@@ -250,8 +250,8 @@ static void *read_side(void *arg)
 {
 	struct side_read *r = arg;
 
-	r->ret = cli__read_stream(&r->side->stream, r->path, r->err, sizeof(r->err));
-	if (!r->ret && (r->ret = stream__finish(&r->side->stream)))
+	r->ret = cli__read_stream(r->stream, r->path, r->err, sizeof(r->err));
+	if (!r->ret && (r->ret = stream__finish(r->stream)))
 		snprintf(r->err, sizeof(r->err), r->ret == -ERANGE ?
 			 "%s: the samples of one offset, summed over all inputs, overflow 64 bits" :
 			 "%s: out of memory", r->path);
@@ -264,14 +264,14 @@ static void *read_side(void *arg)
  * here (one after the other if no thread can be had). Returns 0 or -1 after
  * an error message.
  */
-static int read_sides(struct diff *d, char **files)
+static int read_sides(struct stream streams[DIFF__SIDES], char **files)
 {
 	struct side_read r[DIFF__SIDES];
 	pthread_t thread;
 	bool threaded;
 
 	for (int s = 0; s < DIFF__SIDES; s++)
-		r[s] = (struct side_read){ .side = &d->side[s], .path = files[s] };
+		r[s] = (struct side_read){ .stream = &streams[s], .path = files[s] };
 	threaded = !pthread_create(&thread, NULL, read_side, &r[DIFF_BASE]);
 	if (!threaded)
 		read_side(&r[DIFF_BASE]);
@@ -287,6 +287,8 @@ static int read_sides(struct diff *d, char **files)
 static int run(struct options *o, char **files)
 {
 	static const char *const labels[DIFF__SIDES] = { "BASE", "NEW" };
+	struct stream streams[DIFF__SIDES];
+	struct diff_input in[DIFF__SIDES] = { { 0 } };
 	struct diff d = { 0 };
 	struct render_opts ro = { 0 };
 	char err[1024];
@@ -294,32 +296,32 @@ static int run(struct options *o, char **files)
 	int ret = EXIT_INPUT, i;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		d.side[s].label = labels[s];
-		d.side[s].files = o->label[s] ? o->label[s] : files[s];
-		stream__init(&d.side[s].stream);
+		in[s] = (struct diff_input){ labels[s], o->label[s] ? o->label[s] : files[s],
+					     &streams[s], NULL };
+		stream__init(&streams[s]);
 	}
-	if (read_sides(&d, files))
+	if (read_sides(streams, files))
 		goto out;
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		if (cli__stream_inputs(&d.side[s].stream)) {
+		if (cli__stream_inputs(&streams[s])) {
 			cli__error("out of memory");
 			goto out;
 		}
 	}
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		if (annotator__open(&d.side[s].annot, &o->annot[s], err, sizeof(err))) {
+		if (annotator__open(&in[s].annot, &o->annot[s], err, sizeof(err))) {
 			cli__error("%s: %s", labels[s], err);
 			goto out;
 		}
-		if (annotator__bind(d.side[s].annot, &d.side[s].stream)) {
+		if (annotator__bind(in[s].annot, &streams[s])) {
 			cli__error("out of memory");
 			goto out;
 		}
 	}
-	i = diff__build(&d, &o->diff);
+	i = diff__build(&d, in, &o->diff);
 	if (i == -ENOENT) {
 		cli__error("%s has no event called '%s'",
-		      d.side[DIFF_BASE].event < 0 && d.side[DIFF_BASE].stream.events_nr ?
+		      d.side[DIFF_BASE].event < 0 && streams[DIFF_BASE].events_nr ?
 		      files[DIFF_BASE] : files[DIFF_NEW], d.event);
 		goto out;
 	}
@@ -344,13 +346,13 @@ static int run(struct options *o, char **files)
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		annotator__close(d.side[s].annot);
-		stream__release(&d.side[s].stream);
+		annotator__close(in[s].annot);
+		stream__release(&streams[s]);
 	}
 	return ret;
 }
 
-int diff__main(int argc, char **argv)
+int cmd_diff(int argc, char **argv)
 {
 	struct options o = { 0 };
 	int n;

@@ -8,11 +8,10 @@
 
 #include "annotate/annotate.h"
 #include "cli.h"
-#include "diff/diff.h"
 #include "output-file.h"
 #include "analysis/rank.h"
 #include "render/render.h"
-#include "report/report.h"
+#include "report/report-build.h"
 #include "stream/stream.h"
 
 static const char usage_text[] =
@@ -296,7 +295,7 @@ int main(int argc, char **argv)
 	struct options o = { 0 };
 
 	if (argc > 1 && !strcmp(argv[1], "diff"))
-		return diff__main(argc - 1, argv + 1);
+		return cmd_diff(argc - 1, argv + 1);
 
 	parse_options(argc, argv, &o);
 	cli__check_output(o.output, argv + optind, argc - optind, &o.annot, 1);

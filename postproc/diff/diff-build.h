@@ -1,23 +1,55 @@
 /* SPDX-License-Identifier: MIT */
-/* The parts of diff__build, one file each (diff.h is the contract). */
+/* Building the comparison of two profiles (diff.h) from their streams. */
 #ifndef POSTPROC_DIFF_BUILD_H
 #define POSTPROC_DIFF_BUILD_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "annotate/annotate.h"
 #include "diff.h"
+#include "stream/stream.h"
+
+/* What one side is made from. */
+struct diff_input {
+	const char *label;		/* "BASE" or "NEW" */
+	const char *files;		/* its inputs, as the user named them */
+	const struct stream *stream;	/* read and finished */
+	struct annotator *annot;	/* its --cwasm/--clif/--wasm, or NULL */
+};
+
+struct diff_opts;
 
 /*
- * diff-match.c: pair the sampled objects of the two sides (those with
- * obj_samples) into d->funcs: by identity, then by name without the
- * location, hottest with hottest among equals (the same tier first). Fills
- * obj, name (the stream's names), samples and match. Returns 0 or -ENOMEM.
+ * Compare in[BASE] and in[NEW] under o into d (zeroed here). Returns 0,
+ * -ENOENT when a side has no event of the name asked (or NEW lacks BASE's
+ * first), or -ENOMEM. d borrows the streams and annotators, which must
+ * outlive it, and must be released either way.
  */
-int diff_match__funcs(struct diff *d);
+int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o);
+void diff__release(struct diff *d);
 
 /*
- * diff-match.c: pair the blocks of d->funcs[fi] (compared; its f[] set where
- * the side has it) by the first key both blocks have, and append a pair for
- * every block with samples on either side to d->pairs. Returns 0 or -ENOMEM.
+ * How a change reads, the same in every output (diff_func.sign, .change):
+ * its sign, +1 (NEW takes more: slower), -1 (less: faster) or 0 (none: it
+ * rounds to 0.00 points, or with counts is 0 samples); and its size as a
+ * share of all samples (0..1; with counts, the samples over the larger
+ * side's total). d's opts and totals must be set.
  */
-int diff_match__blocks(struct diff *d, size_t fi);
+int diff__sign(const struct diff *d, double delta, int64_t delta_samples);
+double diff__change(const struct diff *d, double delta, int64_t delta_samples);
+
+/*
+ * An object's identity across compilations and runs, into buf (NUL-terminated,
+ * cut at len): for native and cwasm objects the file's base name and the
+ * symbol; for JIT code the name without what changes between compilations of
+ * one function: V8's tag ("JS:", "LazyCompile:", "Function:" of older V8),
+ * its tier mark (* ^ ~ +) and the wasm tier suffix ("-liftoff", "-turbofan");
+ * the wasm function index ("work-1") and the script location
+ * ("/srv/hot.js:5:14") stay; with_location false keeps only the base name of
+ * the script ("hot.js"), and for a symbol drops the file. Returns the length.
+ */
+size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
+		      const char *dso, bool with_location);
 
 #endif

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff-build.h"
+#include "diff-match.h"
 
 /* Wasm tiers V8 appends to a wasm function's name ("work-1-turbofan"). */
 static const char *const wasm_tiers[] = { "-liftoff", "-turbofan" };
@@ -95,6 +95,7 @@ struct fentry {
 	char *tier;			/* without the location, with V8's tier marks:
 					 * "*work", "work-1-turbofan" */
 	const char *raw;		/* the stream's name */
+	const char *kind;		/* its wire name */
 	uint64_t samples;
 	uint32_t obj;
 	int side;
@@ -147,6 +148,8 @@ static int add_func(struct diff *d, const struct fentry *b, const struct fentry 
 			continue;
 		f->obj[s] = e->obj;
 		f->name[s] = e->raw;
+		f->raw_name[s] = e->raw;
+		f->kind[s] = e->kind;
 		f->samples[s] = e->samples;
 	}
 	return 0;
@@ -230,19 +233,20 @@ int diff_match__funcs(struct diff *d)
 	int ret = -ENOMEM;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		const struct stream *st = &d->side[s].stream;
+		const struct diff_work_side *w = &d->work->side[s];
+		const struct stream *st = w->stream;
 
 		for (i = 0; i < st->objects_nr; i++) {
 			const struct stream_object *o = &st->objects[i];
 			struct fentry *x;
 
-			if (!d->side[s].obj_samples[i])
+			if (!w->obj_samples[i])
 				continue;
 			if (VEC_GROW(e, nr + 1, cap))
 				goto out;
 			x = &e[nr];
-			*x = (struct fentry){ .raw = o->name, .samples = d->side[s].obj_samples[i],
-					      .obj = (uint32_t)i, .side = s };
+			*x = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
+					      .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
 			nr++;	/* from here on, released at out */
 			/* The kind's family leads the key: JIT code never pairs with a symbol. */
 			key[0] = o->kind == HB_KIND_JIT ? 'J' : 'F';

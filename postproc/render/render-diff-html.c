@@ -49,15 +49,14 @@ struct side_view {
 /* A delta coloured by its change, in element tag (a table cell, or a span
  * in a heading): class "up" (red), "down" (green) or neither. */
 static void put_delta(FILE *out, const char *tag, const struct diff *d, const struct heat_scale *cs,
-		      double delta, int64_t delta_samples)
+		      int sign, double change, double delta, int64_t delta_samples)
 {
-	int sign = diff__sign(d, delta, delta_samples);
-	struct heat_colour c = heat_scale__change(cs, sign, diff__change(d, delta, delta_samples));
+	struct heat_colour c = heat_scale__change(cs, sign, change);
 	char text[80];
 
 	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</%s>", tag,
 		sign > 0 ? " up" : sign < 0 ? " down" : "", (unsigned)c.fill, (unsigned)c.ink,
-		diff__delta_text(text, sizeof(text), d, delta, delta_samples), tag);
+		render_diff_text__delta(text, sizeof(text), d, sign, delta, delta_samples), tag);
 }
 
 static void put_func_name(FILE *out, const struct diff_func *f)
@@ -88,7 +87,7 @@ static void put_notes(FILE *out, const struct diff *d)
 		[REPORT_NOTE_INPUT] = "input", [REPORT_NOTE_LOSS] = "loss",
 		[REPORT_NOTE_SELECTION] = "selection", [REPORT_NOTE_ANNOTATION] = "annotation",
 	};
-	size_t n = d->opts.function && !d->funcs_nr;
+	size_t n = d->function_unmatched;
 
 	for (int s = 0; s < DIFF__SIDES; s++)
 		n += d->side[s].report.notes_nr;
@@ -105,7 +104,7 @@ static void put_notes(FILE *out, const struct diff *d)
 			html_puts(out, note->text);
 			fputs("</li>\n", out);
 		}
-	if (d->opts.function && !d->funcs_nr) {
+	if (d->function_unmatched) {
 		fputs("<li class=\"selection\">no sampled function of either side matches <code>", out);
 		html_puts(out, d->opts.function);
 		fputs("</code> (as a name, a glob or a substring)</li>\n", out);
@@ -168,8 +167,7 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 
 /* --- the tables ------------------------------------------------------------ */
 
-static void put_func_table(FILE *out, const struct diff *d, const struct heat_scale *cs,
-			   const bool *drawn)
+static void put_func_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
 {
 	char a[64], b[64];
 
@@ -181,17 +179,17 @@ static void put_func_table(FILE *out, const struct diff *d, const struct heat_sc
 		const struct diff_func *f = &d->funcs[i];
 
 		fprintf(out, "<tr data-func=\"d%zu\" data-match=\"%s\"><td class=\"n\">%zu</td>"
-			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, diff__func_match_text(f), i + 1,
-			diff__side_text(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
+			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, render_diff_text__func_match(f), i + 1,
+			render_diff_text__side(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
 				  f->share[DIFF_BASE], f->samples[DIFF_BASE]),
-			diff__side_text(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
+			render_diff_text__side(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
 				  f->share[DIFF_NEW], f->samples[DIFF_NEW]));
-		put_delta(out, "td", d, cs, f->delta, f->delta_samples);
-		fprintf(out, "<td>%s</td><td>", diff__func_match_text(f));
-		if (drawn[i])
+		put_delta(out, "td", d, cs, f->sign, f->change, f->delta, f->delta_samples);
+		fprintf(out, "<td>%s</td><td>", render_diff_text__func_match(f));
+		if (f->drawn)
 			fprintf(out, "<a href=\"#d%zu\">", i);
 		put_func_name(out, f);
-		fputs(drawn[i] ? "</a></td></tr>\n" : "</td></tr>\n", out);
+		fputs(f->drawn ? "</a></td></tr>\n" : "</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</section>\n", out);
 }
@@ -242,12 +240,12 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 		put_pair_side_attrs(out, d, p, DIFF_BASE);
 		put_pair_side_attrs(out, d, p, DIFF_NEW);
 		fprintf(out, "><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-			i + 1, diff__side_text(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
+			i + 1, render_diff_text__side(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
 					 p->samples[DIFF_BASE]),
-			diff__side_text(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
+			render_diff_text__side(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
 				  p->samples[DIFF_NEW]));
-		put_delta(out, "td", d, cs, p->delta, p->delta_samples);
-		fprintf(out, "<td class=\"match\">%s</td><td>", diff__pair_match_text(m, sizeof(m), p));
+		put_delta(out, "td", d, cs, p->sign, p->change, p->delta, p->delta_samples);
+		fprintf(out, "<td class=\"match\">%s</td><td>", render_diff_text__pair_match(m, sizeof(m), p));
 		put_func_name(out, f);
 		fprintf(out, " :: <a href=\"#%s\">block", id);
 		for (int s = 0; s < DIFF__SIDES; s++)
@@ -272,7 +270,7 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	const struct diff *d = v->d;
 	const struct diff_pair *p;
 	char delta[80], a[64], n[64], m[64];
-	int sign, other = !v->s;
+	int other = !v->s;
 
 	if (v->pair_of[b] < 0) {
 		/* no samples on either side */
@@ -288,10 +286,8 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 		return;
 	}
 	p = &d->pairs[v->pair_of[b]];
-	sign = diff__sign(d, p->delta, p->delta_samples);
 	{
-		struct heat_colour c = heat_scale__change(v->change, sign,
-							  diff__change(d, p->delta, p->delta_samples));
+		struct heat_colour c = heat_scale__change(v->change, p->sign, p->change);
 
 		spec->fill = c.fill;
 		spec->ink = c.ink;
@@ -299,7 +295,7 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	spec->cold = false;
 	spec->emphasis = p->shown;
 	spec->marked = p->b[other] < 0;
-	diff__delta_text(delta, sizeof(delta), d, p->delta, p->delta_samples);
+	render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_samples);
 	snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32 "  %s", blk->start, delta);
 	if (spec->marked)
 		snprintf(line2, REPORT_GRAPH_TEXT, "%s only", side_name[v->s]);
@@ -310,10 +306,10 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
 	snprintf(tooltip, REPORT_GRAPH_TEXT, "block 0x%" PRIx32 "..0x%" PRIx32 ": BASE %s, NEW %s, "
 		 "delta %s; %s%s", blk->start, blk->end,
-		 diff__side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+		 render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
 			   p->samples[DIFF_BASE]),
-		 diff__side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			   p->samples[DIFF_NEW]), delta, diff__pair_match_text(m, sizeof(m), p),
+		 render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			   p->samples[DIFF_NEW]), delta, render_diff_text__pair_match(m, sizeof(m), p),
 		 p->shown ? ", shown" : "");
 }
 
@@ -356,16 +352,15 @@ static void listing_facts(FILE *out, const void *ctx, size_t b)
 		return;
 	p = &d->pairs[v->pair_of[b]];
 	fprintf(out, " &middot; <span class=\"chg%s\">BASE %s &rarr; NEW %s (%s)</span> &middot; ",
-		diff__sign(d, p->delta, p->delta_samples) > 0 ? " up" :
-		diff__sign(d, p->delta, p->delta_samples) < 0 ? " down" : "",
-		diff__side_text(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+		p->sign > 0 ? " up" : p->sign < 0 ? " down" : "",
+		render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
 			  p->samples[DIFF_BASE]),
-		diff__side_text(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			  p->samples[DIFF_NEW]), diff__delta_text(delta, sizeof(delta), d, p->delta,
+		render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			  p->samples[DIFF_NEW]), render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta,
 			  p->delta_samples));
 	if (p->b[other] >= 0)
 		fprintf(out, "%s with <a href=\"#%s\">%s 0x%" PRIx32 "</a>",
-			diff__pair_match_text(m, sizeof(m), p), pair_block_id(id, d, p, other),
+			render_diff_text__pair_match(m, sizeof(m), p), pair_block_id(id, d, p, other),
 			side_name[other], block_start(d, v->f, p, other));
 	else
 		fprintf(out, "<b class=\"only\">%s only</b>", side_name[v->s]);
@@ -405,8 +400,8 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		i + 1, i);
 	put_func_name(out, f);
 	fputs("</a> ", out);
-	put_delta(out, "span", d, cs, f->delta, f->delta_samples);
-	fprintf(out, " <small>%s</small></h2>\n", diff__func_match_text(f));
+	put_delta(out, "span", d, cs, f->sign, f->change, f->delta, f->delta_samples);
+	fprintf(out, " <small>%s</small></h2>\n", render_diff_text__func_match(f));
 	/* NEW first: what the change made */
 	for (int k = 0; k < DIFF__SIDES && !ret; k++) {
 		int s = k ? DIFF_BASE : DIFF_NEW;
@@ -437,44 +432,12 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	struct heat_scale cs, heat[DIFF__SIDES];
-	uint64_t bar_max[DIFF__SIDES] = { 0, 0 };
-	double max_change = 0;
 	char title[192], base[80], new_[80];
-	bool *drawn;
 	int ret = 0;
 
-	/* A function is drawn when it holds a shown pair. */
-	drawn = calloc(d->funcs_nr ? d->funcs_nr : 1, sizeof(*drawn));
-	if (!drawn)
-		return -ENOMEM;
-	for (size_t i = 0; i < d->shown_nr; i++)
-		drawn[d->pairs[d->ranked[i]].func] = true;
-	/* One change scale for the page, from its largest drawn change; each
-	 * side's listing keeps the heat of its own report. */
-	for (size_t i = 0; i < d->funcs_nr; i++) {
-		const struct diff_func *f = &d->funcs[i];
-
-		if (!drawn[i])
-			continue;
-		for (size_t j = 0; j < f->pairs_nr; j++) {
-			const struct diff_pair *p = &d->pairs[f->first_pair + j];
-			double c = diff__change(d, p->delta, p->delta_samples);
-
-			if (c > max_change)
-				max_change = c;
-		}
-		for (int s = 0; s < DIFF__SIDES; s++) {
-			const struct report_func *rf;
-
-			if (f->f[s] < 0)
-				continue;
-			rf = &d->side[s].report.funcs[f->f[s]];
-			for (size_t r = 0; r < rf->rows_nr; r++)
-				if (rf->rows[r].samples > bar_max[s])
-					bar_max[s] = rf->rows[r].samples;
-		}
-	}
-	heat_scale__init(&cs, max_change);
+	/* One change scale for the page; each side's listing keeps the heat
+	 * of its own report. */
+	heat_scale__init(&cs, d->change_max);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		report_graph__heat(&heat[s], &d->side[s].report);
 	snprintf(title, sizeof(title), "hotblocks diff: %s vs %s",
@@ -482,19 +445,18 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 		 html_page__short(new_, sizeof(new_), d->side[DIFF_NEW].files, 70));
 	html_page__begin(out, title);
 	put_summary(out, d, &cs);
-	put_func_table(out, d, &cs, drawn);
+	put_func_table(out, d, &cs);
 	put_pair_table(out, d, &cs);
 	for (size_t i = 0; i < d->funcs_nr && !ret; i++)
-		if (drawn[i])
-			ret = put_func(out, d, i, &cs, heat, bar_max);
-	free(drawn);
+		if (d->funcs[i].drawn)
+			ret = put_func(out, d, i, &cs, heat, d->row_max);
 	if (ret)
 		return ret;
 	(void)o;
 	return html_page__end(out);
 }
 
-const struct diff_render_ops diff_render_html = {
+const struct diff_render_ops render_diff_html = {
 	.name = "html",
 	.render = render,
 };

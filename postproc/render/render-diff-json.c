@@ -14,19 +14,17 @@
 static void put_side_func(FILE *out, const struct diff *d, const struct diff_func *f, int s)
 {
 	const struct diff_side *side = &d->side[s];
-	const struct stream_object *o;
 
 	if (f->obj[s] == UINT32_MAX) {
 		fputs("null", out);
 		return;
 	}
-	o = &side->stream.objects[f->obj[s]];
 	fputs("{\"name\": ", out);
-	render_json__str(out, o->name);
+	render_json__str(out, f->raw_name[s]);
 	fputs(", \"display_name\": ", out);
 	render_json__str(out, f->name[s]);
 	fprintf(out, ", \"kind\": \"%s\", \"samples\": %" PRIu64 ", \"share\": %.4f",
-		stream__kind_name(o->kind), f->samples[s], f->share[s]);
+		f->kind[s], f->samples[s], f->share[s]);
 	if (f->f[s] >= 0) {
 		const struct report_func *rf = &side->report.funcs[f->f[s]];
 
@@ -157,7 +155,7 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	return ferror(out) ? -EIO : 0;
 }
 
-const struct diff_render_ops diff_render_json = {
+const struct diff_render_ops render_diff_json = {
 	.name = "json",
 	.render = render,
 };

@@ -26,8 +26,8 @@ static void put_name(FILE *out, const char *s)
 	fputc('`', out);
 }
 
-const char *diff__side_text(char *buf, size_t len, const struct diff *d, bool present,
-			    double pct, uint64_t n)
+const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, bool present,
+				   double pct, uint64_t n)
 {
 	char num[64];
 
@@ -40,13 +40,12 @@ const char *diff__side_text(char *buf, size_t len, const struct diff *d, bool pr
 	return buf;
 }
 
-const char *diff__delta_text(char *buf, size_t len, const struct diff *d, double delta,
-			     int64_t delta_samples)
+const char *render_diff_text__delta(char *buf, size_t len, const struct diff *d, int sign,
+				    double delta, int64_t delta_samples)
 {
-	/* no "+0", no "-0.00": what did not change has no sign */
-	int sign = diff__sign(d, delta, delta_samples);
 	char num[64];
 
+	/* no "+0", no "-0.00": what did not change has no sign */
 	if (d->opts.counts)
 		snprintf(buf, len, delta_samples ? "%+" PRId64 : "0", delta_samples);
 	else
@@ -55,7 +54,7 @@ const char *diff__delta_text(char *buf, size_t len, const struct diff *d, double
 	return buf;
 }
 
-const char *diff__pair_match_text(char *buf, size_t len, const struct diff_pair *p)
+const char *render_diff_text__pair_match(char *buf, size_t len, const struct diff_pair *p)
 {
 	if (p->key != DIFF_KEY_NONE)
 		snprintf(buf, len, "%s %.0f%%", diff__key_name(p->key), p->score * 100.0);
@@ -64,7 +63,7 @@ const char *diff__pair_match_text(char *buf, size_t len, const struct diff_pair 
 	return buf;
 }
 
-const char *diff__func_match_text(const struct diff_func *f)
+const char *render_diff_text__func_match(const struct diff_func *f)
 {
 	if (f->match != DIFF_FUNC_NONE)
 		return diff__func_match_name(f->match);
@@ -76,17 +75,16 @@ static void put_side(FILE *out, const struct diff *d, bool present, double pct, 
 {
 	char cell[64];
 
-	fprintf(out, "%11s", diff__side_text(cell, sizeof(cell), d, present, pct, n));
+	fprintf(out, "%11s", render_diff_text__side(cell, sizeof(cell), d, present, pct, n));
 }
 
 /* The delta cell, 11 wide: red when NEW takes more, green when less. */
-static void put_delta(FILE *out, const struct diff *d, double delta, int64_t delta_samples,
-		      bool color)
+static void put_delta(FILE *out, const struct diff *d, int sign, double delta,
+		      int64_t delta_samples, bool color)
 {
-	int sign = diff__sign(d, delta, delta_samples);
 	char cell[72];
 
-	diff__delta_text(cell, sizeof(cell), d, delta, delta_samples);
+	render_diff_text__delta(cell, sizeof(cell), d, sign, delta, delta_samples);
 	if (color && sign)
 		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);
 	else
@@ -138,8 +136,8 @@ static void put_funcs(FILE *out, const struct diff *d, bool color)
 			 f->samples[DIFF_BASE]);
 		put_side(out, d, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
 			 f->samples[DIFF_NEW]);
-		put_delta(out, d, f->delta, f->delta_samples, color);
-		fprintf(out, "   %-11s ", diff__func_match_text(f));
+		put_delta(out, d, f->sign, f->delta, f->delta_samples, color);
+		fprintf(out, "   %-11s ", render_diff_text__func_match(f));
 		put_func_name(out, f);
 		fputc('\n', out);
 	}
@@ -161,8 +159,8 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 
 		put_side(out, d, has[DIFF_BASE], p->share[DIFF_BASE], p->samples[DIFF_BASE]);
 		put_side(out, d, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
-		put_delta(out, d, p->delta, p->delta_samples, color);
-		fprintf(out, "   %-11s ", diff__pair_match_text(match, sizeof(match), p));
+		put_delta(out, d, p->sign, p->delta, p->delta_samples, color);
+		fprintf(out, "   %-11s ", render_diff_text__pair_match(match, sizeof(match), p));
 		put_func_name(out, f);
 		fputs(" :: block", out);
 		for (int s = 0; s < DIFF__SIDES; s++) {
@@ -201,8 +199,8 @@ static void put_listing(FILE *out, const struct diff *d, bool color)
 		/* after the table a blank line; after a block, its own */
 		fprintf(out, "%s== %zu: ", i ? "" : "\n", i + 1);
 		put_func_name(out, f);
-		fprintf(out, " :: %s -> %s (%s%s%s)", diff__side_text(a, sizeof(a), d, p->b[0] >= 0,
-			p->share[0], p->samples[0]), diff__side_text(b, sizeof(b), d, p->b[1] >= 0,
+		fprintf(out, " :: %s -> %s (%s%s%s)", render_diff_text__side(a, sizeof(a), d, p->b[0] >= 0,
+			p->share[0], p->samples[0]), render_diff_text__side(b, sizeof(b), d, p->b[1] >= 0,
 			p->share[1], p->samples[1]), color && p->delta_samples ?
 			(p->delta > 0 ? RED : GREEN) : "", delta, color && p->delta_samples ? RESET : "");
 		if (p->key != DIFF_KEY_NONE)
@@ -231,7 +229,7 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	return ferror(out) ? -EIO : 0;
 }
 
-const struct diff_render_ops diff_render_text = {
+const struct diff_render_ops render_diff_text = {
 	.name = "text",
 	.render = render,
 };

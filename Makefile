@@ -180,6 +180,8 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
 $(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+# cwasm-stream reads them with its decoder.
+$(B)/tools/cwasm-stream: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 

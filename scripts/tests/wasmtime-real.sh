@@ -100,28 +100,10 @@ done
 
 # [Source] of the real switch recordings (switch.wasm has DWARF): every
 # sampled instruction's cell equals llvm-symbolizer's answer for its wasm
-# offset (code-section relative for llvm-symbolizer), in the short form
-# srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a zero column
-# (see source-wasm-column.sh). All three recordings' sampled offsets.
-sym=llvm-symbolizer-14
-command -v $sym >/dev/null 2>&1 || sym=llvm-symbolizer
-code_start=0x$(wasm-objdump -h "$R/switch.wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
+# offset (lib.sh, wasm_source_cells). All three recordings' sampled offsets.
 for v in 48.0.2 46.0.1; do
-	node -e '
-	for (const j of process.argv.slice(1)) {
-		const d = JSON.parse(require("fs").readFileSync(j));
-		for (const f of d.functions) if (f.wasm_function)
-			for (const i of f.instructions)
-				if (i.samples && i.wasm_offset !== null) console.log("0x" + i.wasm_offset.toString(16) + "\t" + (i.source || "-"));
-	}' "$tmp/$v-switch-jitdump.json" "$tmp/$v-switch-perfmap.json" "$tmp/$v-switch-reference.json" |
-		sort -u >"$tmp/src-$v.ours"
-	cut -f1 "$tmp/src-$v.ours" | while read -r w; do
-		printf '%s\t' "$w"
-		$sym --obj="$R/switch.wasm" -f -i "$(printf '0x%x' $((w - code_start)))" | awk '
-			NF == 0 { exit } NR % 2 == 1 { fn[++k] = $0 } NR % 2 == 0 { loc[k] = $0 }
-			END { l = loc[1]; sub(/.*\//, "", l); sub(/:0:[0-9]+$/, "", l); sub(/:0$/, "", l)	# line 0, column 0
-			      s = fn[1] " " l; if (k > 1) s = s " (inlined into " fn[k] ")"; print s }'
-	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$tmp/src-$v.theirs"
+	wasm_source_cells "$R/switch.wasm" "$tmp/src-$v" \
+		"$tmp/$v-switch-jitdump.json" "$tmp/$v-switch-perfmap.json" "$tmp/$v-switch-reference.json"
 	n=$(wc -l <"$tmp/src-$v.ours")
 	check "$v/switch: the [Source] cells of $n sampled wasm offsets equal llvm-symbolizer's" \
 		sh -c "test $n -ge 3 && diff -u $tmp/src-$v.theirs $tmp/src-$v.ours"

@@ -2,7 +2,7 @@
 // Independent checks of hotblocks' instructions, blocks and jump tables on
 // Cranelift's aarch64, riscv64 and s390x code (test-data/cranelift-targets),
 // against LLVM's disassembler; used by cranelift-targets.sh. Each check prints
-// one line "<name> ok|FAIL <summary>" followed by up to 10 "  detail" lines.
+// "ok - NAME" or "not ok - NAME" and "# ..." details (checks.js).
 //
 //   node cranelift-targets.js ARCH JSON OBJDUMP [DOT]
 //
@@ -31,15 +31,10 @@
 //               each of them
 "use strict";
 const fs = require("fs");
+const checks = require("./checks.js");
 const [arch, jsonPath, odPath, dotPath] = process.argv.slice(2);
-const report = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
-let failed = false;
-
-function result(name, bad, summary) {
-	console.log(`${name} ${bad.length ? "FAIL" : "ok"} ${summary}`);
-	for (const b of bad.slice(0, 10)) console.log("  " + b);
-	if (bad.length) failed = true;
-}
+const report = checks.read(jsonPath);
+const result = (name, bad, summary) => checks.report(!bad.length, `${name}: ${summary}`, bad.slice(0, 10).join("\n"));
 
 // ---- LLVM's disassembly: per symbol, its address and instructions with their bytes
 const od = new Map();
@@ -188,4 +183,4 @@ for (const f of report.functions) {
 if (!nTables) badT.push("no jump table found in LLVM's disassembly");
 result("boundaries", badB, `${nRows} rows of ${nFuncs} functions, instruction by instruction as LLVM decodes them`);
 result("tables", badT, `${nTables} tables, ${nCases} cases${nEntries ? `, ${nEntries} entries that are jumps` : ""}: rows, block leaders${dotPath ? ", case edges" : ""}`);
-process.exit(failed ? 1 : 0);
+process.exit(checks.status());

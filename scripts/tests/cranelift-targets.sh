@@ -64,20 +64,12 @@ for a in aarch64 riscv64 s390x; do
 		"$td/stream.hbs" >"$s.perf"
 	node "$checker" "$s.json" "$s.perf" "$td/module.cwasm" "$td/clif" "$pm" >"$s.out" 2>&1
 	for what in samples addrmap clif wasm; do
-		line=$(grep "^$what " "$s.out" | head -1)
-		if [ -z "$line" ]; then
-			if [ $what = wasm ] && [ "$pm" = - ]; then
-				skip "$a: [Wasm] cells vs wasmprinter" "jco is not installed (scripts/ensure-deps check)"
-			else
-				not_ok "$a: $what (the checker said nothing)" "$s.out"
-			fi
-			continue
+		checker_line "$s.out" $what "$a" && continue
+		if [ $what = wasm ] && [ "$pm" = - ]; then
+			skip "$a: [Wasm] cells vs wasmprinter" "jco is not installed (scripts/ensure-deps check)"
+		else
+			not_ok "$a: $what (the checker said nothing)" "$s.out"
 		fi
-		sed -n "/^$what /,/^[a-z]/p" "$s.out" | grep '^  ' >"$s.detail"
-		case $line in
-		"$what ok "*) ok "$a: $what: ${line#"$what ok "}" ;;
-		*) not_ok "$a: $what: ${line#"$what FAIL "}" "$s.detail" ;;
-		esac
 	done
 
 	wasm_source_cells "$D/targets.wasm" "$s-src" "$s.json"
@@ -95,14 +87,8 @@ for a in aarch64 riscv64 s390x; do
 		j=$s.json g=
 		[ $k = all ] && j=$s-all.json g=$s-all.gv
 		node "$tables" $a "$j" "$s.lod" $g >"$s-$k.tab" 2>&1
-		for what in boundaries tables; do
-			line=$(grep "^$what " "$s-$k.tab" | head -1)
-			sed -n "/^$what /,/^[a-z]/p" "$s-$k.tab" | grep '^  ' >"$s.detail"
-			case $line in
-			"$what ok "*) ok "$a ($k functions): $what: ${line#"$what ok "}" ;;
-			*) not_ok "$a ($k functions): $what: ${line#"$what FAIL "}" "$s-$k.tab" ;;
-			esac
-		done
+		tap_relay "$s-$k.tab" "$a ($k functions): " ||
+			not_ok "$a ($k functions): boundaries and tables (the checker said nothing)" "$s-$k.tab"
 	done
 
 	if [ -x "$wasmtime" ]; then

@@ -137,6 +137,20 @@ hot_js_work_lines() {
 	console.log(n + " " + bad.length + (bad.length ? " " + bad.slice(0, 5).join("; ") : ""));' "$1"
 }
 
+# checker_line FILE WHAT PREFIX: the line "WHAT ok|FAIL SUMMARY" of a
+# wasmtime-real.js output FILE as this test's ok / not ok line "PREFIX: WHAT:
+# SUMMARY", with the checker's "  ..." detail lines after a failure. Returns 1,
+# printing nothing, when FILE has no such line.
+checker_line() {
+	cl_line=$(grep "^$2 " "$1" | head -1)
+	[ -n "$cl_line" ] || return 1
+	sed -n "/^$2 /,/^[a-z]/p" "$1" | grep '^  ' >"$tmp/checker-line.detail"
+	case $cl_line in
+	"$2 ok "*) ok "$3: $2: ${cl_line#"$2 ok "}" ;;
+	*) not_ok "$3: $2: ${cl_line#"$2 FAIL "}" "$tmp/checker-line.detail" ;;
+	esac
+}
+
 # wasm_source_cells WASM PREFIX JSON...: the [Source] cell of every sampled
 # instruction with a wasm offset in hotblocks' JSON reports (--json --all) of
 # code compiled from WASM, one "0xOFFSET<TAB>CELL" line per offset in

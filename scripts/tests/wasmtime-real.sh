@@ -71,19 +71,11 @@ for c in 48.0.2/fib 48.0.2/switch 48.0.2/wasi 48.0.2/component 46.0.1/fib 46.0.1
 		# shellcheck disable=SC2086
 		JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
 		for what in samples addrmap clif wasm names reference; do
-			line=$(grep "^$what " "$s.out" | head -1)
-			if [ -z "$line" ]; then
-				case $what in
-				wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
-				reference | names) ;;
-				*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
-				esac
-				continue
-			fi
-			sed -n "/^$what /,/^[a-z]/p" "$s.out" | grep '^  ' >"$s.detail"
-			case $line in
-			"$what ok "*) ok "$c $k: $what: ${line#"$what ok "}" ;;
-			*) not_ok "$c $k: $what: ${line#"$what FAIL "}" "$s.detail" ;;
+			checker_line "$s.out" $what "$c $k" && continue
+			case $what in
+			wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
+			reference | names) ;;
+			*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
 			esac
 		done
 	done

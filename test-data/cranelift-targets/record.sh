@@ -37,7 +37,7 @@ triple() {
 # `llvm-objdump -d --triple=riscv64` by hand: riscv64's jump table is code (an
 # auipc and a jalr per entry) that runs like any other; these two are the
 # entry of case 4, step+0x58 and step+0x5c (0xb2b4: auipc a0, 0;
-# 0xb2b8: jr 236(a0)).
+# 0xb2b8: jr 244(a0)).
 extra() {
 	case $1 in
 	riscv64) echo "--sample wasm[0]::function[3]::step+0x58 --sample wasm[0]::function[3]::step+0x5c" ;;

@@ -95,13 +95,14 @@ static bool wanted(const char *sym, char **names, int nr)
 	return false;
 }
 
-/* Add n samples at off of f, keeping offsets sorted and unique. */
+/* Add n samples at off of f, keeping offsets sorted and unique (the address
+ * map's entries come in order: appended in constant time). */
 static void add_sample(struct func *f, uint64_t off, uint64_t n)
 {
-	size_t k = 0;
+	size_t k = f->nr;
 
-	while (k < f->nr && f->offs[k] < off)
-		k++;
+	while (k && f->offs[k - 1] >= off)
+		k--;
 	if (k < f->nr && f->offs[k] == off) {
 		f->counts[k] += n;
 		return;

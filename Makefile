@@ -281,7 +281,9 @@ fuzz-run: fuzz
 # loop, and our own JIT with address reuse (test-data/*/README.md).
 RUN_CASES ?= v8-wasm fakejit
 # The real wasmtime 48.0.2 running test-data/wasmtime-real/src/switch.c
-# (--profile=jitdump, -k mono): its .cwasm and dump go back to the recorded paths.
+# (--profile=jitdump, -k mono): its .cwasm and dump go back to the recorded
+# paths, in a /tmp of the run's own (scripts/with-private-tmp), shared with
+# no other run, checkout or user.
 WT := test-data/wasmtime-real
 WTR := $(WT)/48.0.2/switch
 WTREC := /tmp/hotblocks-rec/wasmtime-48.0.2-switch
@@ -291,11 +293,14 @@ run: $(B)/.deps-run
 		echo "== test-data/$$c: perf script --dlfilter plugin/hotblocks.so | postproc/hotblocks"; \
 		perf --no-pager script -i test-data/$$c/perf.data --dlfilter ./$(PLUGIN_SO) | ./$(POSTPROC_BIN) || exit 1; \
 	done
-	$(Q)mkdir -p $(WTREC)/jitdump && cp $(WTR)/module.cwasm $(WTREC)/ && cp $(WTR)/jitdump/jit-*.dump $(WTREC)/jitdump/
 	$(Q)echo "== $(WTR)/jitdump: ... | postproc/hotblocks --cwasm $(WTR)/module.cwasm --clif $(WTR)/clif --wasm $(WT)/switch.wasm"
-	$(Q)perf --no-pager script -i $(WTR)/jitdump/perf.data --dlfilter ./$(PLUGIN_SO) | \
-		./$(POSTPROC_BIN) -p 80 --cwasm $(WTR)/module.cwasm --clif $(WTR)/clif --wasm $(WT)/switch.wasm; \
-		rc=$$?; rm -rf $(WTREC); exit $$rc
+	$(Q)if ! scripts/with-private-tmp --check; then \
+		echo "   (not run: its files go back to $(WTREC), which needs a /tmp of its own: a mount namespace, as root or in a user namespace)"; \
+	else scripts/with-private-tmp sh -c '\
+		mkdir -p $(WTREC)/jitdump && cp $(WTR)/module.cwasm $(WTREC)/ && cp $(WTR)/jitdump/jit-*.dump $(WTREC)/jitdump/ && \
+		perf --no-pager script -i $(WTR)/jitdump/perf.data --dlfilter ./$(PLUGIN_SO) | \
+		./$(POSTPROC_BIN) -p 80 --cwasm $(WTR)/module.cwasm --clif $(WTR)/clif --wasm $(WT)/switch.wasm'; \
+	fi
 
 # The differential test against wasmprinter at its full size: 10M generated
 # float constants (make check compares 200k) and the whole spec test suite.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The stream's destination (see output.h). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,54 +44,170 @@ static const char *input_named(const struct run *run, const struct stat *st)
 	return NULL;
 }
 
+/* The file out=path replaces: a symlink's target (the link stays), else path. malloc()ed. */
+static char *target_of(const char *path)
+{
+	struct stat st;
+	char *real;
+
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode) && (real = realpath(path, NULL)))
+		return real;
+	return strdup(path);
+}
+
+/*
+ * A new file beside target for the stream, with the mode (and, for root, the
+ * owner) of the file it replaces, else 0666 less the umask; its name in tmp.
+ * The descriptor, or -errno with tmp empty.
+ */
+static int create_beside(const char *target, char tmp[PATH_MAX])
+{
+	const char *slash = strrchr(target, '/'), *base = slash ? slash + 1 : target;
+	struct stat st;
+	mode_t mode;
+	int fd;
+
+	if (snprintf(tmp, PATH_MAX, "%.*s.%.200s.XXXXXX", (int)(base - target), target, base) >= PATH_MAX) {
+		tmp[0] = '\0';
+		return -ENAMETOOLONG;
+	}
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd < 0) {
+		tmp[0] = '\0';	/* not ours, whatever name the template holds now */
+		return -errno;
+	}
+	if (!stat(target, &st)) {
+		mode = st.st_mode & 07777;
+		if (!geteuid() && (st.st_uid || st.st_gid) && fchown(fd, st.st_uid, st.st_gid) < 0)
+			goto fail;
+	} else {
+		mode = umask(0);
+		umask(mode);
+		mode = 0666 & ~mode;
+	}
+	if (fchmod(fd, mode) == 0)
+		return fd;
+fail:
+	mode = (mode_t)errno;
+	close(fd);
+	unlink(tmp);
+	tmp[0] = '\0';
+	return -(int)mode;
+}
+
+static int refused(const char *path, const char *why)
+{
+	fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
+	return -1;
+}
+
+/* out=path is refused when it is an input: 0, or -1 after saying so. */
+static int refuse_input(const struct run *run, const char *path)
+{
+	struct stat st;
+	const char *why;
+
+	if (stat(path, &st) || !(why = input_named(run, &st)))
+		return 0;
+	return refused(path, why);
+}
+
 int output__open(struct run *run)
 {
 	const char *path = run->opts.out_path, *why;
+	char tmp[PATH_MAX];
 	struct stat st;
+	char *target;
 	int fd;
 
 	run->out_fd = -1;
 	if (!path)
 		return 0;
-	if (!stat(path, &st) && (why = input_named(run, &st))) {
-		fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
+	if (refuse_input(run, path) < 0)
+		return -1;
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		/* /dev/null, a FIFO, a terminal: written in place, as standard output. */
+		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		/* Replaced meanwhile by a link to an input: still refused. */
+		if ((why = input_named(run, &st))) {
+			close(fd);
+			return refused(path, why);
+		}
+		run->out_fd = fd;
+		return 0;
+	}
+	/* A file is written only at the end; a missing directory or a forbidden one fails now. */
+	if (!(target = target_of(path)))
+		fd = -ENOMEM;
+	else if (!stat(target, &st) && access(target, W_OK) < 0)
+		fd = -errno;	/* its owner made it read-only */
+	else
+		fd = create_beside(target, tmp);
+	free(target);
+	if (fd < 0) {
+		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
 		return -1;
 	}
-	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | O_NOCTTY, 0666);
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	/* Created meanwhile as a link to an input: still refused. */
-	if ((why = input_named(run, &st))) {
-		fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
-		close(fd);
-		return -1;
-	}
-	run->out_fd = fd;
+	close(fd);
+	unlink(tmp);
 	return 0;
+}
+
+/*
+ * out=FILE: the stream goes to a new file beside it, renamed over it once
+ * complete, so a run that fails leaves the earlier file as it was.
+ */
+static FILE *open_file(struct run *run, char **target, char tmp[PATH_MAX])
+{
+	const char *path = run->opts.out_path;
+	FILE *f;
+	int fd;
+
+	if (run->out_fd >= 0) {
+		f = fdopen(run->out_fd, "w");
+		if (f)
+			run->out_fd = -1;	/* f owns it now */
+		else
+			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
+		return f;
+	}
+	/* Made a link to an input since start(): still refused. */
+	if (refuse_input(run, path) < 0)
+		return NULL;
+	*target = target_of(path);
+	fd = *target ? create_beside(*target, tmp) : -ENOMEM;
+	if (fd >= 0 && !(f = fdopen(fd, "w"))) {
+		close(fd);
+		unlink(tmp);
+		tmp[0] = '\0';
+		fd = -ENOMEM;
+	}
+	if (fd < 0) {
+		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
+		return NULL;
+	}
+	return f;
 }
 
 int output__write(struct run *run)
 {
 	const char *path = run->opts.out_path;
+	char *target = NULL, tmp[PATH_MAX] = "";
 	struct stream_section s;
 	FILE *f = stdout;
 	int ret = stream_section__assemble(&s, run);
 
 	if (ret < 0)
 		goto out;
-	if (run->out_fd >= 0) {
-		struct stat st;
-
-		/* A longer old file must not keep a tail of its own. */
-		if ((!fstat(run->out_fd, &st) && S_ISREG(st.st_mode) && ftruncate(run->out_fd, 0) < 0) ||
-		    !(f = fdopen(run->out_fd, "w"))) {
-			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
-			ret = -errno;
-			goto out;
-		}
-		run->out_fd = -1;	/* f owns it now */
+	if (path && !(f = open_file(run, &target, tmp))) {
+		ret = -EIO;
+		goto out;
 	}
 	ret = stream_writer__write(f, &s.header, s.objs, s.objs_nr, s.counts, s.counts_nr);
 	if (!ret && fflush(f))
@@ -101,7 +219,14 @@ int output__write(struct run *run)
 		fprintf(stderr, "hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
 		ret = -EIO;
 	}
+	if (tmp[0] && !ret && rename(tmp, target) < 0) {
+		fprintf(stderr, "hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
+		ret = -EIO;
+	}
+	if (tmp[0] && ret)
+		unlink(tmp);
 out:
+	free(target);
 	stream_section__release(&s);
 	return ret;
 }

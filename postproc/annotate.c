@@ -40,6 +40,8 @@ struct annotator {
 	 * the annotator, and a renderer holds a whole block's cells at once. */
 	struct strset texts;
 
+	char dwarf_error[512];	/* why the module's DWARF was not read, or "" */
+
 	/* summary counts */
 	size_t wasm_matched, jit_unmatched, cwasm_unmatched, stale, no_clif;
 	const char *first_unmatched, *first_cwasm_unmatched, *first_stale, *first_no_clif;
@@ -86,12 +88,12 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 		 * own offsets; srcline reads a core module only. Whether that loses
 		 * anything is said in the summary, once functions were matched. */
 		if (!a->no_source && !wasm_module__is_component(a->wasm)) {
-			char e[512];
-			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_buf, a->wasm_len, in->wasm, e, sizeof(e));
+			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_buf, a->wasm_len, in->wasm,
+						  a->dwarf_error, sizeof(a->dwarf_error));
 
-			/* No DWARF is normal; broken DWARF loses only the column. */
-			if (r < 0 && r != -ENODATA)
-				fprintf(stderr, "hotblocks: warning: %s (no [Source] column from it)\n", e);
+			/* No DWARF is normal; broken DWARF loses only the column (said in the summary). */
+			if (r >= 0 || r == -ENODATA)
+				a->dwarf_error[0] = '\0';
 		}
 	}
 	*out = a;
@@ -362,6 +364,10 @@ void annotator__summary(const struct annotator *a, void (*note)(void *arg, const
 {
 	char line[1024];
 
+	if (a->dwarf_error[0]) {
+		snprintf(line, sizeof(line), "%s (no [Source] column from it)", a->dwarf_error);
+		note(arg, line);
+	}
 	if (a->cwasm && !a->wasm_matched && a->jit_unmatched) {
 		snprintf(line, sizeof(line), "no sampled code matches the .cwasm (e.g. %s): it is not the "
 			 "module that ran, or it was compiled with other settings", a->first_unmatched);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What the commands share (cli.h). */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -8,16 +9,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "annotate.h"
 #include "cli.h"
+#include "output-file.h"
+#include "term.h"
 
 const char *cli_command = "hotblocks";
 
-/* "hotblocks: KIND: message" on standard error. */
+/* "hotblocks: KIND: message" on standard error: its names and paths come
+ * from the input, so it is shown printable (term.h). */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
 	fprintf(stderr, "hotblocks: %s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	term_vmessage(stderr, fmt, ap);
 }
 
 int cli__error(const char *fmt, ...)
@@ -94,19 +98,6 @@ void cli__bad_option(const char *arg, int opt, const char *short_options,
 	cli__usage_error("bad option '%s'", arg);
 }
 
-int cli__close_output(FILE *out, const char *path, int written)
-{
-	int ret = 0;
-
-	if (written == -ENOMEM)
-		ret = cli__error("out of memory");
-	else if (written || fflush(out) || ferror(out))
-		ret = cli__error("%s: write error", path ? path : "<stdout>");
-	if (out != stdout && fclose(out) && !ret)
-		ret = cli__error("%s: write error", path);
-	return ret;
-}
-
 int cli__color_mode(const char *arg)
 {
 	static const struct {
@@ -181,7 +172,11 @@ int cli__read_stream(struct stream *s, const char *path, char *err, size_t errle
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
-	ret = stream__read(s, f, name, err, errlen);
+	/* Standard input too, when it is a file (hotblocks -o a.hbs <a.hbs). */
+	if (output_file__input_fd(fileno(f), name))
+		ret = -ENOMEM;
+	else
+		ret = stream__read(s, f, name, err, errlen);
 	if (ret && ret != -ENOMEM && !is_stdin)
 		other_format(f, path, err, errlen);
 	else if (ret && ret != -ENOMEM && !strncmp(err, CLI_STDIN_NAME ":1: ", 11))
@@ -192,6 +187,92 @@ int cli__read_stream(struct stream *s, const char *path, char *err, size_t errle
 		fclose(f);
 	if (ret == -ENOMEM)
 		snprintf(err, errlen, "out of memory reading %s", name);
+	return ret;
+}
+
+/* output_file__input_path(path, "<what> <path>"), if path is set. */
+static int input_named(const char *what, const char *path)
+{
+	char *text;
+	int ret;
+
+	if (!path)
+		return 0;
+	if (asprintf(&text, "%s %s", what, path) < 0)
+		return -ENOMEM;
+	ret = output_file__input_path(path, text);
+	free(text);
+	return ret;
+}
+
+void cli__check_output(const char *output, char *const *streams, int nstreams,
+			const struct annot_inputs *annot, int sides)
+{
+	/* No stream named: standard input is read. */
+	int ret = nstreams ? 0 : output_file__input_fd(STDIN_FILENO, CLI_STDIN_NAME);
+
+	for (int i = 0; i < nstreams && !ret; i++)
+		ret = strcmp(streams[i], "-") ? input_named("the input stream", streams[i]) :
+		      output_file__input_fd(STDIN_FILENO, CLI_STDIN_NAME);
+	for (int s = 0; s < sides && !ret; s++)
+		if (!(ret = input_named("the --cwasm file", annot[s].cwasm)) &&
+		    !(ret = input_named("the --wasm file", annot[s].wasm)))
+			ret = input_named("a file of the --clif directory", annot[s].clif_dir);
+	if (ret) {
+		cli__error("out of memory");
+		exit(EXIT_INPUT);
+	}
+	if (output_file__check(output))
+		exit(EXIT_USAGE);
+}
+
+int cli__stream_inputs(const struct stream *s)
+{
+	struct strset seen = { 0 };
+	char *what;
+	int ret = 0;
+
+	for (size_t i = 0; i < s->runs_nr && !ret; i++) {
+		const struct stream_run *r = &s->runs[i];
+
+		if (r->input && strcmp(r->input, "-")) {
+			if (asprintf(&what, "the recording %s that %s was made from", r->input,
+				     r->origin) < 0)
+				return -ENOMEM;
+			ret = output_file__input_path(r->input, what);
+			free(what);
+		}
+		for (size_t j = 0; j < r->jitdumps_nr && !ret; j++) {
+			if (asprintf(&what, "the jitdump %s that %s was made from", r->jitdumps[j],
+				     r->origin) < 0)
+				return -ENOMEM;
+			ret = output_file__input_path(r->jitdumps[j], what);
+			free(what);
+		}
+	}
+	for (size_t i = 0; i < s->objects_nr && !ret; i++) {
+		const struct stream_object *o = &s->objects[i];
+		const char *path = o->path;
+		size_t seen_nr = seen.nr;
+
+		/* Many objects come from one file: each file is looked at once. */
+		if (!path || !*path)
+			continue;
+		if (!strset__add(&seen, path)) {
+			ret = -ENOMEM;
+			break;
+		}
+		if (seen.nr == seen_nr)
+			continue;
+		if (asprintf(&what, "the %s %s that %s was made from",
+			     o->kind == HB_KIND_JIT ? "jitdump" : "code file", path, o->origin) < 0) {
+			ret = -ENOMEM;
+			break;
+		}
+		ret = output_file__input_path(path, what);
+		free(what);
+	}
+	strset__release(&seen);
 	return ret;
 }
 

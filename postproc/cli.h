@@ -10,6 +10,7 @@
 #include "stream.h"
 
 struct option;
+struct annot_inputs;
 
 /* Exit codes (as every usage text says). */
 enum {
@@ -27,7 +28,11 @@ enum {
 /* The command a usage error points to for help ("Try 'hotblocks --help'"). */
 extern const char *cli_command;
 
-/* Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind, then exit 1. */
+/*
+ * Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind,
+ * then exit 1. The messages of these three are shown printable as a whole
+ * (term.h): arguments may be names and paths from the input, as they are.
+ */
 int cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Print "hotblocks: note: ...". */
@@ -52,13 +57,6 @@ int cli__parse_color(const char *arg);
  */
 void cli__bad_option(const char *arg, int opt, const char *short_options,
 		     const struct option *long_options) __attribute__((noreturn));
-
-/*
- * After a render: the output (standard output when path is NULL) flushed,
- * checked and, unless it is standard output, closed. written is the render's
- * result (-ENOMEM says out of memory). Returns 0, or -1 after a message.
- */
-int cli__close_output(FILE *out, const char *path, int written);
 
 /* The outputs both commands choose between; text is the default. */
 enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML, CLI_FORMAT_DOT, CLI_FORMATS };
@@ -91,6 +89,21 @@ bool cli__use_color(enum cli_color mode, FILE *out);
  * instead).
  */
 int cli__read_stream(struct stream *s, const char *path, char *err, size_t errlen);
+
+/*
+ * Before anything is read: the inputs the command line names (the streams;
+ * each of sides' --cwasm, --wasm, --clif) noted (output-file.h), and an
+ * output that is one of them refused: the error names both, exit EXIT_USAGE.
+ */
+void cli__check_output(const char *output, char *const *streams, int nstreams,
+		       const struct annot_inputs *annot, int sides);
+
+/*
+ * The files a stream was made from, as inputs no output may replace
+ * (output-file.h): each section's perf.data, the jitdumps and the files of
+ * its code objects. 0 or -ENOMEM.
+ */
+int cli__stream_inputs(const struct stream *s);
 
 /* Standard input is a pipe (perf script ... | hotblocks): the plugin's
  * warnings were just printed on the same terminal. */

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "diff.h"
+#include "output-file.h"
 #include "render.h"
 
 
@@ -289,7 +290,7 @@ static int run(struct options *o, char **files)
 	struct diff d = { 0 };
 	struct render_opts ro = { 0 };
 	char err[1024];
-	FILE *out = stdout;
+	struct output_file out;
 	int ret = EXIT_INPUT, i;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
@@ -299,6 +300,12 @@ static int run(struct options *o, char **files)
 	}
 	if (read_sides(&d, files))
 		goto out;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		if (cli__stream_inputs(&d.side[s].stream)) {
+			cli__error("out of memory");
+			goto out;
+		}
+	}
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (annotator__open(&d.side[s].annot, &o->annot[s], err, sizeof(err))) {
 			cli__error("%s: %s", labels[s], err);
@@ -324,16 +331,16 @@ static int run(struct options *o, char **files)
 		print_notes(&d.side[s], false);
 	print_diff_notes(&d);
 	/* Opened only now, so that bad input does not clobber an earlier comparison. */
-	if (o->output && !(out = fopen(o->output, "w"))) {
-		cli__error("%s: %s", o->output, strerror(errno));
+	if ((i = output_file__open(&out, o->output))) {
+		ret = i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 		goto out;
 	}
-	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out);
-	i = renderers[o->format]->render(out, &d, &ro);
+	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out.f);
+	i = renderers[o->format]->render(out.f, &d, &ro);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		print_notes(&d.side[s], true);
-	if (!cli__close_output(out, o->output, i))
-		ret = EXIT_OK;
+	i = output_file__commit(&out, i);
+	ret = !i ? EXIT_OK : i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {
@@ -357,5 +364,6 @@ int diff__main(int argc, char **argv)
 			    " one side, cat their streams into one", n);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		cli__usage_error("BASE and NEW cannot both be standard input");
+	cli__check_output(o.output, argv + optind, 2, o.annot, DIFF__SIDES);
 	return run(&o, argv + optind);
 }

@@ -438,7 +438,7 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	struct heat_scale cs, heat[DIFF__SIDES];
 	uint64_t bar_max[DIFF__SIDES] = { 0, 0 };
 	double max_change = 0;
-	char title[192];
+	char title[192], base[80], new_[80];
 	bool *drawn;
 	int ret = 0;
 
@@ -476,8 +476,9 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	heat_scale__init(&cs, max_change);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		report_graph__heat(&heat[s], &d->side[s].report);
-	snprintf(title, sizeof(title), "hotblocks diff: %.70s vs %.70s", d->side[DIFF_BASE].files,
-		 d->side[DIFF_NEW].files);
+	snprintf(title, sizeof(title), "hotblocks diff: %s vs %s",
+		 html_page__short(base, sizeof(base), d->side[DIFF_BASE].files, 70),
+		 html_page__short(new_, sizeof(new_), d->side[DIFF_NEW].files, 70));
 	html_page__begin(out, title);
 	put_summary(out, d, &cs);
 	put_func_table(out, d, &cs, drawn);

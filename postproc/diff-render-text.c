@@ -11,6 +11,7 @@
 
 #include "diff.h"
 #include "render.h"
+#include "term.h"
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
@@ -20,7 +21,7 @@
 static void put_name(FILE *out, const char *s)
 {
 	fputc('`', out);
-	render_text__name(out, s);
+	term_puts(out, s);
 	fputc('`', out);
 }
 
@@ -110,11 +111,11 @@ static void put_header(FILE *out, const struct diff *d)
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct diff_side *side = &d->side[s];
 
-		fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples (%s",
+		fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples (",
 			s == DIFF_BASE ? "BASE:" : "NEW:", d->total[s], d->jit[s],
 			fmt_pct(num, sizeof(num),
-				d->total[s] ? (double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0),
-			side->files);
+				d->total[s] ? (double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		term_puts(out, side->files);
 		if (side->report.runs_nr > 1)
 			fprintf(out, ", %zu runs", side->report.runs_nr);
 		fputs(")\n", out);

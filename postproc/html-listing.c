@@ -223,6 +223,7 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
 {
 	const struct report_func *f = l->f;
+	struct report_graph_fit fit;
 	struct graph g;
 	bool drawn;
 	int ret;
@@ -237,10 +238,10 @@ int html_listing__function(FILE *out, struct html_listing *l, const struct repor
 	fputs("<div class=\"panes\">\n", out);
 	/* folded after painting: what the paint leaves warm stays drawn */
 	ret = report_graph__build_painted(&g, l->rep, f, l->prefix, NULL, l->heat, 0, paint);
-	if (!ret && graph__fold_to_fit(&g, REPORT_GRAPH_BOXES) < 0)
-		ret = -ENOMEM;
 	if (!ret)
-		ret = html_page__graph(out, &g, f->blocks_nr, HTML_LAYOUT_MAX_BOXES, &drawn);
+		ret = report_graph__fit(&g, f->blocks_nr, &fit);
+	if (!ret)
+		ret = html_page__graph(out, &g, &fit, &drawn);
 	if (!ret) {
 		l->g = drawn ? &g : NULL;
 		fputs("<div class=\"listing-pane\">", out);

@@ -65,8 +65,8 @@ int html_listing__write(FILE *out, const struct html_listing *l);
 /*
  * A function's part of a page: its facts (html_listing__meta), then, when it
  * was disassembled, its graph (report_graph__build_painted with paint, NULL:
- * by l->heat; folded to REPORT_GRAPH_BOXES, laid out up to
- * HTML_LAYOUT_MAX_BOXES) beside l's listing in <div class="panes">, else why
+ * by l->heat; folded and drawn as report_graph__fit decides) beside l's
+ * listing in <div class="panes">, else why
  * there is no code. l->g is the caller's no more. Returns 0, -ENOMEM, -EIO.
  */
 int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint);

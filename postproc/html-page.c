@@ -4,9 +4,11 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "html-page.h"
 #include "html.h"
+#include "utf8.h"
 
 /* html_css, html_js: html-assets/page.css and page.js, built in by
  * scripts/embed-text. */
@@ -20,6 +22,14 @@
  */
 #define CSP "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; " \
 	    "img-src data:; base-uri 'none'; form-action 'none'"
+
+const char *html_page__short(char *buf, size_t len, const char *s, size_t max)
+{
+	size_t n = strlen(s), k = utf8_cut(s, n, max);
+
+	snprintf(buf, len, "%.*s%s", (int)k, s, k < n ? "\u2026" : "");
+	return buf;
+}
 
 int html_page__begin(FILE *out, const char *title)
 {
@@ -123,33 +133,34 @@ void html_page__edge_keys(FILE *out)
 	edge_key(out, GRAPH_EDGE_TAKEN, true, "back edge (loop)");
 }
 
-int html_page__graph(FILE *out, struct graph *g, size_t blocks_nr, size_t max_boxes, bool *drawn)
+int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool *drawn)
 {
-	char err[256];
-	size_t boxes = graph__shown_nodes(g);
-	int ret;
+	char err[256], what[128];
+	int ret = -E2BIG;
 
 	*drawn = false;
-	fprintf(out, "<div class=\"cfg-pane\" data-boxes=\"%zu\">", boxes);
-	ret = graph__layout(g, max_boxes, err, sizeof(err));
+	report_graph__fit_text(what, sizeof(what), fit);
+	fprintf(out, "<div class=\"cfg-pane\" data-boxes=\"%zu\">", fit->boxes);
+	err[0] = '\0';
+	if (fit->drawn)
+		ret = graph__layout(g, REPORT_GRAPH_MAX_BOXES, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
 		fputs("<p class=\"nograph\">No graph: ", out);
-		if (ret == -E2BIG)
-			fprintf(out, "%zu boxes even with the cold blocks folded, too many to lay out; "
-				"the listing has every block.", boxes);
-		else
+		if (ret == -E2BIG) {
+			html_puts(out, what);
+			fputs("; the listing has every block.", out);
+		} else {
 			html_puts(out, err[0] ? err : "Graphviz could not lay it out.");
+		}
 		fputs("</p></div>\n", out);
 		return 0;
 	}
-	fprintf(out, "<div class=\"cfg-tools\"><button data-zoom=\"out\" title=\"zoom out\">&minus;"
-		"</button><button data-zoom=\"in\" title=\"zoom in\">+</button><button data-zoom=\"fit\""
-		" title=\"fit the pane\">fit</button><span>%zu block%s", blocks_nr,
-		plural(blocks_nr));
-	if (boxes != blocks_nr)
-		fprintf(out, " in %zu boxes: cold ones folded", boxes);
+	fputs("<div class=\"cfg-tools\"><button data-zoom=\"out\" title=\"zoom out\">&minus;"
+	      "</button><button data-zoom=\"in\" title=\"zoom in\">+</button><button data-zoom=\"fit\""
+	      " title=\"fit the pane\">fit</button><span>", out);
+	html_puts(out, what);
 	fputs("</span></div>\n<div class=\"cfg-box\">", out);
 	ret = graph__write_svg(g, out);
 	fputs("</div></div>\n", out);

@@ -31,6 +31,14 @@
 
 #include "graph.h"
 #include "heat.h"
+#include "report-graph.h"
+
+/*
+ * s for a title: at most max bytes of it, cut at a character boundary
+ * (utf8_cut), with "…" after it when something was cut, in buf (of len
+ * bytes, at least max + 4). Returns buf.
+ */
+const char *html_page__short(char *buf, size_t len, const char *s, size_t max);
 
 /* From the doctype to the opening of <main>; title is escaped here. */
 int html_page__begin(FILE *out, const char *title);
@@ -52,18 +60,13 @@ void html_page__change_legend(FILE *out, const struct heat_scale *s, const char 
  * keys; the caller adds its keys of boxes and closes the div. */
 void html_page__edge_keys(FILE *out);
 
-/* More boxes than this, even folded, are not laid out: dot's time grows
- * faster than linearly (scripts/bench-graph), and a listing still has
- * every block. */
-#define HTML_LAYOUT_MAX_BOXES 400
-
 /*
- * A graph pane (<div class="cfg-pane">) of a function of blocks_nr blocks:
- * g laid out (at most max_boxes boxes) and drawn with the zoom buttons, or
- * a line saying why there is no drawing. *drawn says which. Returns 0,
+ * A graph pane (<div class="cfg-pane">) of a function: g, folded as fit
+ * says (report_graph__fit), laid out and drawn with the zoom buttons, or a
+ * line saying why there is no drawing. *drawn says which. Returns 0,
  * -ENOMEM, or -EIO on a write error.
  */
-int html_page__graph(FILE *out, struct graph *g, size_t blocks_nr, size_t max_boxes, bool *drawn);
+int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool *drawn);
 
 /* A table cell (its end tag left out) with a bar t (0..1) of its width in
  * colour rgb: <td><i class=bar ...></i>; an empty cell when t is not > 0. */

@@ -5,41 +5,7 @@
 #include <string.h>
 
 #include "html.h"
-
-size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	uint32_t c = s[0], min;
-	size_t len, i;
-
-	if (c < 0x80) {
-		*cp = c;
-		return 1;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, c &= 0x1f, min = 0x80;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, c &= 0x0f, min = 0x800;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, c &= 0x07, min = 0x10000;
-	else
-		return 0;	/* a continuation byte, 0xc0/0xc1 (always overlong), 0xf5.. */
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		c = c << 6 | (s[i] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
-static bool is_control(uint32_t cp)
-{
-	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
-}
+#include "utf8.h"
 
 char *text_sanitize(const char *s, size_t n, bool keep_newlines)
 {
@@ -60,7 +26,7 @@ char *text_sanitize(const char *s, size_t n, bool keep_newlines)
 			memcpy(o, "\xef\xbf\xbd", 3);
 			o += 3;
 			i++;
-		} else if (is_control(cp)) {
+		} else if (utf8_is_control(cp)) {
 			*o++ = cp == '\n' && keep_newlines ? '\n' : ' ';
 			i += len;
 		} else {
@@ -84,7 +50,7 @@ int html_escape(FILE *out, const char *s, size_t n)
 	while (i < n) {
 		len = utf8_decode(p + i, n - i, &cp);
 		rep = NULL;
-		if (!len || (is_control(cp) && cp != '\t' && cp != '\n'))
+		if (!len || (utf8_is_control(cp) && cp != '\t' && cp != '\n'))
 			rep = "\xef\xbf\xbd";
 		else if (cp == '&')
 			rep = "&amp;";

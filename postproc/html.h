@@ -9,29 +9,24 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
 #include <stdio.h>
 
 /*
- * The code point of the UTF-8 sequence at s[0..n) in *cp and its length (1-4),
- * or 0 when it is not one: a stray or missing continuation byte, an overlong
- * form, a surrogate, past U+10FFFF, or cut short by n. n must be > 0.
- */
-size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp);
-
-/*
  * A new NUL-terminated copy of s[0..n) that is valid UTF-8 without control
- * characters: each byte that starts no valid sequence becomes U+FFFD, each C0
- * or C1 control character and DEL becomes a space (or, with keep_newlines, a
- * line feed stays one; a tab always becomes a space). NULL when out of memory.
+ * characters: each byte that starts no valid sequence becomes U+FFFD, each
+ * control character (utf8_is_control: C0, DEL, C1 and the bidi controls)
+ * becomes a space (or, with keep_newlines, a line feed stays one; a tab
+ * always becomes a space). NULL when out of memory.
  */
 char *text_sanitize(const char *s, size_t n, bool keep_newlines);
 
 /*
  * Write s[0..n) escaped for HTML text and for a quoted attribute value (and
  * for XML): & < > " ' as references; bytes that are not valid UTF-8 and
- * control characters other than tab and line feed as U+FFFD, since XML
- * forbids them and HTML warns. Returns 0 or -EIO on a write error.
+ * control characters (utf8_is_control) other than tab and line feed as
+ * U+FFFD, since XML forbids the C0 ones, HTML warns of the C1 ones, and the
+ * bidi controls would make a name read in another order than it is.
+ * Returns 0 or -EIO on a write error.
  */
 int html_escape(FILE *out, const char *s, size_t n);
 

@@ -9,6 +9,7 @@
 #include "annotate.h"
 #include "cli.h"
 #include "diff.h"
+#include "output-file.h"
 #include "rank.h"
 #include "render.h"
 #include "report.h"
@@ -225,7 +226,7 @@ static int run(struct options *o, int nfiles, char **files)
 	char err[1024];
 	struct stream s;
 	struct rank r = { 0 };
-	FILE *out = stdout;
+	struct output_file out;
 	int i, ret = EXIT_INPUT;
 	long ev = -1;
 
@@ -238,6 +239,10 @@ static int run(struct options *o, int nfiles, char **files)
 	if ((i = stream__finish(&s))) {
 		cli__error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
 				     "out of memory");
+		goto out;
+	}
+	if (cli__stream_inputs(&s)) {
+		cli__error("out of memory");
 		goto out;
 	}
 
@@ -268,16 +273,16 @@ static int run(struct options *o, int nfiles, char **files)
 	print_notes(&rep, false);
 
 	/* Opened only now, so that bad input does not clobber an earlier report. */
-	if (o->output && !(out = fopen(o->output, "w"))) {
-		cli__error("%s: %s", o->output, strerror(errno));
+	if ((i = output_file__open(&out, o->output))) {
+		ret = i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 		goto out;
 	}
-	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out);
-	i = renderers[o->format]->render(out, &rep, &ro);
+	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out.f);
+	i = renderers[o->format]->render(out.f, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
-	if (!cli__close_output(out, o->output, i))
-		ret = EXIT_OK;
+	i = output_file__commit(&out, i);
+	ret = !i ? EXIT_OK : i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 out:
 	report__release(&rep);
 	rank__release(&r);
@@ -294,5 +299,6 @@ int main(int argc, char **argv)
 		return diff__main(argc - 1, argv + 1);
 
 	parse_options(argc, argv, &o);
+	cli__check_output(o.output, argv + optind, argc - optind, &o.annot, 1);
 	return run(&o, argc - optind, argv + optind);
 }

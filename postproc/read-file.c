@@ -8,11 +8,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "output-file.h"
 #include "read-file.h"
 #include "util.h"
 
 /* Bytes asked of read(2) at a time from a pipe, whose size nobody knows. */
 #define PIPE_CHUNK 65536
+
+/* What a file that is neither regular nor a directory is, for a message. */
+static const char *file_kind(mode_t mode)
+{
+	return S_ISCHR(mode) ? "a character device" : S_ISBLK(mode) ? "a block device" :
+	       S_ISFIFO(mode) ? "a pipe" : S_ISSOCK(mode) ? "a socket" : "not a regular file";
+}
+
+/*
+ * Room for need bytes in *b (of *alloc), doubling but never past cap: a
+ * pipe's buffer stays within max + 2 bytes however much it sends. Returns
+ * 0 or -ENOMEM.
+ */
+static int grow(uint8_t **b, size_t *alloc, size_t need, size_t cap)
+{
+	size_t n = *alloc ? *alloc : need;
+	uint8_t *q;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need)
+		n = n > cap / 2 ? cap : n * 2;
+	if (n > cap)
+		n = cap;
+	q = realloc(*b, n);
+	if (!q)
+		return -ENOMEM;
+	*b = q;
+	*alloc = n;
+	return 0;
+}
 
 int read_file(const char *path, size_t max, const char *max_text, unsigned flags, uint8_t **buf,
 	      size_t *len, char *err, size_t errlen)
@@ -20,7 +52,7 @@ int read_file(const char *path, size_t max, const char *max_text, unsigned flags
 	int fd = open(path, O_RDONLY | O_CLOEXEC | (flags & READ_FILE_PIPES ? 0 : O_NONBLOCK));
 	bool regular;
 	struct stat st;
-	size_t alloc = 0, size = 0;
+	size_t alloc = 0, size = 0, cap;
 	uint8_t *b = NULL;
 	int ret;
 
@@ -40,17 +72,30 @@ int read_file(const char *path, size_t max, const char *max_text, unsigned flags
 		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 		goto out;
 	}
+	/* A device never ends (/dev/zero) or is no file to read whole. */
+	if (!regular && !S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) {
+		ret = errf(err, errlen, -EINVAL, "%s: %s, not a regular file or a pipe", path,
+			   file_kind(st.st_mode));
+		goto out;
+	}
+	/* An input: no report may replace it (output-file.h). */
+	if (output_file__input_fd(fd, path)) {
+		ret = errf(err, errlen, -ENOMEM, "%s: out of memory", path);
+		goto out;
+	}
 	if (regular && (uint64_t)st.st_size > max) {
 		ret = errf(err, errlen, -EFBIG, "%s: %" PRIu64 " bytes, larger than %s", path,
 			   (uint64_t)st.st_size, max_text);
 		goto out;
 	}
-	/* A regular file in one buffer of its size; a pipe in growing ones. */
+	/* A regular file in one buffer of its size; a pipe in growing ones, of
+	 * at most max + 1 bytes and the NUL: one byte past max says too large. */
+	cap = max < SIZE_MAX - 2 ? max + 2 : SIZE_MAX;
 	if (regular) {
 		size = (size_t)st.st_size;
 		b = malloc(size + 1);
 		alloc = size + 1;
-	} else if (VEC_GROW(b, PIPE_CHUNK + 1, alloc)) {
+	} else if (grow(&b, &alloc, PIPE_CHUNK + 1 < cap ? PIPE_CHUNK + 1 : cap, cap)) {
 		b = NULL;
 	}
 	if (!b) {
@@ -66,7 +111,8 @@ int read_file(const char *path, size_t max, const char *max_text, unsigned flags
 			ret = errf(err, errlen, -EFBIG, "%s: larger than %s", path, max_text);
 			goto out;
 		}
-		if (!regular && VEC_GROW(b, *len + PIPE_CHUNK + 1, alloc)) {
+		if (!regular && grow(&b, &alloc, *len + PIPE_CHUNK + 1 < cap ? *len + PIPE_CHUNK + 1 : cap,
+				     cap)) {
 			ret = errf(err, errlen, -ENOMEM, "%s: out of memory", path);
 			goto out;
 		}

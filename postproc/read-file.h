@@ -9,10 +9,12 @@
 /* read_file() flags. */
 enum {
 	/*
-	 * Also take a pipe or FIFO (`--wasm <(zcat m.wasm.gz)`), read to its end
-	 * and waiting for a writer as cat(1) would. Without it only a regular file
-	 * is read: the file is opened O_NONBLOCK, so a FIFO nobody writes to is
-	 * refused at once instead of hanging the run.
+	 * Also take a pipe, FIFO or socket (`--wasm <(zcat m.wasm.gz)`), read to
+	 * its end and waiting for a writer as cat(1) would, in a buffer that
+	 * never grows past max + 2 bytes. A device (/dev/zero, a terminal) is
+	 * refused still. Without it only a regular file is read: the file is
+	 * opened O_NONBLOCK, so a FIFO nobody writes to is refused at once
+	 * instead of hanging the run.
 	 */
 	READ_FILE_PIPES = 1 << 0,
 };
@@ -29,6 +31,8 @@ enum {
  *   -errno   open(2) or fstat(2) failed          "PATH: <strerror>"
  *   -EISDIR  a directory                          "PATH: is a directory"
  *   -EINVAL  not a regular file, without PIPES    "PATH: not a regular file"
+ *            a device, with PIPES                 "PATH: a character device, not a
+ *                                                  regular file or a pipe"
  *   -EFBIG   larger than max                      "PATH: N bytes, larger than MAX_TEXT"
  *                                                 ("PATH: larger than MAX_TEXT" for a pipe)
  *   -ENOMEM                                       "PATH: out of memory"

@@ -212,7 +212,7 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 {
 	struct heat_scale heat;
 	uint64_t bar_max = 0;
-	char title[128];
+	char title[160], name[96];
 	int ret = 0;
 
 	report_graph__heat(&heat, rep);
@@ -221,12 +221,13 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 			if (rep->funcs[i].rows[r].samples > bar_max)
 				bar_max = rep->funcs[i].rows[r].samples;
 	if (rep->funcs_nr)
-		snprintf(title, sizeof(title), "hotblocks: %.80s and %zu more", rep->funcs[0].display_name,
-			 rep->funcs_nr - 1);
+		html_page__short(name, sizeof(name), rep->funcs[0].display_name, 80);
+	if (rep->funcs_nr > 1)
+		snprintf(title, sizeof(title), "hotblocks: %s and %zu more", name, rep->funcs_nr - 1);
+	else if (rep->funcs_nr)
+		snprintf(title, sizeof(title), "hotblocks: %s", name);
 	else
 		snprintf(title, sizeof(title), "hotblocks: no blocks");
-	if (rep->funcs_nr == 1)
-		snprintf(title, sizeof(title), "hotblocks: %.80s", rep->funcs[0].display_name);
 	html_page__begin(out, title);
 	put_summary(out, rep, &heat);
 	put_func_table(out, rep);

@@ -39,6 +39,7 @@ static bool plain(unsigned char c)
 static void put_str(FILE *out, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)str;
+	uint32_t cp;
 
 	PUTC('"', out);
 	while (*s) {
@@ -53,14 +54,19 @@ static void put_str(FILE *out, const char *str)
 			break;
 		/* At most 4 bytes are read: the NUL terminator fails a continuation
 		 * byte's test, so a sequence cut short never reads past it. */
-		n = utf8_seq_len(s, 4);
+		n = utf8_decode(s, 4, &cp);
 		if (!n) {
 			PUTS("\\ufffd", out);
 			s++;
 			continue;
 		}
 		if (n > 1) {
-			fwrite_unlocked(s, 1, n, out);
+			/* C1 and bidi controls escaped too: the same string, and a
+			 * document printed on a terminal does not drive it. */
+			if (utf8_is_control(cp))
+				fprintf(out, "\\u%04x", (unsigned)cp);
+			else
+				fwrite_unlocked(s, 1, n, out);
 			s += n;
 			continue;
 		}

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "render.h"
+#include "term.h"
 
 #define ASM_MIN 10
 #define ASM_MAX 60
@@ -24,18 +25,6 @@ static const struct heat {
 static double pct(uint64_t n, uint64_t total)
 {
 	return (double)n / (double)total * 100.0;
-}
-
-void render_text__name(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
 }
 
 /* n spaces. */
@@ -112,15 +101,19 @@ static const char *ditto__cell(struct ditto *d, const struct report_cell *c)
 	return c->text;
 }
 
-/* Print s cut to w bytes, padded to w unless it is the row's last cell. */
+/* The columns s takes, shown printable. */
+static size_t width(const char *s)
+{
+	return term_width(s, strlen(s), 0);
+}
+
+/* Print s shown printable, cut to w columns, padded to w unless it is the row's last cell. */
 static void put_col(FILE *out, const char *s, size_t w, bool last)
 {
-	size_t n = strlen(s);
+	size_t n;
 
-	if (n > w)
-		n = w;
 	fputs("   ", out);
-	fwrite(s, 1, n, out);
+	n = term_write(out, s, strlen(s), w, 0);
 	if (!last)
 		put_pad(out, w - n);
 }
@@ -138,11 +131,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 
 	/* Deliberate divergence: the whole CFG block, so the header names its start. */
 	fputc('`', out);
-	render_text__name(out, f->display_name);
+	term_puts(out, f->display_name);
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
 	for (i = 0; i < b->insns; i++) {
-		size_t len = strlen(rows[i].text);
+		size_t len = width(rows[i].text);
 
 		if (len > asm_w)
 			asm_w = len;
@@ -155,7 +148,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 
 		for (i = 0; i < b->insns; i++) {
 			/* A missing cell prints as "-": it counts as width 1. */
-			size_t len = rows[i].cells[c].text ? strlen(rows[i].cells[c].text) : 1;
+			size_t len = rows[i].cells[c].text ? width(rows[i].cells[c].text) : 1;
 
 			any |= rows[i].cells[c].text != NULL;
 			if (len > w[c])
@@ -181,9 +174,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 		if (row->line_text) {
 			const char *base = strrchr(row->source_file, '/');
 
-			fprintf(out, "%13s%s:%" PRIu32 ":  %.*s\n", "",
-				base ? base + 1 : row->source_file, row->source_line, (int)row->line_len,
-				row->line_text);
+			put_pad(out, 13);
+			term_puts(out, base ? base + 1 : row->source_file);
+			fprintf(out, ":%" PRIu32 ":  ", row->source_line);
+			term_write(out, row->line_text, row->line_len, SIZE_MAX, TERM_TABS);
+			fputc('\n', out);
 		}
 		put_cell(out, row->samples, rep->total, color);
 		put_col(out, row->text, asm_w, !last);

@@ -31,10 +31,6 @@ extern const struct render_ops render_dot;	/* render-dot.c: Graphviz dot, a digr
 void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
 			bool color);
 
-/* A name in the text layouts: it comes from the profiled program, so a
- * control byte is written as \xNN and none reaches the terminal. */
-void render_text__name(FILE *out, const char *s);
-
 /* s as a JSON string (JSON.md's escapes; bytes not in valid UTF-8 as U+FFFD),
  * for the other JSON documents. */
 void render_json__str(FILE *out, const char *s);

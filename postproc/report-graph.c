@@ -117,3 +117,26 @@ int report_graph__build_painted(struct graph *g, const struct report *rep,
 		return -ENOMEM;
 	return 0;
 }
+
+int report_graph__fit(struct graph *g, size_t blocks_nr, struct report_graph_fit *fit)
+{
+	if (graph__fold_to_fit(g, REPORT_GRAPH_BOXES) < 0)
+		return -ENOMEM;
+	fit->blocks = blocks_nr;
+	fit->boxes = graph__shown_nodes(g);
+	fit->drawn = fit->boxes <= REPORT_GRAPH_MAX_BOXES;
+	return 0;
+}
+
+const char *report_graph__fit_text(char *buf, size_t len, const struct report_graph_fit *fit)
+{
+	if (!fit->drawn)
+		snprintf(buf, len, "%zu boxes even with the cold blocks folded, too many to lay out",
+			 fit->boxes);
+	else if (fit->boxes != fit->blocks)
+		snprintf(buf, len, "%zu block%s in %zu boxes: cold ones folded", fit->blocks,
+			 plural(fit->blocks), fit->boxes);
+	else
+		snprintf(buf, len, "%zu block%s", fit->blocks, plural(fit->blocks));
+	return buf;
+}

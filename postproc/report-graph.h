@@ -14,6 +14,7 @@
 #ifndef POSTPROC_REPORT_GRAPH_H
 #define POSTPROC_REPORT_GRAPH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -24,6 +25,19 @@
 /* Boxes a drawing of one function aims at: what a person takes in at once,
  * and what Graphviz lays out in a few milliseconds (scripts/bench-graph). */
 #define REPORT_GRAPH_BOXES 80
+
+/* More boxes than this, even folded, are not drawn, by the page or in dot:
+ * dot's time grows faster than linearly (scripts/bench-graph; 10,000 boxes
+ * take it minutes), and a listing still has every block. */
+#define REPORT_GRAPH_MAX_BOXES 400
+
+/* How a function's graph is drawn, decided once (report_graph__fit) for
+ * every output that draws it. */
+struct report_graph_fit {
+	size_t blocks;			/* the function's blocks */
+	size_t boxes;			/* the boxes drawn for them, folded */
+	bool drawn;			/* boxes <= REPORT_GRAPH_MAX_BOXES: drawn */
+};
 
 /* Room for any id below with a prefix of up to 32 bytes. */
 #define REPORT_ID_MAX 64
@@ -50,6 +64,21 @@ double report_graph__share(const struct report *rep, uint64_t n);
 int report_graph__build(struct graph *g, const struct report *rep, const struct report_func *f,
 			const char *prefix, const char *label, const struct heat_scale *heat,
 			size_t max_boxes);
+
+/*
+ * Fold g, the graph of a function of blocks_nr blocks, to fit
+ * REPORT_GRAPH_BOXES (graph__fold_to_fit: cold runs, then cold regions) and
+ * decide whether it is drawn, into *fit. Returns 0 or -ENOMEM.
+ */
+int report_graph__fit(struct graph *g, size_t blocks_nr, struct report_graph_fit *fit);
+
+/*
+ * What fit means, in words, into buf; returns buf:
+ *   "5 blocks"                                     drawn whole
+ *   "121 blocks in 12 boxes: cold ones folded"     drawn folded
+ *   "10002 boxes even with the cold blocks folded, too many to lay out"
+ */
+const char *report_graph__fit_text(char *buf, size_t len, const struct report_graph_fit *fit);
 
 /* The room of each text a paint may rewrite, NUL included. */
 #define REPORT_GRAPH_TEXT 256

@@ -111,22 +111,6 @@ static const char *note_name(const struct rank *r, struct annotator *annot, size
 	return annot ? annotator__func(annot, r->stream, obj)->display : r->stream->objects[obj].name;
 }
 
-/* s, with bytes below 0x20 and 0x7f as \xNN (names come from the profiled program). */
-static void escaped(char *buf, size_t len, const char *s)
-{
-	size_t at = 0;
-
-	for (; *s && at + 5 < len; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c < 0x20 || c == 0x7f)
-			at += (size_t)snprintf(buf + at, len - at, "\\x%02x", c);
-		else
-			buf[at++] = (char)c;
-	}
-	buf[at] = '\0';
-}
-
 /* "name (n), name (n) and K more": the objects with the most samples lost, by which. */
 static void lossy_functions(const struct rank *r, bool unaligned, struct annotator *annot,
 			    char *buf, size_t len)
@@ -156,13 +140,8 @@ static void lossy_functions(const struct rank *r, bool unaligned, struct annotat
 	for (size_t k = 0; k < shown && at < len; k++) {
 		const char *name = note_name(r, annot, r->funcs[top[k]].obj);
 
-		at += (size_t)snprintf(buf + at, len - at, "%s", k ? ", " : "");
-		if (at < len) {
-			escaped(buf + at, len - at, name);
-			at += strlen(buf + at);
-		}
-		if (at < len)
-			at += (size_t)snprintf(buf + at, len - at, " (%" PRIu64 ")", LOST(top[k]));
+		at += (size_t)snprintf(buf + at, len - at, "%s%s (%" PRIu64 ")", k ? ", " : "", name,
+				       LOST(top[k]));
 	}
 	if (at >= len)
 		at = len - 1;
@@ -323,7 +302,7 @@ int report_notes__names(struct report *rep)
 	const struct report_func **by;
 	size_t groups_nr = 0, n = rep->funcs_nr, i, j;
 	struct name_group *groups;
-	char name[512], where[WHERE][300];
+	char where[WHERE][300];
 	int ret = -ENOMEM;
 
 	if (n < 2)
@@ -347,7 +326,6 @@ int report_notes__names(struct report *rep)
 	for (i = 0; i < groups_nr && i < TELL && !ret; i++) {
 		const struct name_group *g = &groups[i];
 
-		escaped(name, sizeof(name), g->first->display_name);
 		for (j = 0; j < WHERE; j++)
 			where[j][0] = '\0';
 		/* With one run there is nothing to say where each came from. */
@@ -355,7 +333,7 @@ int report_notes__names(struct report *rep)
 			runs_of(rep, by[g->at + j], where[j], sizeof(where[j]));
 		ret = report__note(rep, REPORT_NOTE_SELECTION,
 				   "'%s' names %zu different codes%s%s%s%s%s%s: each is ranked on its own",
-				   name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
+				   g->first->display_name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
 				   where[0] + (rep->runs_nr > 1 ? 1 : 0), where[1], where[2],
 				   g->count > WHERE ? ", ..." : "", rep->runs_nr > 1 ? ")" : "");
 	}

@@ -210,7 +210,9 @@ enum report_note_kind {
 /* Something the user should know that the report itself cannot show. */
 struct report_note {
 	enum report_note_kind kind;
-	char *text;			/* owned: one line, lowercase, no final period */
+	char *text;			/* owned: one line, lowercase, no final period;
+					 * names and paths in it as the input has them:
+					 * each output escapes it its way (term.h) */
 };
 
 struct report {

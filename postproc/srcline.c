@@ -16,6 +16,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "leb128.h"
+#include "output-file.h"
 #include "srcline.h"
 #include "util.h"
 
@@ -733,7 +734,11 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 			close(fd);
 		return ret;
 	}
+	/* An input: no report may replace it (output-file.h). */
+	ret = output_file__input_fd(fd, path);
 	close(fd);
+	if (ret)
+		return errf(err, errlen, ret, "out of memory");
 	if (!S_ISREG(st.st_mode)) {
 		return errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 	}

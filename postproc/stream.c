@@ -342,6 +342,23 @@ static int rec_input(struct parser *p)
 	return run->input ? 0 : oom(p);
 }
 
+/* STREAM.md `jitdump`: the dumps the run read, inputs no report may replace (output-file.h). */
+static int rec_jitdump(struct parser *p)
+{
+	struct stream_run *run = &p->s->runs[p->s->runs_nr - 1];
+	int err;
+
+	if (p->nf < 2)
+		return 0;
+	if ((err = get_str(p, p->f[1], "jitdump path")))
+		return err;
+	if (VEC_GROW(run->jitdumps, run->jitdumps_nr + 1, run->jitdumps_alloc) ||
+	    !(run->jitdumps[run->jitdumps_nr] = strdup(p->f[1])))
+		return oom(p);
+	run->jitdumps_nr++;
+	return 0;
+}
+
 /* STREAM.md `warning`: kept once per distinct text, so a saved stream still tells them. */
 static int rec_warning(struct parser *p)
 {
@@ -802,7 +819,7 @@ static const struct record {
 	{ "input", rec_input },
 	{ "time-aware", rec_ignore },
 	{ "event", rec_event },
-	{ "jitdump", rec_ignore },
+	{ "jitdump", rec_jitdump },
 	{ "warning", rec_warning },
 	{ "total", rec_total },
 	{ "object", rec_object },
@@ -1032,6 +1049,9 @@ void stream__release(struct stream *s)
 	}
 	for (i = 0; i < s->runs_nr; i++) {
 		free(s->runs[i].input);
+		for (size_t j = 0; j < s->runs[i].jitdumps_nr; j++)
+			free(s->runs[i].jitdumps[j]);
+		free(s->runs[i].jitdumps);
 		free(s->runs[i].totals);
 	}
 	free(s->runs);

@@ -45,6 +45,8 @@ struct stream_run {
 	const char *origin;	/* the fname given to stream__read (borrowed) */
 	unsigned long line;	/* where the section starts there */
 	char *input;		/* owned: its `input` record (the perf.data read), or NULL */
+	char **jitdumps;	/* owned: the paths of its `jitdump` records */
+	size_t jitdumps_nr, jitdumps_alloc;
 	/* owned: its `total <ev> all` records, summed by event, in record order */
 	struct stream_tally *totals;
 	size_t totals_nr, totals_alloc;

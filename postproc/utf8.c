@@ -68,3 +68,39 @@ uint32_t utf8_next(const uint8_t **pp)
 	*pp = p;
 	return cp;
 }
+
+size_t utf8_decode(const uint8_t *s, size_t n, uint32_t *cp)
+{
+	size_t k = utf8_seq_len(s, n);
+
+	if (k)
+		*cp = utf8_next(&s);
+	return k;
+}
+
+size_t utf8_cut(const char *s, size_t n, size_t max)
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t at = 0;
+
+	if (max >= n)
+		return n;
+	while (at < max) {
+		size_t k = utf8_seq_len(p + at, n - at);
+
+		if (!k)
+			k = 1;
+		if (k > max - at)
+			break;
+		at += k;
+	}
+	return at;
+}
+
+bool utf8_is_control(uint32_t cp)
+{
+	if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f))
+		return true;
+	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+	       (cp >= 0x2066 && cp <= 0x2069);
+}

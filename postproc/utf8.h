@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* UTF-8 as RFC 3629 defines it (what Rust's str::from_utf8 accepts): wasm names, JSON strings. */
+/*
+ * UTF-8 as RFC 3629 defines it (what Rust's str::from_utf8 accepts): wasm
+ * names, JSON strings, and every text from a profiled program that is shown
+ * (the terminal's term.c, the page's html.c).
+ */
 #ifndef POSTPROC_UTF8_H
 #define POSTPROC_UTF8_H
 
@@ -19,5 +23,26 @@ bool utf8_valid(const uint8_t *s, size_t n);
 
 /* The code point at *p, advancing *p past it; the text must be well-formed. */
 uint32_t utf8_next(const uint8_t **p);
+
+/* utf8_seq_len(s, n), and the code point of that sequence in *cp (untouched when 0). */
+size_t utf8_decode(const uint8_t *s, size_t n, uint32_t *cp);
+
+/*
+ * The length of the longest start of s[0..n) that has at most max bytes and
+ * does not end inside a well-formed sequence (a byte that starts none counts
+ * as one character): where a text may be cut short without leaving half a
+ * character behind.
+ */
+size_t utf8_cut(const char *s, size_t n, size_t max);
+
+/*
+ * Whether cp is a control character: something a terminal may act on, or
+ * that reorders the text around it, instead of showing a glyph. C0 (U+0000
+ * to U+001F), DEL, C1 (U+0080 to U+009F; in a UTF-8 terminal CSI, OSC and
+ * the others again) and Unicode's Bidi_Control characters (U+061C, U+200E,
+ * U+200F, U+202A to U+202E, U+2066 to U+2069), which make text read in
+ * another order than it is stored ("Trojan Source", CVE-2021-42574).
+ */
+bool utf8_is_control(uint32_t cp);
 
 #endif

@@ -2,13 +2,15 @@
 /*
  * Unit tests of where the stream goes (plugin/output.c) and of the section
  * a run assembles for it (plugin/stream-assemble.c): out=FILE never names an
- * input and is cut to length only when written; the section carries one
+ * input and is replaced only by a complete stream, written beside it; the section carries one
  * object per counted id, the dumps with their status and the run's header
  * facts. Expected values are the run's own inputs.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <dirent.h>
 #include <ftw.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -148,35 +151,109 @@ static void an_input_is_never_the_output(void **state)
 	free(perf_data), free(dump), free(alias), free(threads), free(threads_data);
 }
 
-static void the_output_is_checked_early_and_cut_late(void **state)
+/* How many names the fixture's directory holds (no temporary file left behind). */
+static int entries(void **state)
+{
+	DIR *d = opendir(((struct fixture *)*state)->dir);
+	struct dirent *de;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static const char empty_stream[] = "hotblocks-stream 1\n"
+				   "producer hotblocks.so/1\n"
+				   "input -\n"
+				   "time-aware no\n"
+				   "end\n";
+
+static void the_output_is_checked_early_and_replaced_late(void **state)
 {
 	struct run *run = ((struct fixture *)*state)->run;
 	char *out = in_dir(state, "out.hbs"), *nodir = in_dir(state, "no/such/dir/out.hbs");
+	struct stat st;
 
 	run->perf_data = strdup("-");
 	run->opts.out_path = strdup(nodir);
 	assert_int_equal(output__open(run), -1);
 	free(run->opts.out_path);
-	/* An old, longer file: kept as it is until the stream is written. */
+	/* An old, longer file: kept as it is until the stream replaces it. */
 	put_file(out, "an old file, longer than the stream that replaces it ......................"
 		      "......................................................................\n");
+	assert_int_equal(chmod(out, 0640), 0);
 	run->opts.out_path = strdup(out);
 	assert_int_equal(output__open(run), 0);
-	assert_true(run->out_fd >= 0);
+	assert_int_equal(run->out_fd, -1);
 	char *text = get_file(out);
 
 	assert_non_null(strstr(text, "an old file"));
 	free(text);
+	assert_int_equal(entries(state), 1);
 	assert_int_equal(output__write(run), 0);
-	assert_int_equal(run->out_fd, -1);
 	text = get_file(out);
-	assert_string_equal(text, "hotblocks-stream 1\n"
-				  "producer hotblocks.so/1\n"
-				  "input -\n"
-				  "time-aware no\n"
-				  "end\n");
+	assert_string_equal(text, empty_stream);
 	free(text);
+	/* The file's mode is kept, and nothing else is left in its directory. */
+	assert_int_equal(stat(out, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0640);
+	assert_int_equal(entries(state), 1);
 	free(out), free(nodir);
+}
+
+/* A write that fails (here: past the file size limit) leaves the earlier file whole. */
+static void a_failed_write_leaves_the_earlier_file(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *out = in_dir(state, "out.hbs");
+	struct rlimit old, small = { 16, 16 };
+	void (*old_xfsz)(int);
+	int ret;
+
+	run->perf_data = strdup("-");
+	put_file(out, "the earlier stream\n");
+	run->opts.out_path = strdup(out);
+	assert_int_equal(output__open(run), 0);
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+	small.rlim_max = old.rlim_max;
+	old_xfsz = signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+	ret = output__write(run);
+	setrlimit(RLIMIT_FSIZE, &old);
+	signal(SIGXFSZ, old_xfsz);
+	assert_true(ret < 0);
+	char *text = get_file(out);
+
+	assert_string_equal(text, "the earlier stream\n");
+	free(text);
+	assert_int_equal(entries(state), 1);
+	free(out);
+}
+
+/* out=LINK replaces the file the link names; the link stays. */
+static void a_symlink_is_written_through(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	char *file = in_dir(state, "real.hbs"), *link_path = in_dir(state, "latest.hbs");
+	struct stat st;
+
+	run->perf_data = strdup("-");
+	put_file(file, "old\n");
+	assert_int_equal(symlink("real.hbs", link_path), 0);
+	run->opts.out_path = strdup(link_path);
+	assert_int_equal(output__open(run), 0);
+	assert_int_equal(output__write(run), 0);
+	assert_int_equal(lstat(link_path, &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	char *text = get_file(file);
+
+	assert_string_equal(text, empty_stream);
+	free(text);
+	assert_int_equal(entries(state), 2);
+	free(file), free(link_path);
 }
 
 static void the_section_has_one_object_per_counted_id(void **state)
@@ -245,7 +322,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		T(an_input_is_never_the_output),
-		T(the_output_is_checked_early_and_cut_late),
+		T(the_output_is_checked_early_and_replaced_late),
+		T(a_failed_write_leaves_the_earlier_file),
+		T(a_symlink_is_written_through),
 		T(the_section_has_one_object_per_counted_id),
 	};
 

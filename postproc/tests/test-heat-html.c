@@ -102,40 +102,6 @@ static void colours(void **state)
 	assert_string_equal(heat__css(buf, 0xff123456), "#123456");
 }
 
-static void utf8(void **state)
-{
-	uint32_t cp = 0;
-	static const struct {
-		const char *s;
-		size_t len;
-		uint32_t cp;
-	} cases[] = {
-		{ "A", 1, 'A' },
-		{ "\xc3\xa9", 2, 0xe9 },
-		{ "\xe2\x82\xac", 3, 0x20ac },
-		{ "\xf0\x9f\x94\xa5", 4, 0x1f525 },
-		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
-		{ "\xc0\x80", 0, 0 },		/* overlong NUL */
-		{ "\xe0\x80\xaf", 0, 0 },		/* overlong '/' */
-		{ "\xf0\x8f\xbf\xbf", 0, 0 },	/* overlong U+FFFF */
-		{ "\xed\xa0\x80", 0, 0 },		/* surrogate U+D800 */
-		{ "\xf4\x90\x80\x80", 0, 0 },	/* past U+10FFFF */
-		{ "\x80", 0, 0 },			/* stray continuation */
-		{ "\xc3", 0, 0 },			/* cut short */
-		{ "\xe2\x82", 0, 0 },
-		{ "\xc3(", 0, 0 },			/* continuation missing */
-		{ "\xff", 0, 0 },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		size_t n = strlen(cases[i].s);
-
-		assert_int_equal(utf8_decode((const unsigned char *)cases[i].s, n, &cp), cases[i].len);
-		if (cases[i].len)
-			assert_int_equal(cp, cases[i].cp);
-	}
-}
-
 static char *escaped(const char *s, size_t n)
 {
 	char *buf = NULL;
@@ -275,6 +241,20 @@ static void sanitizing(void **state)
 	free(s);
 }
 
+/* html_page__short: at most max bytes, never half a character, "..." (U+2026) when cut. */
+static void short_titles(void **state)
+{
+	char buf[32];
+
+	(void)state;
+	assert_string_equal(html_page__short(buf, sizeof(buf), "abcdef", 6), "abcdef");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "abcdefg", 6), "abcdef\xe2\x80\xa6");
+	/* "ab" + U+20AC (3 bytes): a cut at 4 leaves the euro sign out whole */
+	assert_string_equal(html_page__short(buf, sizeof(buf), "ab\xe2\x82\xac", 4), "ab\xe2\x80\xa6");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "ab\xe2\x82\xac", 5), "ab\xe2\x82\xac");
+	assert_string_equal(html_page__short(buf, sizeof(buf), "", 6), "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -283,9 +263,9 @@ int main(void)
 		cmocka_unit_test(colours),
 		cmocka_unit_test(change_colours),
 		cmocka_unit_test(change_legend),
-		cmocka_unit_test(utf8),
 		cmocka_unit_test(escaping),
 		cmocka_unit_test(sanitizing),
+		cmocka_unit_test(short_titles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -99,6 +100,12 @@ static void refusals_name_the_file_and_why(void **state)
 	assert_string_equal(err, want);
 	/* No message buffer: just the error. */
 	assert_int_equal(read_file(path, 9, "9 bytes", 0, &buf, &len, NULL, 0), -EINVAL);
+	/* A device is no pipe: refused at once, not read until the limit
+	 * (/dev/zero never ends). */
+	assert_int_equal(read_file("/dev/zero", 9, "9 bytes", READ_FILE_PIPES, &buf, &len, err,
+				   sizeof(err)), -EINVAL);
+	assert_string_equal(err, "/dev/zero: a character device, not a regular file or a pipe");
+	assert_null(buf);
 }
 
 /* A FIFO fed n bytes of 'x' by a child; returns the child's pid. */
@@ -153,6 +160,16 @@ static void pipes_are_read_to_their_end_when_asked(void **state)
 	assert_non_null(strstr(err, "pipe: larger than 100000 bytes"));
 	kill(pid, SIGKILL);
 	waitpid(pid, &status, 0);
+	/* Exactly max bytes: read, in a buffer of about max bytes, not the next
+	 * power of two past max + 64 KiB (2 MiB here: a 1 GiB limit once took
+	 * 2 GiB); malloc rounds a large block up to whole pages. */
+	pid = feed(path, 1000000);
+	assert_int_equal(read_file(path, 1000000, "1000000 bytes", READ_FILE_PIPES, &buf, &len, err,
+				   sizeof(err)), 0);
+	assert_int_equal(len, 1000000);
+	assert_true(malloc_usable_size(buf) <= 1000000 + 2 + 8192);
+	free(buf);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
 }
 
 int main(void)

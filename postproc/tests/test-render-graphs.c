@@ -438,6 +438,134 @@ static void page_is_self_contained_and_escaped(void **state)
 	release(&x);
 }
 
+/*
+ * dot folds and declines as the page does (report_graph__fit), and says so
+ * in the title (the two tests below). A chain of n + 1 blocks: n jumps to the next instruction (eb 00), then
+ * ret; every jump sampled when all, else only the one at 0x64 (the folding
+ * case of folded_blocks_name_their_box).
+ */
+static char *chain(size_t n, bool all)
+{
+	size_t len = 256 + 4 * n + 32 * n;
+	char *text = malloc(len), *p = text;
+
+	assert_non_null(text);
+	p += sprintf(p, "hotblocks-stream 1\nevent 0 e\ntotal 0 all %zu %zu\n"
+		     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=%zu code-index=0 load-time=1 "
+		     "dump=d name=chain\ncode 0 0x0 ", all ? n : 1, all ? n : 1, 2 * n + 1);
+	for (size_t i = 0; i < n; i++)
+		p += sprintf(p, "eb00");
+	p += sprintf(p, "c3\n");
+	for (size_t i = 0; i < n; i++)
+		if (all || 2 * i == 0x64)
+			p += sprintf(p, "sample 0 0 0x%zx 1 1\n", 2 * i);
+	sprintf(p, "end\n");
+	return text;
+}
+
+/* A chain's report drawn as dot and as a page, dot's first digraph read back. */
+struct drawn {
+	struct fixture x;
+	char *text, *dot, *page;
+	FILE *f;
+	Agraph_t *ag;
+};
+
+static void draw_chain(struct drawn *d, size_t n, bool all)
+{
+	d->text = chain(n, all);
+	build(&d->x, d->text, all ? 100.0 : 50.0, false);
+	d->dot = render_to_string(&render_dot, &d->x.rep);
+	d->page = render_to_string(&render_html, &d->x.rep);
+	d->f = fmemopen(d->dot, strlen(d->dot), "r");
+	assert_non_null(d->f);
+	d->ag = agread(d->f, NULL);
+	assert_non_null(d->ag);
+}
+
+static void drawn_release(struct drawn *d)
+{
+	agclose(d->ag);
+	fclose(d->f);
+	free(d->dot);
+	free(d->page);
+	release(&d->x);
+	free(d->text);
+}
+
+/* 121 blocks, one sampled: folded to fit, the title says how far, as the page does. */
+static void dot_folds_as_the_page_does(void **state)
+{
+	struct drawn d;
+	char want[256];
+
+	draw_chain(&d, 120, false);
+	assert_true(agnnodes(d.ag) <= REPORT_GRAPH_BOXES);
+	snprintf(want, sizeof(want), "chain: 1 sample (100.00%%); 121 blocks in %d boxes: cold ones folded",
+		 agnnodes(d.ag));
+	assert_string_equal(agget(d.ag, "label"), want);
+	snprintf(want, sizeof(want), "<span>121 blocks in %d boxes: cold ones folded</span>",
+		 agnnodes(d.ag));
+	assert_non_null(strstr(d.page, want));
+	drawn_release(&d);
+}
+
+/* 501 blocks, 500 sampled: nothing to fold, more than the page lays out;
+ * dot writes the title alone, saying why (it wrote 501 boxes). */
+static void dot_declines_as_the_page_does(void **state)
+{
+	struct drawn d;
+
+	draw_chain(&d, 500, true);
+	assert_string_equal(agnameof(d.ag), "f0-cfg");
+	assert_int_equal(agnnodes(d.ag), 0);
+	assert_string_equal(agget(d.ag, "label"), "chain: 500 samples (100.00%); no graph: 501 boxes "
+				"even with the cold blocks folded, too many to lay out");
+	assert_null(agread(d.f, NULL));
+	assert_non_null(strstr(d.page, "No graph: 501 boxes even with the cold blocks folded, too many "
+				       "to lay out; the listing has every block."));
+	drawn_release(&d);
+}
+
+/* The <title> of the page of a function named name (a stream string). */
+static void assert_title(const char *name, const char *want)
+{
+	char text[1024], *page, *t;
+	struct fixture x;
+
+	snprintf(text, sizeof(text), "hotblocks-stream 1\nevent 0 e\ntotal 0 all 5 5\n"
+		 "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+		 "dump=d name=%s\ncode 0 0x0 " LOOP "\nsample 0 0 0x5 5 5\nend\n", name);
+	build(&x, text, 50.0, false);
+	page = render_to_string(&render_html, &x.rep);
+	t = strstr(page, "<title>");
+	assert_non_null(t);
+	*strchr(t, '\n') = '\0';
+	assert_string_equal(t, want);
+	free(page);
+	release(&x);
+}
+
+/*
+ * The page's title names the hottest function, cut to 80 bytes: at a
+ * character boundary, with an ellipsis. A name of 79 'a', then U+4E2D (3
+ * bytes, the 80th to 82nd), then 'b': the cut leaves the ideograph out
+ * whole (a cut inside it left a U+FFFD). An 80-byte name is whole.
+ */
+static void title_is_cut_at_a_character_boundary(void **state)
+{
+	char name[128], want[128], a79[80];
+
+	memset(a79, 'a', 79);
+	a79[79] = '\0';
+	snprintf(name, sizeof(name), "%s%%E4%%B8%%ADb", a79);
+	snprintf(want, sizeof(want), "<title>hotblocks: %s\xe2\x80\xa6</title>", a79);
+	assert_title(name, want);
+	snprintf(name, sizeof(name), "%sb", a79);
+	snprintf(want, sizeof(want), "<title>hotblocks: %sb</title>", a79);
+	assert_title(name, want);
+}
+
 /* dot: a digraph per function, the same boxes and edges, read back by
  * Graphviz's own parser. */
 static void dot_reads_back(void **state)
@@ -490,6 +618,9 @@ int main(void)
 		cmocka_unit_test(folded_blocks_name_their_box),
 		cmocka_unit_test(page_is_self_contained_and_escaped),
 		cmocka_unit_test(dot_reads_back),
+		cmocka_unit_test(title_is_cut_at_a_character_boundary),
+		cmocka_unit_test(dot_folds_as_the_page_does),
+		cmocka_unit_test(dot_declines_as_the_page_does),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

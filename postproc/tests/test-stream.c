@@ -532,6 +532,25 @@ static void warnings_are_kept(void **state)
 	stream__release(&s);
 }
 
+/* The jitdumps each run read are kept (decoded): inputs no report may replace. */
+static void jitdumps_of_each_run_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\ninput a.data\n"
+				   "jitdump /r/jit-1.dump pid=1 loads=2 status=ok\n"
+				   "jitdump /r/jit%202.dump pid=2 loads=0 status=truncated\nend\n"
+				   "hotblocks-stream 1\ninput b.data\nend\n"), 0);
+	assert_int_equal(s.runs_nr, 2);
+	assert_string_equal(s.runs[0].input, "a.data");
+	assert_int_equal(s.runs[0].jitdumps_nr, 2);
+	assert_string_equal(s.runs[0].jitdumps[0], "/r/jit-1.dump");
+	assert_string_equal(s.runs[0].jitdumps[1], "/r/jit 2.dump");
+	assert_int_equal(s.runs[1].jitdumps_nr, 0);
+	stream__release(&s);
+}
+
 static void names_of_enums(void **state)
 {
 	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
@@ -564,6 +583,7 @@ int main(void)
 		cmocka_unit_test(conflicting_metadata_is_refused),
 		cmocka_unit_test(native_objects_of_two_runs_merge),
 		cmocka_unit_test(warnings_are_kept),
+		cmocka_unit_test(jitdumps_of_each_run_are_kept),
 		cmocka_unit_test(names_of_enums),
 	};
 

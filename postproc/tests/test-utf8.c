@@ -95,12 +95,85 @@ static void code_points_are_decoded(void **state)
 	assert_false(utf8_valid(s, sizeof(s) - 1));
 }
 
+/* utf8_decode: the length as utf8_seq_len, and the code point. */
+static void a_sequence_and_its_code_point(void **state)
+{
+	uint32_t cp = 0;
+	static const struct {
+		const char *s;
+		size_t len;
+		uint32_t cp;
+	} cases[] = {
+		{ "A", 1, 'A' },
+		{ "\xc3\xa9", 2, 0xe9 },
+		{ "\xe2\x82\xac", 3, 0x20ac },
+		{ "\xf0\x9f\x94\xa5", 4, 0x1f525 },
+		{ "\xf4\x8f\xbf\xbf", 4, 0x10ffff },
+		{ "\xc0\x80", 0, 0 },		/* overlong NUL */
+		{ "\xe0\x80\xaf", 0, 0 },		/* overlong '/' */
+		{ "\xf0\x8f\xbf\xbf", 0, 0 },	/* overlong U+FFFF */
+		{ "\xed\xa0\x80", 0, 0 },		/* surrogate U+D800 */
+		{ "\xf4\x90\x80\x80", 0, 0 },	/* past U+10FFFF */
+		{ "\x80", 0, 0 },			/* stray continuation */
+		{ "\xc3", 0, 0 },			/* cut short */
+		{ "\xe2\x82", 0, 0 },
+		{ "\xc3(", 0, 0 },			/* continuation missing */
+		{ "\xff", 0, 0 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = strlen(cases[i].s);
+
+		assert_int_equal(utf8_decode((const uint8_t *)cases[i].s, n, &cp), cases[i].len);
+		if (cases[i].len)
+			assert_int_equal(cp, cases[i].cp);
+	}
+}
+
+/*
+ * utf8_cut: never half a character. "a\u00e9\u20ac\U0001F600" is 1 + 2 + 3 + 4
+ * bytes; a cut inside a character keeps the characters before it; a byte
+ * that starts no sequence is a character of its own.
+ */
+static void a_cut_keeps_whole_characters(void **state)
+{
+	static const char s[] = "a\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80";
+	static const size_t want[] = { 0, 1, 1, 3, 3, 3, 6, 6, 6, 6, 10, 10 };
+
+	(void)state;
+	for (size_t max = 0; max < sizeof(want) / sizeof(want[0]); max++)
+		assert_int_equal(utf8_cut(s, 10, max), want[max]);
+	assert_int_equal(utf8_cut("\xff\xfe\xc3", 3, 2), 2);
+	assert_int_equal(utf8_cut("\xe2\x82", 2, 1), 1);
+	assert_int_equal(utf8_cut("", 0, 5), 0);
+}
+
+/* The controls: C0, DEL, C1 and Unicode's Bidi_Control list (PropList.txt). */
+static void controls_are_c0_del_c1_and_bidi(void **state)
+{
+	static const uint32_t yes[] = { 0x00, 0x09, 0x0a, 0x1b, 0x1f, 0x7f, 0x80, 0x85, 0x9b, 0x9f,
+					0x061c, 0x200e, 0x200f, 0x202a, 0x202b, 0x202c, 0x202d,
+					0x202e, 0x2066, 0x2067, 0x2068, 0x2069 };
+	static const uint32_t no[] = { 0x20, 'a', 0x7e, 0xa0, 0xe9, 0x061b, 0x200d, 0x2029,
+				       0x202f, 0x2065, 0x206a, 0x4e2d, 0xfffd, 0x1f600 };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		assert_true(utf8_is_control(yes[i]));
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		assert_false(utf8_is_control(no[i]));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sequences_at_the_table_boundaries),
 		cmocka_unit_test(every_short_sequence_agrees_with_the_definition),
 		cmocka_unit_test(code_points_are_decoded),
+		cmocka_unit_test(a_sequence_and_its_code_point),
+		cmocka_unit_test(a_cut_keeps_whole_characters),
+		cmocka_unit_test(controls_are_c0_del_c1_and_bidi),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

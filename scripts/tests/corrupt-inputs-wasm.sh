@@ -26,6 +26,7 @@
 # were readelf -hS / -s / -p (the .cwasm files), wasm-objdump -h / -d
 # (hot.wasm) and od -Ax -tx1.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 W=$top/test-data/wasmtime
 LIMIT_KB=400000	# hotblocks needs < 50 MB for these inputs

@@ -9,6 +9,7 @@
 #     or exit 0 with a counted "hotblocks: note: ..." where skipping is right.
 # Everything runs under `ulimit -v` (address space) and `timeout`.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 fj=$top/test-data/fakejit
 LIMIT_KB=4000000	# perf maps large files; 4 GB of address space is still bounded

@@ -24,6 +24,7 @@
 # Then the command line: --html[=FILE] is an output like --json, FILE is -o's,
 # and bad input leaves an earlier page alone.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 D=$top/test-data/diff
 checker=$top/scripts/tests/diff-html.js

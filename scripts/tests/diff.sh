@@ -15,6 +15,7 @@
 #  - perf hotblocks diff on the recordings, and the usage errors.
 # shellcheck source=scripts/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 D=$top/test-data/diff
 js=$top/scripts/tests/diff.js

@@ -6,6 +6,7 @@
 # a crash or silently wrong numbers. The streams are written here by hand
 # (plugin/STREAM.md); x86-64 code bytes checked with objdump -D -b binary -mi386:x86-64.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 # Run hotblocks with a time limit; a hang is exit 124.
 hb() { timeout 30 "$POSTPROC" "$@"; }
@@ -89,6 +90,18 @@ check "a 10 GB --wasm is refused by its size, before reading" \
 check "a 10 GB --cwasm is refused by its size, before reading" \
 	grep -q "big.wasm: 10737418240 bytes, larger than" "$tmp/bigc.err"
 rm -f "$tmp/big.wasm"
+
+# A --wasm that has no size: /dev/zero (a device, never at its end) is
+# refused at once; a pipe that sends more than 1 GiB is refused at the limit
+# in a buffer of the limit's size (it took 2 GiB before: under this memory
+# limit, "out of memory" instead of the reason).
+(ulimit -v 1500000; exec timeout 30 "$POSTPROC" --wasm /dev/zero "$tmp/fifo.hbs") >/dev/null 2>"$tmp/zero.err"
+check "--wasm /dev/zero is refused at once, naming it" \
+	grep -q "^hotblocks: error: /dev/zero: a character device, not a regular file or a pipe$" "$tmp/zero.err"
+(ulimit -v 1500000; head -c 1100000000 /dev/zero | timeout 60 "$POSTPROC" --wasm /dev/stdin "$tmp/fifo.hbs") \
+	>/dev/null 2>"$tmp/pipe.err"
+check "a --wasm pipe of 1.1 GB is refused at 1 GiB, within a memory limit of 1.5 GB" \
+	grep -q "^hotblocks: error: /dev/stdin: larger than 1 GiB$" "$tmp/pipe.err"
 
 # An empty stream: the message names the file and offset.
 : >"$tmp/empty.hbs"

@@ -22,6 +22,7 @@
 #  - dot -Tsvg reads hotblocks --dot of the same report and draws a graph per
 #    drawn function with the page's boxes.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 checker=$top/scripts/tests/html-report.js
 shots=$top/build/browser-shots

@@ -6,6 +6,7 @@
 # Reads of uninitialised memory show there as valgrind errors or as output
 # that changes with what the heap held before; ASan sees neither.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 vg="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect"
 

@@ -143,6 +143,36 @@ check "perf hotblocks --html=FILE -- fakejit: the page in FILE" page_of "$tmp/ru
 check "perf hotblocks --html=FILE -- fakejit: no HTML among the command's output" \
 	sh -c "! grep -q '<' '$tmp/htmlrun.out'"
 
+# 5b. No report replaces an input: the recording (by its name, a symlink, a
+# hard link), a --jitdump file, a side of diff, the recording a run is about
+# to make; exit 2 with a message naming both, before anything runs, and the
+# input byte for byte as it was.
+cp "$tmp/rec/perf.data" "$tmp/rec.orig"
+ln -s perf.data "$tmp/rec/link.data"
+ln "$tmp/rec/perf.data" "$tmp/rec/hard.data"
+recdump=$(ls "$tmp/rec"/jit-*.dump | head -n 1)
+cp "$recdump" "$tmp/recdump.orig"
+refused "report -i R -o R: refused, R kept" "$tmp/rec" "$tmp/rec/perf.data" "$tmp/rec.orig" \
+	"error: the output perf.data is the recording perf.data: refusing to overwrite it" \
+	"$script" report -i perf.data -o perf.data
+refused "report --html=LINK to the recording: refused" "$tmp/rec" "$tmp/rec/perf.data" "$tmp/rec.orig" \
+	"the output link.data is the recording perf.data" "$script" report -i perf.data --html=link.data
+refused "report --dot=HARD-LINK of the recording: refused" "$tmp/rec" "$tmp/rec/perf.data" "$tmp/rec.orig" \
+	"the output hard.data is the recording perf.data" "$script" report --dot=hard.data
+refused "report -o the --jitdump file: refused" "$tmp/rec" "$recdump" "$tmp/recdump.orig" \
+	"the output $recdump is the jitdump $recdump" "$script" report --jitdump "$recdump" -o "$recdump"
+refused "report -o a jitdump perf.data names (found by the plugin): refused by hotblocks" "$tmp/rec" "$recdump" \
+	"$tmp/recdump.orig" "the output $recdump is the jitdump $recdump that <stdin> was made from" \
+	"$script" report -o "$recdump"
+refused "diff -o NEW: refused" "$tmp/rec" "$tmp/rec/perf.data" "$tmp/rec.orig" \
+	"the output hard.data is the recording NEW perf.data" "$script" diff -o hard.data -i "$tmp/keep/kept.data" -i perf.data
+refused "diff --html=BASE: refused" "$tmp/rec" "$tmp/rec/perf.data" "$tmp/rec.orig" \
+	"the output perf.data is the recording BASE perf.data" "$script" diff --html=perf.data perf.data "$tmp/keep/kept.data"
+(cd "$tmp/rec" && "$script" -o new.data --html=new.data -- "$fakejit" >"$tmp/refused.out" 2>"$tmp/refused.err")
+rc=$?
+check "perf hotblocks -o R --html=R: refused before recording" sh -c \
+	"test $rc -eq 2 && grep -qF 'the output new.data is the recording new.data' '$tmp/refused.err' && test ! -e '$tmp/rec/new.data'"
+
 # 6. Help on every subcommand, usage errors exit 2 before anything runs.
 for sub in "" record report wasm; do
 	for h in -h --help; do
@@ -291,6 +321,36 @@ if [ -x "$real_wasmtime" ]; then
 	check "wasm report has the CLIF and Wasm columns of fib's back-edge" \
 		grep -q 'jmp     0xb  *jump block3(v17, v10, v11)  *br \$loop$' "$tmp/wasm.out"
 	check "wasm leaves nothing behind" test -z "$(ls -A "$tmp/tmpdir")$(ls -A "$tmp/wasm")"
+	# --keep DIR: a new directory gets the recording, and reports again;
+	# a directory with anything in it is refused, whatever it holds (here
+	# a clif/ of the user's, which wasm once deleted), before anything runs.
+	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm -p 100 -F 999 --keep kept \
+		"$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkeep.out" 2>"$tmp/wkeep.err")
+	rc=$?
+	check "wasm --keep NEW-DIR: exit 0, the recording in it" sh -c "test $rc -eq 0 &&
+		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif'"
+	mkdir -p "$tmp/wasm/mine/clif"
+	echo "my notes" >"$tmp/wasm/mine/clif/notes.txt"
+	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm --keep mine \
+		"$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wmine.out" 2>"$tmp/wmine.err")
+	rc=$?
+	check "wasm --keep NON-EMPTY-DIR: exit 2, says why, its files as they were" sh -c "test $rc -eq 2 &&
+		grep -q -- '--keep mine is not empty' '$tmp/wmine.err' &&
+		test \"\$(ls -A '$tmp/wasm/mine')\" = clif && test \"\$(cat '$tmp/wasm/mine/clif/notes.txt')\" = 'my notes'"
+	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm --keep kept \
+		"$top/test-data/wasmtime-real/fib.wasm" >/dev/null 2>"$tmp/wagain.err")
+	rc=$?
+	check "wasm --keep DIR again (its own earlier recording): refused too" sh -c "test $rc -eq 2 &&
+		grep -q -- '--keep kept is not empty' '$tmp/wagain.err'"
+	echo '(module (func (export "_start")))' >"$tmp/wasm/app.wat"
+	cp "$tmp/wasm/app.wat" "$tmp/wasm/app.wat.orig"
+	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm -o app.wat app.wat >/dev/null 2>"$tmp/wself.err")
+	rc=$?
+	check "wasm -o MODULE: exit 2, the module as it was" sh -c "test $rc -eq 2 &&
+		grep -qF 'the output app.wat is the module app.wat' '$tmp/wself.err' && cmp '$tmp/wasm/app.wat' '$tmp/wasm/app.wat.orig'"
+	check "wasm -o KEEP/perf.data: exit 2 before anything runs" sh -c "cd '$tmp/wasm' &&
+		PATH=$tmp/wbin:\$PATH '$script' wasm --keep fresh -o fresh/perf.data app.wat >/dev/null 2>'$tmp/wk.err';
+		test \$? -eq 2 && grep -qF 'the output fresh/perf.data is the recording fresh/perf.data' '$tmp/wk.err'"
 else
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - wasm with the real wasmtime # SKIP not installed: run scripts/get-wasmtime"

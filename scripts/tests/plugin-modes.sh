@@ -6,6 +6,7 @@
 # plugin on the same data (the reference stream of the first test, which
 # plugin-vs-perf.sh checks against perf inject).
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 fj=$top/test-data/fakejit
 fakejit=$top/build/tools/fakejit

@@ -19,6 +19,7 @@
 # Recordings (test-data/*/README.md): fakejit, v8-wasm, v8-osr (V8 OSR code),
 # v8-switch (a TurboFan jump table), glibc-evex (glibc's AVX-512 string code).
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 # Our stream -> "key count" lines.
 stream_keys() {

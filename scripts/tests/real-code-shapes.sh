@@ -13,6 +13,7 @@
 #  - glibc-evex: the assembly text of every sampled instruction of glibc's
 #    AVX-512 string functions equals objdump -d -M intel's, normalised as below.
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 report() {	# case -> $tmp/CASE.hbs and $tmp/CASE.json (--json --all)
 	restore_recording "$1"

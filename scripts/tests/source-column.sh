@@ -49,14 +49,15 @@ fi
 check "native: some sampled instructions are in inlined code" grep -q "inlined into work" ours.tsv
 
 "$POSTPROC" -p 100 --function work --source-lines s.hbs >lines.txt 2>/dev/null
-# Every printed source line "   inl.c:N:  TEXT" must be line N of inl.c.
+# Every printed source line "   inl.c:N:  TEXT" must be line N of inl.c, its
+# tabs as spaces to every 8th column as coreutils' expand writes them.
 awk '/^             [a-z_.]+\.c:[0-9]+:  / { print }' lines.txt >printed
 bad=0
 while IFS= read -r l; do
 	f=$(echo "$l" | sed 's/^ *\([^:]*\):\([0-9]*\):  .*/\1/')
 	ln=$(echo "$l" | sed 's/^ *\([^:]*\):\([0-9]*\):  .*/\2/')
 	text=$(echo "$l" | sed 's/^ *[^:]*:[0-9]*:  //')
-	[ "$text" = "$(sed -n "${ln}p" "$src/$f" | sed 's/\r$//')" ] || { echo "mismatch: $l" >>bad.out; bad=1; }
+	[ "$text" = "$(sed -n "${ln}p" "$src/$f" | sed 's/\r$//' | expand)" ] || { echo "mismatch: $l" >>bad.out; bad=1; }
 done <printed
 check "--source-lines prints the source lines the cells name ($(wc -l <printed) lines)" \
 	test "$bad" -eq 0 -a "$(wc -l <printed)" -gt 2

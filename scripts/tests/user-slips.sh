@@ -12,6 +12,7 @@
 #  3. the plugin's count of stray JIT samples is worded for one sample (the
 #     v8-wasm recording has exactly 1, test-data/v8-wasm/README.md).
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 rc_msg() {	# description expected-rc regex command...: exit status and a stderr line
 	d2=$1 want=$2 re=$3; shift 3

@@ -14,6 +14,7 @@
 #     of the TurboFan work() with a [Source] cell names hot.js lines 4-10 (mix
 #     on line 4 is inlined into work on lines 5-10).
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 T=$top/build/tests/postproc-test-srcline
 for c in "$T" objdump node; do

@@ -17,6 +17,7 @@
 #    trampolines in rows of their own), which the checker counts.
 # No wasmtime needed; jco prints the Wasm text (skipped without it, never in CI).
 . "$(dirname "$0")/lib.sh"
+need_private_tmp
 
 R=$top/test-data/wasmtime-real
 checker=$top/scripts/tests/wasmtime-real.js

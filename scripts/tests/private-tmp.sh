@@ -1,0 +1,57 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Nothing shared under a fixed /tmp name: the shell tests and `make run` put
+# the recordings back at the paths their perf.data names
+# (/tmp/hotblocks-rec/...) in a /tmp of their own (scripts/with-private-tmp),
+# never in the machine's, and take no machine-wide lock.
+# The check: a /tmp as another user could leave it -- /tmp/hotblocks-rec a
+# symlink to a directory of theirs holding their own files -- in a mount
+# namespace of this test's (a fresh tmpfs over /tmp), then a test that
+# restores the fakejit recording and reads it, and `make run`'s wasmtime
+# case. Afterwards their directory must hold exactly what it held (nothing
+# written through the link, nothing removed), there must be no lock file, and
+# both must still have found the files at the recorded paths: the stream's
+# jitdump line names /tmp/hotblocks-rec/fakejit/, and make run reports the
+# wasmtime recording (its 803 samples, test-data/wasmtime-real/README.md).
+. "$(dirname "$0")/lib.sh"
+need_private_tmp
+
+# The inner test, run by the one below: a recording put back and read.
+if [ "${1:-}" = restore ]; then
+	restore_recording fakejit
+	plugin_stream "$top/test-data/fakejit/perf.data" "$tmp/s.hbs" 2>/dev/null
+	grep '^jitdump ' "$tmp/s.hbs"
+	exit 0
+fi
+
+# What the namespace writes goes to this test's directory by its name outside
+# /tmp (the tmpfs hides /tmp/...).
+res=$HOTBLOCKS_PRIVATE_TMP/${tmp#/tmp/}/ns
+mkdir -p "${res%/ns}"
+# Run with HOTBLOCKS_PRIVATE_TMP unset, as a test or make run started there
+# would be; make's own variables unset too (make check runs this test).
+# The mounts of this test's namespace reach no other (with-private-tmp made
+# sure), so those of one inside it do not either, in a chroot too (where
+# unshare cannot change the propagation of /).
+unshare -m --propagation unchanged sh -c '
+	mount -t tmpfs hotblocks-test /tmp || exit 1
+	mkdir -p /tmp/theirs/fakejit /tmp/theirs/wasmtime-48.0.2-switch
+	echo mine >/tmp/theirs/fakejit/mine
+	echo mine >/tmp/theirs/wasmtime-48.0.2-switch/mine
+	ln -s /tmp/theirs /tmp/hotblocks-rec
+	env -u HOTBLOCKS_PRIVATE_TMP sh "$1" restore >"$2.restore" 2>&1
+	env -u HOTBLOCKS_PRIVATE_TMP -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -C "$3" -o build/.deps-run run RUN_CASES= >"$2.run" 2>&1
+	(cd /tmp/theirs && find . | sort) >"$2.theirs"
+	ls -A /tmp >"$2.tmp"' - "$0" "$res" "$top" >"$tmp/ns.err" 2>&1
+check "the experiment ran (a tmpfs over /tmp in a namespace of its own)" test -s "$res.theirs"
+printf '%s\n' . ./fakejit ./fakejit/mine ./wasmtime-48.0.2-switch ./wasmtime-48.0.2-switch/mine \
+	>"$tmp/theirs.want"
+check "a test and make run leave a directory planted at /tmp/hotblocks-rec as it was" \
+	diff -u "$tmp/theirs.want" "$res.theirs"
+check "no lock file or anything else is left in /tmp" sh -c "test \"\$(cat '$res.tmp')\" = 'hotblocks-rec
+theirs'"
+check "the test found the dump at the path perf.data recorded (in its own /tmp)" \
+	grep -q '^jitdump /tmp/hotblocks-rec/fakejit/jit-6377.dump pid=6377 loads=4 status=ok' "$res.restore"
+check "make run reported the wasmtime recording from the paths perf.data recorded" \
+	grep -q '^Collected 803 total samples; 793 (98.75%) JIT samples' "$res.run"

@@ -11,7 +11,7 @@
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make check-arm64  make run and make check-unit in an arm64 Debian 12 root
-#                   under qemu-user-static (as root; 15 minutes: scripts/check-arm64)
+#                   under qemu-user-static (as root; 10 minutes: scripts/check-arm64)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
 # is compiled; only the set-up goals (deps, run, check, fuzz) install packages.

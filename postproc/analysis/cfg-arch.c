@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cfg.h"
 #include "cfg-arch.h"
+#include "insn.h"
 #include "lib/little-endian.h"
 #include "lib/util.h"
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/name-match.h"
+#include "diff-build.h"
 #include "diff-match.h"
 
 static double share(uint64_t n, uint64_t total)

@@ -39,17 +39,4 @@ void diff__release(struct diff *d);
 int diff__sign(const struct diff *d, double delta, int64_t delta_samples);
 double diff__change(const struct diff *d, double delta, int64_t delta_samples);
 
-/*
- * An object's identity across compilations and runs, into buf (NUL-terminated,
- * cut at len): for native and cwasm objects the file's base name and the
- * symbol; for JIT code the name without what changes between compilations of
- * one function: V8's tag ("JS:", "LazyCompile:", "Function:" of older V8),
- * its tier mark (* ^ ~ +) and the wasm tier suffix ("-liftoff", "-turbofan");
- * the wasm function index ("work-1") and the script location
- * ("/srv/hot.js:5:14") stay; with_location false keeps only the base name of
- * the script ("hot.js"), and for a symbol drops the file. Returns the length.
- */
-size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
-		      const char *dso, bool with_location);
-
 #endif

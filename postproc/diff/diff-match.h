@@ -3,9 +3,15 @@
 #ifndef POSTPROC_DIFF_MATCH_H
 #define POSTPROC_DIFF_MATCH_H
 
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
 #include "analysis/rank.h"
-#include "diff-build.h"
+#include "annotate/annotate.h"
+#include "diff.h"
 #include "report/report-build.h"
+#include "stream/stream.h"
 
 /* One side as diff__build works on it. */
 struct diff_work_side {
@@ -39,5 +45,18 @@ int diff_match__funcs(struct diff *d);
  * and d->funcs. Returns 0 or -ENOMEM.
  */
 int diff_match__blocks(struct diff *d, size_t fi);
+
+/*
+ * An object's identity across compilations and runs, into buf (NUL-terminated,
+ * cut at len): for native and cwasm objects the file's base name and the
+ * symbol; for JIT code the name without what changes between compilations of
+ * one function: V8's tag ("JS:", "LazyCompile:", "Function:" of older V8),
+ * its tier mark (* ^ ~ +) and the wasm tier suffix ("-liftoff", "-turbofan");
+ * the wasm function index ("work-1") and the script location
+ * ("/srv/hot.js:5:14") stay; with_location false keeps only the base name of
+ * the script ("hot.js"), and for a symbol drops the file. Returns the length.
+ */
+size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
+		      const char *dso, bool with_location);
 
 #endif

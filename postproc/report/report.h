@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis/cfg.h"	/* INSN_*, the flags of a row */
+#include "analysis/insn.h"	/* INSN_*, the flags of a row */
 
 struct source_text;
 
@@ -76,7 +76,7 @@ struct report_cell {
 struct report_row {
 	uint32_t off;
 	uint16_t size;
-	uint16_t flags;			/* INSN_* (cfg.h) */
+	uint16_t flags;			/* INSN_* (analysis/insn.h) */
 	uint64_t samples;		/* at exactly this offset */
 	const char *text;		/* the assembly cell (cfg_insn.text) */
 	int32_t block;			/* index in report_func.blocks; -1: trailing data */

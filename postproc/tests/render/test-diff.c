@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "diff/diff-build.h"
 #include "diff/diff-match.h"
 #include "diff/diff.h"
 #include "render/graph/heat.h"

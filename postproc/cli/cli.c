@@ -14,6 +14,7 @@
 #include "lib/inputs.h"
 #include "lib/term.h"
 #include "output-file.h"
+#include "render/formats.h"
 
 const char *cli_command = "hotblocks";
 
@@ -284,20 +285,15 @@ bool cli__stdin_is_piped(void)
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
 
-void cli__set_format(enum cli_format *format, enum cli_format f, const char *file,
+void cli__set_format(const struct format **format, const struct format *f, const char *file,
 		     const char **format_file)
 {
-	static const char *const option[CLI_FORMATS] = {
-		[CLI_FORMAT_JSON] = "--json",
-		[CLI_FORMAT_HTML] = "--html",
-		[CLI_FORMAT_DOT] = "--dot",
-	};
-
-	if (*format != CLI_FORMAT_TEXT && *format != f)
-		cli__usage_error("%s and %s are two outputs; choose one", option[*format], option[f]);
+	if (*format && *format != f)
+		cli__usage_error("--%s and --%s are two outputs; choose one", (*format)->option,
+				 f->option);
 	*format = f;
 	if (file && !*file)
-		cli__usage_error("%s= needs a file name", option[f]);
+		cli__usage_error("--%s= needs a file name", f->option);
 	if (file)
 		*format_file = file;
 }

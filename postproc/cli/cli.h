@@ -58,15 +58,15 @@ int cli__parse_color(const char *arg);
 void cli__bad_option(const char *arg, int opt, const char *short_options,
 		     const struct option *long_options) __attribute__((noreturn));
 
-/* The outputs both commands choose between; text is the default. */
-enum cli_format { CLI_FORMAT_TEXT, CLI_FORMAT_JSON, CLI_FORMAT_HTML, CLI_FORMAT_DOT, CLI_FORMATS };
+struct format;
 
 /*
- * An output chosen by its option (--json, --html[=FILE], --dot[=FILE]):
- * another one already chosen is a usage error naming both; file (NULL: none
- * given) becomes *format_file, and an empty one is a usage error.
+ * An output chosen by its option (--json, --html[=FILE], --dot[=FILE];
+ * render/formats.h): another one already chosen (*format not NULL) is a
+ * usage error naming both; file (NULL: none given) becomes *format_file,
+ * and an empty one is a usage error.
  */
-void cli__set_format(enum cli_format *format, enum cli_format f, const char *file,
+void cli__set_format(const struct format **format, const struct format *f, const char *file,
 		     const char **format_file);
 
 /* -o FILE beside an output's FILE: the same one, or a usage error; *output

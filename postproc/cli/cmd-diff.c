@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "diff/diff-build.h"
 #include "output-file.h"
-#include "render/render.h"
+#include "render/formats.h"
 
 
 static const char usage_text[] =
@@ -55,17 +55,10 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-/* No dot: a comparison draws two graphs of each function. */
-static const struct diff_render_ops *const renderers[CLI_FORMATS] = {
-	[CLI_FORMAT_TEXT] = &render_diff_text,
-	[CLI_FORMAT_JSON] = &render_diff_json,
-	[CLI_FORMAT_HTML] = &render_diff_html,
-};
-
 struct options {
 	struct diff_opts diff;
 	const char *output;
-	enum cli_format format;
+	const struct format *format;	/* NULL: the default */
 	const char *format_file;	/* --html=FILE */
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
@@ -184,10 +177,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->diff.function = optarg;
 			break;
 		case OPT_JSON:
-			cli__set_format(&o->format, CLI_FORMAT_JSON, NULL, &o->format_file);
+			cli__set_format(&o->format, &formats[FORMAT_json], NULL, &o->format_file);
 			break;
 		case OPT_HTML:
-			cli__set_format(&o->format, CLI_FORMAT_HTML, optarg, &o->format_file);
+			cli__set_format(&o->format, &formats[FORMAT_html], optarg, &o->format_file);
 			break;
 		case OPT_COLOR:
 			o->color = (enum cli_color)cli__parse_color(optarg);
@@ -218,6 +211,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	cli__output_file(&o->output, o->format_file);
+	if (!o->format)
+		o->format = &formats[FORMAT_text];
 	if (o->diff.all && o->diff.top == 20)
 		o->diff.top = SIZE_MAX;
 }
@@ -337,8 +332,8 @@ static int run(struct options *o, char **files)
 		ret = i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 		goto out;
 	}
-	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out.f);
-	i = renderers[o->format]->render(out.f, &d, &ro);
+	ro.color = (o->format->needs & FORMAT_COLOR) && cli__use_color(o->color, out.f);
+	i = o->format->diff_render(out.f, &d, &ro);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		print_notes(&d.side[s], true);
 	i = output_file__commit(&out, i);

@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "output-file.h"
 #include "analysis/rank.h"
-#include "render/render.h"
+#include "render/formats.h"
 #include "report/report-build.h"
 #include "stream/stream.h"
 
@@ -50,18 +50,11 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
-static const struct render_ops *const renderers[CLI_FORMATS] = {
-	[CLI_FORMAT_TEXT] = &render_text,
-	[CLI_FORMAT_JSON] = &render_json,
-	[CLI_FORMAT_HTML] = &render_html,
-	[CLI_FORMAT_DOT] = &render_dot,
-};
-
 struct options {
 	struct rank_opts rank;
 	const char *event;
 	const char *output;
-	enum cli_format format;
+	const struct format *format;	/* NULL: the default */
 	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
 	enum cli_color color;
@@ -149,13 +142,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->rank.function = optarg;
 			break;
 		case OPT_JSON:
-			cli__set_format(&o->format, CLI_FORMAT_JSON, NULL, &o->format_file);
+			cli__set_format(&o->format, &formats[FORMAT_json], NULL, &o->format_file);
 			break;
 		case OPT_HTML:
-			cli__set_format(&o->format, CLI_FORMAT_HTML, optarg, &o->format_file);
+			cli__set_format(&o->format, &formats[FORMAT_html], optarg, &o->format_file);
 			break;
 		case OPT_DOT:
-			cli__set_format(&o->format, CLI_FORMAT_DOT, optarg, &o->format_file);
+			cli__set_format(&o->format, &formats[FORMAT_dot], optarg, &o->format_file);
 			break;
 		case OPT_ALL:
 			o->all = true;
@@ -186,6 +179,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	cli__output_file(&o->output, o->format_file);
+	if (!o->format)
+		o->format = &formats[FORMAT_text];
 }
 
 static int read_input(struct stream *s, const char *path)
@@ -206,13 +201,13 @@ static void print_notes(const struct report *rep, bool annotation)
 /* Everything after option parsing; returns the exit status, having freed what it took. */
 static int run(struct options *o, int nfiles, char **files)
 {
-	bool graphs = o->format == CLI_FORMAT_HTML || o->format == CLI_FORMAT_DOT;
+	unsigned needs = o->format->needs;
 	struct report_opts repo = {
 		/* JSON --all lists every selected function in full; a graph needs
 		 * every block of the functions it draws. */
-		.every_function = o->all && o->format != CLI_FORMAT_TEXT,
-		.whole_functions = (o->all && o->format == CLI_FORMAT_JSON) || graphs,
-		.source_lines = o->source_lines && (o->format == CLI_FORMAT_TEXT || o->format == CLI_FORMAT_HTML),
+		.every_function = o->all && (needs & FORMAT_LIST_SELECTED),
+		.whole_functions = (o->all && (needs & FORMAT_WHOLE_WITH_ALL)) || (needs & FORMAT_WHOLE),
+		.source_lines = o->source_lines && (needs & FORMAT_SOURCE_LINES),
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */
@@ -276,8 +271,8 @@ static int run(struct options *o, int nfiles, char **files)
 		ret = i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 		goto out;
 	}
-	ro.color = o->format == CLI_FORMAT_TEXT && cli__use_color(o->color, out.f);
-	i = renderers[o->format]->render(out.f, &rep, &ro);
+	ro.color = (needs & FORMAT_COLOR) && cli__use_color(o->color, out.f);
+	i = o->format->render(out.f, &rep, &ro);
 	/* After the report: they speak of its columns. */
 	print_notes(&rep, true);
 	i = output_file__commit(&out, i);

@@ -429,7 +429,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 	return ret;
 }
 
-static int render(FILE *out, const struct diff *d, const struct render_opts *o)
+int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	struct heat_scale cs, heat[DIFF__SIDES];
 	char title[192], base[80], new_[80];
@@ -455,8 +455,3 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	(void)o;
 	return html_page__end(out);
 }
-
-const struct diff_render_ops render_diff_html = {
-	.name = "html",
-	.render = render,
-};

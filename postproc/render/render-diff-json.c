@@ -116,7 +116,7 @@ static void put_side(FILE *out, const struct diff *d, int s)
 	fputs("]}", out);
 }
 
-static int render(FILE *out, const struct diff *d, const struct render_opts *o)
+int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	const char *event = d->event;
 
@@ -154,8 +154,3 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 	fputs(d->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
 }
-
-const struct diff_render_ops render_diff_json = {
-	.name = "json",
-	.render = render,
-};

@@ -219,7 +219,7 @@ static void put_listing(FILE *out, const struct diff *d, bool color)
 	}
 }
 
-static int render(FILE *out, const struct diff *d, const struct render_opts *o)
+int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	put_header(out, d);
 	put_funcs(out, d, o->color);
@@ -228,8 +228,3 @@ static int render(FILE *out, const struct diff *d, const struct render_opts *o)
 		put_listing(out, d, o->color);
 	return ferror(out) ? -EIO : 0;
 }
-
-const struct diff_render_ops render_diff_text = {
-	.name = "text",
-	.render = render,
-};

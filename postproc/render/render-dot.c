@@ -49,7 +49,7 @@ static int put_graph(FILE *out, struct graph *g, const struct report_func *f, co
 	return ret;
 }
 
-static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+int render_dot(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct heat_scale heat;
 	char prefix[32], pct[64], *label;
@@ -77,8 +77,3 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 		ret = -EIO;
 	return ret;
 }
-
-const struct render_ops render_dot = {
-	.name = "dot",
-	.render = render,
-};

@@ -190,7 +190,7 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	return ret;
 }
 
-static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+int render_html(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	struct heat_scale heat;
 	char title[160], name[96];
@@ -218,8 +218,3 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 	(void)o;
 	return html_page__end(out);
 }
-
-const struct render_ops render_html = {
-	.name = "html",
-	.render = render,
-};

@@ -258,7 +258,7 @@ static void put_func(FILE *out, const struct report_func *f)
 
 static int render_locked(FILE *out, const struct report *rep);
 
-static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+int render_json(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	int ret;
 
@@ -328,8 +328,3 @@ static int render_locked(FILE *out, const struct report *rep)
 	fputs(rep->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
 	return ferror(out) ? -EIO : 0;
 }
-
-const struct render_ops render_json = {
-	.name = "json",
-	.render = render,
-};

@@ -167,7 +167,7 @@ void render_text__block(FILE *out, const struct report *rep, const struct report
 	put_block(out, rep, ref, color);
 }
 
-static int render(FILE *out, const struct report *rep, const struct render_opts *o)
+int render_text(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];
 
@@ -183,8 +183,3 @@ static int render(FILE *out, const struct report *rep, const struct render_opts 
 		put_block(out, rep, &rep->shown[i], o->color);
 	return ferror(out) ? -EIO : 0;
 }
-
-const struct render_ops render_text = {
-	.name = "text",
-	.render = render,
-};

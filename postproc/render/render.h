@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The outputs: each lays out a report (report.h) and decides nothing else. A
- * new format is one more render_ops over the same struct report.
+ * The outputs: each lays out a report (report.h) or a comparison (diff.h)
+ * and decides nothing else. A new format is one row of formats.def and one
+ * file render-NAME.c.
  */
 #ifndef POSTPROC_RENDER_H
 #define POSTPROC_RENDER_H
@@ -16,28 +17,17 @@ struct render_opts {
 	bool color;		/* text: ANSI colours on the sample cells */
 };
 
-struct render_ops {
-	const char *name;
-	/* Write rep to out. Returns 0, -EIO if out has an error, or -ENOMEM. */
-	int (*render)(FILE *out, const struct report *rep, const struct render_opts *o);
-};
-
-extern const struct render_ops render_text;	/* render-text.c: the layout of `wasmtime hot-blocks` */
-extern const struct render_ops render_json;	/* render-json.c: JSON.md */
-extern const struct render_ops render_html;	/* render-html.c: one self-contained page */
-extern const struct render_ops render_dot;	/* render-dot.c: Graphviz dot, a digraph per function */
-
-/* The outputs of a comparison (diff.h): each lays out a struct diff and
- * decides nothing else. */
-struct diff_render_ops {
-	const char *name;
-	/* Write d to out. Returns 0, or -EIO if out has an error. */
-	int (*render)(FILE *out, const struct diff *d, const struct render_opts *o);
-};
-
-extern const struct diff_render_ops render_diff_text;	/* render-diff-text.c: perf diff's tables */
-extern const struct diff_render_ops render_diff_json;	/* render-diff-json.c: JSON.md */
-extern const struct diff_render_ops render_diff_html;	/* render-diff-html.c: one page */
+/*
+ * The outputs (formats.def lists them): each writes a report, or a
+ * comparison, to out and returns 0, -EIO if out has an error, or -ENOMEM.
+ */
+int render_text(FILE *out, const struct report *rep, const struct render_opts *o);	/* the layout of `wasmtime hot-blocks` */
+int render_json(FILE *out, const struct report *rep, const struct render_opts *o);	/* JSON.md */
+int render_html(FILE *out, const struct report *rep, const struct render_opts *o);	/* one self-contained page */
+int render_dot(FILE *out, const struct report *rep, const struct render_opts *o);	/* Graphviz dot, a digraph per function */
+int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *o);	/* perf diff's tables */
+int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *o);	/* JSON.md */
+int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *o);	/* one self-contained page */
 
 /* What the diff's text output prints, for the other diff outputs to print
  * alike (render-diff-text.c); each returns buf, or a constant: */

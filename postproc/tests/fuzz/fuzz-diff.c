@@ -73,8 +73,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ok && !diff__build(&d, in, &o)) {
 		if (!nul)
 			check_self(&d);
-		render_diff_text.render(null_out, &d, &ro);
-		render_diff_json.render(null_out, &d, &ro);
+		render_diff_text(null_out, &d, &ro);
+		render_diff_json(null_out, &d, &ro);
 	}
 	diff__release(&d);
 	stream__release(&st[DIFF_BASE]);

@@ -74,10 +74,10 @@ static void report(struct stream *s, struct annotator *annot, bool json)
 	o.alt_name = report__display_name;
 	o.alt_arg = &names;
 	if (!rank__build(&r, s, 0, &o) && !report__build(&rep, &r, &o, annot, &repo)) {
-		(json ? &render_json : &render_text)->render(null_out, &rep, &ro);
+		(json ? render_json : render_text)(null_out, &rep, &ro);
 		if (json) {
-			render_html.render(null_out, &rep, &ro);
-			render_dot.render(null_out, &rep, &ro);
+			render_html(null_out, &rep, &ro);
+			render_dot(null_out, &rep, &ro);
 		}
 	}
 	report__release(&rep);

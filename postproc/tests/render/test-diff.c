@@ -564,7 +564,7 @@ static void html_page(void **state)
 	assert_int_equal(compare(&d, base, nw, &defaults), 0);
 	assert_int_equal(d.shown_nr, 3);
 	f = open_memstream(&page, &len);
-	assert_int_equal(render_diff_html.render(f, &d, &ro), 0);
+	assert_int_equal(render_diff_html(f, &d, &ro), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_true(!strncmp(page, "<!DOCTYPE html>", 15));
 	assert_non_null(strstr(page, "Content-Security-Policy"));

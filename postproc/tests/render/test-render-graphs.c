@@ -83,7 +83,8 @@ static void release(struct fixture *x)
 }
 
 /* What ops writes for x's report, as a string (free it). */
-static char *render_to_string(const struct render_ops *ops, const struct report *rep)
+static char *render_to_string(int (*render)(FILE *, const struct report *, const struct render_opts *),
+			      const struct report *rep)
 {
 	struct render_opts ro = { 0 };
 	char *buf = NULL;
@@ -91,7 +92,7 @@ static char *render_to_string(const struct render_ops *ops, const struct report 
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	assert_int_equal(ops->render(f, rep, &ro), 0);
+	assert_int_equal(render(f, rep, &ro), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_int_equal(strlen(buf), len);
 	return buf;
@@ -370,7 +371,7 @@ static void folded_blocks_name_their_box(void **state)
 	assert_int_equal(graph__shown(&g, 50), 50);
 	graph__release(&g);
 
-	page = render_to_string(&render_html, &x.rep);
+	page = render_to_string(render_html, &x.rep);
 	/* every block listed, each naming the drawn box of its block */
 	assert_int_equal(count(page, "<tbody class=\"blk"), 121);
 	assert_int_equal(report_graph__build(&g, &x.rep, f, "f0", NULL, &heat, REPORT_GRAPH_BOXES), 0);
@@ -402,7 +403,7 @@ static void page_is_self_contained_and_escaped(void **state)
 	char *page;
 
 	build(&x, loops, 50.0, false);
-	page = render_to_string(&render_html, &x.rep);
+	page = render_to_string(render_html, &x.rep);
 	assert_true(!strncmp(page, "<!DOCTYPE html>\n", 16));
 	assert_non_null(strstr(page, "</html>\n"));
 	assert_int_equal(count(page, "<script"), 1);
@@ -431,7 +432,7 @@ static void page_is_self_contained_and_escaped(void **state)
 	build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
 	      "object 0 cwasm pid=1 e_machine=62 addr=0x3000 size=16 dso=m.cwasm sym-start=0x0 name=g\n"
 	      "sample 0 0 0x4 3 3\nend\n", 50.0, true);
-	page = render_to_string(&render_html, &x.rep);
+	page = render_to_string(render_html, &x.rep);
 	assert_int_equal(count(page, "<section class=\"func\""), 1);
 	assert_non_null(strstr(page, "Not disassembled: no code bytes in the stream."));
 	assert_int_equal(count(page, "<svg xmlns="), 0);
@@ -476,8 +477,8 @@ static void draw_chain(struct drawn *d, size_t n, bool all)
 {
 	d->text = chain(n, all);
 	build(&d->x, d->text, all ? 100.0 : 50.0, false);
-	d->dot = render_to_string(&render_dot, &d->x.rep);
-	d->page = render_to_string(&render_html, &d->x.rep);
+	d->dot = render_to_string(render_dot, &d->x.rep);
+	d->page = render_to_string(render_html, &d->x.rep);
 	d->f = fmemopen(d->dot, strlen(d->dot), "r");
 	assert_non_null(d->f);
 	d->ag = agread(d->f, NULL);
@@ -538,7 +539,7 @@ static void assert_title(const char *name, const char *want)
 		 "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
 		 "dump=d name=%s\ncode 0 0x0 " LOOP "\nsample 0 0 0x5 5 5\nend\n", name);
 	build(&x, text, 50.0, false);
-	page = render_to_string(&render_html, &x.rep);
+	page = render_to_string(render_html, &x.rep);
 	t = strstr(page, "<title>");
 	assert_non_null(t);
 	*strchr(t, '\n') = '\0';
@@ -579,7 +580,7 @@ static void dot_reads_back(void **state)
 	size_t graphs = 0;
 
 	build(&x, loops, 50.0, false);
-	dot = render_to_string(&render_dot, &x.rep);
+	dot = render_to_string(render_dot, &x.rep);
 	f = fmemopen(dot, strlen(dot), "r");
 	assert_non_null(f);
 	while ((ag = agread(f, NULL))) {

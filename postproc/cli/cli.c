@@ -16,54 +16,6 @@
 #include "output-file.h"
 #include "render/formats.h"
 
-const char *cli_command = "hotblocks";
-
-/* "hotblocks: KIND: message" on standard error: its names and paths come
- * from the input, so it is shown printable (term.h). */
-static void vmessage(const char *kind, const char *fmt, va_list ap)
-{
-	fprintf(stderr, "hotblocks: %s: ", kind);
-	term_vmessage(stderr, fmt, ap);
-}
-
-int cli__error(const char *fmt, ...)
-{
-	va_list ap;
-
-	/* what was printed so far comes first */
-	fflush(stdout);
-	va_start(ap, fmt);
-	vmessage("error", fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
-void cli__note(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("note", fmt, ap);
-	va_end(ap);
-}
-
-void cli__usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vmessage("error", fmt, ap);
-	va_end(ap);
-	fprintf(stderr, "Try '%s --help' for more information.\n", cli_command);
-	exit(EXIT_USAGE);
-}
-
-void cli__help(const char *usage_text)
-{
-	fputs(usage_text, stdout);
-	exit(fflush(stdout) || ferror(stdout) ? EXIT_INPUT : EXIT_OK);
-}
-
 size_t cli__parse_count(const char *opt, const char *arg)
 {
 	unsigned long long v;
@@ -72,7 +24,7 @@ size_t cli__parse_count(const char *opt, const char *arg)
 	errno = 0;
 	v = strtoull(arg, &end, 10);
 	if (*arg < '0' || *arg > '9' || *end || errno || v >= SIZE_MAX)
-		cli__usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
+		message__usage_error("%s needs a non-negative integer, not '%s'", opt, arg);
 	return (size_t)v;
 }
 
@@ -81,7 +33,7 @@ int cli__parse_color(const char *arg)
 	int mode = cli__color_mode(arg);
 
 	if (mode < 0)
-		cli__usage_error("--color takes auto, always or never, not '%s'", arg);
+		message__usage_error("--color takes auto, always or never, not '%s'", arg);
 	return mode;
 }
 
@@ -91,13 +43,13 @@ void cli__bad_option(const char *arg, int opt, const char *short_options,
 	const struct option *lo;
 
 	if (!opt)
-		cli__usage_error("unknown option '%s'", arg);
+		message__usage_error("unknown option '%s'", arg);
 	if (opt < CLI_OPT_LONG && !strchr(short_options, opt))
-		cli__usage_error("unknown option '-%c'", opt);
+		message__usage_error("unknown option '-%c'", opt);
 	for (lo = long_options; lo->name; lo++)
 		if (lo->val == opt && lo->has_arg == no_argument)
-			cli__usage_error("option '--%s' takes no argument", lo->name);
-	cli__usage_error("bad option '%s'", arg);
+			message__usage_error("option '--%s' takes no argument", lo->name);
+	message__usage_error("bad option '%s'", arg);
 }
 
 int cli__color_mode(const char *arg)
@@ -221,7 +173,7 @@ void cli__check_output(const char *output, char *const *streams, int nstreams,
 		    !(ret = input_named("the --wasm file", annot[s].wasm)))
 			ret = input_named("a file of the --clif directory", annot[s].clif_dir);
 	if (ret) {
-		cli__error("out of memory");
+		message__error("out of memory");
 		exit(EXIT_INPUT);
 	}
 	if (output_file__check(output))
@@ -289,11 +241,11 @@ void cli__set_format(const struct format **format, const struct format *f, const
 		     const char **format_file)
 {
 	if (*format && *format != f)
-		cli__usage_error("--%s and --%s are two outputs; choose one", (*format)->option,
+		message__usage_error("--%s and --%s are two outputs; choose one", (*format)->option,
 				 f->option);
 	*format = f;
 	if (file && !*file)
-		cli__usage_error("--%s= needs a file name", f->option);
+		message__usage_error("--%s= needs a file name", f->option);
 	if (file)
 		*format_file = file;
 }
@@ -301,7 +253,7 @@ void cli__set_format(const struct format **format, const struct format *f, const
 void cli__output_file(const char **output, const char *format_file)
 {
 	if (format_file && *output && strcmp(format_file, *output))
-		cli__usage_error("two output files, '%s' and '%s'; give one", format_file, *output);
+		message__usage_error("two output files, '%s' and '%s'; give one", format_file, *output);
 	if (format_file)
 		*output = format_file;
 }

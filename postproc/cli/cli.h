@@ -7,42 +7,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "message.h"
 #include "stream/stream.h"
 
-struct option;
 struct annot_inputs;
-
-/* Exit codes (as every usage text says). */
-enum {
-	EXIT_OK = 0,
-	EXIT_INPUT = 1,		/* bad or unreadable input, unwritable output */
-	EXIT_USAGE = 2,		/* bad command line */
-};
-
-/* Standard input's name in messages. */
-#define CLI_STDIN_NAME "<stdin>"
+struct option;
 
 /* getopt_long values of options that have only a long name start here. */
 #define CLI_OPT_LONG 256
-
-/* The command a usage error points to for help ("Try 'hotblocks --help'"). */
-extern const char *cli_command;
-
-/*
- * Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind,
- * then exit 1. The messages of these three are shown printable as a whole
- * (term.h): arguments may be names and paths from the input, as they are.
- */
-int cli__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* Print "hotblocks: note: ...". */
-void cli__note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-
-/* A bad command line: the message, where to find help, exit EXIT_USAGE. */
-void cli__usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
-
-/* -h: print the usage text and exit (EXIT_INPUT if it could not be written). */
-void cli__help(const char *usage_text) __attribute__((noreturn));
 
 /* The value of a count option opt (a decimal integer); a usage error if it is not one. */
 size_t cli__parse_count(const char *opt, const char *arg);

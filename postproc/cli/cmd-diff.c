@@ -55,6 +55,11 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
+static void print_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
 struct options {
 	struct diff_opts diff;
 	const char *output;
@@ -124,7 +129,7 @@ static double parse_delta(const char *arg)
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN */
 	if (!*arg || *end || errno || !(v >= 0.0) || v > 1e18)
-		cli__usage_error("--min-delta needs a non-negative number, not '%s'", arg);
+		message__usage_error("--min-delta needs a non-negative number, not '%s'", arg);
 	return v;
 }
 
@@ -160,7 +165,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'h':
-			cli__help(usage_text);
+			message__help(print_usage);
 		case OPT_TOP:
 			o->diff.top = cli__parse_count("--top", optarg);
 			break;
@@ -205,7 +210,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			set_input(o, DIFF_NEW, c - OPT_NEW_CWASM, optarg);
 			break;
 		case ':':
-			cli__usage_error("option '%s' needs an argument", argv[optind - 1]);
+			message__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
@@ -222,14 +227,14 @@ static void print_notes(const struct diff_side *side, bool annotation)
 {
 	for (size_t i = 0; i < side->report.notes_nr; i++)
 		if ((side->report.notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			cli__note("%s: %s", side->label, side->report.notes[i].text);
+			message__note("%s: %s", side->label, side->report.notes[i].text);
 }
 
 /* Notes of the comparison itself. */
 static void print_diff_notes(const struct diff *d)
 {
 	if (d->function_unmatched)
-		cli__note("no sampled function of either side matches '%s'"
+		message__note("no sampled function of either side matches '%s'"
 			  " (as a name, a glob or a substring)", d->opts.function);
 }
 
@@ -275,7 +280,7 @@ static int read_sides(struct stream streams[DIFF__SIDES], char **files)
 		pthread_join(thread, NULL);
 	for (int s = 0; s < DIFF__SIDES; s++)
 		if (r[s].ret)
-			return cli__error("%s", r[s].err);
+			return message__error("%s", r[s].err);
 	return 0;
 }
 
@@ -299,29 +304,29 @@ static int run(struct options *o, char **files)
 		goto out;
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (cli__stream_inputs(&streams[s])) {
-			cli__error("out of memory");
+			message__error("out of memory");
 			goto out;
 		}
 	}
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (annotator__open(&in[s].annot, &o->annot[s], err, sizeof(err))) {
-			cli__error("%s: %s", labels[s], err);
+			message__error("%s: %s", labels[s], err);
 			goto out;
 		}
 		if (annotator__bind(in[s].annot, &streams[s])) {
-			cli__error("out of memory");
+			message__error("out of memory");
 			goto out;
 		}
 	}
 	i = diff__build(&d, in, &o->diff);
 	if (i == -ENOENT) {
-		cli__error("%s has no event called '%s'",
+		message__error("%s has no event called '%s'",
 		      d.side[DIFF_BASE].event < 0 && streams[DIFF_BASE].events_nr ?
 		      files[DIFF_BASE] : files[DIFF_NEW], d.event);
 		goto out;
 	}
 	if (i) {
-		cli__error("out of memory");
+		message__error("out of memory");
 		goto out;
 	}
 	for (int s = 0; s < DIFF__SIDES; s++)
@@ -352,15 +357,15 @@ int cmd_diff(int argc, char **argv)
 	struct options o = { 0 };
 	int n;
 
-	cli_command = "hotblocks diff";
+	message_command = "hotblocks diff";
 	parse_options(argc, argv, &o);
 	n = argc - optind;
 	if (n != 2)
-		cli__usage_error(n < 2 ? "diff needs two streams, BASE and NEW (%d given)" :
+		message__usage_error(n < 2 ? "diff needs two streams, BASE and NEW (%d given)" :
 			    "diff compares two streams, BASE and NEW, not %d: for several runs of"
 			    " one side, cat their streams into one", n);
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
-		cli__usage_error("BASE and NEW cannot both be standard input");
+		message__usage_error("BASE and NEW cannot both be standard input");
 	cli__check_output(o.output, argv + optind, 2, o.annot, DIFF__SIDES);
 	return run(&o, argv + optind);
 }

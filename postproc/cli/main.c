@@ -50,6 +50,11 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
+static void print_usage(FILE *out)
+{
+	fputs(usage_text, out);
+}
+
 struct options {
 	struct rank_opts rank;
 	const char *event;
@@ -107,7 +112,7 @@ static double parse_percent(const char *arg)
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN. */
 	if (!*arg || *end || errno || !(v >= 0.0) || v > 100.0)
-		cli__usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
+		message__usage_error("--percent must be a number between 0 and 100 inclusive, not '%s'",
 			    arg);
 	return v;
 }
@@ -134,7 +139,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->output = optarg;
 			break;
 		case 'h':
-			cli__help(usage_text);
+			message__help(print_usage);
 		case OPT_TOP:
 			o->rank.top = cli__parse_count("--top", optarg);
 			break;
@@ -173,7 +178,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->source_lines = true;
 			break;
 		case ':':
-			cli__usage_error("option '%s' needs an argument", argv[optind - 1]);
+			message__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
 			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
 		}
@@ -187,7 +192,7 @@ static int read_input(struct stream *s, const char *path)
 {
 	char err[1024];
 
-	return cli__read_stream(s, path, err, sizeof(err)) ? cli__error("%s", err) : 0;
+	return cli__read_stream(s, path, err, sizeof(err)) ? message__error("%s", err) : 0;
 }
 
 /* Print the notes of rep, those about the annotation inputs (annotation) or the others. */
@@ -195,7 +200,7 @@ static void print_notes(const struct report *rep, bool annotation)
 {
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		if ((rep->notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			cli__note("%s", rep->notes[i].text);
+			message__note("%s", rep->notes[i].text);
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
@@ -231,37 +236,37 @@ static int run(struct options *o, int nfiles, char **files)
 		if (read_input(&s, files[i]))
 			goto out;
 	if ((i = stream__finish(&s))) {
-		cli__error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
+		message__error(i == -ERANGE ? "the samples of one offset, summed over all inputs, overflow 64 bits" :
 				     "out of memory");
 		goto out;
 	}
 	if (cli__stream_inputs(&s)) {
-		cli__error("out of memory");
+		message__error("out of memory");
 		goto out;
 	}
 
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);
 		if (ev < 0) {
-			cli__error("the input has no event called '%s'", o->event);
+			message__error("the input has no event called '%s'", o->event);
 			goto out;
 		}
 	} else if (s.events_nr) {
 		ev = 0;
 	}
 	if (annotator__open(&annot, &o->annot, err, sizeof(err))) {
-		cli__error("%s", err);
+		message__error("%s", err);
 		goto out;
 	}
 	if (annotator__bind(annot, &s)) {
-		cli__error("out of memory");
+		message__error("out of memory");
 		goto out;
 	}
 	names = (struct report_names){ annot, &s };
 	o->rank.alt_name = report__display_name;
 	o->rank.alt_arg = &names;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
-		cli__error("out of memory");
+		message__error("out of memory");
 		goto out;
 	}
 	print_notes(&rep, false);

@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "lib/inputs.h"
 #include "lib/util.h"
+#include "message.h"
 #include "output-file.h"
 
 int output_file__check(const char *path)
@@ -21,10 +21,10 @@ int output_file__check(const char *path)
 	int ret = inputs__which(path, &what);
 
 	if (ret < 0)
-		return cli__error("out of memory");
+		return message__error("out of memory");
 	if (!ret)
 		return 0;
-	cli__error("the output %s is %s: refusing to overwrite it", path, what);
+	message__error("the output %s is %s: refusing to overwrite it", path, what);
 	free(what);
 	return -EEXIST;
 }
@@ -165,7 +165,7 @@ int output_file__open(struct output_file *of, const char *path)
 	}
 	if (!ret)
 		return 0;
-	cli__error("%s: %s", path, strerror(-ret));
+	message__error("%s: %s", path, strerror(-ret));
 	of->f = NULL;
 	release(of);
 	return -1;
@@ -177,16 +177,16 @@ int output_file__commit(struct output_file *of, int written)
 	int ret = 0;
 
 	if (written == -ENOMEM)
-		ret = cli__error("out of memory");
+		ret = message__error("out of memory");
 	else if (written || fflush(of->f) || ferror(of->f))
-		ret = cli__error("%s: write error", name);
+		ret = message__error("%s: write error", name);
 	if (of->f != stdout && fclose(of->f) && !ret)
-		ret = cli__error("%s: write error", name);
+		ret = message__error("%s: write error", name);
 	of->f = NULL;
 	if (!ret && of->tmp) {
 		ret = output_file__check(of->path);
 		if (!ret && rename(of->tmp, of->target))
-			ret = cli__error("%s: %s", name, strerror(errno));
+			ret = message__error("%s: %s", name, strerror(errno));
 		if (!ret)
 			FREE_AND_NULL(of->tmp);	/* renamed: nothing to remove */
 	}

@@ -2,7 +2,6 @@
 /* What the commands share (cli.h). */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +34,6 @@ int cli__parse_color(const char *arg)
 	if (mode < 0)
 		message__usage_error("--color takes auto, always or never, not '%s'", arg);
 	return mode;
-}
-
-void cli__bad_option(const char *arg, int opt, const char *short_options,
-		     const struct option *long_options)
-{
-	const struct option *lo;
-
-	if (!opt)
-		message__usage_error("unknown option '%s'", arg);
-	if (opt < CLI_OPT_LONG && !strchr(short_options, opt))
-		message__usage_error("unknown option '-%c'", opt);
-	for (lo = long_options; lo->name; lo++)
-		if (lo->val == opt && lo->has_arg == no_argument)
-			message__usage_error("option '--%s' takes no argument", lo->name);
-	message__usage_error("bad option '%s'", arg);
 }
 
 int cli__color_mode(const char *arg)

@@ -11,24 +11,12 @@
 #include "stream/stream.h"
 
 struct annot_inputs;
-struct option;
-
-/* getopt_long values of options that have only a long name start here. */
-#define CLI_OPT_LONG 256
 
 /* The value of a count option opt (a decimal integer); a usage error if it is not one. */
 size_t cli__parse_count(const char *opt, const char *arg);
 
 /* --color's argument; a usage error if it is not auto, always or never. */
 int cli__parse_color(const char *arg);
-
-/*
- * getopt_long's '?' for argument arg. optopt is 0 for an unknown long option,
- * the letter of an unknown short one, and the val of a known option given
- * "=value" it does not take (a letter of short_options, or >= CLI_OPT_LONG).
- */
-void cli__bad_option(const char *arg, int opt, const char *short_options,
-		     const struct option *long_options) __attribute__((noreturn));
 
 struct format;
 
@@ -76,9 +64,6 @@ void cli__check_output(const char *output, char *const *streams, int nstreams,
  * its code objects. 0 or -ENOMEM.
  */
 int cli__stream_inputs(const struct stream *s);
-
-/* `hotblocks diff [options] BASE NEW` (cmd-diff.c): its exit status. */
-int cmd_diff(int argc, char **argv);
 
 /* Standard input is a pipe (perf script ... | hotblocks): the plugin's
  * warnings were just printed on the same terminal. */

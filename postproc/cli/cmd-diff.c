@@ -7,12 +7,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd.h"
 #include "diff/diff-build.h"
-#include "output-file.h"
-#include "render/formats.h"
+#include "options.h"
+#include "pipeline.h"
 
 
-static const char usage_text[] =
+static const char usage_head[] =
 	"usage: hotblocks diff [options] BASE NEW\n"
 	"\n"
 	"Compare two profiles block by block. BASE and NEW are hotblocks annotated\n"
@@ -22,42 +23,17 @@ static const char usage_text[] =
 	"without a JIT's tier marks), blocks by the best key both have: wasm offsets,\n"
 	"source lines, else their instructions. Block pairs are ranked by the change in\n"
 	"their share of all samples; a delta is NEW - BASE.\n"
-	"\n"
-	"      --top N          show at most N block pairs (default 20)\n"
-	"      --min-delta D    show those whose share changed by at least D percentage\n"
-	"                       points (default 0.1; with --counts, D samples, default\n"
-	"                       0.1% of the larger side's samples)\n"
-	"      --all            every block pair with samples, every function\n"
-	"      --counts         rank and show by samples, not shares\n"
-	"      --listing        text output: after the tables, each shown pair's two\n"
-	"                       blocks, their instructions as the report shows them\n"
-	"                       (the --html page always has the listings)\n"
-	"      --function NAME  only functions called NAME on either side (else whose\n"
-	"                       names match NAME as a glob, else contain it)\n"
-	"  -e, --event NAME     compare samples of event NAME (default: BASE's first)\n"
-	"      --json           one JSON document (schema: postproc/JSON.md)\n"
-	"      --html[=FILE]    one self-contained HTML page: the tables, and each\n"
-	"                       function's control-flow graphs painted by the change,\n"
-	"                       beside the listings (to FILE: as -o)\n"
-	"      --color[=WHEN]   colour the deltas, red more share, green less: auto\n"
-	"                       (default: when stdout is a terminal and NO_COLOR is\n"
-	"                       unset), always, never\n"
-	"      --cwasm FILE, --clif DIR, --wasm FILE\n"
-	"                       wasmtime's inputs (as for hotblocks), for both sides\n"
-	"      --base-cwasm FILE, --base-clif DIR, --base-wasm FILE\n"
-	"      --new-cwasm FILE, --new-clif DIR, --new-wasm FILE\n"
-	"                       the same for one side (two compilations of a module)\n"
-	"      --no-source      no source lines (neither shown nor used to pair blocks)\n"
-	"      --base-label TEXT, --new-label TEXT\n"
-	"                       how the header names a side (default: its file)\n"
-	"  -o, --output FILE    write the comparison to FILE instead of standard output\n"
-	"  -h, --help           show this help and exit\n"
+	"\n";
+
+static const char usage_tail[] =
 	"\n"
 	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
 
 static void print_usage(FILE *out)
 {
-	fputs(usage_text, out);
+	fputs(usage_head, out);
+	options__usage(out, C_DIFF);
+	fputs(usage_tail, out);
 }
 
 struct options {
@@ -69,56 +45,6 @@ struct options {
 	struct annot_inputs annot[DIFF__SIDES];
 	const char *label[DIFF__SIDES];
 };
-
-enum {
-	OPT_TOP = CLI_OPT_LONG,
-	OPT_MIN_DELTA,
-	OPT_ALL,
-	OPT_COUNTS,
-	OPT_FUNCTION,
-	OPT_JSON,
-	OPT_HTML,
-	OPT_COLOR,
-	OPT_NO_SOURCE,
-	OPT_LISTING,
-	OPT_BASE_LABEL,
-	OPT_NEW_LABEL,
-	/* per side: both, then BASE, then NEW */
-	OPT_CWASM, OPT_CLIF, OPT_WASM,
-	OPT_BASE_CWASM, OPT_BASE_CLIF, OPT_BASE_WASM,
-	OPT_NEW_CWASM, OPT_NEW_CLIF, OPT_NEW_WASM,
-};
-
-static const struct option long_options[] = {
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "min-delta", required_argument, NULL, OPT_MIN_DELTA },
-	{ "all", no_argument, NULL, OPT_ALL },
-	{ "counts", no_argument, NULL, OPT_COUNTS },
-	{ "function", required_argument, NULL, OPT_FUNCTION },
-	{ "event", required_argument, NULL, 'e' },
-	{ "json", no_argument, NULL, OPT_JSON },
-	{ "html", optional_argument, NULL, OPT_HTML },
-	{ "color", optional_argument, NULL, OPT_COLOR },
-	{ "colour", optional_argument, NULL, OPT_COLOR },
-	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
-	{ "listing", no_argument, NULL, OPT_LISTING },
-	{ "base-label", required_argument, NULL, OPT_BASE_LABEL },
-	{ "new-label", required_argument, NULL, OPT_NEW_LABEL },
-	{ "cwasm", required_argument, NULL, OPT_CWASM },
-	{ "clif", required_argument, NULL, OPT_CLIF },
-	{ "wasm", required_argument, NULL, OPT_WASM },
-	{ "base-cwasm", required_argument, NULL, OPT_BASE_CWASM },
-	{ "base-clif", required_argument, NULL, OPT_BASE_CLIF },
-	{ "base-wasm", required_argument, NULL, OPT_BASE_WASM },
-	{ "new-cwasm", required_argument, NULL, OPT_NEW_CWASM },
-	{ "new-clif", required_argument, NULL, OPT_NEW_CLIF },
-	{ "new-wasm", required_argument, NULL, OPT_NEW_WASM },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
-};
-
-#define SHORT_OPTIONS ":e:o:h"
 
 static double parse_delta(const char *arg)
 {
@@ -150,69 +76,69 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 
 static void parse_options(int argc, char **argv, struct options *o)
 {
-	int c;
+	struct options_parser p;
+	const struct format *format;
+	const char *arg;
+	enum option_id id;
 
 	o->diff.top = 20;
 	o->diff.min_delta = -1.0;
 	o->color = CLI_COLOR_AUTO;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, SHORT_OPTIONS, long_options, NULL)) != -1) {
-		switch (c) {
-		case 'e':
-			o->diff.event = optarg;
+	options__init(&p, C_DIFF, argc, argv);
+	while ((id = options__next(&p, &arg, &format))) {
+		switch (id) {
+		case OPT_DIFF_EVENT:
+			o->diff.event = arg;
 			break;
-		case 'o':
-			o->output = optarg;
+		case OPT_DIFF_OUTPUT:
+			o->output = arg;
 			break;
-		case 'h':
+		case OPT_HELP:
 			message__help(print_usage);
-		case OPT_TOP:
-			o->diff.top = cli__parse_count("--top", optarg);
+		case OPT_TOP_PAIRS:
+			o->diff.top = cli__parse_count("--top", arg);
 			break;
 		case OPT_MIN_DELTA:
-			o->diff.min_delta = parse_delta(optarg);
+			o->diff.min_delta = parse_delta(arg);
 			break;
-		case OPT_ALL:
+		case OPT_ALL_PAIRS:
 			o->diff.all = true;
 			break;
 		case OPT_COUNTS:
 			o->diff.counts = true;
 			break;
-		case OPT_FUNCTION:
-			o->diff.function = optarg;
+		case OPT_DIFF_FUNCTION:
+			o->diff.function = arg;
 			break;
-		case OPT_JSON:
-			cli__set_format(&o->format, &formats[FORMAT_json], NULL, &o->format_file);
+		case OPT_FORMAT:
+			cli__set_format(&o->format, format, arg, &o->format_file);
 			break;
-		case OPT_HTML:
-			cli__set_format(&o->format, &formats[FORMAT_html], optarg, &o->format_file);
+		case OPT_DIFF_COLOR:
+			o->color = (enum cli_color)cli__parse_color(arg);
 			break;
-		case OPT_COLOR:
-			o->color = (enum cli_color)cli__parse_color(optarg);
-			break;
-		case OPT_NO_SOURCE:
+		case OPT_DIFF_NO_SOURCE:
 			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
 			break;
 		case OPT_LISTING:
 			o->diff.listing = true;
 			break;
 		case OPT_BASE_LABEL:
-		case OPT_NEW_LABEL:
-			o->label[c - OPT_BASE_LABEL] = optarg;
+			o->label[DIFF_BASE] = arg;
 			break;
-		case OPT_CWASM: case OPT_CLIF: case OPT_WASM:
-			set_input(o, -1, c - OPT_CWASM, optarg);
+		case OPT_NEW_LABEL:
+			o->label[DIFF_NEW] = arg;
+			break;
+		case OPT_CWASM_BOTH: case OPT_CLIF_BOTH: case OPT_WASM_BOTH:
+			set_input(o, -1, id - OPT_CWASM_BOTH, arg);
 			break;
 		case OPT_BASE_CWASM: case OPT_BASE_CLIF: case OPT_BASE_WASM:
-			set_input(o, DIFF_BASE, c - OPT_BASE_CWASM, optarg);
+			set_input(o, DIFF_BASE, id - OPT_BASE_CWASM, arg);
 			break;
 		case OPT_NEW_CWASM: case OPT_NEW_CLIF: case OPT_NEW_WASM:
-			set_input(o, DIFF_NEW, c - OPT_NEW_CWASM, optarg);
+			set_input(o, DIFF_NEW, id - OPT_NEW_CWASM, arg);
 			break;
-		case ':':
-			message__usage_error("option '%s' needs an argument", argv[optind - 1]);
 		default:
-			cli__bad_option(argv[optind - 1], optopt, SHORT_OPTIONS, long_options);
+			break;
 		}
 	}
 	cli__output_file(&o->output, o->format_file);
@@ -222,20 +148,27 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->diff.top = SIZE_MAX;
 }
 
-/* The notes of one side's report, prefixed with the side (annotation ones or the others). */
-static void print_notes(const struct diff_side *side, bool annotation)
+/* The notes of each side's report, prefixed with the side, then the
+ * comparison's own (annotation ones, or the others). */
+static void notes(const void *model, bool annotation)
 {
-	for (size_t i = 0; i < side->report.notes_nr; i++)
-		if ((side->report.notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
-			message__note("%s: %s", side->label, side->report.notes[i].text);
+	const struct diff *d = model;
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct diff_side *side = &d->side[s];
+
+		for (size_t i = 0; i < side->report.notes_nr; i++)
+			if ((side->report.notes[i].kind == REPORT_NOTE_ANNOTATION) == annotation)
+				message__note("%s: %s", side->label, side->report.notes[i].text);
+	}
+	if (!annotation && d->function_unmatched)
+		message__note("no sampled function of either side matches '%s'"
+			      " (as a name, a glob or a substring)", d->opts.function);
 }
 
-/* Notes of the comparison itself. */
-static void print_diff_notes(const struct diff *d)
+static int render(FILE *out, const void *model, const struct format *f, const struct render_opts *o)
 {
-	if (d->function_unmatched)
-		message__note("no sampled function of either side matches '%s'"
-			  " (as a name, a glob or a substring)", d->opts.function);
+	return f->diff_render(out, model, o);
 }
 
 /* Reading one side: the stream, finished. */
@@ -290,9 +223,7 @@ static int run(struct options *o, char **files)
 	struct stream streams[DIFF__SIDES];
 	struct diff_input in[DIFF__SIDES] = { { 0 } };
 	struct diff d = { 0 };
-	struct render_opts ro = { 0 };
 	char err[1024];
-	struct output_file out;
 	int ret = EXIT_INPUT, i;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
@@ -329,20 +260,7 @@ static int run(struct options *o, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	for (int s = 0; s < DIFF__SIDES; s++)
-		print_notes(&d.side[s], false);
-	print_diff_notes(&d);
-	/* Opened only now, so that bad input does not clobber an earlier comparison. */
-	if ((i = output_file__open(&out, o->output))) {
-		ret = i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
-		goto out;
-	}
-	ro.color = (o->format->needs & FORMAT_COLOR) && cli__use_color(o->color, out.f);
-	i = o->format->diff_render(out.f, &d, &ro);
-	for (int s = 0; s < DIFF__SIDES; s++)
-		print_notes(&d.side[s], true);
-	i = output_file__commit(&out, i);
-	ret = !i ? EXIT_OK : i == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
+	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &d, notes, render });
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {

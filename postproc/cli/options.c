@@ -144,10 +144,11 @@ enum option_id options__next(struct options_parser *p, const char **arg,
 	message__usage_error("unknown option '-%c'", c);
 }
 
-/* Where help starts: the column of each command's usage text. */
+/* Where help starts: the column of each command's usage text (the help
+ * lines of a report's options are wrapped for 22, a comparison's for 23). */
 static size_t column(enum options_cmd cmd)
 {
-	return cmd == C_REPORT ? 22 : 23;
+	return cmd & (C_DIFF | C_PDIFF) ? 23 : 22;
 }
 
 /* One entry: the term's lines (the last followed by the help when it fits

@@ -14,6 +14,7 @@
 #include "jit-debug.h"
 #include "lib/read-file.h"
 #include "annotate/dwarf/srcmap.h"
+#include "annotate/v8/v8-debug.h"
 #include "annotate/v8/v8-name.h"
 #include "annotate/wasm/wasm.h"
 
@@ -153,32 +154,12 @@ static const char *keep(struct annotator *a, char *s, const char *fallback)
 	return t ? t : fallback;
 }
 
-/*
- * The script a V8 load name carries ("JS:*work /path/hot.js:5:14" ->
- * "/path/hot.js"), or NULL. V8 11 sometimes writes heap garbage for
- * DEBUG_INFO file names (jit-debug.h); the load name is then the better
- * witness of the file.
- */
+/* The script a load name names (v8_name__script), kept, or NULL. */
 static const char *name_file(struct annotator *a, const char *name)
 {
-	struct v8_name n;
 	char buf[4096];
 
-	v8_name__parse(name, &n);
-	if (!n.where || n.where_len >= sizeof(buf) || !n.script_len)
-		return NULL;
-	memcpy(buf, n.where, n.script_len);
-	buf[n.script_len] = '\0';
-	return intern(a, buf);
-}
-
-/* A file name fit to print: no control bytes (V8 sometimes writes garbage). */
-static bool printable_name(const char *s)
-{
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-		if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
-			return false;
-	return *s != '\0';
+	return v8_name__script(name, buf, sizeof(buf)) ? intern(a, buf) : NULL;
 }
 
 static void annotate(struct annotator *a, const struct stream *s, size_t idx, struct annot_func *af)
@@ -236,7 +217,7 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	if (a->no_source || af->has[ANNOT_SOURCE])
 		return;
 	if (obj->kind == HB_KIND_JIT && obj->debug_nr &&
-	    jit_debug__bias(obj->name, obj->e_machine, &af->debug_bias)) {
+	    v8_debug__bias(obj->name, obj->e_machine, &af->debug_bias)) {
 		af->debug_ok = true;
 		af->has[ANNOT_SOURCE] = true;
 		af->name_file = name_file(a, obj->name);
@@ -344,7 +325,7 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 							      obj->size, af->debug_bias, off, &file);
 
 		if (e >= 0) {
-			if (!file || !printable_name(file))
+			if (!file || !jit_debug__printable(file))
 				file = af->name_file;
 			const char *base = file ? strrchr(file, '/') : NULL;
 

@@ -1,44 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Source lines of JIT code from its jitdump DEBUG_INFO entries (see jit-debug.h). */
-#include <elf.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jit-debug.h"
-#include "annotate/v8/v8-name.h"
 
-static bool ends_with(const char *s, const char *suffix)
+bool jit_debug__printable(const char *s)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
-}
-
-bool jit_debug__bias(const char *name, uint32_t e_machine, uint64_t *bias)
-{
-	struct v8_name n;
-
-	*bias = 0;
-	if (!name)
-		return true;
-	v8_name__parse(name, &n);
-	if (!v8_name__is_js(&n))
-		return true;
-	/* V8 kElfHeaderSize: sizeof(Elf32_Ehdr) on its 32-bit targets (ia32, arm). */
-	*bias = e_machine == EM_386 || e_machine == EM_ARM ? JIT_DEBUG_V8_BIAS32 : JIT_DEBUG_V8_BIAS64;
-	switch (n.tier) {
-	case '*':	/* TurboFan */
-	case '+':	/* Maglev */
-		return true;
-	case '^':	/* Sparkplug: the bytecode's position table */
-	case '~':	/* interpreter */
-		return false;
-	default:
-		/* No marker: wasm code ("JS:work-1-turbofan", machine offsets from
-		 * --perf-prof-annotate-wasm) or a function whose optimization is
-		 * disabled (interpreted, bytecode offsets). */
-		return ends_with(name, "-turbofan") || ends_with(name, "-liftoff");
-	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p < 0x20 || *p == 0x7f || *p >= 0x80)
+			return false;
+	return *s != '\0';
 }
 
 static bool same_file(const char *file)

@@ -22,22 +22,15 @@
  * The offsets are machine-code offsets only for TurboFan (`JS:*`) and Maglev
  * (`JS:+`) code; for Sparkplug (`JS:^`) and interpreted (`JS:~`) code V8
  * logs the bytecode's source positions, which say nothing about the machine
- * code. V8 11 also writes some file names with heap garbage in them, whose
- * NUL bytes shift every later entry for a reader walking them as the spec
- * says: entries that land outside the object are ignored, and a file name
- * is only as good as the JIT wrote it.
+ * code (v8/v8-debug.h: which entries to read, and their bias). V8 11 also
+ * writes some file names with heap garbage in them, whose NUL bytes shift
+ * every later entry for a reader walking them as the spec says: entries
+ * that land outside the object are ignored, and a file name is only as good
+ * as the JIT wrote it (jit_debug__printable).
  */
-#define JIT_DEBUG_V8_BIAS64 0x40	/* sizeof(Elf64_Ehdr), V8's kElfHeaderSize */
-#define JIT_DEBUG_V8_BIAS32 0x34	/* sizeof(Elf32_Ehdr) */
-
-/*
- * How to read the debug entries of a jit object called name (the jitdump LOAD
- * name) for ELF machine e_machine. Sets *bias to what the JIT added to each
- * entry beyond code start + offset (V8: JIT_DEBUG_V8_BIAS64/32; other JITs,
- * e.g. perf's JVMTI agent: 0). Returns false when the entries do not map
- * machine code offsets (V8 `JS:^` and `JS:~`): do not show them per instruction.
- */
-bool jit_debug__bias(const char *name, uint32_t e_machine, uint64_t *bias);
+/* A file name fit to print: not empty, no control or non-ASCII byte (V8
+ * sometimes writes garbage). */
+bool jit_debug__printable(const char *file);
 
 /*
  * The entry of e[0..n) covering machine code offset off of an object loaded

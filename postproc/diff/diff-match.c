@@ -11,81 +11,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate/v8/v8-name.h"
 #include "diff-match.h"
-
-/* Wasm tiers V8 appends to a wasm function's name ("work-1-turbofan"). */
-static const char *const wasm_tiers[] = { "-liftoff", "-turbofan" };
 
 size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
 		      const char *dso, bool with_location)
 {
-	const char *p = name, *q, *sp;
-	size_t fn, out;
+	const char *base = dso ? strrchr(dso, '/') : NULL;
+	size_t out;
 
 	if (!len)
 		return 0;
-	if (kind != HB_KIND_JIT) {
-		/* A symbol of a file: the same library may sit at another path. */
-		const char *base = dso ? strrchr(dso, '/') : NULL;
-
-		base = base ? base + 1 : dso ? dso : "";
-		if (!with_location)
-			base = "";
-		out = (size_t)snprintf(buf, len, "%s%s%s", base, *base ? " " : "", name);
-		return out < len ? out : len - 1;
-	}
-	/* V8's tag: letters and a single ':' ("JS:", "LazyCompile:", "Function:"). */
-	for (q = p; isalpha((unsigned char)*q); q++)
-		;
-	if (q > p && *q == ':' && q[1] != ':')
-		p = q + 1;
-	/* Its tier mark: TurboFan *, Sparkplug ^, Ignition ~, Maglev +. */
-	if (*p && strchr("*^~+", *p))
-		p++;
-	sp = strchr(p, ' ');
-	fn = sp ? (size_t)(sp - p) : strlen(p);
-	for (size_t t = 0; t < ARRAY_SIZE(wasm_tiers); t++) {
-		size_t n = strlen(wasm_tiers[t]);
-
-		/* only after the wasm function index: "name-1-turbofan" */
-		if (fn > n + 1 && !memcmp(p + fn - n, wasm_tiers[t], n) &&
-		    isdigit((unsigned char)p[fn - n - 1])) {
-			fn -= n;
-			break;
-		}
-	}
-	out = fn < len - 1 ? fn : len - 1;
-	memcpy(buf, p, out);
-	if (sp) {
-		/* " /srv/app.js:5:14"; without the location, " app.js": the same
-		 * script run from another directory, or named by another V8 with
-		 * or without the column */
-		const char *loc = sp, *end = sp + strlen(sp);
-		size_t rest;
-
-		if (!with_location) {
-			for (int k = 0; k < 2; k++) {
-				const char *c = end;
-
-				while (c > sp && isdigit((unsigned char)c[-1]))
-					c--;
-				if (c == end || c == sp || c[-1] != ':')
-					break;
-				end = c - 1;
-			}
-			for (loc = end; loc > sp + 1 && loc[-1] != '/'; loc--)
-				;
-			if (out < len - 1)
-				buf[out++] = ' ';
-		}
-		rest = (size_t)(end - loc);
-		if (rest > len - 1 - out)
-			rest = len - 1 - out;
-		memcpy(buf + out, loc, rest);
-		out += rest;
-	}
-	buf[out] = '\0';
-	return out;
+	if (kind == HB_KIND_JIT)
+		return v8_name__identity(buf, len, name, with_location);
+	/* A symbol of a file: the same library may sit at another path. */
+	base = base ? base + 1 : dso ? dso : "";
+	if (!with_location)
+		base = "";
+	out = (size_t)snprintf(buf, len, "%s%s%s", base, *base ? " " : "", name);
+	return out < len ? out : len - 1;
 }
 
 /* Functions. */

@@ -45,4 +45,26 @@ void v8_name__parse(const char *name, struct v8_name *n);
  */
 bool v8_name__is_js(const struct v8_name *n);
 
+/*
+ * The identity of JIT code across compilations and runs (hotblocks diff
+ * pairs functions by it), into buf (NUL-terminated, cut at len): the name
+ * without what changes between compilations of one function: V8's tag
+ * ("JS:", "LazyCompile:", "Function:" of older V8), its tier mark (* ^ ~ +)
+ * and the wasm tier suffix ("-liftoff", "-turbofan"); the wasm function
+ * index ("work-1") and the script location ("/srv/hot.js:5:14") stay;
+ * with_location false keeps only the base name of the script ("hot.js").
+ * The tag here is letters and one ':' (not "::"), which v8_name__parse does
+ * not ask. Returns the length.
+ */
+size_t v8_name__identity(char *buf, size_t len, const char *name, bool with_location);
+
+/*
+ * The script a load name names ("JS:*work /path/hot.js:5:14" ->
+ * "/path/hot.js"), into buf[0..len) NUL-terminated; false when it names
+ * none or it does not fit. V8 11 sometimes writes heap garbage for
+ * DEBUG_INFO file names (v8-debug.h); the load name is then the better
+ * witness of the file.
+ */
+bool v8_name__script(const char *name, char *buf, size_t len);
+
 #endif

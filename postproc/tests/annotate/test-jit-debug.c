@@ -18,39 +18,40 @@
 #include <cmocka.h>
 
 #include "annotate/jit-debug.h"
+#include "annotate/v8/v8-debug.h"
 #include "stream/stream.h"
 
 static void jit_bias_follows_the_v8_code_kind(void **state)
 {
 	uint64_t b;
 
-	assert_true(jit_debug__bias("JS:*work /tmp/hot.js:2:14", 62, &b));
+	assert_true(v8_debug__bias("JS:*work /tmp/hot.js:2:14", 62, &b));
 	assert_int_equal(b, 0x40);
-	assert_true(jit_debug__bias("JS:+work /tmp/hot.js:2:14", 183, &b));
+	assert_true(v8_debug__bias("JS:+work /tmp/hot.js:2:14", 183, &b));
 	assert_int_equal(b, 0x40);
-	assert_true(jit_debug__bias("JS:*work /tmp/hot.js:2:14", 3, &b));
+	assert_true(v8_debug__bias("JS:*work /tmp/hot.js:2:14", 3, &b));
 	assert_int_equal(b, 0x34);
-	assert_false(jit_debug__bias("JS:^work /tmp/hot.js:2:14", 62, &b));
-	assert_false(jit_debug__bias("JS:~work /tmp/hot.js:2:14", 62, &b));
-	assert_false(jit_debug__bias("JS:work /tmp/hot.js:2:14", 62, &b));
-	assert_true(jit_debug__bias("JS:work-1-turbofan", 62, &b));
+	assert_false(v8_debug__bias("JS:^work /tmp/hot.js:2:14", 62, &b));
+	assert_false(v8_debug__bias("JS:~work /tmp/hot.js:2:14", 62, &b));
+	assert_false(v8_debug__bias("JS:work /tmp/hot.js:2:14", 62, &b));
+	assert_true(v8_debug__bias("JS:work-1-turbofan", 62, &b));
 	assert_int_equal(b, 0x40);
 	/* V8 10 (node 18) names: test-data/v8-versions/node-18. */
-	assert_true(jit_debug__bias("LazyCompile:*work /tmp/hot.js:5", 62, &b));
+	assert_true(v8_debug__bias("LazyCompile:*work /tmp/hot.js:5", 62, &b));
 	assert_int_equal(b, 0x40);
-	assert_false(jit_debug__bias("Function:^work /tmp/hot.js:5", 62, &b));
-	assert_false(jit_debug__bias("LazyCompile:~work /tmp/hot.js:5", 62, &b));
-	assert_false(jit_debug__bias("Script:~ /tmp/hot.js:1", 62, &b));
-	assert_true(jit_debug__bias("Function:work-1-turbofan", 62, &b));
+	assert_false(v8_debug__bias("Function:^work /tmp/hot.js:5", 62, &b));
+	assert_false(v8_debug__bias("LazyCompile:~work /tmp/hot.js:5", 62, &b));
+	assert_false(v8_debug__bias("Script:~ /tmp/hot.js:1", 62, &b));
+	assert_true(v8_debug__bias("Function:work-1-turbofan", 62, &b));
 	assert_int_equal(b, 0x40);
-	assert_true(jit_debug__bias("Function:work-1-liftoff", 3, &b));
+	assert_true(v8_debug__bias("Function:work-1-liftoff", 3, &b));
 	assert_int_equal(b, 0x34);
 	/* Not V8 JavaScript or wasm code: entries are taken as written. */
-	assert_true(jit_debug__bias("Builtin:ArgumentsAdaptorTrampoline", 62, &b));
+	assert_true(v8_debug__bias("Builtin:ArgumentsAdaptorTrampoline", 62, &b));
 	assert_int_equal(b, 0);
-	assert_true(jit_debug__bias("JSX:*work", 62, &b));
+	assert_true(v8_debug__bias("JSX:*work", 62, &b));
 	assert_int_equal(b, 0);
-	assert_true(jit_debug__bias("java.lang.String::hashCode", 62, &b));
+	assert_true(v8_debug__bias("java.lang.String::hashCode", 62, &b));
 	assert_int_equal(b, 0);
 }
 

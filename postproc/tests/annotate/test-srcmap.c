@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "annotate/jit-debug.h"
+#include "annotate/v8/v8-debug.h"
 #include "lib/little-endian.h"
 #include "lib/read-file.h"
 #include "annotate/dwarf/srcmap.h"
@@ -577,7 +578,7 @@ static void print_load(const struct jit_load *l, void *ctx)
 {
 	const char *dir = ctx;
 	uint64_t bias;
-	bool usable = jit_debug__bias(l->name, l->e_machine, &bias);
+	bool usable = v8_debug__bias(l->name, l->e_machine, &bias);
 	char path[4096];
 	FILE *f;
 
@@ -635,7 +636,7 @@ static void check_load(const struct jit_load *l, void *ctx)
 	uint64_t bias;
 
 	/* Sparkplug only in this recording: bytecode offsets. */
-	assert_false(jit_debug__bias(l->name, l->e_machine, &bias));
+	assert_false(v8_debug__bias(l->name, l->e_machine, &bias));
 	assert_int_equal(bias, 0x40);
 	for (uint64_t o = 0; o < l->code_size; o++) {
 		const char *file;

@@ -77,11 +77,26 @@ static void other_names(void **state)
 	expect("JS:*f ", "JS", '*', "f", NULL, NULL, true);
 }
 
+/* The script a load name names, or none; identities are in test-diff.c. */
+static void script_of_a_name(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_true(v8_name__script("JS:*work /srv/app.js:12:21", buf, sizeof(buf)));
+	assert_string_equal(buf, "/srv/app.js");
+	assert_true(v8_name__script("LazyCompile:*work /srv/app.js:12", buf, sizeof(buf)));
+	assert_string_equal(buf, "/srv/app.js");
+	assert_false(v8_name__script("JS:work-1-turbofan", buf, sizeof(buf)));
+	assert_false(v8_name__script("JS:*work /srv/app.js:12:21", buf, 8));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(v8_forms),
 		cmocka_unit_test(other_names),
+		cmocka_unit_test(script_of_a_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,59 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "columns.h"
 #include "stream/stream.h"
-
-struct clif_func;
-struct cwasm_func;
-struct srcmap;
-
-enum annot_col {
-	ANNOT_CLIF,		/* the CLIF lines of the instruction's wasm offset */
-	ANNOT_WASM,		/* the Wasm instruction at that offset */
-	ANNOT_SOURCE,		/* file:line from DWARF / jitdump DEBUG_INFO */
-	ANNOT__NR
-};
 
 struct annot_inputs {
 	const char *cwasm;	/* --cwasm: wasmtime's compiled module */
 	const char *clif_dir;	/* --clif: its --emit-clif directory */
 	const char *wasm;	/* --wasm: the original module */
 	bool no_source;		/* --no-source */
-};
-
-/* One cell: text NULL means absent (printed "-"). key tells equal texts from
- * different places apart for the ditto rule (the wasm offset, as the reference). */
-struct annot_cell {
-	const char *text;
-	uint64_t key;
-	/* [Source] only: the innermost frame's file (as DWARF or the JIT names it)
-	 * and line, for printing source lines above the instructions; NULL / 0 if unknown. */
-	const char *file;
-	unsigned line;
-};
-
-/* What is known about one sampled object. */
-struct annot_func {
-	const char *display;	/* name to show: demangled; for wasm functions the
-				 * name-section name as the reference shows it */
-	const char *raw;	/* the object's name as the stream has it */
-	bool wasm;		/* matched to a function of the .cwasm */
-	int module, func_index;	/* wasm[M]::function[F] when known, else -1 */
-	const char *symbol;	/* the .cwasm ELF symbol, when matched */
-	uint64_t text_off;	/* its offset in .text, when matched */
-	bool stale;		/* matched by name, but the code bytes differ: the
-				 * .cwasm is not what ran */
-	bool has[ANNOT__NR];	/* which columns this object may fill (a source
-				 * column may still turn out empty) */
-	/* private */
-	const struct cwasm_func *cf;
-	const struct clif_func *clif;
-	struct srcmap *elf_src;
-	bool elf_lazy;
-	uint64_t debug_bias;
-	const char *name_file;	/* the script named in a V8 load name, if any */
-	bool debug_ok;
-	struct jit_debug_index *debug_index;	/* built at the first lookup */
 };
 
 struct annotator;

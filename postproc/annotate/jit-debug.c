@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Source lines of JIT code from its jitdump DEBUG_INFO entries (see jit-debug.h). */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "jit-debug.h"
+#include "v8/v8-debug.h"
+#include "v8/v8-name.h"
 
 bool jit_debug__printable(const char *s)
 {
@@ -135,4 +139,45 @@ long jit_debug__find(const struct stream_debug *e, size_t n, uint64_t load_addr,
 		*file = j >= 0 ? e[j].file : NULL;
 	}
 	return best;
+}
+
+bool jit_debug__claim(const struct stream_object *obj, struct annot_func *af, struct annot_texts *t)
+{
+	char buf[4096];
+
+	if (obj->kind != HB_KIND_JIT || !obj->debug_nr ||
+	    !v8_debug__bias(obj->name, obj->e_machine, &af->debug_bias))
+		return false;
+	af->source = ANNOT_SOURCE_JIT_DEBUG;
+	af->has[ANNOT_SOURCE] = true;
+	af->name_file = v8_name__script(obj->name, buf, sizeof(buf)) ? annot_texts__intern(t, buf) : NULL;
+	return true;
+}
+
+void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uint32_t off,
+		     struct annot_cell *cell, struct annot_texts *t)
+{
+	const char *file = NULL, *base;
+	char text[512];
+	long e;
+	int w;
+
+	/* Indexed once per object: a report asks for every shown instruction. */
+	if (!af->debug_index)
+		af->debug_index = jit_debug_index__new(obj->debug, obj->debug_nr, obj->addr, obj->size,
+						       af->debug_bias);
+	e = af->debug_index ? jit_debug_index__find(af->debug_index, off, &file) :
+			      jit_debug__find(obj->debug, obj->debug_nr, obj->addr, obj->size,
+					      af->debug_bias, off, &file);
+	if (e < 0)
+		return;
+	if (!file || !jit_debug__printable(file))
+		file = af->name_file;
+	base = file ? strrchr(file, '/') : NULL;
+	/* V8 puts the column in the discriminator; 0 means none. */
+	w = snprintf(text, sizeof(text), "%s:%" PRIu32, base ? base + 1 : file ? file : "?",
+		     obj->debug[e].line);
+	if (obj->debug[e].discrim && w > 0 && (size_t)w < sizeof(text))
+		snprintf(text + w, sizeof(text) - (size_t)w, ":%" PRIu32, obj->debug[e].discrim);
+	*cell = (struct annot_cell){ annot_texts__intern(t, text), (uint64_t)e, file, obj->debug[e].line };
 }

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "columns.h"
 #include "stream/stream.h"
 
 /*
@@ -57,5 +58,15 @@ struct jit_debug_index *jit_debug_index__new(const struct stream_debug *e, size_
 					     uint64_t load_addr, uint64_t size, uint64_t bias);
 long jit_debug_index__find(const struct jit_debug_index *ix, uint64_t off, const char **file);
 void jit_debug_index__free(struct jit_debug_index *ix);
+
+/*
+ * The [Source] column of JIT code from its debug entries (columns.h):
+ * claim obj when it has entries that map its machine code (v8_debug__bias),
+ * and give the cell at offset off: "FILE:LINE[:COLUMN]", the file as the
+ * JIT named it (the load name's script when the entry's is garbage).
+ */
+bool jit_debug__claim(const struct stream_object *obj, struct annot_func *af, struct annot_texts *t);
+void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uint32_t off,
+		     struct annot_cell *cell, struct annot_texts *t);
 
 #endif

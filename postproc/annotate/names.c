@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include <libiberty/demangle.h>
+
 #include "names.h"
 #include "v8/v8-name.h"
 
@@ -60,4 +62,9 @@ size_t name_distance(const char *pattern, const char *name)
 	}
 	/* Close: up to a third of the pattern's function part wrong, 2 at least. */
 	return row[n] <= (m / 3 > 2 ? m / 3 : 2) ? row[n] + 1 : NAME_FAR;
+}
+
+char *names__demangle(const char *name)
+{
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Names of sampled code as people look for them: how near a name is to what
- * was asked (--function's suggestions), knowing how JITs write their names.
+ * Names of sampled code as people read them: demangled for display, and
+ * how near a name is to what was asked (--function's suggestions), knowing
+ * how JITs write their names.
  */
 #ifndef POSTPROC_ANNOTATE_NAMES_H
 #define POSTPROC_ANNOTATE_NAMES_H
@@ -20,5 +21,9 @@
 #define NAME_DISTANCE_MAX 128
 #define NAME_FAR ((size_t)-1)
 size_t name_distance(const char *pattern, const char *name);
+
+/* name demangled for display (C++, Rust; malloc()ed), or NULL when it is
+ * no mangled name (or memory ran out). */
+char *names__demangle(const char *name);
 
 #endif

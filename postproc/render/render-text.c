@@ -81,7 +81,7 @@ static const char *cell_text(const struct report_cell *c)
 }
 
 /* The columns s takes, shown printable. */
-static size_t width(const char *s)
+static size_t shown_width(const char *s)
 {
 	return term_width(s, strlen(s), 0);
 }
@@ -113,7 +113,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
 	for (i = 0; i < b->insns; i++) {
-		size_t len = width(rows[i].text);
+		size_t len = shown_width(rows[i].text);
 
 		if (len > asm_w)
 			asm_w = len;
@@ -122,7 +122,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	for (c = 0; c < REPORT_COL__NR; c++) {
 		for (i = 0; i < b->insns; i++) {
 			/* A missing cell prints as "-": it counts as width 1. */
-			size_t len = rows[i].cells[c].text ? width(rows[i].cells[c].text) : 1;
+			size_t len = rows[i].cells[c].text ? shown_width(rows[i].cells[c].text) : 1;
 
 			if (len > w[c])
 				w[c] = len;

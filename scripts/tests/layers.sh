@@ -4,13 +4,20 @@
 # in postproc/FOLDER/ (its unit tests in postproc/tests/FOLDER/ too) names a
 # file of FOLDER or of a folder USES_FOLDER lists, the plugin's wire format
 # (plugin/stream-format.h, from the stream reader alone) or a file the build
-# makes; no folder is left out of the list, and no layer uses one above it.
+# makes, or an interface of a folder above it that it implements
+# (INTERFACES); no folder is left out of the list, and no layer uses one
+# above it.
 . "$(dirname "$0")/lib.sh"
 
 make -s --no-print-directory -C "$top" -f - <<'MK' >"$tmp/uses" 2>&1
 include postproc/layers.mk
 print:
 	@$(foreach d,$(POSTPROC_DIRS),echo '$(d): $(USES_$(d))';)
+MK
+make -s --no-print-directory -C "$top" -f - <<'MK' >"$tmp/interfaces" 2>&1
+include postproc/layers.mk
+print:
+	@$(foreach i,$(INTERFACES),echo '$(i)';)
 MK
 check "postproc/layers.mk lists the layers" grep -q '^lib:' "$tmp/uses"
 
@@ -37,6 +44,10 @@ while IFS=: read -r d uses; do
 			"$top"/postproc/tests/*) case $f in */tests/*) continue ;; esac ;;
 			esac
 			t=${p#"$top"/postproc/}
+			# an interface of a folder above, from a folder under it
+			if grep -qx "$t" "$tmp/interfaces"; then
+				case $d/ in "${t%/*}"/*) continue ;; esac
+			fi
 			t=${t%/*}
 			[ "$t" = "$d" ] && continue
 			case " $uses " in *" $t "*) continue ;; esac

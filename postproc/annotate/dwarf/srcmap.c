@@ -32,7 +32,7 @@ struct cu_range {
 
 struct cached {
 	uint64_t addr;		/* as the caller gave it */
-	struct srcline_frame *frames;	/* owned; NULL when nr is 0 */
+	struct srcmap_frame *frames;	/* owned; NULL when nr is 0 */
 	size_t nr;
 };
 
@@ -280,10 +280,10 @@ static int descend(Dwarf_Die *parent, uint64_t a, struct chain *c, unsigned dept
 }
 
 /* Collect the frames of DWARF address a into *out (malloc'd); returns the count or -ENOMEM. */
-static long resolve(struct srcmap *m, uint64_t a, struct srcline_frame **out)
+static long resolve(struct srcmap *m, uint64_t a, struct srcmap_frame **out)
 {
 	Dwarf_Die *cu = find_unit(m, a);
-	struct srcline_frame here = { 0 }, *fr = NULL;
+	struct srcmap_frame here = { 0 }, *fr = NULL;
 	struct chain c = { 0 };
 	Dwarf_Files *files = NULL;
 	size_t nr = 0, alloc = 0, nfiles = 0;
@@ -321,7 +321,7 @@ static long resolve(struct srcmap *m, uint64_t a, struct srcline_frame **out)
 		nr++;
 		if (tag != DW_TAG_inlined_subroutine)
 			break;
-		here = (struct srcline_frame){ 0 };
+		here = (struct srcmap_frame){ 0 };
 		if (files) {
 			unsigned idx = attr_udata(d, DW_AT_call_file);
 
@@ -354,10 +354,10 @@ static bool cache_eq(uint32_t idx, const void *key, const void *ctx)
 	return m->cache[idx].addr == *(const uint64_t *)key;
 }
 
-size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcline_frame **frames)
+size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame **frames)
 {
 	uint64_t h = hash_u64(HASH_SEED, addr), a;
-	struct srcline_frame *fr = NULL;
+	struct srcmap_frame *fr = NULL;
 	long idx, nr = 0;
 
 	*frames = NULL;
@@ -847,9 +847,9 @@ static const char *base_name(const char *path)
 	return *path ? path : "?";
 }
 
-const char *srcline__short(char *buf, size_t len, const struct srcline_frame *frames, size_t n)
+const char *srcmap__short(char *buf, size_t len, const struct srcmap_frame *frames, size_t n)
 {
-	const struct srcline_frame *f = frames;
+	const struct srcmap_frame *f = frames;
 	size_t at;
 	int k;
 

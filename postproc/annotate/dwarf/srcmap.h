@@ -71,7 +71,7 @@
  */
 
 /* One frame of a source location. Strings are borrowed from the srcmap. */
-struct srcline_frame {
+struct srcmap_frame {
 	const char *function;	/* DW_AT_name (through abstract_origin/specification);
 				 * NULL if the address is in no function DIE */
 	const char *file;	/* directory entry + name, joined to the unit's
@@ -126,7 +126,7 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
  * twice for one address costs a hash lookup. A malformed DWARF unit gives 0
  * frames (libdw refuses it), never a crash.
  */
-size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcline_frame **frames);
+size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame **frames);
 
 /* Offset of the Code section payload in the .wasm file (0 for ELF srcmaps). */
 uint64_t srcmap__wasm_code_start(const struct srcmap *m);
@@ -158,6 +158,6 @@ void srcmap_cache__release(struct srcmap_cache *c);
  * is left out when the column is 0, ":line:col" when the line is 0, "?"
  * stands for an unknown function or file. n == 0 gives "".
  */
-const char *srcline__short(char *buf, size_t len, const struct srcline_frame *frames, size_t n);
+const char *srcmap__short(char *buf, size_t len, const struct srcmap_frame *frames, size_t n);
 
 #endif

@@ -52,7 +52,7 @@ static uint8_t *slurp(const char *path, size_t *len)
 
 /* ---- lookup CLI ---- */
 
-static void print_frames(uint64_t addr, const struct srcline_frame *fr, size_t n)
+static void print_frames(uint64_t addr, const struct srcmap_frame *fr, size_t n)
 {
 	if (!n)
 		printf("0x%llx - ?? ?? 0 0\n", (unsigned long long)addr);
@@ -92,7 +92,7 @@ static int cli(int argc, char **argv)
 	if (wasm)
 		printf("# code-start 0x%llx\n", (unsigned long long)srcmap__wasm_code_start(m));
 	for (int i = 3; i < argc; i++) {
-		const struct srcline_frame *fr;
+		const struct srcmap_frame *fr;
 		char *end;
 		uint64_t addr = strtoull(argv[i], &end, 0);
 		size_t nr;
@@ -215,7 +215,7 @@ static void open_and_probe(const uint8_t *w, size_t len, uint64_t step)
 		return;
 	}
 	for (uint64_t off = 0; off < len + 4; off += step) {
-		const struct srcline_frame *fr;
+		const struct srcmap_frame *fr;
 		size_t nr = srcmap__lookup(m, off, &fr);
 
 		for (size_t i = 0; i < nr; i++)
@@ -284,7 +284,7 @@ static void wasm_with_dwarf_opens_and_finds_frames_in_code_only(void **state)
 		if (mod->s[i].id == 10)
 			assert_int_equal(code_start, mod->s[i].payload - mod->buf);
 	for (uint64_t off = 0; off < mod->len + 16; off++) {
-		const struct srcline_frame *fr, *again;
+		const struct srcmap_frame *fr, *again;
 		size_t nr = srcmap__lookup(m, off, &fr);
 
 		if (off < code_start)
@@ -438,7 +438,7 @@ static int phdr_cb(struct dl_phdr_info *info, size_t size, void *data)
 
 static void elf_finds_this_test_functions_source(void **state)
 {
-	const struct srcline_frame *fr;
+	const struct srcmap_frame *fr;
 	struct srcmap *m;
 	uint64_t bias = 0, addr;
 	size_t nr;
@@ -456,7 +456,7 @@ static void elf_finds_this_test_functions_source(void **state)
 	assert_string_equal(fr[nr - 1].function, "lookup_me");
 	assert_non_null(strstr(fr[nr - 1].file, "test-srcmap.c"));
 	assert_true(fr[0].line > 0);
-	srcline__short(buf, sizeof(buf), fr, nr);
+	srcmap__short(buf, sizeof(buf), fr, nr);
 	assert_non_null(strstr(buf, "test-srcmap.c:"));
 	assert_int_equal(lookup_me(1), 4);
 	srcmap__close(m);
@@ -477,22 +477,22 @@ static void elf_errors_have_their_codes(void **state)
 
 static void short_form_names_innermost_and_outermost(void **state)
 {
-	const struct srcline_frame fr[] = {
+	const struct srcmap_frame fr[] = {
 		{ "mix", "/src/a/inl.c", 7, 4 },
 		{ "hash_word", "/src/a/inl.c", 14, 7 },
 		{ "work", "C:\\src\\inl.c", 23, 7 },
 	};
-	const struct srcline_frame odd[] = { { NULL, NULL, 0, 3 }, { "f", "x.c", 2, 0 } };
+	const struct srcmap_frame odd[] = { { NULL, NULL, 0, 3 }, { "f", "x.c", 2, 0 } };
 	char buf[64];
 
-	assert_string_equal(srcline__short(buf, sizeof(buf), fr, 1), "mix inl.c:7:4");
-	assert_string_equal(srcline__short(buf, sizeof(buf), fr + 2, 1), "work inl.c:23:7");
-	assert_string_equal(srcline__short(buf, sizeof(buf), fr, 3),
+	assert_string_equal(srcmap__short(buf, sizeof(buf), fr, 1), "mix inl.c:7:4");
+	assert_string_equal(srcmap__short(buf, sizeof(buf), fr + 2, 1), "work inl.c:23:7");
+	assert_string_equal(srcmap__short(buf, sizeof(buf), fr, 3),
 			    "mix inl.c:7:4 (inlined into work)");
-	assert_string_equal(srcline__short(buf, sizeof(buf), odd, 1), "? ?");
-	assert_string_equal(srcline__short(buf, sizeof(buf), odd + 1, 1), "f x.c:2");
-	assert_string_equal(srcline__short(buf, sizeof(buf), fr, 0), "");
-	assert_string_equal(srcline__short(buf, 8, fr, 3), "mix inl");
+	assert_string_equal(srcmap__short(buf, sizeof(buf), odd, 1), "? ?");
+	assert_string_equal(srcmap__short(buf, sizeof(buf), odd + 1, 1), "f x.c:2");
+	assert_string_equal(srcmap__short(buf, sizeof(buf), fr, 0), "");
+	assert_string_equal(srcmap__short(buf, 8, fr, 3), "mix inl");
 }
 
 /* ---- tests: jitdump debug entries ---- */

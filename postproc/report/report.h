@@ -177,7 +177,7 @@ struct report_func {
 	uint64_t outside;		/* past the code bytes the stream has */
 	/* Provenance: its samples by run (those with any), in run order; and
 	 * how many other objects of the same code and name were folded into it
-	 * (stream-fold.h), CODE_MOVE copies not counted. */
+	 * (stream/stream-fold.c), CODE_MOVE copies not counted. */
 	struct report_run_samples *runs;
 	size_t runs_nr;
 	uint32_t folded;

@@ -85,7 +85,7 @@ struct stream_object {
 	uint32_t moved_into;
 	uint32_t moves;
 	/* After stream__finish: folded_into is the object this one's samples were
-	 * folded into (the same code under the same name, stream-fold.h), else
+	 * folded into (the same code under the same name, stream-fold.c), else
 	 * UINT32_MAX; folds counts the objects folded into this one. */
 	uint32_t folded_into;
 	uint32_t folds;
@@ -173,7 +173,7 @@ void stream__init(struct stream *s);
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
 /* Done reading: fold copies of one code (CODE_MOVE, and the same code under
- * the same name, stream-fold.h), sort the samples and point each object at
+ * the same name, stream-fold.c), sort the samples and point each object at
  * its own. Returns 0, -ENOMEM, or -ERANGE when one offset's samples over all
  * sections overflow 64 bits. */
 int stream__finish(struct stream *s);
@@ -183,6 +183,22 @@ long stream__find_event(const struct stream *s, const char *name);
 
 /* Free everything s owns. */
 void stream__release(struct stream *s);
+
+/*
+ * For the reader's parts (stream-read.c, stream-fold.c): sort s->samples and
+ * sum those of one (object, event, offset); returns 0, or -ERANGE when a sum
+ * does not fit 64 bits (overflow sets nothing); saturate: sums stick at
+ * UINT64_MAX instead (after folding moved code).
+ */
+int stream__merge_samples(struct stream *s, bool saturate);
+
+/*
+ * Add samples to a tally kept sorted by (ev, run) as it grows (in record
+ * order): the last entry when it is of the same run and event, else a new
+ * one. Saturates. Returns 0 or -ENOMEM.
+ */
+int stream__tally_add(struct stream_tally **v, size_t *nr, size_t *alloc, uint32_t run,
+		      uint32_t ev, uint64_t samples);
 
 /* The wire names of the enums, "jit", "unattributed.no-map", ... */
 const char *stream__kind_name(enum hb_object_kind kind);

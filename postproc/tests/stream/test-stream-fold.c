@@ -10,7 +10,6 @@
 
 #include <cmocka.h>
 
-#include "stream/stream-fold.h"
 #include "stream/stream.h"
 
 static char err[1024];
@@ -182,11 +181,11 @@ static void tally_sums_saturate(void **state)
 	struct stream_tally *v = NULL;
 	size_t nr = 0, alloc = 0;
 
-	assert_int_equal(stream_fold__tally(&v, &nr, &alloc, 0, 0, UINT64_MAX - 1), 0);
-	assert_int_equal(stream_fold__tally(&v, &nr, &alloc, 0, 0, 5), 0);
+	assert_int_equal(stream__tally_add(&v, &nr, &alloc, 0, 0, UINT64_MAX - 1), 0);
+	assert_int_equal(stream__tally_add(&v, &nr, &alloc, 0, 0, 5), 0);
 	assert_int_equal(nr, 1);
 	assert_true(v[0].samples == UINT64_MAX);
-	assert_int_equal(stream_fold__tally(&v, &nr, &alloc, 1, 0, 5), 0);
+	assert_int_equal(stream__tally_add(&v, &nr, &alloc, 1, 0, 5), 0);
 	assert_int_equal(nr, 2);
 	free(v);
 }

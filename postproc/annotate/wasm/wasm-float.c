@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/float-decimal.h"
+#include "wasm-float.h"
 #include "wasm-read.h"
 
 /* Rust {} of a finite nonzero magnitude: plain decimal, no exponent. */
@@ -36,7 +37,7 @@ static void put_display(struct strbuf *b, uint64_t mag, bool is64)
 	}
 }
 
-void wasm_put_float(struct strbuf *b, uint64_t bits, bool is64)
+void wasm_float__put(struct strbuf *b, uint64_t bits, bool is64)
 {
 	const int w = is64 ? 64 : 32, eb = is64 ? 11 : 8, mw = w - 1 - eb;
 	const uint64_t wmask = is64 ? UINT64_MAX : 0xffffffffu;
@@ -96,7 +97,7 @@ static size_t fmt_float(char *out, size_t len, uint64_t bits, bool is64)
 	struct strbuf b = { 0 };
 	size_t n;
 
-	wasm_put_float(&b, bits, is64);
+	wasm_float__put(&b, bits, is64);
 	if (b.oom) {
 		strbuf_release(&b);
 		if (len)
@@ -114,12 +115,12 @@ static size_t fmt_float(char *out, size_t len, uint64_t bits, bool is64)
 	return n;
 }
 
-size_t wasm_fmt_f32(char *buf, size_t len, uint32_t bits)
+size_t wasm_float__fmt_f32(char *buf, size_t len, uint32_t bits)
 {
 	return fmt_float(buf, len, bits, false);
 }
 
-size_t wasm_fmt_f64(char *buf, size_t len, uint64_t bits)
+size_t wasm_float__fmt_f64(char *buf, size_t len, uint64_t bits)
 {
 	return fmt_float(buf, len, bits, true);
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lib/little-endian.h"
+#include "wasm-insn.h"
 #include "wasm-read.h"
 
 /* Immediate kinds of wasm-opcodes.def (the IMM column). */
@@ -147,7 +148,7 @@ static int push_insn(struct modctx *x, const uint8_t *at, uint16_t prefix, uint3
 
 	if (VEC_GROW(m->insns, m->nr_insns + 1, m->alloc_insns) ||
 	    VEC_GROW(m->text_off, m->nr_insns + 1, m->alloc_text_off))
-		return wasm_fail(x->ps, at, -ENOMEM, "out of memory");
+		return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
 	in = &m->insns[m->nr_insns];
 	*in = (struct wasm_insn){
 		.off = (uint32_t)(at - x->ps->base),
@@ -158,14 +159,14 @@ static int push_insn(struct modctx *x, const uint8_t *at, uint16_t prefix, uint3
 	};
 	m->text_off[m->nr_insns] = SIZE_MAX;
 	if (has_text && x->out.len > m->text_limit - m->text.len)
-		return wasm_fail(x->ps, at, -E2BIG,
+		return wasm_read__fail(x->ps, at, -E2BIG,
 				 "instruction text over %zu bytes in all (names too long?)", m->text_limit);
 	if (has_text) {
 		m->text_off[m->nr_insns] = m->text.len;
 		strbuf_add(&m->text, x->out.buf, x->out.len);
 		strbuf_addch(&m->text, '\0');
 		if (m->text.oom || x->out.oom)
-			return wasm_fail(x->ps, at, -ENOMEM, "out of memory");
+			return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
 	}
 	m->nr_insns++;
 	return 0;
@@ -191,12 +192,12 @@ static int rd_blocktype(struct modctx *x, struct cursor *c, struct blocktype *bt
 			return 0;
 		}
 		bt->kind = BT_VAL;
-		return rd_valtype(x->ps, c, &bt->vt);
+		return wasm_types__read_valtype(x->ps, c, &bt->vt);
 	}
-	if ((rc = rd_s(x->ps, c, 33, &s, "block type")))
+	if ((rc = wasm_read__s(x->ps, c, 33, &s, "block type")))
 		return rc;
 	if (s < 0 || s > UINT32_MAX)
-		return wasm_fail(x->ps, at, -EINVAL, "invalid function type in block type");
+		return wasm_read__fail(x->ps, at, -EINVAL, "invalid function type in block type");
 	bt->kind = BT_FUNC;
 	bt->idx = (uint32_t)s;
 	return 0;
@@ -210,22 +211,22 @@ static bool put_blocktype(struct modctx *x, const struct blocktype *bt)
 
 	if (n) {
 		strbuf_addch(b, ' ');
-		wasm_put_name(b, n, NK_LABEL);
+		wasm_names__put_name(b, n, NK_LABEL);
 	}
 	switch (bt->kind) {
 	case BT_EMPTY:
 		break;
 	case BT_VAL:
 		strbuf_addstr(b, " (result ");
-		put_valtype(x, &bt->vt);
+		wasm_types__put_valtype(x, &bt->vt);
 		strbuf_addch(b, ')');
 		break;
 	case BT_FUNC:
 		strbuf_addstr(b, " (type");
-		wasm_put_index(x, NK_TYPE, bt->idx);
+		wasm_names__put_index(x, NK_TYPE, bt->idx);
 		strbuf_addch(b, ')');
 		if (bt->idx < x->nr_types && x->types[bt->idx].plain)
-			put_functype(x, &x->types[bt->idx]);
+			wasm_types__put_functype(x, &x->types[bt->idx]);
 		break;
 	}
 	return n != NULL;
@@ -242,7 +243,7 @@ static void put_label_comment(struct modctx *x, bool has_name)
 static int push_label(struct modctx *x, const uint8_t *at)
 {
 	if (VEC_GROW(x->labels, x->nr_labels + 1, x->alloc_labels))
-		return wasm_fail(x->ps, at, -ENOMEM, "out of memory");
+		return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
 	x->labels[x->nr_labels++] = x->label;
 	return 0;
 }
@@ -254,21 +255,21 @@ static int rd_memarg(struct modctx *x, struct cursor *c, unsigned natural)
 	uint64_t offset;
 	int rc;
 
-	if ((rc = rd_u32(x->ps, c, &flags, "memarg alignment")))
+	if ((rc = wasm_read__u32(x->ps, c, &flags, "memarg alignment")))
 		return rc;
 	/* Multi-memory: bit 6 says a memory index follows. */
 	if (flags & (1u << 6)) {
 		flags ^= 1u << 6;
-		if ((rc = rd_u32(x->ps, c, &mem, "memarg memory index")))
+		if ((rc = wasm_read__u32(x->ps, c, &mem, "memarg memory index")))
 			return rc;
 	}
 	if (flags >= 64)
-		return wasm_fail(x->ps, at, -EINVAL, "malformed memop alignment: alignment too large");
+		return wasm_read__fail(x->ps, at, -EINVAL, "malformed memop alignment: alignment too large");
 	/* memory64: the offset is a u64 LEB. */
-	if ((rc = rd_u64(x->ps, c, &offset, "memarg offset")))
+	if ((rc = wasm_read__u64(x->ps, c, &offset, "memarg offset")))
 		return rc;
 	if (mem)
-		wasm_put_index(x, NK_MEMORY, mem);
+		wasm_names__put_index(x, NK_MEMORY, mem);
 	if (offset)
 		strbuf_addf(&x->out, " offset=%" PRIu64, offset);
 	if (flags != natural)
@@ -282,10 +283,10 @@ static int rd_ordering(struct modctx *x, struct cursor *c)
 	uint32_t o;
 	int rc;
 
-	if ((rc = rd_u32(x->ps, c, &o, "memory ordering")))
+	if ((rc = wasm_read__u32(x->ps, c, &o, "memory ordering")))
 		return rc;
 	if (o > 1)
-		return wasm_fail(x->ps, at, -EINVAL, "invalid atomic consistency ordering %" PRIu32, o);
+		return wasm_read__fail(x->ps, at, -EINVAL, "invalid atomic consistency ordering %" PRIu32, o);
 	strbuf_addstr(&x->out, o ? " acq_rel" : " seq_cst");
 	return 0;
 }
@@ -297,24 +298,24 @@ static int rd_handlers(struct modctx *x, struct cursor *c)
 	uint8_t kind = 0;
 	int rc;
 
-	if ((rc = rd_u32(x->ps, c, &n, "resume table size")))
+	if ((rc = wasm_read__u32(x->ps, c, &n, "resume table size")))
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
 		const uint8_t *at = c->p;
 
-		if ((rc = rd_u8(x->ps, c, &kind, "on clause")) ||
-		    (rc = rd_u32(x->ps, c, &tag, "on clause tag")))
+		if ((rc = wasm_read__u8(x->ps, c, &kind, "on clause")) ||
+		    (rc = wasm_read__u32(x->ps, c, &tag, "on clause tag")))
 			return rc;
 		strbuf_addstr(&x->out, " (on");
-		wasm_put_index(x, NK_TAG, tag);
+		wasm_names__put_index(x, NK_TAG, tag);
 		if (kind == 0) {
-			if ((rc = rd_u32(x->ps, c, &label, "on clause label")))
+			if ((rc = wasm_read__u32(x->ps, c, &label, "on clause label")))
 				return rc;
-			wasm_put_depth(x, label);
+			wasm_labels__put_depth(x, label);
 		} else if (kind == 1) {
 			strbuf_addstr(&x->out, " switch");
 		} else {
-			return wasm_fail(x->ps, at, -EINVAL, "invalid leading byte (0x%x) for on clause",
+			return wasm_read__fail(x->ps, at, -EINVAL, "invalid leading byte (0x%x) for on clause",
 					 kind);
 		}
 		strbuf_addch(&x->out, ')');
@@ -333,7 +334,7 @@ static int rd_try_table(struct modctx *x, struct cursor *c, const uint8_t *at)
 	if ((rc = rd_blocktype(x, c, &bt)))
 		return rc;
 	has_name = put_blocktype(x, &bt);
-	if ((rc = rd_u32(x->ps, c, &n, "catch count")))
+	if ((rc = wasm_read__u32(x->ps, c, &n, "catch count")))
 		return rc;
 	/* Catch labels count from outside the try_table, as wasmprinter does. */
 	saved = x->labels[--x->nr_labels];
@@ -342,19 +343,19 @@ static int rd_try_table(struct modctx *x, struct cursor *c, const uint8_t *at)
 		uint8_t kind = 0;
 		const uint8_t *k = c->p;
 
-		if ((rc = rd_u8(x->ps, c, &kind, "catch clause")))
+		if ((rc = wasm_read__u8(x->ps, c, &kind, "catch clause")))
 			return rc;
 		if (kind > 3)
-			return wasm_fail(x->ps, k, -EINVAL, "invalid leading byte (0x%x) for catch", kind);
+			return wasm_read__fail(x->ps, k, -EINVAL, "invalid leading byte (0x%x) for catch", kind);
 		strbuf_addf(&x->out, " (%s", kinds[kind]);
 		if (kind < 2) {
-			if ((rc = rd_u32(x->ps, c, &tag, "catch tag")))
+			if ((rc = wasm_read__u32(x->ps, c, &tag, "catch tag")))
 				return rc;
-			wasm_put_index(x, NK_TAG, tag);
+			wasm_names__put_index(x, NK_TAG, tag);
 		}
-		if ((rc = rd_u32(x->ps, c, &label, "catch label")))
+		if ((rc = wasm_read__u32(x->ps, c, &label, "catch label")))
 			return rc;
-		wasm_put_depth(x, label);
+		wasm_labels__put_depth(x, label);
 		strbuf_addch(&x->out, ')');
 	}
 	x->depth++;
@@ -373,18 +374,18 @@ static int rd_br_on_cast(struct modctx *x, struct cursor *c)
 	uint8_t flags = 0;
 	int rc;
 
-	if ((rc = rd_u8(x->ps, c, &flags, "cast flags")))
+	if ((rc = wasm_read__u8(x->ps, c, &flags, "cast flags")))
 		return rc;
 	if (flags > 3)
-		return wasm_fail(x->ps, at, -EINVAL, "invalid cast flags: %02x", flags);
-	if ((rc = rd_u32(x->ps, c, &depth, "branch depth")) ||
-	    (rc = rd_heaptype(x->ps, c, &from)) || (rc = rd_heaptype(x->ps, c, &to)))
+		return wasm_read__fail(x->ps, at, -EINVAL, "invalid cast flags: %02x", flags);
+	if ((rc = wasm_read__u32(x->ps, c, &depth, "branch depth")) ||
+	    (rc = wasm_types__read_heaptype(x->ps, c, &from)) || (rc = wasm_types__read_heaptype(x->ps, c, &to)))
 		return rc;
-	wasm_put_depth(x, depth);
+	wasm_labels__put_depth(x, depth);
 	strbuf_addch(&x->out, ' ');
-	put_reftype(x, flags & 1, &from);
+	wasm_types__put_reftype(x, flags & 1, &from);
 	strbuf_addch(&x->out, ' ');
-	put_reftype(x, flags & 2, &to);
+	wasm_types__put_reftype(x, flags & 2, &to);
 	return 0;
 }
 
@@ -411,17 +412,17 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 		break;
 	}
 	case IMM_BR:
-		if (!(rc = rd_u32(ps, c, &u, "branch depth")))
-			wasm_put_depth(x, u);
+		if (!(rc = wasm_read__u32(ps, c, &u, "branch depth")))
+			wasm_labels__put_depth(x, u);
 		break;
 	case IMM_BR_TABLE:
-		if ((rc = rd_u32(ps, c, &u, "br_table size")))
+		if ((rc = wasm_read__u32(ps, c, &u, "br_table size")))
 			return rc;
 		/* Targets, then the default: u + 1 depths. */
 		for (uint64_t i = 0; i <= u; i++) {
-			if ((rc = rd_u32(ps, c, &v, "br_table target")))
+			if ((rc = wasm_read__u32(ps, c, &v, "br_table target")))
 				return rc;
-			wasm_put_depth(x, v);
+			wasm_labels__put_depth(x, v);
 		}
 		break;
 	case IMM_BR_ON_CAST:
@@ -429,83 +430,83 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 	case IMM_TRY_TABLE:
 		return rd_try_table(x, c, at);
 	case IMM_FUNC:
-		if (!(rc = rd_u32(ps, c, &u, "function index")))
-			wasm_put_index(x, NK_FUNC, u);
+		if (!(rc = wasm_read__u32(ps, c, &u, "function index")))
+			wasm_names__put_index(x, NK_FUNC, u);
 		break;
 	case IMM_CALL_INDIRECT:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &v, "table index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &v, "table index")))
 			return rc;
 		if (v)
-			wasm_put_index(x, NK_TABLE, v);
+			wasm_names__put_index(x, NK_TABLE, v);
 		strbuf_addstr(b, " (type");
-		wasm_put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, NK_TYPE, u);
 		strbuf_addch(b, ')');
 		break;
 	case IMM_TYPE:
-		if (!(rc = rd_u32(ps, c, &u, "type index")))
-			wasm_put_index(x, NK_TYPE, u);
+		if (!(rc = wasm_read__u32(ps, c, &u, "type index")))
+			wasm_names__put_index(x, NK_TYPE, u);
 		break;
 	case IMM_TYPE_TYPE:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &v, "type index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &v, "type index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
-		wasm_put_index(x, NK_TYPE, v);
+		wasm_names__put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, NK_TYPE, v);
 		break;
 	case IMM_TYPE_U32:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &v, "array size")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &v, "array size")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, NK_TYPE, u);
 		strbuf_addch(b, ' ');
 		strbuf_addu(b, v);
 		break;
 	case IMM_TYPE_DATA:
 	case IMM_TYPE_ELEM:
 	case IMM_TYPE_TAG:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &v, "index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &v, "index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
-		wasm_put_index(x, op->imm == IMM_TYPE_DATA ? NK_DATA :
+		wasm_names__put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, op->imm == IMM_TYPE_DATA ? NK_DATA :
 				  op->imm == IMM_TYPE_ELEM ? NK_ELEM : NK_TAG, v);
 		break;
 	case IMM_STRUCT_FIELD:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &v, "field index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &v, "field index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
-		wasm_put_idx(x, NK_FIELD, u, v, v);
+		wasm_names__put_index(x, NK_TYPE, u);
+		wasm_names__put_idx(x, NK_FIELD, u, v, v);
 		break;
 	case IMM_LOCAL:
-		if (!(rc = rd_u32(ps, c, &u, "local index")))
-			wasm_put_idx(x, NK_LOCAL, x->func, u, u);
+		if (!(rc = wasm_read__u32(ps, c, &u, "local index")))
+			wasm_names__put_idx(x, NK_LOCAL, x->func, u, u);
 		break;
 	case IMM_GLOBAL:
 	case IMM_TABLE:
 	case IMM_TAG:
 	case IMM_DATA:
 	case IMM_ELEM:
-		if (!(rc = rd_u32(ps, c, &u, "index")))
-			wasm_put_index(x, op->imm == IMM_GLOBAL ? NK_GLOBAL :
+		if (!(rc = wasm_read__u32(ps, c, &u, "index")))
+			wasm_names__put_index(x, op->imm == IMM_GLOBAL ? NK_GLOBAL :
 					  op->imm == IMM_TABLE ? NK_TABLE : op->imm == IMM_TAG ? NK_TAG :
 					  op->imm == IMM_DATA ? NK_DATA : NK_ELEM, u);
 		break;
 	case IMM_MEMIDX:
-		if (!(rc = rd_u32(ps, c, &u, "memory index")) && u)
-			wasm_put_index(x, NK_MEMORY, u);
+		if (!(rc = wasm_read__u32(ps, c, &u, "memory index")) && u)
+			wasm_names__put_index(x, NK_MEMORY, u);
 		break;
 	case IMM_MEMORY_INIT:
 	case IMM_TABLE_INIT:
-		if ((rc = rd_u32(ps, c, &u, "segment index")) || (rc = rd_u32(ps, c, &v, "index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "segment index")) || (rc = wasm_read__u32(ps, c, &v, "index")))
 			return rc;
 		if (v)
-			wasm_put_index(x, op->imm == IMM_MEMORY_INIT ? NK_MEMORY : NK_TABLE, v);
-		wasm_put_index(x, op->imm == IMM_MEMORY_INIT ? NK_DATA : NK_ELEM, u);
+			wasm_names__put_index(x, op->imm == IMM_MEMORY_INIT ? NK_MEMORY : NK_TABLE, v);
+		wasm_names__put_index(x, op->imm == IMM_MEMORY_INIT ? NK_DATA : NK_ELEM, u);
 		break;
 	case IMM_MEMORY_COPY:
 	case IMM_TABLE_COPY:
-		if ((rc = rd_u32(ps, c, &u, "index")) || (rc = rd_u32(ps, c, &v, "index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "index")) || (rc = wasm_read__u32(ps, c, &v, "index")))
 			return rc;
 		if (u || v) {
-			wasm_put_index(x, op->imm == IMM_MEMORY_COPY ? NK_MEMORY : NK_TABLE, u);
-			wasm_put_index(x, op->imm == IMM_MEMORY_COPY ? NK_MEMORY : NK_TABLE, v);
+			wasm_names__put_index(x, op->imm == IMM_MEMORY_COPY ? NK_MEMORY : NK_TABLE, u);
+			wasm_names__put_index(x, op->imm == IMM_MEMORY_COPY ? NK_MEMORY : NK_TABLE, v);
 		}
 		break;
 	case IMM_MEM8:
@@ -519,33 +520,33 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 	case IMM_MEMLANE32:
 	case IMM_MEMLANE64:
 		if ((rc = rd_memarg(x, c, op->imm - IMM_MEMLANE8)) ||
-		    (rc = rd_u8(ps, c, &byte, "lane index")))
+		    (rc = wasm_read__u8(ps, c, &byte, "lane index")))
 			return rc;
 		strbuf_addch(b, ' ');
 		strbuf_addu(b, byte);
 		break;
 	case IMM_LANE:
-		if (!(rc = rd_u8(ps, c, &byte, "lane index"))) {
+		if (!(rc = wasm_read__u8(ps, c, &byte, "lane index"))) {
 			strbuf_addch(b, ' ');
 			strbuf_addu(b, byte);
 		}
 		break;
 	case IMM_SHUFFLE:
 		for (int i = 0; i < 16; i++) {
-			if ((rc = rd_u8(ps, c, &byte, "shuffle lane")))
+			if ((rc = wasm_read__u8(ps, c, &byte, "shuffle lane")))
 				return rc;
 			strbuf_addch(b, ' ');
 			strbuf_addu(b, byte);
 		}
 		break;
 	case IMM_I32:
-		if (!(rc = rd_s(ps, c, 32, &s, "i32 constant"))) {
+		if (!(rc = wasm_read__s(ps, c, 32, &s, "i32 constant"))) {
 			strbuf_addch(b, ' ');
 			strbuf_addi(b, s);
 		}
 		break;
 	case IMM_I64:
-		if (!(rc = rd_s(ps, c, 64, &s, "i64 constant"))) {
+		if (!(rc = wasm_read__s(ps, c, 64, &s, "i64 constant"))) {
 			strbuf_addch(b, ' ');
 			strbuf_addi(b, s);
 		}
@@ -555,16 +556,16 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 		const uint8_t *p = NULL;
 		size_t n = op->imm == IMM_F32 ? 4 : 8;
 
-		if ((rc = rd_bytes(ps, c, n, &p, "float constant")))
+		if ((rc = wasm_read__bytes(ps, c, n, &p, "float constant")))
 			return rc;
 		strbuf_addch(b, ' ');
-		wasm_put_float(b, n == 8 ? get_le64(p) : get_le32(p), n == 8);
+		wasm_float__put(b, n == 8 ? get_le64(p) : get_le32(p), n == 8);
 		break;
 	}
 	case IMM_V128: {
 		const uint8_t *p = NULL;
 
-		if ((rc = rd_bytes(ps, c, 16, &p, "v128 constant")))
+		if ((rc = wasm_read__bytes(ps, c, 16, &p, "v128 constant")))
 			return rc;
 		strbuf_addstr(b, " i32x4");
 		for (int i = 0; i < 16; i += 4)
@@ -572,17 +573,17 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 		break;
 	}
 	case IMM_SELECT_T:
-		if ((rc = rd_u32(ps, c, &u, "select type count")))
+		if ((rc = wasm_read__u32(ps, c, &u, "select type count")))
 			return rc;
 		strbuf_addstr(b, u == 1 ? " (result " : " (result");
 		for (uint64_t i = 0; i < u; i++) {
 			struct valtype vt;
 
-			if ((rc = rd_valtype(ps, c, &vt)))
+			if ((rc = wasm_types__read_valtype(ps, c, &vt)))
 				return rc;
 			if (u != 1)
 				strbuf_addch(b, ' ');
-			put_valtype(x, &vt);
+			wasm_types__put_valtype(x, &vt);
 		}
 		strbuf_addch(b, ')');
 		break;
@@ -591,46 +592,46 @@ static int rd_imm(struct modctx *x, struct cursor *c, const struct wasm_opcode *
 	case IMM_REF_NULL: {
 		struct heaptype ht;
 
-		if ((rc = rd_heaptype(ps, c, &ht)))
+		if ((rc = wasm_types__read_heaptype(ps, c, &ht)))
 			return rc;
 		strbuf_addch(b, ' ');
 		if (op->imm == IMM_HEAPTYPE)
-			put_heaptype(x, &ht);
+			wasm_types__put_heaptype(x, &ht);
 		else
-			put_reftype(x, op->imm == IMM_REF_NULL, &ht);
+			wasm_types__put_reftype(x, op->imm == IMM_REF_NULL, &ht);
 		break;
 	}
 	case IMM_FENCE:
-		if ((rc = rd_u8(ps, c, &byte, "atomic.fence flags")))
+		if ((rc = wasm_read__u8(ps, c, &byte, "atomic.fence flags")))
 			return rc;
 		if (byte)
-			return wasm_fail(ps, c->p - 1, -EINVAL, "nonzero byte after `atomic.fence`");
+			return wasm_read__fail(ps, c->p - 1, -EINVAL, "nonzero byte after `atomic.fence`");
 		break;
 	case IMM_ORD_GLOBAL:
 	case IMM_ORD_TABLE:
 	case IMM_ORD_TYPE:
-		if ((rc = rd_ordering(x, c)) || (rc = rd_u32(ps, c, &u, "index")))
+		if ((rc = rd_ordering(x, c)) || (rc = wasm_read__u32(ps, c, &u, "index")))
 			return rc;
-		wasm_put_index(x, op->imm == IMM_ORD_GLOBAL ? NK_GLOBAL :
+		wasm_names__put_index(x, op->imm == IMM_ORD_GLOBAL ? NK_GLOBAL :
 				  op->imm == IMM_ORD_TABLE ? NK_TABLE : NK_TYPE, u);
 		break;
 	case IMM_ORD_STRUCT_FIELD:
-		if ((rc = rd_ordering(x, c)) || (rc = rd_u32(ps, c, &u, "type index")) ||
-		    (rc = rd_u32(ps, c, &v, "field index")))
+		if ((rc = rd_ordering(x, c)) || (rc = wasm_read__u32(ps, c, &u, "type index")) ||
+		    (rc = wasm_read__u32(ps, c, &v, "field index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
-		wasm_put_idx(x, NK_FIELD, u, v, v);
+		wasm_names__put_index(x, NK_TYPE, u);
+		wasm_names__put_idx(x, NK_FIELD, u, v, v);
 		break;
 	case IMM_RESUME:
-		if ((rc = rd_u32(ps, c, &u, "type index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, NK_TYPE, u);
 		return rd_handlers(x, c);
 	case IMM_RESUME_THROW:
-		if ((rc = rd_u32(ps, c, &u, "type index")) || (rc = rd_u32(ps, c, &w, "tag index")))
+		if ((rc = wasm_read__u32(ps, c, &u, "type index")) || (rc = wasm_read__u32(ps, c, &w, "tag index")))
 			return rc;
-		wasm_put_index(x, NK_TYPE, u);
-		wasm_put_index(x, NK_TAG, w);
+		wasm_names__put_index(x, NK_TYPE, u);
+		wasm_names__put_index(x, NK_TAG, w);
 		return rd_handlers(x, c);
 	}
 	return rc;
@@ -649,7 +650,7 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 	x->depth = 0;
 	x->label = 0;
 	x->nr_labels = 0;
-	wasm_labels_reset(x);
+	wasm_labels__reset(x);
 	while (c->p < c->end) {
 		const uint8_t *at = c->p;
 		const struct wasm_opcode *op;
@@ -666,15 +667,15 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 		code = byte;
 		if (byte >= 0xfb && byte <= 0xfe) {
 			prefix = byte;
-			if ((rc = rd_u32(x->ps, c, &code, "opcode")))
+			if ((rc = wasm_read__u32(x->ps, c, &code, "opcode")))
 				return rc;
 		}
 		op = wasm_opcode__find(prefix, code);
 		if (!op) {
 			if (prefix)
-				return wasm_fail(x->ps, at, -ENOTSUP, "unknown opcode 0x%02x 0x%" PRIx32,
+				return wasm_read__fail(x->ps, at, -ENOTSUP, "unknown opcode 0x%02x 0x%" PRIx32,
 						 prefix, code);
-			return wasm_fail(x->ps, at, -ENOTSUP, "unknown opcode 0x%02x", byte);
+			return wasm_read__fail(x->ps, at, -ENOTSUP, "unknown opcode 0x%02x", byte);
 		}
 		strbuf_reset(&x->out);
 		if (op->flags & OPF_BLOCK) {
@@ -692,22 +693,22 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 		if ((rc = push_insn(x, at, prefix, code, true)))
 			return rc;
 	}
-	return wasm_fail(x->ps, c->end, -EINVAL, "function body does not end with `end`");
+	return wasm_read__fail(x->ps, c->end, -EINVAL, "function body does not end with `end`");
 }
 
 /* Code section (spec 5.5.13): count, then size-prefixed bodies of locals + expression. */
-int wasm_decode_code(struct modctx *x, struct cursor *c)
+int wasm_insn__decode(struct modctx *x, struct cursor *c)
 {
 	struct ps *ps = x->ps;
 	const uint8_t *at = c->p;
 	uint32_t n, nloc, cnt;
 	int rc;
 
-	if ((rc = rd_u32(ps, c, &n, "function count")))
+	if ((rc = wasm_read__u32(ps, c, &n, "function count")))
 		return rc;
 	/* Spec 5.5.16: one body per function section entry (wasmparser's wording). */
 	if (n != x->defined_funcs)
-		return wasm_fail(ps, at, -EINVAL, "function and code section have inconsistent lengths "
+		return wasm_read__fail(ps, at, -EINVAL, "function and code section have inconsistent lengths "
 				 "(function section %" PRIu32 ", code section %" PRIu32 ")",
 				 x->defined_funcs, n);
 	/*
@@ -718,30 +719,30 @@ int wasm_decode_code(struct modctx *x, struct cursor *c)
 
 	if (VEC_GROW(x->m->insns, guess, x->m->alloc_insns) ||
 	    VEC_GROW(x->m->text_off, guess, x->m->alloc_text_off))
-		return wasm_fail(ps, c->p, -ENOMEM, "out of memory");
+		return wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
 	/* Only a hint: on failure the buffer grows as it goes. */
 	(void)VEC_GROW(x->m->text.buf, x->m->text.len + (size_t)(c->end - c->p) * 5 + 1,
 		       x->m->text.alloc);
 	for (uint32_t i = 0; i < n; i++) {
 		struct cursor body;
 
-		if ((rc = rd_region(ps, c, &body, "function body")))
+		if ((rc = wasm_read__region(ps, c, &body, "function body")))
 			return rc;
 		x->func = x->imported[0] + i;
-		if ((rc = rd_u32(ps, &body, &nloc, "local count")))
+		if ((rc = wasm_read__u32(ps, &body, &nloc, "local count")))
 			return rc;
 		for (uint32_t j = 0; j < nloc; j++) {
 			struct valtype vt;
 
-			if ((rc = rd_u32(ps, &body, &cnt, "local count")) ||
-			    (rc = rd_valtype(ps, &body, &vt)))
+			if ((rc = wasm_read__u32(ps, &body, &cnt, "local count")) ||
+			    (rc = wasm_types__read_valtype(ps, &body, &vt)))
 				return rc;
 		}
 		if ((rc = decode_ops(x, &body)))
 			return rc;
 	}
 	if (c->p != c->end)
-		return wasm_fail(ps, c->p, -EINVAL, "unexpected data at the end of the code section");
+		return wasm_read__fail(ps, c->p, -EINVAL, "unexpected data at the end of the code section");
 	return 0;
 }
 

@@ -43,7 +43,7 @@ static struct label_shadow_name *shadow_name(struct label_shadow *sh, const stru
 	return &sh->names[sh->nr_names++];
 }
 
-void wasm_labels_reset(struct modctx *x)
+void wasm_labels__reset(struct modctx *x)
 {
 	struct label_shadow *sh = &x->shadow;
 
@@ -52,7 +52,7 @@ void wasm_labels_reset(struct modctx *x)
 	sh->valid = false;
 }
 
-void wasm_labels_release(struct modctx *x)
+void wasm_labels__release(struct modctx *x)
 {
 	struct label_shadow *sh = &x->shadow;
 
@@ -73,7 +73,7 @@ static bool shadow_sync(struct modctx *x)
 
 	/* Reset at every body's start; this guards against anything else. */
 	if (!sh->valid || sh->func != x->func || sh->names_v != m->v || sh->names_nr != m->nr) {
-		wasm_labels_reset(x);
+		wasm_labels__reset(x);
 		sh->valid = true;
 		sh->func = x->func;
 		sh->names_v = m->v;
@@ -117,7 +117,7 @@ static bool shadow_sync(struct modctx *x)
 	return true;
 }
 
-void wasm_put_depth(struct modctx *x, uint32_t d)
+void wasm_labels__put_depth(struct modctx *x, uint32_t d)
 {
 	struct strbuf *b = &x->out;
 	const struct naming *name = NULL;
@@ -149,7 +149,7 @@ void wasm_put_depth(struct modctx *x, uint32_t d)
 		}
 	}
 	if (name && !conflict) {
-		wasm_put_name(b, name, NK_LABEL);
+		wasm_names__put_name(b, name, NK_LABEL);
 		return;
 	}
 	strbuf_addu(b, d);

@@ -144,7 +144,7 @@ static void put_str_contents(struct strbuf *b, const uint8_t *s, uint32_t len)
 }
 
 /* wasmprinter Naming::write_identifier. */
-void wasm_put_ident(struct strbuf *b, const struct naming *n, enum name_kind kind)
+void wasm_names__put_ident(struct strbuf *b, const struct naming *n, enum name_kind kind)
 {
 	switch (n->form) {
 	case NF_PLAIN:
@@ -166,9 +166,9 @@ void wasm_put_ident(struct strbuf *b, const struct naming *n, enum name_kind kin
 }
 
 /* wasmprinter Naming::write: a synthetic name also shows the real one. */
-void wasm_put_name(struct strbuf *b, const struct naming *n, enum name_kind kind)
+void wasm_names__put_name(struct strbuf *b, const struct naming *n, enum name_kind kind)
 {
-	wasm_put_ident(b, n, kind);
+	wasm_names__put_ident(b, n, kind);
 	if (n->form == NF_SYNTH) {
 		strbuf_addstr(b, " (@name \"");
 		put_str_contents(b, n->s, n->len);
@@ -177,20 +177,20 @@ void wasm_put_name(struct strbuf *b, const struct naming *n, enum name_kind kind
 }
 
 /* " $name" or " 12" (print_idx, print_local_idx, print_field_idx). */
-void wasm_put_idx(struct modctx *x, enum name_kind kind, uint32_t k1, uint32_t k2, uint32_t idx)
+void wasm_names__put_idx(struct modctx *x, enum name_kind kind, uint32_t k1, uint32_t k2, uint32_t idx)
 {
 	const struct naming *n = name_map__find(&x->names[kind], k1, k2);
 
 	strbuf_addch(&x->out, ' ');
 	if (n)
-		wasm_put_ident(&x->out, n, kind);
+		wasm_names__put_ident(&x->out, n, kind);
 	else
 		strbuf_addu(&x->out, idx);
 }
 
-void wasm_put_index(struct modctx *x, enum name_kind kind, uint32_t idx)
+void wasm_names__put_index(struct modctx *x, enum name_kind kind, uint32_t idx)
 {
-	wasm_put_idx(x, kind, idx, 0, idx);
+	wasm_names__put_idx(x, kind, idx, 0, idx);
 }
 
 /* ---- the name section ---- */
@@ -224,18 +224,18 @@ static int rd_name_map(struct modctx *x, struct cursor *c, enum name_kind kind, 
 	uint32_t n, idx, len;
 	int rc, rc2;
 
-	if ((rc = rd_u32(ps, c, &n, "name count")))
+	if ((rc = wasm_read__u32(ps, c, &n, "name count")))
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
-		if ((rc = rd_u32(ps, c, &idx, "name index")) ||
-		    (rc = rd_name(ps, c, &s, &len, "name")))
+		if ((rc = wasm_read__u32(ps, c, &idx, "name index")) ||
+		    (rc = wasm_read__name(ps, c, &s, &len, "name")))
 			break;
 		if (indirect)
 			rc = add_naming(x, kind, outer, idx, s, len);
 		else
 			rc = add_naming(x, kind, idx, 0, s, len);
 		if (rc) {
-			rc = wasm_fail(ps, c->p, rc, "out of memory");
+			rc = wasm_read__fail(ps, c->p, rc, "out of memory");
 			break;
 		}
 	}
@@ -255,27 +255,27 @@ static int rd_indirect_map(struct modctx *x, struct cursor *c, enum name_kind ki
 	const uint8_t *s;
 	int rc;
 
-	if ((rc = rd_u32(ps, c, &n, "name count")))
+	if ((rc = wasm_read__u32(ps, c, &n, "name count")))
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
 		struct cursor inner;
 
-		if ((rc = rd_u32(ps, c, &outer, "name index")))
+		if ((rc = wasm_read__u32(ps, c, &outer, "name index")))
 			return rc;
 		inner = *c;
-		if ((rc = rd_u32(ps, c, &m, "name count")))
+		if ((rc = wasm_read__u32(ps, c, &m, "name count")))
 			return rc;
 		for (uint32_t j = 0; j < m; j++) {
 			const uint8_t *at;
 
-			if ((rc = rd_u32(ps, c, &idx, "name index")))
+			if ((rc = wasm_read__u32(ps, c, &idx, "name index")))
 				return rc;
 			at = c->p;
-			if ((rc = rd_u32(ps, c, &len, "name")))
+			if ((rc = wasm_read__u32(ps, c, &len, "name")))
 				return rc;
 			if (len > MAX_STRING_SIZE)
-				return wasm_fail(ps, at, -EINVAL, "string size out of bounds");
-			if ((rc = rd_bytes(ps, c, len, &s, "name")))
+				return wasm_read__fail(ps, at, -EINVAL, "string size out of bounds");
+			if ((rc = wasm_read__bytes(ps, c, len, &s, "name")))
 				return rc;
 		}
 		inner.end = c->p;
@@ -319,7 +319,7 @@ static int parse_names(struct modctx *x, struct cursor *c)
 		uint8_t id;
 		int kind;
 
-		if ((rc = rd_u8(ps, c, &id, "name subsection id")))
+		if ((rc = wasm_read__u8(ps, c, &id, "name subsection id")))
 			return rc;
 		/*
 		 * wasmparser reads the id as a 7-bit value and fails on a set top
@@ -327,22 +327,22 @@ static int parse_names(struct modctx *x, struct cursor *c)
 		 * of the section is then lost to wasmprinter, and so to us.
 		 */
 		if (id & 0x80)
-			return wasm_fail(ps, id_at, -EINVAL, "invalid name subsection id 0x%02x", id);
-		if ((rc = rd_region(ps, c, &sub, "name subsection")))
+			return wasm_read__fail(ps, id_at, -EINVAL, "invalid name subsection id 0x%02x", id);
+		if ((rc = wasm_read__region(ps, c, &sub, "name subsection")))
 			return rc;
 		kind = id < ARRAY_SIZE(subsection_kind) ? subsection_kind[id] : -1;
 		if (id == 0) {
 			const uint8_t *at = sub.p;
 
-			if ((rc = rd_u32(ps, &sub, &len, "module name")))
+			if ((rc = wasm_read__u32(ps, &sub, &len, "module name")))
 				return rc;
 			if (len > MAX_STRING_SIZE)
-				return wasm_fail(ps, at, -EINVAL, "string size out of bounds");
+				return wasm_read__fail(ps, at, -EINVAL, "string size out of bounds");
 			sub.p = at;
-			if ((rc = rd_name(ps, &sub, &s, &len, "module name")))
+			if ((rc = wasm_read__name(ps, &sub, &s, &len, "module name")))
 				return rc;
 			if (sub.p != sub.end)
-				return wasm_fail(ps, sub.p, -EINVAL, "trailing data at the end of a name");
+				return wasm_read__fail(ps, sub.p, -EINVAL, "trailing data at the end of a name");
 			continue;
 		}
 		if (kind < 0)
@@ -353,7 +353,7 @@ static int parse_names(struct modctx *x, struct cursor *c)
 			rc = rd_indirect_map(x, &sub, kind);
 			if (rc == -EINVAL && kind == NK_FIELD && is_plain_name_map(payload, sub.end)) {
 				ps->failed = false;	/* a better message than where it broke */
-				return wasm_fail(ps, id_at, rc, "name subsection 10 holds tag names in "
+				return wasm_read__fail(ps, id_at, rc, "name subsection 10 holds tag names in "
 						 "wabt 1.0.32's numbering (field names now; tags are "
 						 "11): tags stay unnamed, as in wasmprinter");
 			}
@@ -363,7 +363,7 @@ static int parse_names(struct modctx *x, struct cursor *c)
 		if (rc)
 			return rc;
 		if (sub.p != sub.end)
-			return wasm_fail(ps, sub.p, -EINVAL,
+			return wasm_read__fail(ps, sub.p, -EINVAL,
 					 "unexpected data at the end of the name subsection");
 	}
 	return 0;
@@ -373,7 +373,7 @@ static int parse_names(struct modctx *x, struct cursor *c)
  * A malformed name section is a warning, not an error: wasmprinter drops the
  * error of register_names() and keeps what it registered, and so does wasmtime.
  */
-int wasm_names_section(struct modctx *x, struct cursor *c)
+int wasm_names__parse(struct modctx *x, struct cursor *c)
 {
 	struct ps *outer = x->ps;
 	struct ps sub = *outer;
@@ -387,7 +387,7 @@ int wasm_names_section(struct modctx *x, struct cursor *c)
 	rc = parse_names(x, c);
 	x->ps = outer;
 	if (rc == -ENOMEM)
-		return wasm_fail(outer, c->p, -ENOMEM, "out of memory");
+		return wasm_read__fail(outer, c->p, -ENOMEM, "out of memory");
 	if (rc)
 		x->m->name_errors++;
 	return 0;
@@ -395,7 +395,7 @@ int wasm_names_section(struct modctx *x, struct cursor *c)
 
 /* ---- the names wasmtime keeps ---- */
 
-int wasm_keep_func_names(struct modctx *x, struct core_module *cm)
+int wasm_names__keep_func_names(struct modctx *x, struct core_module *cm)
 {
 	const struct name_map *fm = &x->names[NK_FUNC];
 	struct strbuf pool = { 0 };

@@ -6,7 +6,7 @@
 #include "lib/utf8.h"
 #include "wasm-read.h"
 
-int wasm_fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)
+int wasm_read__fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -20,31 +20,31 @@ int wasm_fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)
 }
 
 /* A size-prefixed region (section, subsection): a sub-cursor over it. */
-int rd_region(struct ps *ps, struct cursor *c, struct cursor *sub, const char *what)
+int wasm_read__region(struct ps *ps, struct cursor *c, struct cursor *sub, const char *what)
 {
 	const uint8_t *at = c->p, *p;
 	uint32_t n;
 	int rc;
 
-	if ((rc = rd_u32(ps, c, &n, what)))
+	if ((rc = wasm_read__u32(ps, c, &n, what)))
 		return rc;
 	if ((size_t)(c->end - c->p) < n)
-		return wasm_fail(ps, at, -EINVAL, "%s size %" PRIu32 " runs past the end (%zu bytes left)",
+		return wasm_read__fail(ps, at, -EINVAL, "%s size %" PRIu32 " runs past the end (%zu bytes left)",
 				 what, n, (size_t)(c->end - c->p));
-	rd_bytes(ps, c, n, &p, what);
+	wasm_read__bytes(ps, c, n, &p, what);
 	sub->p = p;
 	sub->end = p + n;
 	return 0;
 }
 
-int rd_name(struct ps *ps, struct cursor *c, const uint8_t **s, uint32_t *len, const char *what)
+int wasm_read__name(struct ps *ps, struct cursor *c, const uint8_t **s, uint32_t *len, const char *what)
 {
 	const uint8_t *at = c->p;
 	int rc;
 
-	if ((rc = rd_u32(ps, c, len, what)) || (rc = rd_bytes(ps, c, *len, s, what)))
+	if ((rc = wasm_read__u32(ps, c, len, what)) || (rc = wasm_read__bytes(ps, c, *len, s, what)))
 		return rc;
 	if (!utf8_valid(*s, *len))
-		return wasm_fail(ps, at, -EINVAL, "malformed UTF-8 encoding in %s", what);
+		return wasm_read__fail(ps, at, -EINVAL, "malformed UTF-8 encoding in %s", what);
 	return 0;
 }

@@ -9,7 +9,7 @@
  *   wasm-labels.c  branch targets as label names or depths
  *   wasm-float.c   float constants in wasmprinter's text
  * Bounded reads of the binary are inline here; every failure goes through
- * wasm_fail(), which keeps the first message. The files call downwards only:
+ * wasm_read__fail(), which keeps the first message. The files call downwards only:
  * wasm.c uses the others; wasm-insn.c the labels, names and types;
  * wasm-types.c and wasm-labels.c the names; all of them the reads.
  */
@@ -24,7 +24,7 @@
 #include "lib/leb128.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
-#include "wasm.h"
+#include "wasm-defs.h"
 
 /* Limits of wasmparser's that change what is accepted, and one of ours. */
 #define MAX_STRING_SIZE 100000		/* wasmparser's read_string, skip_string */
@@ -42,7 +42,7 @@ struct ps {
 };
 
 /* "NAME+0xOFF: message" for the byte at, unless an earlier failure was kept; returns rc. */
-int wasm_fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)
+int wasm_read__fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 
 struct cursor {
@@ -50,63 +50,63 @@ struct cursor {
 };
 
 /* A failed read: -EINVAL (truncated) or -ERANGE, constants the compiler can see are nonzero. */
-static inline int rd_fail(struct ps *ps, const uint8_t *at, int rc, const char *what)
+static inline int wasm_read__fail_at(struct ps *ps, const uint8_t *at, int rc, const char *what)
 {
 	if (rc == -EINVAL) {
-		wasm_fail(ps, at, -EINVAL, "unexpected end of data reading %s", what);
+		wasm_read__fail(ps, at, -EINVAL, "unexpected end of data reading %s", what);
 		return -EINVAL;
 	}
-	wasm_fail(ps, at, -ERANGE, "malformed LEB128 %s: too long or too large", what);
+	wasm_read__fail(ps, at, -ERANGE, "malformed LEB128 %s: too long or too large", what);
 	return -ERANGE;
 }
 
-static inline int rd_u8(struct ps *ps, struct cursor *c, uint8_t *v, const char *what)
+static inline int wasm_read__u8(struct ps *ps, struct cursor *c, uint8_t *v, const char *what)
 {
 	if (c->p >= c->end)
-		return rd_fail(ps, c->p, -EINVAL, what);
+		return wasm_read__fail_at(ps, c->p, -EINVAL, what);
 	*v = *c->p++;
 	return 0;
 }
 
-static inline int rd_u32(struct ps *ps, struct cursor *c, uint32_t *v, const char *what)
+static inline int wasm_read__u32(struct ps *ps, struct cursor *c, uint32_t *v, const char *what)
 {
 	uint64_t x;
 	int rc = leb128_read_u(&c->p, c->end, 32, &x);
 
 	if (rc)
-		return rd_fail(ps, c->p, rc, what);
+		return wasm_read__fail_at(ps, c->p, rc, what);
 	*v = (uint32_t)x;
 	return 0;
 }
 
-static inline int rd_u64(struct ps *ps, struct cursor *c, uint64_t *v, const char *what)
+static inline int wasm_read__u64(struct ps *ps, struct cursor *c, uint64_t *v, const char *what)
 {
 	int rc = leb128_read_u(&c->p, c->end, 64, v);
 
-	return rc ? rd_fail(ps, c->p, rc, what) : 0;
+	return rc ? wasm_read__fail_at(ps, c->p, rc, what) : 0;
 }
 
-static inline int rd_s(struct ps *ps, struct cursor *c, unsigned bits, int64_t *v, const char *what)
+static inline int wasm_read__s(struct ps *ps, struct cursor *c, unsigned bits, int64_t *v, const char *what)
 {
 	int rc = leb128_read_s(&c->p, c->end, bits, v);
 
-	return rc ? rd_fail(ps, c->p, rc, what) : 0;
+	return rc ? wasm_read__fail_at(ps, c->p, rc, what) : 0;
 }
 
-static inline int rd_bytes(struct ps *ps, struct cursor *c, size_t n, const uint8_t **out,
+static inline int wasm_read__bytes(struct ps *ps, struct cursor *c, size_t n, const uint8_t **out,
 			   const char *what)
 {
 	if ((size_t)(c->end - c->p) < n)
-		return rd_fail(ps, c->p, -EINVAL, what);
+		return wasm_read__fail_at(ps, c->p, -EINVAL, what);
 	*out = c->p;
 	c->p += n;
 	return 0;
 }
 
 /* A size-prefixed region (section, subsection): a sub-cursor over it. */
-int rd_region(struct ps *ps, struct cursor *c, struct cursor *sub, const char *what);
+int wasm_read__region(struct ps *ps, struct cursor *c, struct cursor *sub, const char *what);
 /* A length-prefixed name, which must be UTF-8. */
-int rd_name(struct ps *ps, struct cursor *c, const uint8_t **s, uint32_t *len, const char *what);
+int wasm_read__name(struct ps *ps, struct cursor *c, const uint8_t **s, uint32_t *len, const char *what);
 
 /* ---- types ---- */
 
@@ -239,45 +239,45 @@ struct modctx {
 };
 
 /* wasm-types.c */
-int rd_heaptype(struct ps *ps, struct cursor *c, struct heaptype *ht);
-int rd_reftype(struct ps *ps, struct cursor *c, struct valtype *vt);
-int rd_valtype(struct ps *ps, struct cursor *c, struct valtype *vt);
+int wasm_types__read_heaptype(struct ps *ps, struct cursor *c, struct heaptype *ht);
+int wasm_types__read_reftype(struct ps *ps, struct cursor *c, struct valtype *vt);
+int wasm_types__read_valtype(struct ps *ps, struct cursor *c, struct valtype *vt);
 /* The type section: rec groups or single subtypes, numbered in order. */
-int wasm_parse_types(struct modctx *x, struct cursor *c);
+int wasm_types__parse(struct modctx *x, struct cursor *c);
 /* wasmprinter's print_heaptype (no leading space), reference and value types. */
-void put_heaptype(struct modctx *x, const struct heaptype *ht);
-void put_reftype(struct modctx *x, bool nullable, const struct heaptype *ht);
-void put_valtype(struct modctx *x, const struct valtype *vt);
+void wasm_types__put_heaptype(struct modctx *x, const struct heaptype *ht);
+void wasm_types__put_reftype(struct modctx *x, bool nullable, const struct heaptype *ht);
+void wasm_types__put_valtype(struct modctx *x, const struct valtype *vt);
 /* print_func_type: " (param i32 i64) (result f32)". */
-void put_functype(struct modctx *x, const struct functype *ft);
+void wasm_types__put_functype(struct modctx *x, const struct functype *ft);
 
 /* wasm-names.c */
 /* The `name` section into x->names; a malformed one is counted, not an error. */
-int wasm_names_section(struct modctx *x, struct cursor *c);
+int wasm_names__parse(struct modctx *x, struct cursor *c);
 void name_map__finish(struct name_map *m);
 const struct naming *name_map__find(const struct name_map *m, uint32_t k1, uint32_t k2);
 /* wasmprinter's Naming::write_identifier and Naming::write. */
-void wasm_put_ident(struct strbuf *b, const struct naming *n, enum name_kind kind);
-void wasm_put_name(struct strbuf *b, const struct naming *n, enum name_kind kind);
+void wasm_names__put_ident(struct strbuf *b, const struct naming *n, enum name_kind kind);
+void wasm_names__put_name(struct strbuf *b, const struct naming *n, enum name_kind kind);
 /* " $name" or " 12": print_idx, print_local_idx, print_field_idx. */
-void wasm_put_idx(struct modctx *x, enum name_kind kind, uint32_t k1, uint32_t k2, uint32_t idx);
-void wasm_put_index(struct modctx *x, enum name_kind kind, uint32_t idx);
+void wasm_names__put_idx(struct modctx *x, enum name_kind kind, uint32_t k1, uint32_t k2, uint32_t idx);
+void wasm_names__put_index(struct modctx *x, enum name_kind kind, uint32_t idx);
 /* Keep the function names wasmtime would: raw, last wins, index < function count. */
-int wasm_keep_func_names(struct modctx *x, struct core_module *cm);
+int wasm_names__keep_func_names(struct modctx *x, struct core_module *cm);
 
 /* wasm-labels.c */
 /* The target of a branch `d` labels out, with its leading space. */
-void wasm_put_depth(struct modctx *x, uint32_t d);
+void wasm_labels__put_depth(struct modctx *x, uint32_t d);
 /* A function body's decoding starts: forget the labels of the last one. */
-void wasm_labels_reset(struct modctx *x);
-void wasm_labels_release(struct modctx *x);
+void wasm_labels__reset(struct modctx *x);
+void wasm_labels__release(struct modctx *x);
 
 /* wasm-insn.c */
 /* The code section: every instruction of every body into x->m. */
-int wasm_decode_code(struct modctx *x, struct cursor *c);
+int wasm_insn__decode(struct modctx *x, struct cursor *c);
 
 /* wasm-float.c */
 /* wasmprinter's text of a float constant's bits: "0x1.8p+0 (;=1.5;)". */
-void wasm_put_float(struct strbuf *b, uint64_t bits, bool is64);
+void wasm_float__put(struct strbuf *b, uint64_t bits, bool is64);
 
 #endif

@@ -18,7 +18,7 @@ static bool abstract_ht(uint8_t b)
 }
 
 /* wasmparser HeapType: an s33; non-negative is a type index. */
-int rd_heaptype(struct ps *ps, struct cursor *c, struct heaptype *ht)
+int wasm_types__read_heaptype(struct ps *ps, struct cursor *c, struct heaptype *ht)
 {
 	const uint8_t *at = c->p;
 	struct cursor peek = *c;
@@ -26,69 +26,69 @@ int rd_heaptype(struct ps *ps, struct cursor *c, struct heaptype *ht)
 	uint8_t b = 0;
 	int rc;
 
-	if ((rc = rd_s(ps, &peek, 33, &s, "heap type")))
+	if ((rc = wasm_read__s(ps, &peek, 33, &s, "heap type")))
 		return rc;
 	ht->shared = false;
 	ht->idx = 0;
 	if (s >= 0) {
 		if (s > UINT32_MAX)
-			return wasm_fail(ps, at, -ERANGE, "type index too large");
+			return wasm_read__fail(ps, at, -ERANGE, "type index too large");
 		*c = peek;
 		ht->kind = HT_CONCRETE;
 		ht->idx = (uint32_t)s;
 		return 0;
 	}
-	rd_u8(ps, c, &b, "heap type");
+	wasm_read__u8(ps, c, &b, "heap type");
 	if (b == 0x65) {
 		ht->shared = true;
-		if ((rc = rd_u8(ps, c, &b, "heap type")))
+		if ((rc = wasm_read__u8(ps, c, &b, "heap type")))
 			return rc;
 	} else if (b == 0x62) {
 		ht->kind = HT_EXACT;
-		return rd_u32(ps, c, &ht->idx, "exact type index");
+		return wasm_read__u32(ps, c, &ht->idx, "exact type index");
 	}
 	if (!abstract_ht(b))
-		return wasm_fail(ps, c->p - 1, -EINVAL, "invalid heap type 0x%02x", b);
+		return wasm_read__fail(ps, c->p - 1, -EINVAL, "invalid heap type 0x%02x", b);
 	ht->kind = b;
 	return 0;
 }
 
 /* wasmparser RefType: 0x63/0x64 + heap type, or an abstract shorthand. */
-int rd_reftype(struct ps *ps, struct cursor *c, struct valtype *vt)
+int wasm_types__read_reftype(struct ps *ps, struct cursor *c, struct valtype *vt)
 {
 	const uint8_t *at = c->p;
 	uint8_t b = 0;
 	int rc;
 
-	if ((rc = rd_u8(ps, c, &b, "reference type")))
+	if ((rc = wasm_read__u8(ps, c, &b, "reference type")))
 		return rc;
 	vt->code = VT_REF;
 	vt->ht.shared = false;
 	vt->ht.idx = 0;
 	if (b == 0x63 || b == 0x64) {
 		vt->nullable = b == 0x63;
-		return rd_heaptype(ps, c, &vt->ht);
+		return wasm_types__read_heaptype(ps, c, &vt->ht);
 	}
 	vt->nullable = true;
 	if (b == 0x65) {
 		vt->ht.shared = true;
-		if ((rc = rd_u8(ps, c, &b, "reference type")))
+		if ((rc = wasm_read__u8(ps, c, &b, "reference type")))
 			return rc;
 	}
 	if (!abstract_ht(b))
-		return wasm_fail(ps, at, -EINVAL, "invalid value type 0x%02x", b);
+		return wasm_read__fail(ps, at, -EINVAL, "invalid value type 0x%02x", b);
 	vt->ht.kind = b;
 	return 0;
 }
 
-int rd_valtype(struct ps *ps, struct cursor *c, struct valtype *vt)
+int wasm_types__read_valtype(struct ps *ps, struct cursor *c, struct valtype *vt)
 {
 	if (c->p < c->end && *c->p >= 0x7b && *c->p <= 0x7f) {
 		vt->code = *c->p++;
 		vt->nullable = false;
 		return 0;
 	}
-	return rd_reftype(ps, c, vt);
+	return wasm_types__read_reftype(ps, c, vt);
 }
 
 /* ---- the type section ---- */
@@ -100,14 +100,14 @@ static int rd_functype(struct modctx *x, struct cursor *c, struct functype *ft)
 
 	ft->first = (uint32_t)x->nr_vts;
 	for (int pass = 0; pass < 2; pass++) {
-		if ((rc = rd_u32(x->ps, c, &n, pass ? "result count" : "parameter count")))
+		if ((rc = wasm_read__u32(x->ps, c, &n, pass ? "result count" : "parameter count")))
 			return rc;
 		if (n > (size_t)(c->end - c->p))
-			return wasm_fail(x->ps, c->p, -EINVAL, "type list longer than its section");
+			return wasm_read__fail(x->ps, c->p, -EINVAL, "type list longer than its section");
 		if (VEC_GROW(x->vts, x->nr_vts + n, x->alloc_vts))
-			return wasm_fail(x->ps, c->p, -ENOMEM, "out of memory");
+			return wasm_read__fail(x->ps, c->p, -ENOMEM, "out of memory");
 		for (uint32_t i = 0; i < n; i++)
-			if ((rc = rd_valtype(x->ps, c, &x->vts[x->nr_vts++])))
+			if ((rc = wasm_types__read_valtype(x->ps, c, &x->vts[x->nr_vts++])))
 				return rc;
 		if (pass)
 			ft->nresults = n;
@@ -125,12 +125,12 @@ static int rd_fieldtype(struct modctx *x, struct cursor *c)
 
 	if (c->p < c->end && (*c->p == 0x78 || *c->p == 0x77))	/* i8, i16 */
 		c->p++;
-	else if ((rc = rd_valtype(x->ps, c, &vt)))
+	else if ((rc = wasm_types__read_valtype(x->ps, c, &vt)))
 		return rc;
-	if ((rc = rd_u8(x->ps, c, &mut, "field mutability")))
+	if ((rc = wasm_read__u8(x->ps, c, &mut, "field mutability")))
 		return rc;
 	if (mut > 1)
-		return wasm_fail(x->ps, c->p - 1, -EINVAL, "malformed mutability byte for field type");
+		return wasm_read__fail(x->ps, c->p - 1, -EINVAL, "malformed mutability byte for field type");
 	return 0;
 }
 
@@ -144,30 +144,30 @@ static int rd_subtype(struct modctx *x, struct cursor *c)
 	bool plain = true;
 	int rc;
 
-	if ((rc = rd_u8(ps, c, &b, "type")))
+	if ((rc = wasm_read__u8(ps, c, &b, "type")))
 		return rc;
 	if (b == 0x50 || b == 0x4f) {
-		if ((rc = rd_u32(ps, c, &n, "supertype count")))
+		if ((rc = wasm_read__u32(ps, c, &n, "supertype count")))
 			return rc;
 		for (uint32_t i = 0; i < n; i++)
-			if ((rc = rd_u32(ps, c, &idx, "supertype")))
+			if ((rc = wasm_read__u32(ps, c, &idx, "supertype")))
 				return rc;
-		if ((rc = rd_u8(ps, c, &b, "type")))
+		if ((rc = wasm_read__u8(ps, c, &b, "type")))
 			return rc;
 	}
 	if (b == 0x65) {
 		plain = false;
-		if ((rc = rd_u8(ps, c, &b, "type")))
+		if ((rc = wasm_read__u8(ps, c, &b, "type")))
 			return rc;
 	}
 	if (b == 0x4c) {	/* describes (custom descriptors) */
 		plain = false;
-		if ((rc = rd_u32(ps, c, &idx, "described type")) || (rc = rd_u8(ps, c, &b, "type")))
+		if ((rc = wasm_read__u32(ps, c, &idx, "described type")) || (rc = wasm_read__u8(ps, c, &b, "type")))
 			return rc;
 	}
 	if (b == 0x4d) {	/* descriptor */
 		plain = false;
-		if ((rc = rd_u32(ps, c, &idx, "descriptor type")) || (rc = rd_u8(ps, c, &b, "type")))
+		if ((rc = wasm_read__u32(ps, c, &idx, "descriptor type")) || (rc = wasm_read__u8(ps, c, &b, "type")))
 			return rc;
 	}
 	switch (b) {
@@ -181,7 +181,7 @@ static int rd_subtype(struct modctx *x, struct cursor *c)
 			return rc;
 		break;
 	case 0x5f:
-		if ((rc = rd_u32(ps, c, &n, "field count")))
+		if ((rc = wasm_read__u32(ps, c, &n, "field count")))
 			return rc;
 		for (uint32_t i = 0; i < n; i++)
 			if ((rc = rd_fieldtype(x, c)))
@@ -190,31 +190,31 @@ static int rd_subtype(struct modctx *x, struct cursor *c)
 	case 0x5d: {
 		int64_t s;
 
-		if ((rc = rd_s(ps, c, 33, &s, "continuation type")))
+		if ((rc = wasm_read__s(ps, c, 33, &s, "continuation type")))
 			return rc;
 		break;
 	}
 	default:
-		return wasm_fail(ps, c->p - 1, -EINVAL, "invalid leading byte (0x%x) for type", b);
+		return wasm_read__fail(ps, c->p - 1, -EINVAL, "invalid leading byte (0x%x) for type", b);
 	}
 	if (VEC_GROW(x->types, x->nr_types + 1, x->alloc_types))
-		return wasm_fail(ps, c->p, -ENOMEM, "out of memory");
+		return wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
 	x->types[x->nr_types++] = ft;
 	return 0;
 }
 
 /* Type section: rec groups (0x4e) or single subtypes, numbered in order. */
-int wasm_parse_types(struct modctx *x, struct cursor *c)
+int wasm_types__parse(struct modctx *x, struct cursor *c)
 {
 	uint32_t n, m;
 	int rc;
 
-	if ((rc = rd_u32(x->ps, c, &n, "type count")))
+	if ((rc = wasm_read__u32(x->ps, c, &n, "type count")))
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
 		if (c->p < c->end && *c->p == 0x4e) {
 			c->p++;
-			if ((rc = rd_u32(x->ps, c, &m, "rec group size")))
+			if ((rc = wasm_read__u32(x->ps, c, &m, "rec group size")))
 				return rc;
 			for (uint32_t j = 0; j < m; j++)
 				if ((rc = rd_subtype(x, c)))
@@ -270,7 +270,7 @@ static const char *ref_shorthand(uint8_t kind)
 }
 
 /* print_heaptype, without the leading space. */
-void put_heaptype(struct modctx *x, const struct heaptype *ht)
+void wasm_types__put_heaptype(struct modctx *x, const struct heaptype *ht)
 {
 	struct strbuf *b = &x->out;
 	const struct naming *n;
@@ -282,7 +282,7 @@ void put_heaptype(struct modctx *x, const struct heaptype *ht)
 			strbuf_addstr(b, "(exact ");
 		n = name_map__find(&x->names[NK_TYPE], ht->idx, 0);
 		if (n)
-			wasm_put_ident(b, n, NK_TYPE);
+			wasm_names__put_ident(b, n, NK_TYPE);
 		else
 			strbuf_addu(b, ht->idx);
 		if (ht->kind == HT_EXACT)
@@ -297,7 +297,7 @@ void put_heaptype(struct modctx *x, const struct heaptype *ht)
 	}
 }
 
-void put_reftype(struct modctx *x, bool nullable, const struct heaptype *ht)
+void wasm_types__put_reftype(struct modctx *x, bool nullable, const struct heaptype *ht)
 {
 	const char *s = NULL;
 
@@ -308,18 +308,18 @@ void put_reftype(struct modctx *x, bool nullable, const struct heaptype *ht)
 		return;
 	}
 	strbuf_addstr(&x->out, nullable ? "(ref null " : "(ref ");
-	put_heaptype(x, ht);
+	wasm_types__put_heaptype(x, ht);
 	strbuf_addch(&x->out, ')');
 }
 
-void put_valtype(struct modctx *x, const struct valtype *vt)
+void wasm_types__put_valtype(struct modctx *x, const struct valtype *vt)
 {
 	static const char *const num[] = { "v128", "f64", "f32", "i64", "i32" };
 
 	if (vt->code >= 0x7b && vt->code <= 0x7f)
 		strbuf_addstr(&x->out, num[vt->code - 0x7b]);
 	else
-		put_reftype(x, vt->nullable, &vt->ht);
+		wasm_types__put_reftype(x, vt->nullable, &vt->ht);
 }
 
 /*
@@ -327,7 +327,7 @@ void put_valtype(struct modctx *x, const struct valtype *vt)
  * parameters (looked up as locals of function u32::MAX, as wasmprinter does)
  * get a group each.
  */
-void put_functype(struct modctx *x, const struct functype *ft)
+void wasm_types__put_functype(struct modctx *x, const struct functype *ft)
 {
 	struct strbuf *b = &x->out;
 	bool first = true, in_group = false;
@@ -349,10 +349,10 @@ void put_functype(struct modctx *x, const struct functype *ft)
 			in_group = true;
 		}
 		if (n) {
-			wasm_put_name(b, n, NK_LOCAL);
+			wasm_names__put_name(b, n, NK_LOCAL);
 			strbuf_addch(b, ' ');
 		}
-		put_valtype(x, &x->vts[ft->first + i]);
+		wasm_types__put_valtype(x, &x->vts[ft->first + i]);
 		if (n) {
 			strbuf_addch(b, ')');
 			in_group = false;
@@ -364,7 +364,7 @@ void put_functype(struct modctx *x, const struct functype *ft)
 		strbuf_addstr(b, " (result");
 		for (uint32_t i = 0; i < ft->nresults; i++) {
 			strbuf_addch(b, ' ');
-			put_valtype(x, &x->vts[ft->first + ft->nparams + i]);
+			wasm_types__put_valtype(x, &x->vts[ft->first + ft->nparams + i]);
 		}
 		strbuf_addch(b, ')');
 	}

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "wasm-read.h"
+#include "wasm.h"
 
 /* ---- imports ---- */
 
@@ -22,15 +23,15 @@ static int rd_limits(struct ps *ps, struct cursor *c, unsigned flagmask, bool pa
 	uint8_t flags = 0;
 	int rc;
 
-	if ((rc = rd_u8(ps, c, &flags, "limits")))
+	if ((rc = wasm_read__u8(ps, c, &flags, "limits")))
 		return rc;
 	if (flags & ~flagmask)
-		return wasm_fail(ps, at, -EINVAL, "invalid limits flags 0x%02x", flags);
-	if ((rc = rd_u64(ps, c, &v, "limits minimum")))
+		return wasm_read__fail(ps, at, -EINVAL, "invalid limits flags 0x%02x", flags);
+	if ((rc = wasm_read__u64(ps, c, &v, "limits minimum")))
 		return rc;
-	if ((flags & 1) && (rc = rd_u64(ps, c, &v, "limits maximum")))
+	if ((flags & 1) && (rc = wasm_read__u64(ps, c, &v, "limits maximum")))
 		return rc;
-	if (page_size && (flags & 8) && (rc = rd_u32(ps, c, &u, "page size")))
+	if (page_size && (flags & 8) && (rc = wasm_read__u32(ps, c, &u, "page size")))
 		return rc;
 	return 0;
 }
@@ -45,34 +46,34 @@ static int rd_typeref(struct modctx *x, struct cursor *c, uint32_t times)
 	uint8_t kind = 0, b = 0;
 	int rc;
 
-	if ((rc = rd_u8(ps, c, &kind, "import kind")))
+	if ((rc = wasm_read__u8(ps, c, &kind, "import kind")))
 		return rc;
 	switch (kind) {
 	case 0x00:
 	case 0x20:	/* exact function import (custom descriptors) */
-		rc = rd_u32(ps, c, &idx, "type index");
+		rc = wasm_read__u32(ps, c, &idx, "type index");
 		kind = 0;
 		break;
 	case 0x01:
-		if (!(rc = rd_reftype(ps, c, &vt)))
+		if (!(rc = wasm_types__read_reftype(ps, c, &vt)))
 			rc = rd_limits(ps, c, 0x07, false);
 		break;
 	case 0x02:
 		rc = rd_limits(ps, c, 0x0f, true);
 		break;
 	case 0x03:
-		if (!(rc = rd_valtype(ps, c, &vt)))
-			rc = rd_u8(ps, c, &b, "global mutability");
+		if (!(rc = wasm_types__read_valtype(ps, c, &vt)))
+			rc = wasm_read__u8(ps, c, &b, "global mutability");
 		break;
 	case 0x04:
-		if (!(rc = rd_u8(ps, c, &b, "tag attribute")))
-			rc = rd_u32(ps, c, &idx, "tag type");
+		if (!(rc = wasm_read__u8(ps, c, &b, "tag attribute")))
+			rc = wasm_read__u32(ps, c, &idx, "tag type");
 		break;
 	default:
-		return wasm_fail(ps, at, -EINVAL, "invalid leading byte (0x%x) for external kind", kind);
+		return wasm_read__fail(ps, at, -EINVAL, "invalid leading byte (0x%x) for external kind", kind);
 	}
 	if (!rc && x->imported[kind] > UINT32_MAX - times)
-		return wasm_fail(ps, at, -ERANGE, "too many imports");
+		return wasm_read__fail(ps, at, -ERANGE, "too many imports");
 	if (!rc)
 		x->imported[kind] += times;
 	return rc;
@@ -86,18 +87,18 @@ static int parse_imports(struct modctx *x, struct cursor *c)
 	uint32_t n, m, len;
 	int rc;
 
-	if ((rc = rd_u32(ps, c, &n, "import count")))
+	if ((rc = wasm_read__u32(ps, c, &n, "import count")))
 		return rc;
 	for (uint32_t i = 0; i < n; i++) {
-		if ((rc = rd_name(ps, c, &s, &len, "import module")) ||
-		    (rc = rd_name(ps, c, &s, &len, "import name")))
+		if ((rc = wasm_read__name(ps, c, &s, &len, "import module")) ||
+		    (rc = wasm_read__name(ps, c, &s, &len, "import name")))
 			return rc;
 		if (len == 0 && c->p < c->end && *c->p == 0x7f) {
 			c->p++;
-			if ((rc = rd_u32(ps, c, &m, "import count")))
+			if ((rc = wasm_read__u32(ps, c, &m, "import count")))
 				return rc;
 			for (uint32_t j = 0; j < m; j++)
-				if ((rc = rd_name(ps, c, &s, &len, "import name")) ||
+				if ((rc = wasm_read__name(ps, c, &s, &len, "import name")) ||
 				    (rc = rd_typeref(x, c, 1)))
 					return rc;
 		} else if (len == 0 && c->p < c->end && *c->p == 0x7e) {
@@ -106,10 +107,10 @@ static int parse_imports(struct modctx *x, struct cursor *c)
 
 			c->p++;
 			ty = c->p;
-			if ((rc = rd_typeref(x, c, 0)) || (rc = rd_u32(ps, c, &m, "import count")))
+			if ((rc = rd_typeref(x, c, 0)) || (rc = wasm_read__u32(ps, c, &m, "import count")))
 				return rc;
 			for (uint32_t j = 0; j < m; j++)
-				if ((rc = rd_name(ps, c, &s, &len, "import name")))
+				if ((rc = wasm_read__name(ps, c, &s, &len, "import name")))
 					return rc;
 			again = (struct cursor){ ty, c->end };
 			if ((rc = rd_typeref(x, &again, m)))
@@ -132,7 +133,7 @@ static void modctx__release(struct modctx *x)
 	for (int k = 0; k < NK__NR; k++)
 		free(x->names[k].v);
 	free(x->labels);
-	wasm_labels_release(x);
+	wasm_labels__release(x);
 	strbuf_release(&x->out);
 }
 
@@ -140,12 +141,12 @@ static int check_header(struct ps *ps, struct cursor *c, const uint8_t version[4
 {
 	const uint8_t *at = c->p, *h = NULL;
 
-	if (rd_bytes(ps, c, 8, &h, "header"))
+	if (wasm_read__bytes(ps, c, 8, &h, "header"))
 		return -EINVAL;
 	if (memcmp(h, wasm_magic, 4))
-		return wasm_fail(ps, at, -EINVAL, "not a WebAssembly binary (bad magic number)");
+		return wasm_read__fail(ps, at, -EINVAL, "not a WebAssembly binary (bad magic number)");
 	if (memcmp(h + 4, version, 4))
-		return wasm_fail(ps, at + 4, -ENOTSUP, "unsupported binary version %02x %02x %02x %02x",
+		return wasm_read__fail(ps, at + 4, -ENOTSUP, "unsupported binary version %02x %02x %02x %02x",
 				 h[4], h[5], h[6], h[7]);
 	return 0;
 }
@@ -175,36 +176,36 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 		uint32_t len;
 		uint8_t id;
 
-		if ((rc = rd_u8(ps, &s, &id, "section id")))
+		if ((rc = wasm_read__u8(ps, &s, &id, "section id")))
 			goto out;
 		/*
 		 * Spec 5.5.2 and the tag section of the exception handling proposal:
 		 * ids 0..13. Anything else is a module no engine loads (wabt, wasmparser).
 		 */
 		if (id > 13) {
-			rc = wasm_fail(ps, at, -EINVAL, "unknown section id %u", id);
+			rc = wasm_read__fail(ps, at, -EINVAL, "unknown section id %u", id);
 			goto out;
 		}
-		if ((rc = rd_region(ps, &s, &sec, "section")))
+		if ((rc = wasm_read__region(ps, &s, &sec, "section")))
 			goto out;
 		switch (id) {
 		case 0:		/* custom */
-			if ((rc = rd_name(ps, &sec, &name, &len, "custom section name")))
+			if ((rc = wasm_read__name(ps, &sec, &name, &len, "custom section name")))
 				goto out;
 			if (len == 4 && !memcmp(name, "name", 4))
-				rc = wasm_names_section(&x, &sec);
+				rc = wasm_names__parse(&x, &sec);
 			else if (len == 11 && !memcmp(name, ".debug_info", 11))
 				dwarf = true;
 			break;
 		case 1:
-			rc = wasm_parse_types(&x, &sec);
+			rc = wasm_types__parse(&x, &sec);
 			break;
 		case 2:
 			rc = parse_imports(&x, &sec);
 			break;
 		case 3:
 			x.defined_funcs_at = sec.p;
-			rc = rd_u32(ps, &sec, &x.defined_funcs, "function count");
+			rc = wasm_read__u32(ps, &sec, &x.defined_funcs, "function count");
 			break;
 		case 10:
 			x.code[0] = sec;
@@ -218,16 +219,16 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 	}
 	for (int k = 0; k < NK__NR; k++)
 		name_map__finish(&x.names[k]);
-	if (x.has_code && (rc = wasm_decode_code(&x, &x.code[0])))
+	if (x.has_code && (rc = wasm_insn__decode(&x, &x.code[0])))
 		goto out;
 	if (!x.has_code && x.defined_funcs) {
-		rc = wasm_fail(ps, x.defined_funcs_at, -EINVAL, "function and code section have "
+		rc = wasm_read__fail(ps, x.defined_funcs_at, -EINVAL, "function and code section have "
 			       "inconsistent lengths (function section %" PRIu32 ", no code section)",
 			       x.defined_funcs);
 		goto out;
 	}
 	if (VEC_GROW(m->mods, m->nr_mods + 1, m->alloc_mods)) {
-		rc = wasm_fail(ps, c->p, -ENOMEM, "out of memory");
+		rc = wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
 		goto out;
 	}
 	cm = &m->mods[m->nr_mods++];
@@ -239,8 +240,8 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 	m->dwarf_mods += dwarf;
 	cm->nfuncs = x.imported[0] + x.defined_funcs < x.imported[0] ? UINT32_MAX :
 		     x.imported[0] + x.defined_funcs;
-	if (wasm_keep_func_names(&x, cm))
-		rc = wasm_fail(ps, c->p, -ENOMEM, "out of memory");
+	if (wasm_names__keep_func_names(&x, cm))
+		rc = wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
 out:
 	modctx__release(&x);
 	return rc;
@@ -253,7 +254,7 @@ static int parse_component(struct ps *ps, struct wasm_module *m, struct cursor *
 	int rc;
 
 	if (depth > MAX_COMPONENT_DEPTH)
-		return wasm_fail(ps, c->p, -ENOTSUP, "components nested more than %d deep",
+		return wasm_read__fail(ps, c->p, -ENOTSUP, "components nested more than %d deep",
 				 MAX_COMPONENT_DEPTH);
 	if ((rc = check_header(ps, &s, component_version)))
 		return rc;
@@ -261,8 +262,8 @@ static int parse_component(struct ps *ps, struct wasm_module *m, struct cursor *
 		struct cursor sec;
 		uint8_t id;
 
-		if ((rc = rd_u8(ps, &s, &id, "section id")) ||
-		    (rc = rd_region(ps, &s, &sec, "section")))
+		if ((rc = wasm_read__u8(ps, &s, &id, "section id")) ||
+		    (rc = wasm_read__region(ps, &s, &sec, "section")))
 			return rc;
 		if (id == 1)		/* core module */
 			rc = parse_module(ps, m, &sec);
@@ -301,10 +302,10 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 	if (errlen)
 		err[0] = '\0';
 	if (len > UINT32_MAX)
-		return wasm_fail(&ps, buf, -ERANGE, "file larger than 4 GiB: offsets do not fit");
+		return wasm_read__fail(&ps, buf, -ERANGE, "file larger than 4 GiB: offsets do not fit");
 	m = calloc(1, sizeof(*m));
 	if (!m)
-		return wasm_fail(&ps, buf, -ENOMEM, "out of memory");
+		return wasm_read__fail(&ps, buf, -ENOMEM, "out of memory");
 	/*
 	 * Text grows with the input, except that one long name can be repeated by
 	 * every call: wasmprinter would print it all; we stop at a generous bound.

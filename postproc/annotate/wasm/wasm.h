@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "wasm-defs.h"
+
 /*
  * The "Wasm column" of a report: `wasmtime hot-blocks` shows, for the wasm
  * offset of each machine instruction, the line wasmprinter (wasm-tools, flat
@@ -35,24 +37,6 @@
  */
 
 struct wasm_module;
-
-/*
- * One decoded instruction. off is the absolute file offset of its first byte.
- * func is the function index (imported functions included) inside core module
- * `module` (0 for a plain module; components number their core modules in file
- * order). prefix is 0 or the prefix byte; code the opcode byte or sub-opcode.
- * text is the wasmprinter line, trimmed; NULL for a function's final `end`,
- * which has no line of its own (wasmprinter prints `)` there, and the reference
- * shows `-`). Texts are owned by the module.
- */
-struct wasm_insn {
-	uint32_t off;
-	uint32_t func;
-	uint16_t prefix;
-	uint32_t code;
-	const char *text;
-	uint32_t module;
-};
 
 /*
  * Parse the module (or component) in buf[0..len). buf is borrowed and must stay
@@ -127,31 +111,5 @@ uint32_t wasm_module__module_imported_funcs(const struct wasm_module *m, uint32_
  */
 unsigned wasm_module__name_errors(const struct wasm_module *m);
 const char *wasm_module__name_error(const struct wasm_module *m);
-
-/*
- * The opcode table (wasm-opcodes.def), exposed for tests and tools: the number
- * of rows, and row i's fields. Rows are sorted by (prefix, code).
- */
-struct wasm_opcode {
-	uint16_t prefix;
-	uint32_t code;
-	const char *name;	/* enum name, e.g. "I32_ADD" */
-	const char *text;	/* "i32.add" */
-	uint8_t imm;		/* immediate kind, internal to wasm-insn.c */
-	uint8_t flags;
-};
-size_t wasm_opcodes(const struct wasm_opcode **ops);
-
-/* The row for (prefix, code), or NULL. */
-const struct wasm_opcode *wasm_opcode__find(uint16_t prefix, uint32_t code);
-
-/*
- * Format a float constant's bits as wasmprinter does: hex float plus Rust's
- * shortest decimal in a comment, e.g. "0x1.8p+0 (;=1.5;)", "-inf (;=-inf;)",
- * "nan:0x200000 (;=NaN;)". Writes at most len bytes (NUL included) to buf and
- * returns the length the full text needs (like snprintf).
- */
-size_t wasm_fmt_f32(char *buf, size_t len, uint32_t bits);
-size_t wasm_fmt_f64(char *buf, size_t len, uint64_t bits);
 
 #endif

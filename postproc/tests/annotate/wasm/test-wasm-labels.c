@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of branch-target label names in the Wasm column (wasm-labels.c,
- * wasm_put_depth): random functions of nested blocks and branches, with label
+ * wasm_labels__put_depth): random functions of nested blocks and branches, with label
  * names from a small alphabet (so names repeat and shadow each other), are
  * decoded, and every instruction's text is checked against the rule worked
  * out here from the nesting alone: `br d` names its target label `$n` when

@@ -17,6 +17,8 @@
 #include "lib/leb128.h"
 #include "lib/util.h"
 #include "wasm-builder.h"
+#include "annotate/wasm/wasm-float.h"
+#include "annotate/wasm/wasm-insn.h"
 #include "annotate/wasm/wasm.h"
 
 /*
@@ -370,15 +372,15 @@ static void floats_print_as_wasmprinter_does(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(f32s); i++) {
-		wasm_fmt_f32(buf, sizeof(buf), f32s[i].bits);
+		wasm_float__fmt_f32(buf, sizeof(buf), f32s[i].bits);
 		assert_string_equal(buf, f32s[i].want);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(f64s); i++) {
-		wasm_fmt_f64(buf, sizeof(buf), f64s[i].bits);
+		wasm_float__fmt_f64(buf, sizeof(buf), f64s[i].bits);
 		assert_string_equal(buf, f64s[i].want);
 	}
 	/* The smallest subnormal needs 327 characters; a short buffer truncates. */
-	assert_int_equal(wasm_fmt_f64(buf, 8, 1), strlen("0x1.p-1074 (;=0.") + 323 + strlen("5;)"));
+	assert_int_equal(wasm_float__fmt_f64(buf, 8, 1), strlen("0x1.p-1074 (;=0.") + 323 + strlen("5;)"));
 	assert_string_equal(buf, "0x1.p-1");
 }
 
@@ -416,11 +418,11 @@ static void float_ties_take_the_larger_magnitude(void **state)
 
 	(void)state;
 	for (size_t i = 0; i < ARRAY_SIZE(f32s); i++) {
-		wasm_fmt_f32(buf, sizeof(buf), f32s[i].bits);
+		wasm_float__fmt_f32(buf, sizeof(buf), f32s[i].bits);
 		assert_string_equal(buf, f32s[i].want);
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(f64s); i++) {
-		wasm_fmt_f64(buf, sizeof(buf), f64s[i].bits);
+		wasm_float__fmt_f64(buf, sizeof(buf), f64s[i].bits);
 		assert_string_equal(buf, f64s[i].want);
 	}
 }
@@ -441,9 +443,9 @@ static void float_comments_round_trip(void **state)
 		if (is64 ? ((bits >> 52) & 0x7ff) == 0x7ff : ((bits >> 23) & 0xff) == 0xff)
 			continue;
 		if (is64)
-			wasm_fmt_f64(buf, sizeof(buf), bits);
+			wasm_float__fmt_f64(buf, sizeof(buf), bits);
 		else
-			wasm_fmt_f32(buf, sizeof(buf), (uint32_t)bits);
+			wasm_float__fmt_f32(buf, sizeof(buf), (uint32_t)bits);
 		c = strstr(buf, "(;=");
 		assert_non_null(c);
 		if (is64) {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "cfg-arch.h"
-#include "cfg.h"
+#include "cfg-defs.h"
 
 /*
  * How an instruction came to be decoded. Sampled offsets are proof (perf only

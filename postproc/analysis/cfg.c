@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cfg-decode.h"
+#include "cfg.h"
 #include "lib/util.h"
 
 /* Index of the instruction at a target inside [0, end), or -1. */
@@ -189,7 +190,7 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 	if (!in->size)
 		return 0;
 
-	if (errlen)
+	if (err && errlen)
 		err[0] = '\0';
 	ret = cfg_decode__insns(out, in, arch, &fin, err, errlen);
 	if (!ret)
@@ -203,7 +204,7 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 		return 0;
 	cfg_func__release(out);
 	/* capstone's message, or the only other failure */
-	if (errlen && err[0])
+	if (err && errlen && err[0])
 		return ret;
 	return errf(err, errlen, ret, "out of memory disassembling %zu bytes", in->size);
 }

@@ -64,7 +64,7 @@ static const struct stream_sample *event_samples(const struct stream_object *obj
 }
 
 /* Disassemble f's object and put each sample in its instruction and block. */
-static int fold(struct rank *r, struct rank_func *f, const struct stream_sample *smp, size_t nr)
+static int sum_samples(struct rank *r, struct rank_func *f, const struct stream_sample *smp, size_t nr)
 {
 	const struct stream_object *obj = &r->stream->objects[f->obj];
 	uint32_t *seeds;
@@ -221,7 +221,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 {
 	size_t i, j, alloc = 0, blocks_alloc = 0, *order = NULL, built = 0, batch = 1;
 	uint64_t *scratch = NULL;
-	bool lazy = !o->every_function && !o->no_threshold;
+	bool lazy = !o->disassemble_all && !o->no_threshold;
 	enum name_match best = NAME_MATCH_NONE;
 	int ret = -ENOMEM;
 
@@ -315,7 +315,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 			size_t nr;
 
 			smp = event_samples(&s->objects[f->obj], ev, &nr);
-			ret = fold(r, f, smp, nr);
+			ret = sum_samples(r, f, smp, nr);
 			if (ret)
 				goto out;
 			ret = collect_blocks(r, order[built], &blocks_alloc);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Fold one event's samples into the blocks of each sampled object, rank and select them. */
+/* Sum one event's samples into the blocks of each sampled object, rank and select them. */
 #ifndef POSTPROC_RANK_H
 #define POSTPROC_RANK_H
 
@@ -14,14 +14,14 @@
 struct rank_opts {
 	double percent;		/* the reference's --percent threshold, in [0, 100] */
 	bool no_threshold;	/* --all: ignore percent */
-	bool every_function;	/* disassemble every sampled object, even those too cold to show */
+	bool disassemble_all;	/* disassemble every sampled object, even those too cold to show */
 	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
 	const char *function;	/* only rank objects this name selects (name-match.h); NULL = all */
 	/* Another name an object answers --function to (its display name), or NULL. */
 	const char *(*alt_name)(void *arg, size_t obj);
 	void *alt_arg;
 	/* Only the objects this accepts are selected (and --function must select
-	 * them too); the others are never disassembled, even with every_function
+	 * them too); the others are never disassembled, even with disassemble_all
 	 * or no_threshold. NULL: every object. */
 	bool (*select)(void *arg, size_t obj);
 	void *select_arg;
@@ -94,11 +94,11 @@ struct rank {
 
 /*
  * Disassemble the objects of s (finished) with samples of event ev (-1: none),
- * fold their samples into instructions and blocks, rank the blocks and apply
+ * sum their samples into instructions and blocks, rank the blocks and apply
  * the selection in o. Objects are disassembled hottest first, and only until
  * no object left could have a block among those shown (a block never has more
  * samples than its object): the rest are RANK_SKIPPED, unless
- * o->every_function or o->no_threshold. Returns 0 or -ENOMEM; r must be
+ * o->disassemble_all or o->no_threshold. Returns 0 or -ENOMEM; r must be
  * released either way. r borrows s.
  */
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o);

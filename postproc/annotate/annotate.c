@@ -55,7 +55,7 @@ void annotator__close(struct annotator *a)
 		return;
 	wasmtime__close(a->wasmtime);
 	srcmap_cache__release(&a->elfs);
-	strset__release(&a->texts.set);
+	strset_release(&a->texts.set);
 	for (size_t i = 0; a->funcs && i < a->funcs_nr; i++)
 		jit_debug_index__free(a->funcs[i].debug_index);
 	free(a->funcs);

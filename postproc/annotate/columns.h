@@ -81,7 +81,7 @@ struct annot_texts {
 /* A copy of s kept in t, or NULL (out of memory, noted). */
 static inline const char *annot_texts__intern(struct annot_texts *t, const char *s)
 {
-	const char *k = strset__add(&t->set, s);
+	const char *k = strset_add(&t->set, s);
 
 	t->oom |= !k;
 	return k;
@@ -94,7 +94,7 @@ static inline const char *annot_texts__keep(struct annot_texts *t, char *s, cons
 
 	if (!s)
 		return fallback;
-	k = strset__add_owned(&t->set, s);
+	k = strset_add_owned(&t->set, s);
 	t->oom |= !k;
 	return k ? k : fallback;
 }

@@ -111,7 +111,7 @@ int cli__read_stream(struct stream *s, const char *path, char *err, size_t errle
 		return ret;
 	}
 	/* Standard input too, when it is a file (hotblocks -o a.hbs <a.hbs). */
-	if (inputs__note_fd(fileno(f), name))
+	if (inputs_note_fd(fileno(f), name))
 		ret = -ENOMEM;
 	else
 		ret = stream__read(s, f, name, err, errlen);
@@ -128,7 +128,7 @@ int cli__read_stream(struct stream *s, const char *path, char *err, size_t errle
 	return ret;
 }
 
-/* inputs__note_path(path, "<what> <path>"), if path is set. */
+/* inputs_note_path(path, "<what> <path>"), if path is set. */
 static int input_named(const char *what, const char *path)
 {
 	char *text;
@@ -138,7 +138,7 @@ static int input_named(const char *what, const char *path)
 		return 0;
 	if (asprintf(&text, "%s %s", what, path) < 0)
 		return -ENOMEM;
-	ret = inputs__note_path(path, text);
+	ret = inputs_note_path(path, text);
 	free(text);
 	return ret;
 }
@@ -147,11 +147,11 @@ void cli__check_output(const char *output, char *const *streams, int nstreams,
 			const struct annot_inputs *annot, int sides)
 {
 	/* No stream named: standard input is read. */
-	int ret = nstreams ? 0 : inputs__note_fd(STDIN_FILENO, CLI_STDIN_NAME);
+	int ret = nstreams ? 0 : inputs_note_fd(STDIN_FILENO, CLI_STDIN_NAME);
 
 	for (int i = 0; i < nstreams && !ret; i++)
 		ret = strcmp(streams[i], "-") ? input_named("the input stream", streams[i]) :
-		      inputs__note_fd(STDIN_FILENO, CLI_STDIN_NAME);
+		      inputs_note_fd(STDIN_FILENO, CLI_STDIN_NAME);
 	for (int s = 0; s < sides && !ret; s++)
 		if (!(ret = input_named("the --cwasm file", annot[s].cwasm)) &&
 		    !(ret = input_named("the --wasm file", annot[s].wasm)))
@@ -177,14 +177,14 @@ int cli__stream_inputs(const struct stream *s)
 			if (asprintf(&what, "the recording %s that %s was made from", r->input,
 				     r->origin) < 0)
 				return -ENOMEM;
-			ret = inputs__note_path(r->input, what);
+			ret = inputs_note_path(r->input, what);
 			free(what);
 		}
 		for (size_t j = 0; j < r->jitdumps_nr && !ret; j++) {
 			if (asprintf(&what, "the jitdump %s that %s was made from", r->jitdumps[j],
 				     r->origin) < 0)
 				return -ENOMEM;
-			ret = inputs__note_path(r->jitdumps[j], what);
+			ret = inputs_note_path(r->jitdumps[j], what);
 			free(what);
 		}
 	}
@@ -196,7 +196,7 @@ int cli__stream_inputs(const struct stream *s)
 		/* Many objects come from one file: each file is looked at once. */
 		if (!path || !*path)
 			continue;
-		if (!strset__add(&seen, path)) {
+		if (!strset_add(&seen, path)) {
 			ret = -ENOMEM;
 			break;
 		}
@@ -207,10 +207,10 @@ int cli__stream_inputs(const struct stream *s)
 			ret = -ENOMEM;
 			break;
 		}
-		ret = inputs__note_path(path, what);
+		ret = inputs_note_path(path, what);
 		free(what);
 	}
-	strset__release(&seen);
+	strset_release(&seen);
 	return ret;
 }
 

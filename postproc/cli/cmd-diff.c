@@ -217,7 +217,7 @@ static int read_sides(struct stream streams[DIFF__SIDES], char **files)
 	return 0;
 }
 
-static int run(struct options *o, char **files)
+static int compare(struct options *o, char **files)
 {
 	static const char *const labels[DIFF__SIDES] = { "BASE", "NEW" };
 	struct stream streams[DIFF__SIDES];
@@ -285,5 +285,5 @@ int cmd_diff(int argc, char **argv)
 	if (!strcmp(argv[optind], "-") && !strcmp(argv[optind + 1], "-"))
 		message__usage_error("BASE and NEW cannot both be standard input");
 	cli__check_output(o.output, argv + optind, 2, o.annot, DIFF__SIDES);
-	return run(&o, argv + optind);
+	return compare(&o, argv + optind);
 }

@@ -154,13 +154,13 @@ static int render(FILE *out, const void *model, const struct format *f, const st
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
-static int run(struct options *o, int nfiles, char **files)
+static int report(struct options *o, int nfiles, char **files)
 {
 	unsigned needs = o->format->needs;
 	struct report_opts repo = {
 		/* JSON --all lists every selected function in full; a graph needs
 		 * every block of the functions it draws. */
-		.every_function = o->all && (needs & FORMAT_LIST_SELECTED),
+		.list_selected = o->all && (needs & FORMAT_LIST_SELECTED),
 		.whole_functions = (o->all && (needs & FORMAT_WHOLE_WITH_ALL)) || (needs & FORMAT_WHOLE),
 		.source_lines = o->source_lines && (needs & FORMAT_SOURCE_LINES),
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
@@ -219,5 +219,5 @@ int cmd_report(int argc, char **argv)
 
 	parse_options(argc, argv, &o);
 	cli__check_output(o.output, argv + optind, argc - optind, &o.annot, 1);
-	return run(&o, argc - optind, argv + optind);
+	return report(&o, argc - optind, argv + optind);
 }

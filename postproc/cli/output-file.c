@@ -18,7 +18,7 @@
 int output_file__check(const char *path)
 {
 	char *what;
-	int ret = inputs__which(path, &what);
+	int ret = inputs_which(path, &what);
 
 	if (ret < 0)
 		return message__error("out of memory");

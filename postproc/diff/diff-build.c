@@ -232,13 +232,13 @@ static enum report_source source_rows(void *arg, size_t obj)
 static int build_side(struct diff *d, int s)
 {
 	struct diff_work_side *side = &d->work->side[s];
-	struct report_opts repo = { .every_function = true, .whole_functions = true,
+	struct report_opts repo = { .list_selected = true, .whole_functions = true,
 				    .source_rows = source_rows, .source_rows_arg = side };
 	struct report *rep = &d->side[s].report;
 
 	side->names = (struct report_names){ side->annot, side->stream };
 	side->rank_opts = (struct rank_opts){
-		.percent = 100.0, .no_threshold = true, .every_function = true, .top = SIZE_MAX,
+		.percent = 100.0, .no_threshold = true, .disassemble_all = true, .top = SIZE_MAX,
 		.alt_name = side->annot ? report__display_name : NULL, .alt_arg = &side->names,
 		.select = is_candidate, .select_arg = side,
 	};

@@ -51,10 +51,10 @@ static int add_input(const struct stat *st, char *what)
 	if (!what)
 		return -ENOMEM;
 	pthread_mutex_lock(&inputs_lock);
-	if (idx_table__find(&inputs_index, h, input_eq, st, NULL) >= 0) {
+	if (idx_table_find(&inputs_index, h, input_eq, st, NULL) >= 0) {
 		free(what);
 	} else if (inputs_nr >= UINT32_MAX - 1 || VEC_GROW(inputs, inputs_nr + 1, inputs_alloc) ||
-		   idx_table__add(&inputs_index, h, (uint32_t)inputs_nr)) {
+		   idx_table_add(&inputs_index, h, (uint32_t)inputs_nr)) {
 		free(what);
 		ret = -ENOMEM;
 	} else {
@@ -64,7 +64,7 @@ static int add_input(const struct stat *st, char *what)
 	return ret;
 }
 
-int inputs__note_fd(int fd, const char *path)
+int inputs_note_fd(int fd, const char *path)
 {
 	struct stat st;
 	char *what;
@@ -75,7 +75,7 @@ int inputs__note_fd(int fd, const char *path)
 	return add_input(&st, asprintf(&what, "the input %s", path) < 0 ? NULL : what);
 }
 
-int inputs__note_path(const char *path, const char *what)
+int inputs_note_path(const char *path, const char *what)
 {
 	struct stat st;
 
@@ -84,14 +84,14 @@ int inputs__note_path(const char *path, const char *what)
 	return add_input(&st, strdup(what));
 }
 
-void inputs__forget(void)
+void inputs_forget(void)
 {
 	pthread_mutex_lock(&inputs_lock);
 	for (size_t i = 0; i < inputs_nr; i++)
 		free(inputs[i].what);
 	FREE_AND_NULL(inputs);
 	inputs_nr = inputs_alloc = 0;
-	idx_table__release(&inputs_index);
+	idx_table_release(&inputs_index);
 	pthread_mutex_unlock(&inputs_lock);
 }
 
@@ -112,7 +112,7 @@ static bool containing_dir(const char *path, struct stat *dir)
 	return ok;
 }
 
-int inputs__which(const char *path, char **what)
+int inputs_which(const char *path, char **what)
 {
 	struct stat st, dir;
 	bool have_dir;
@@ -124,9 +124,9 @@ int inputs__which(const char *path, char **what)
 		return 0;
 	have_dir = containing_dir(path, &dir);
 	pthread_mutex_lock(&inputs_lock);
-	hit = idx_table__find(&inputs_index, input_hash(st.st_dev, st.st_ino), input_eq, &st, NULL);
+	hit = idx_table_find(&inputs_index, input_hash(st.st_dev, st.st_ino), input_eq, &st, NULL);
 	if (hit < 0 && have_dir) {
-		hit = idx_table__find(&inputs_index, input_hash(dir.st_dev, dir.st_ino), input_eq, &dir,
+		hit = idx_table_find(&inputs_index, input_hash(dir.st_dev, dir.st_ino), input_eq, &dir,
 				      NULL);
 		if (hit >= 0 && !inputs[hit].dir)
 			hit = -1;

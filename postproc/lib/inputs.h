@@ -13,23 +13,23 @@
  * Note the regular file open on fd, named path, as an input ("the input
  * PATH" in messages). Safe from several threads. 0 or -ENOMEM.
  */
-int inputs__note_fd(int fd, const char *path);
+int inputs_note_fd(int fd, const char *path);
 
 /*
  * Note what is at path now, if anything, as an input called what in
  * messages ("the --cwasm file m.cwasm"); a directory makes every file in it
  * one. 0 or -ENOMEM.
  */
-int inputs__note_path(const char *path, const char *what);
+int inputs_note_path(const char *path, const char *what);
 
 /* Forget every input noted (a test's fresh start). */
-void inputs__forget(void);
+void inputs_forget(void);
 
 /*
  * Whether path is an input, or an existing file in an input directory:
  * then 1, with how messages name that input in *what (malloc()ed, the
  * caller's); 0 when it is not; -ENOMEM.
  */
-int inputs__which(const char *path, char **what);
+int inputs_which(const char *path, char **what);
 
 #endif

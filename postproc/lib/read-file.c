@@ -79,7 +79,7 @@ int read_file(const char *path, size_t max, const char *max_text, unsigned flags
 		goto out;
 	}
 	/* An input: no report may replace it (output-file.h). */
-	if (inputs__note_fd(fd, path)) {
+	if (inputs_note_fd(fd, path)) {
 		ret = errf(err, errlen, -ENOMEM, "%s: out of memory", path);
 		goto out;
 	}

@@ -55,7 +55,7 @@ uint64_t hash_u64(uint64_t h, uint64_t v)
 	return v ^ (v >> 31);
 }
 
-long idx_table__find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
 		     const void *ctx)
 {
 	size_t i;
@@ -79,7 +79,7 @@ static void put(struct idx_slot *slots, size_t cap, uint64_t hash, uint32_t idx1
 	slots[i].idx = idx1;
 }
 
-int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx)
+int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx)
 {
 	if (idx == UINT32_MAX)
 		return -ENOMEM;
@@ -105,14 +105,14 @@ int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx)
 	return 0;
 }
 
-void idx_table__clear(struct idx_table *t)
+void idx_table_clear(struct idx_table *t)
 {
 	if (t->nr)
 		memset(t->slots, 0, t->cap * sizeof(*t->slots));
 	t->nr = 0;
 }
 
-void idx_table__release(struct idx_table *t)
+void idx_table_release(struct idx_table *t)
 {
 	FREE_AND_NULL(t->slots);
 	t->cap = t->nr = 0;
@@ -125,7 +125,7 @@ static bool strset_eq(uint32_t idx, const void *key, const void *ctx)
 	return !strcmp(s->v[idx], key);
 }
 
-const char *strset__add_owned(struct strset *s, char *str)
+const char *strset_add_owned(struct strset *s, char *str)
 {
 	uint64_t h;
 	long i;
@@ -133,13 +133,13 @@ const char *strset__add_owned(struct strset *s, char *str)
 	if (!str)
 		return NULL;
 	h = hash_bytes(HASH_SEED, str, strlen(str));
-	i = idx_table__find(&s->tab, h, strset_eq, str, s);
+	i = idx_table_find(&s->tab, h, strset_eq, str, s);
 	if (i >= 0) {
 		free(str);
 		return s->v[i];
 	}
 	if (s->nr >= UINT32_MAX - 1 || VEC_GROW(s->v, s->nr + 1, s->alloc) ||
-	    idx_table__add(&s->tab, h, (uint32_t)s->nr)) {
+	    idx_table_add(&s->tab, h, (uint32_t)s->nr)) {
 		free(str);
 		return NULL;
 	}
@@ -147,21 +147,21 @@ const char *strset__add_owned(struct strset *s, char *str)
 	return s->v[s->nr++];
 }
 
-const char *strset__add(struct strset *s, const char *str)
+const char *strset_add(struct strset *s, const char *str)
 {
 	uint64_t h = hash_bytes(HASH_SEED, str, strlen(str));
-	long i = idx_table__find(&s->tab, h, strset_eq, str, s);
+	long i = idx_table_find(&s->tab, h, strset_eq, str, s);
 
 	/* Looked up first: most texts are there already, and need no copy. */
-	return i >= 0 ? s->v[i] : strset__add_owned(s, strdup(str));
+	return i >= 0 ? s->v[i] : strset_add_owned(s, strdup(str));
 }
 
-void strset__release(struct strset *s)
+void strset_release(struct strset *s)
 {
 	for (size_t i = 0; i < s->nr; i++)
 		free(s->v[i]);
 	free(s->v);
-	idx_table__release(&s->tab);
+	idx_table_release(&s->tab);
 	memset(s, 0, sizeof(*s));
 }
 

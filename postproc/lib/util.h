@@ -52,17 +52,17 @@ struct idx_table {
 };
 
 /* The index stored for key, or -1. */
-long idx_table__find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
 		     const void *ctx);
 /* Add idx under hash (the caller checked it is absent). Returns 0 or -ENOMEM. */
-int idx_table__add(struct idx_table *t, uint64_t hash, uint32_t idx);
+int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx);
 /* Forget every entry, keep the memory. */
-void idx_table__clear(struct idx_table *t);
-void idx_table__release(struct idx_table *t);
+void idx_table_clear(struct idx_table *t);
+void idx_table_release(struct idx_table *t);
 
 /*
  * Interned strings: each distinct text stored once, alive until
- * strset__release(), so callers can hold and compare the pointers.
+ * strset_release(), so callers can hold and compare the pointers.
  */
 struct strset {
 	char **v;		/* owned */
@@ -71,10 +71,10 @@ struct strset {
 };
 
 /* The interned copy of str; NULL when out of memory. */
-const char *strset__add(struct strset *s, const char *str);
+const char *strset_add(struct strset *s, const char *str);
 /* The same for a malloc()ed str, which the set takes: freed when the text is there already. */
-const char *strset__add_owned(struct strset *s, char *str);
-void strset__release(struct strset *s);
+const char *strset_add_owned(struct strset *s, char *str);
+void strset_release(struct strset *s);
 
 /* a += b; false if that would overflow (a is then unchanged). */
 static inline bool add_u64(uint64_t *a, uint64_t b)

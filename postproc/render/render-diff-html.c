@@ -5,7 +5,7 @@
  * both sides, the table of functions and the ranked table of block pairs
  * the text output prints, then each function that holds a shown pair: its
  * control-flow graph of each side (report-graph.h) painted by the change of
- * the pair each block is in (heat.h's diverging scale: red more share in NEW,
+ * the pair each block is in (change-scale.h: red more share in NEW,
  * green less, white no change, grey no samples on either side; a block one
  * side lacks has a dashed outline), beside that side's listing
  * (html-listing.h), NEW's first. The listings' bars are one plain colour:
@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "render/graph/change-scale.h"
 #include "lib/util.h"
 #include "diff/diff.h"
 #include "render/html/html-listing.h"
@@ -51,7 +52,7 @@ struct side_view {
 static void put_delta(FILE *out, const char *tag, const struct diff *d, const struct heat_scale *cs,
 		      int sign, double change, double delta, int64_t delta_samples)
 {
-	struct heat_colour c = heat_scale__change(cs, sign, change);
+	struct heat_colour c = change_scale__colour(cs, sign, change);
 	char text[80];
 
 	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</%s>", tag,
@@ -287,7 +288,7 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	}
 	p = &d->pairs[v->pair_of[b]];
 	{
-		struct heat_colour c = heat_scale__change(v->change, p->sign, p->change);
+		struct heat_colour c = change_scale__colour(v->change, p->sign, p->change);
 
 		spec->fill = c.fill;
 		spec->ink = c.ink;

@@ -74,7 +74,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	rep->selection.threshold = !ro->no_threshold;
 	rep->selection.top = ro->top;
 	rep->selection.function = ro->function;
-	rep->selection.all = o->every_function;
+	rep->selection.all = o->list_selected;
 	return 0;
 }
 
@@ -86,9 +86,9 @@ struct func_ctx {
 	struct annotator *annot;
 	const struct annot_func *af;
 	const struct report_opts *o;
-	/* the run of rows from one source line, for source_lines */
-	const char *run_file;
-	unsigned run_line;
+	/* the span of rows from one source line, for source_lines */
+	const char *span_file;
+	unsigned span_line;
 	enum report_source source_rows;
 };
 
@@ -108,7 +108,7 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 	if (!af)
 		return 0;
 
-	/* every_function: [Source] for the sampled rows only (report.h) */
+	/* list_selected: [Source] for the sampled rows only (report.h) */
 	switch (c->source_rows) {
 	case REPORT_SOURCE_NONE:
 		with_source = false;
@@ -117,7 +117,7 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 		with_source = true;
 		break;
 	default:
-		with_source = !c->o->every_function || row->samples;
+		with_source = !c->o->list_selected || row->samples;
 	}
 	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
 	for (int k = 0; k < REPORT_COL__NR; k++)
@@ -145,14 +145,14 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 	unsigned line = row->source_line;
 
 	if (c->rep->source && row->source && file && line &&
-	    (line != c->run_line || !c->run_file || strcmp(file, c->run_file))) {
+	    (line != c->span_line || !c->span_file || strcmp(file, c->span_file))) {
 		size_t len = 0;
 
 		if (source_text__line(c->rep->source, file, line, &row->line_text, &len))
 			return -ENOMEM;
 		row->line_len = (uint32_t)len;
-		c->run_file = file;
-		c->run_line = line;
+		c->span_file = file;
+		c->span_line = line;
 	}
 	return 0;
 }
@@ -201,11 +201,11 @@ static int fill_blocks_and_rows(struct func_ctx *c, struct report_func *f)
 			if (b < cfg->blocks_nr && cfg->blocks[b].first <= i)
 				in_block = (int32_t)b;
 			if (in_block != prev) {
-				/* source line runs end with their block */
+				/* source line spans end with their block */
 				if (in_block >= 0)
 					f->blocks[in_block].first_row = f->rows_nr;
-				c->run_file = NULL;
-				c->run_line = 0;
+				c->span_file = NULL;
+				c->span_line = 0;
 				prev = in_block;
 			}
 			ret = fill_row(c, &f->rows[f->rows_nr], i, in_block);
@@ -219,8 +219,8 @@ static int fill_blocks_and_rows(struct func_ctx *c, struct report_func *f)
 		if (!f->blocks[b].listed)
 			continue;
 		f->blocks[b].first_row = f->rows_nr;
-		c->run_file = NULL;
-		c->run_line = 0;
+		c->span_file = NULL;
+		c->span_line = 0;
 		for (i = cfg->blocks[b].first; i < cfg->blocks[b].first + cfg->blocks[b].nr; i++) {
 			ret = fill_row(c, &f->rows[f->rows_nr], i, (int32_t)b);
 			if (ret)
@@ -324,7 +324,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		const struct rank_func *rf = &r->funcs[k];
 
 		at[k] = UINT32_MAX;
-		if (o->every_function ? rf->selected : rf->shown)
+		if (o->list_selected ? rf->selected : rf->shown)
 			at[k] = (uint32_t)rep->funcs_nr++;
 	}
 

@@ -15,7 +15,7 @@
 
 /* Which rows of a function get a [Source] lookup (report_opts.source_rows). */
 enum report_source {
-	REPORT_SOURCE_DEFAULT,		/* every listed row; with every_function the sampled ones */
+	REPORT_SOURCE_DEFAULT,		/* every listed row; with list_selected the sampled ones */
 	REPORT_SOURCE_NONE,		/* none: the report does not need them */
 	REPORT_SOURCE_ALL,		/* every listed row */
 };
@@ -24,12 +24,12 @@ enum report_source {
 struct report_opts {
 	/* Every function --function selects, not only those with a shown
 	 * block (JSON --all: every sampled function). */
-	bool every_function;
+	bool list_selected;
 	/* Every block and every instruction of a listed function, trailing data
 	 * after code_end included, not only its shown blocks (JSON --all; a
 	 * drawing of the whole graph). */
 	bool whole_functions;
-	/* Read the source line of each run of rows (text --source-lines). */
+	/* Read the source line of each span of rows (text --source-lines). */
 	bool source_lines;
 	/* Which rows of object obj get [Source], when not the default (NULL:
 	 * the default for all): a comparison matches the blocks of code that
@@ -49,7 +49,7 @@ struct report_opts {
  * follows the order of the shown blocks, then of the other listed functions,
  * so that the annotator's notes name the code the report shows first.
  * [Source] cells are looked up for every listed row, but with
- * every_function for the sampled rows only (a lookup per instruction of
+ * list_selected for the sampled rows only (a lookup per instruction of
  * every function would cost more than the rest of the report); source_rows
  * may decide otherwise per function.
  * Returns 0 or -ENOMEM; rep must be released either way.

@@ -93,7 +93,7 @@ struct report_row {
 	uint32_t wasm_offset;		/* file offset in the original module, when
 					 * has_wasm_offset (report_func.wasm_offsets) */
 	/* report_opts.source_lines: line source_line of source_file, on the first
-	 * row of each run of rows from one line within a block, when the file is
+	 * row of each span of rows from one line within a block, when the file is
 	 * readable (line_len bytes, no newline, not NUL-terminated); else NULL. */
 	const char *line_text;
 	uint32_t line_len;
@@ -249,10 +249,10 @@ struct report {
 		bool threshold;		/* false: --all */
 		size_t top;		/* SIZE_MAX: no --top */
 		const char *function;	/* --function, or NULL */
-		bool all;		/* every_function */
+		bool all;		/* list_selected */
 	} selection;
 
-	/* Listed functions: those with a shown block (every_function: every
+	/* Listed functions: those with a shown block (list_selected: every
 	 * selected one), hottest first (rank.by_heat). */
 	struct report_func *funcs;
 	size_t funcs_nr;

@@ -98,16 +98,16 @@ static int same_code_folded(struct stream *s)
 		if (!foldable(o))
 			continue;
 		h = code_hash(o);
-		f = idx_table__find(&first, h, same_code, o, s);
+		f = idx_table_find(&first, h, same_code, o, s);
 		if (f >= 0) {
 			o->folded_into = (uint32_t)f;
 			s->objects[f].folds++;
-		} else if (idx_table__add(&first, h, (uint32_t)i)) {
-			idx_table__release(&first);
+		} else if (idx_table_add(&first, h, (uint32_t)i)) {
+			idx_table_release(&first);
 			return -ENOMEM;
 		}
 	}
-	idx_table__release(&first);
+	idx_table_release(&first);
 
 	for (i = 0; i < s->samples_nr; i++) {
 		uint32_t into = s->objects[s->samples[i].obj].folded_into;
@@ -168,10 +168,10 @@ static int fold_moved_code(struct stream *s)
 		if (m->kind != HB_KIND_JIT || !m->code_nr)
 			continue;
 		h = code_key_hash(m);
-		o = idx_table__find(&first, h, same_moved_code, m, s);
+		o = idx_table_find(&first, h, same_moved_code, m, s);
 		if (o < 0) {
-			if (idx_table__add(&first, h, (uint32_t)i)) {
-				idx_table__release(&first);
+			if (idx_table_add(&first, h, (uint32_t)i)) {
+				idx_table_release(&first);
 				return -ENOMEM;
 			}
 		} else if (s->objects[o].addr != m->addr) {
@@ -180,7 +180,7 @@ static int fold_moved_code(struct stream *s)
 			s->objects[o].moves++;
 		}
 	}
-	idx_table__release(&first);
+	idx_table_release(&first);
 	for (size_t i = 0; i < s->samples_nr; i++) {
 		uint32_t into = s->objects[s->samples[i].obj].moved_into;
 
@@ -198,7 +198,7 @@ int stream__finish(struct stream *s)
 		return 0;
 	s->finished = true;
 	/* The object table served the merge. */
-	idx_table__release(&s->obj_tab);
+	idx_table_release(&s->obj_tab);
 	/* Sections' equal keys first: their sum must fit, as each section's did. */
 	if (stream__merge_samples(s, false))
 		return -ERANGE;

@@ -30,7 +30,7 @@ static int find_obj(struct parser *p, const char *tok, struct local_obj **lo)
 
 	if (err)
 		return err;
-	i = idx_table__find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p);
+	i = idx_table_find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p);
 	if (i < 0)
 		return stream_lex__bad(p, "object %s was not defined in this section", tok);
 	*lo = &p->objs[i];
@@ -45,7 +45,7 @@ static int find_ev(struct parser *p, const char *tok, struct local_ev **le)
 
 	if (err)
 		return err;
-	i = idx_table__find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p);
+	i = idx_table_find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p);
 	if (i < 0)
 		return stream_lex__bad(p, "event %s was not defined in this section", tok);
 	*le = &p->evs[i];
@@ -83,7 +83,7 @@ static int rec_event(struct parser *p)
 	if ((err = stream_lex__check_fields(p, 3)) || (err = stream_lex__get_dec(p, p->f[1], "event id", &id)) ||
 	    (err = stream_lex__get_str(p, p->f[2], "event name")))
 		return err;
-	if (idx_table__find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p) >= 0)
+	if (idx_table_find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p) >= 0)
 		return stream_lex__bad(p, "event %s defined twice in this section", p->f[1]);
 	for (i = 0; i < s->events_nr; i++)
 		if (!strcmp(s->events[i].name, p->f[2]))
@@ -100,7 +100,7 @@ static int rec_event(struct parser *p)
 		s->events_nr++;
 	}
 	if (VEC_GROW(p->evs, p->evs_nr + 1, p->evs_alloc) ||
-	    idx_table__add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
+	    idx_table_add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
 		return stream_lex__oom(p);
 	p->evs[p->evs_nr++] = (struct local_ev){ .id = id, .ev = (uint32_t)i, .lost = UINT32_MAX };
 	return 0;
@@ -300,7 +300,7 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 		free(obj->path);
 		return stream_lex__oom(p);
 	}
-	if (idx_table__add(&s->obj_tab, hash, (uint32_t)s->objects_nr)) {
+	if (idx_table_add(&s->obj_tab, hash, (uint32_t)s->objects_nr)) {
 		free(obj->name);
 		free(obj->path);
 		return stream_lex__oom(p);
@@ -355,7 +355,7 @@ static int rec_object(struct parser *p)
 
 	if ((err = stream_lex__check_fields(p, 3)) || (err = stream_lex__get_dec(p, p->f[1], "object id", &id)))
 		return err;
-	if (idx_table__find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
+	if (idx_table_find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
 		return stream_lex__bad(p, "object %s defined twice in this section", p->f[1]);
 	for (k = 0; k < HB_KIND__NR; k++)
 		if (!strcmp(p->f[2], hb_kind_name(k)))
@@ -407,7 +407,7 @@ static int rec_object(struct parser *p)
 			   o.e_machine);
 
 	hash = obj_hash(&o);
-	found = idx_table__find(&p->s->obj_tab, hash, obj_eq, &o, p->s);
+	found = idx_table_find(&p->s->obj_tab, hash, obj_eq, &o, p->s);
 	if (found >= 0) {
 		idx = (uint32_t)found;
 		if ((err = check_same_object(p, &p->s->objects[idx], &o)))
@@ -417,7 +417,7 @@ static int rec_object(struct parser *p)
 	}
 add_local:
 	if (VEC_GROW(p->objs, p->objs_nr + 1, p->objs_alloc) ||
-	    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
+	    idx_table_add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
 		return stream_lex__oom(p);
 	lo = &p->objs[p->objs_nr++];
 	*lo = (struct local_obj){ .id = id, .obj = idx, .lost = UINT32_MAX };
@@ -596,8 +596,8 @@ static const struct record {
 static void section_reset(struct parser *p)
 {
 	p->objs_nr = p->evs_nr = 0;
-	idx_table__clear(&p->obj_ids);
-	idx_table__clear(&p->ev_ids);
+	idx_table_clear(&p->obj_ids);
+	idx_table_clear(&p->ev_ids);
 }
 
 static int section_start(struct parser *p)
@@ -681,17 +681,17 @@ static int lost_line(struct parser *p, char *head, uint64_t bytes)
 		s->lost_dropped++;
 	}
 	if (object) {
-		if (idx_table__find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
+		if (idx_table_find(&p->obj_ids, hash_u64(0, id), local_obj_eq, &id, p) >= 0)
 			return stream_lex__bad(p, "object %s defined twice in this section", p->f[1]);
 		if (VEC_GROW(p->objs, p->objs_nr + 1, p->objs_alloc) ||
-		    idx_table__add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
+		    idx_table_add(&p->obj_ids, hash_u64(0, id), (uint32_t)p->objs_nr))
 			return stream_lex__oom(p);
 		p->objs[p->objs_nr++] = (struct local_obj){ .id = id, .obj = LOST, .lost = lost };
 	} else if (event) {
-		if (idx_table__find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p) >= 0)
+		if (idx_table_find(&p->ev_ids, hash_u64(0, id), local_ev_eq, &id, p) >= 0)
 			return stream_lex__bad(p, "event %s defined twice in this section", p->f[1]);
 		if (VEC_GROW(p->evs, p->evs_nr + 1, p->evs_alloc) ||
-		    idx_table__add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
+		    idx_table_add(&p->ev_ids, hash_u64(0, id), (uint32_t)p->evs_nr))
 			return stream_lex__oom(p);
 		p->evs[p->evs_nr++] = (struct local_ev){ .id = id, .ev = LOST, .lost = lost };
 	}
@@ -761,7 +761,7 @@ out:
 	free(r.buf);
 	free(p.objs);
 	free(p.evs);
-	idx_table__release(&p.obj_ids);
-	idx_table__release(&p.ev_ids);
+	idx_table_release(&p.obj_ids);
+	idx_table_release(&p.ev_ids);
 	return ret;
 }

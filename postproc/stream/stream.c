@@ -113,6 +113,6 @@ void stream__release(struct stream *s)
 	free(s->warnings);
 	free(s->lost);
 	free(s->samples);
-	idx_table__release(&s->obj_tab);
+	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

@@ -196,7 +196,7 @@ static const char *absolute(struct srcmap *m, Dwarf_Die *cu, const char *file)
 	if (dir[dlen - 1] != '/')
 		p[dlen++] = '/';
 	memcpy(p + dlen, file, flen + 1);
-	joined = strset__add_owned(&m->paths, p);
+	joined = strset_add_owned(&m->paths, p);
 	return joined ? joined : file;
 }
 
@@ -361,7 +361,7 @@ size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame
 	long idx, nr = 0;
 
 	*frames = NULL;
-	idx = idx_table__find(&m->cache_tab, h, cache_eq, &addr, m);
+	idx = idx_table_find(&m->cache_tab, h, cache_eq, &addr, m);
 	if (idx >= 0) {
 		*frames = m->cache[idx].frames;
 		return m->cache[idx].nr;
@@ -376,7 +376,7 @@ size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame
 	if (nr < 0)
 		return 0;
 	if (m->cache_nr >= UINT32_MAX - 1 || VEC_GROW(m->cache, m->cache_nr + 1, m->cache_alloc) ||
-	    idx_table__add(&m->cache_tab, h, (uint32_t)m->cache_nr)) {
+	    idx_table_add(&m->cache_tab, h, (uint32_t)m->cache_nr)) {
 		/* Without a cache slot nobody would free fr later. */
 		free(fr);
 		return 0;
@@ -398,9 +398,9 @@ void srcmap__close(struct srcmap *m)
 	for (size_t i = 0; i < m->cache_nr; i++)
 		free(m->cache[i].frames);
 	free(m->cache);
-	idx_table__release(&m->cache_tab);
+	idx_table_release(&m->cache_tab);
 	free(m->cus);
-	strset__release(&m->paths);
+	strset_release(&m->paths);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
 	if (m->dw && m->dw_owned)
@@ -735,7 +735,7 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 		return ret;
 	}
 	/* An input: no report may replace it (output-file.h). */
-	ret = inputs__note_fd(fd, path);
+	ret = inputs_note_fd(fd, path);
 	close(fd);
 	if (ret)
 		return errf(err, errlen, ret, "out of memory");
@@ -800,7 +800,7 @@ static bool cache_path_eq(uint32_t idx, const void *key, const void *ctx)
 struct srcmap *srcmap_cache__elf(struct srcmap_cache *c, const char *path)
 {
 	uint64_t h = hash_bytes(HASH_SEED, path, strlen(path));
-	long i = idx_table__find(&c->tab, h, cache_path_eq, path, c);
+	long i = idx_table_find(&c->tab, h, cache_path_eq, path, c);
 	struct srcmap_cache_entry *e;
 	char err[512];
 
@@ -810,7 +810,7 @@ struct srcmap *srcmap_cache__elf(struct srcmap_cache *c, const char *path)
 		return NULL;
 	e = &c->v[c->nr];
 	e->path = strdup(path);
-	if (!e->path || idx_table__add(&c->tab, h, (uint32_t)c->nr)) {
+	if (!e->path || idx_table_add(&c->tab, h, (uint32_t)c->nr)) {
 		free(e->path);
 		return NULL;
 	}
@@ -828,7 +828,7 @@ void srcmap_cache__release(struct srcmap_cache *c)
 		srcmap__close(c->v[i].map);
 	}
 	free(c->v);
-	idx_table__release(&c->tab);
+	idx_table_release(&c->tab);
 	memset(c, 0, sizeof(*c));
 }
 

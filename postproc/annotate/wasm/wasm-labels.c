@@ -32,12 +32,12 @@ static bool shadow_name_eq(uint32_t idx, const void *key, const void *ctx)
 static struct label_shadow_name *shadow_name(struct label_shadow *sh, const struct naming *n)
 {
 	uint64_t h = hash_bytes(HASH_SEED, n->s, n->len);
-	long i = idx_table__find(&sh->by_name, h, shadow_name_eq, n, sh);
+	long i = idx_table_find(&sh->by_name, h, shadow_name_eq, n, sh);
 
 	if (i >= 0)
 		return &sh->names[i];
 	if (VEC_GROW(sh->names, sh->nr_names + 1, sh->names_alloc) ||
-	    idx_table__add(&sh->by_name, h, (uint32_t)sh->nr_names))
+	    idx_table_add(&sh->by_name, h, (uint32_t)sh->nr_names))
 		return NULL;
 	sh->names[sh->nr_names] = (struct label_shadow_name){ n, -1 };
 	return &sh->names[sh->nr_names++];
@@ -48,7 +48,7 @@ void wasm_labels__reset(struct modctx *x)
 	struct label_shadow *sh = &x->shadow;
 
 	sh->nr = sh->nr_names = 0;
-	idx_table__clear(&sh->by_name);
+	idx_table_clear(&sh->by_name);
 	sh->valid = false;
 }
 
@@ -60,7 +60,7 @@ void wasm_labels__release(struct modctx *x)
 	free(sh->name);
 	free(sh->prev);
 	free(sh->names);
-	idx_table__release(&sh->by_name);
+	idx_table_release(&sh->by_name);
 	memset(sh, 0, sizeof(*sh));
 }
 

@@ -330,7 +330,7 @@ static int set_warn(struct clif_set *s, const char *fmt, ...)
 static int set_add(struct clif_set *s, struct clif_func *f)
 {
 	uint64_t h = symbol_hash(f->symbol);
-	long i = idx_table__find(&s->by_symbol, h, symbol_eq, f->symbol, s);
+	long i = idx_table_find(&s->by_symbol, h, symbol_eq, f->symbol, s);
 	int ret;
 
 	s->stats.files++;
@@ -346,7 +346,7 @@ static int set_add(struct clif_set *s, struct clif_func *f)
 	if (!ret && s->nr >= UINT32_MAX)
 		ret = -ENOMEM;
 	if (!ret)
-		ret = idx_table__add(&s->by_symbol, h, s->nr);
+		ret = idx_table_add(&s->by_symbol, h, s->nr);
 	if (ret) {
 		clif_func__free(f);
 		return ret;
@@ -481,7 +481,7 @@ void clif_set__free(struct clif_set *s)
 	for (i = 0; i < s->nr; i++)
 		clif_func__free(s->funcs[i]);
 	free(s->funcs);
-	idx_table__release(&s->by_symbol);
+	idx_table_release(&s->by_symbol);
 	free(s->first_warning);
 	free(s);
 }
@@ -503,7 +503,7 @@ size_t clif_set__nr(const struct clif_set *s)
 
 static const struct clif_func *find_exact(const struct clif_set *s, const char *symbol)
 {
-	long i = idx_table__find(&s->by_symbol, symbol_hash(symbol), symbol_eq, symbol, s);
+	long i = idx_table_find(&s->by_symbol, symbol_hash(symbol), symbol_eq, symbol, s);
 
 	return i < 0 ? NULL : s->funcs[i];
 }

@@ -383,9 +383,9 @@ static int build_indexes(struct cwasm *c)
 		const char *s = c->funcs[i].symbol;
 		uint64_t h = hash_bytes(HASH_SEED, s, strlen(s));
 
-		if (idx_table__find(&c->by_name, h, name_eq, s, c) >= 0)
+		if (idx_table_find(&c->by_name, h, name_eq, s, c) >= 0)
 			continue;
-		ret = idx_table__add(&c->by_name, h, i);
+		ret = idx_table_add(&c->by_name, h, i);
 		if (ret)
 			return ret;
 	}
@@ -566,7 +566,7 @@ void cwasm__close(struct cwasm *c)
 {
 	if (!c)
 		return;
-	idx_table__release(&c->by_name);
+	idx_table_release(&c->by_name);
 	free(c->by_code);
 	free(c->funcs);
 	free(c->addrmap);
@@ -616,7 +616,7 @@ size_t cwasm__nr_skipped_symbols(const struct cwasm *c)
 const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *symbol)
 {
 	uint64_t h = hash_bytes(HASH_SEED, symbol, strlen(symbol));
-	long i = idx_table__find(&c->by_name, h, name_eq, symbol, c);
+	long i = idx_table_find(&c->by_name, h, name_eq, symbol, c);
 
 	return i < 0 ? NULL : &c->funcs[i];
 }

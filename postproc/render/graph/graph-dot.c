@@ -61,7 +61,7 @@ int graph__write_dot(const struct graph *g, FILE *out)
 		const struct graph_node *n = &g->nodes[i];
 		const char *cls;
 
-		if (n->folded_into != i)
+		if (n->collapsed_into != i)
 			continue;
 		putc('\t', out);
 		put_quoted(out, n->id, PLAIN);
@@ -99,7 +99,7 @@ int graph__write_dot(const struct graph *g, FILE *out)
 		const struct graph_edge *e = &g->edges[i];
 		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
 
-		if (e->folded)
+		if (e->collapsed)
 			continue;
 		putc('\t', out);
 		put_quoted(out, g->nodes[graph__shown(g, e->from)].id, PLAIN);

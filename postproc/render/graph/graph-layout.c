@@ -168,7 +168,7 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen)
 	for (size_t i = 0; i < g->nodes_nr; i++) {
 		char *label;
 
-		if (g->nodes[i].folded_into != i)
+		if (g->nodes[i].collapsed_into != i)
 			continue;
 		an[i] = agnode(ag, g->nodes[i].id, 1);
 		label = label_text(&g->nodes[i]);
@@ -183,7 +183,7 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen)
 		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
 		char key[24], colour[8], pen[16];
 
-		if (e->folded)
+		if (e->collapsed)
 			continue;
 		/* A key per edge: two kinds between the same nodes are two edges. */
 		snprintf(key, sizeof(key), "e%zu", i);

@@ -128,11 +128,11 @@ int graph__write_svg(const struct graph *g, FILE *out)
 		g->id, ceil(g->width), ceil(g->height), g->width, g->height);
 	/* Edges first, so boxes are drawn over their ends. */
 	for (size_t i = 0; i < g->edges_nr; i++) {
-		if (!g->edges[i].folded)
+		if (!g->edges[i].collapsed)
 			put_edge(g, &g->edges[i], out);
 	}
 	for (size_t i = 0; i < g->nodes_nr; i++) {
-		if (g->nodes[i].folded_into == i)
+		if (g->nodes[i].collapsed_into == i)
 			put_node(g, &g->nodes[i], out);
 	}
 	fputs("</svg>\n", out);

@@ -79,8 +79,8 @@ void graph__release(struct graph *g)
 	free(g->edges);
 	free(g->id);
 	free(g->label);
-	idx_table__release(&g->edge_index);
-	idx_table__release(&g->id_index);
+	idx_table_release(&g->edge_index);
+	idx_table_release(&g->id_index);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -124,7 +124,7 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 	if (!valid_id(spec->id))
 		return -EINVAL;
 	h = hash_bytes(HASH_SEED, spec->id, strlen(spec->id));
-	if (idx_table__find(&g->id_index, h, id_eq, spec->id, g) >= 0)
+	if (idx_table_find(&g->id_index, h, id_eq, spec->id, g) >= 0)
 		return -EEXIST;
 	if (g->nodes_nr >= UINT32_MAX || VEC_GROW(g->nodes, g->nodes_nr + 1, g->nodes_alloc))
 		return -ENOMEM;
@@ -140,7 +140,7 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 		free(n->href);
 		return -ENOMEM;
 	}
-	if (idx_table__add(&g->id_index, h, idx)) {
+	if (idx_table_add(&g->id_index, h, idx)) {
 		free(n->id);
 		free(n->tooltip);
 		free(n->href);
@@ -152,7 +152,7 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec)
 	n->cold = spec->cold;
 	n->emphasis = spec->emphasis;
 	n->marked = spec->marked;
-	n->folded_into = idx;
+	n->collapsed_into = idx;
 	n->run_last = idx;
 	n->members = 1;
 	g->nodes_nr++;
@@ -205,7 +205,7 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	if (from >= g->nodes_nr || to >= g->nodes_nr || (unsigned)kind >= GRAPH_EDGE_KINDS_NR)
 		return -EINVAL;
 	h = edge_hash(&k);
-	found = idx_table__find(&g->edge_index, h, edge_eq, &k, g);
+	found = idx_table_find(&g->edge_index, h, edge_eq, &k, g);
 	if (found >= 0) {
 		e = &g->edges[found];
 		if (e->count < UINT32_MAX)
@@ -214,7 +214,7 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	}
 	if (g->edges_nr >= UINT32_MAX - 1 || VEC_GROW(g->edges, g->edges_nr + 1, g->edges_alloc))
 		return -ENOMEM;
-	if (idx_table__add(&g->edge_index, h, g->edges_nr))
+	if (idx_table_add(&g->edge_index, h, g->edges_nr))
 		return -ENOMEM;
 	e = &g->edges[g->edges_nr++];
 	memset(e, 0, sizeof(*e));
@@ -324,7 +324,7 @@ int graph__mark_back_edges(struct graph *g, uint32_t entry)
 /* Node i is a drawn cold node that may join a run. */
 static bool foldable(const struct graph *g, uint32_t i)
 {
-	return g->nodes[i].cold && g->nodes[i].folded_into == i && g->nodes[i].members == 1;
+	return g->nodes[i].cold && g->nodes[i].collapsed_into == i && g->nodes[i].members == 1;
 }
 
 long graph__collapse_cold_runs(struct graph *g, uint32_t min_run)
@@ -347,7 +347,7 @@ long graph__collapse_cold_runs(struct graph *g, uint32_t min_run)
 		const struct graph_edge *e = &g->edges[i];
 		uint32_t f, t;
 
-		if (e->folded)
+		if (e->collapsed)
 			continue;
 		f = graph__shown(g, e->from);
 		t = graph__shown(g, e->to);
@@ -390,13 +390,13 @@ long graph__collapse_cold_runs(struct graph *g, uint32_t min_run)
 		while (n != last) {
 			uint32_t nx = LINK_NEXT(n);
 
-			g->edges[out_edge[n]].folded = true;
+			g->edges[out_edge[n]].collapsed = true;
 			if (n != first)
-				g->nodes[n].folded_into = first;
+				g->nodes[n].collapsed_into = first;
 			n = nx;
 		}
 		/* The edges out of the last one now leave the head: graph__shown. */
-		g->nodes[last].folded_into = first;
+		g->nodes[last].collapsed_into = first;
 		snprintf(mid, sizeof(mid), "... %u blocks ...", k);
 		lines[0] = g->nodes[first].lines_nr ? g->nodes[first].lines[0] : "";
 		lines[1] = mid;
@@ -436,7 +436,7 @@ size_t graph__shown_nodes(const struct graph *g)
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->nodes_nr; i++)
-		n += g->nodes[i].folded_into == i;
+		n += g->nodes[i].collapsed_into == i;
 	return n;
 }
 
@@ -445,7 +445,7 @@ size_t graph__shown_edges(const struct graph *g)
 	size_t n = 0;
 
 	for (size_t i = 0; i < g->edges_nr; i++)
-		n += !g->edges[i].folded;
+		n += !g->edges[i].collapsed;
 	return n;
 }
 
@@ -497,22 +497,22 @@ static int merge_parallel(struct graph *g)
 		uint64_t h = edge_hash(&k);
 		long found;
 
-		if (e->folded)
+		if (e->collapsed)
 			continue;
-		found = idx_table__find(&seen, h, drawn_edge_eq, &k, g);
+		found = idx_table_find(&seen, h, drawn_edge_eq, &k, g);
 		if (found >= 0) {
 			struct graph_edge *keep = &g->edges[found];
 
 			keep->count = keep->count > UINT32_MAX - e->count ? UINT32_MAX
 									 : keep->count + e->count;
 			keep->back |= e->back;
-			e->folded = true;
-		} else if (idx_table__add(&seen, h, i)) {
+			e->collapsed = true;
+		} else if (idx_table_add(&seen, h, i)) {
 			ret = -ENOMEM;
 			break;
 		}
 	}
-	idx_table__release(&seen);
+	idx_table_release(&seen);
 	return ret;
 }
 
@@ -539,7 +539,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 		goto out;
 	/* Undirected adjacency between drawn boxes. */
 	for (size_t i = 0; i < g->edges_nr; i++) {
-		if (g->edges[i].folded)
+		if (g->edges[i].collapsed)
 			continue;
 		off[graph__shown(g, g->edges[i].from) + 1]++;
 		off[graph__shown(g, g->edges[i].to) + 1]++;
@@ -549,7 +549,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 	for (size_t i = 0; i < g->edges_nr; i++) {
 		uint32_t a, b;
 
-		if (g->edges[i].folded)
+		if (g->edges[i].collapsed)
 			continue;
 		a = graph__shown(g, g->edges[i].from);
 		b = graph__shown(g, g->edges[i].to);
@@ -564,7 +564,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 		dist[i] = UINT32_MAX;
 		parent[i] = i;
 		size[i] = 1;
-		if (g->nodes[i].folded_into == i && !g->nodes[i].cold) {
+		if (g->nodes[i].collapsed_into == i && !g->nodes[i].cold) {
 			dist[i] = 0;
 			queue[qt++] = i;
 		}
@@ -585,7 +585,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 	for (size_t i = 0; i < g->edges_nr; i++) {
 		uint32_t a, b;
 
-		if (g->edges[i].folded)
+		if (g->edges[i].collapsed)
 			continue;
 		a = graph__shown(g, g->edges[i].from);
 		b = graph__shown(g, g->edges[i].to);
@@ -603,7 +603,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 	for (uint32_t v = 0; v < n; v++) {
 		uint32_t r;
 
-		if (g->nodes[v].folded_into != v || dist[v] != UINT32_MAX)
+		if (g->nodes[v].collapsed_into != v || dist[v] != UINT32_MAX)
 			continue;
 		r = find(parent, v);
 		for (uint32_t k = off[v]; k < off[v + 1]; k++) {
@@ -633,7 +633,7 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t r;
 
-		if (g->nodes[i].folded_into != i || dist[i] != UINT32_MAX)
+		if (g->nodes[i].collapsed_into != i || dist[i] != UINT32_MAX)
 			continue;
 		r = find(parent, i);
 		if (size[r] < 2)
@@ -643,15 +643,15 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 			continue;
 		}
 		g->nodes[head[r]].members += g->nodes[i].members;
-		g->nodes[i].folded_into = head[r];
+		g->nodes[i].collapsed_into = head[r];
 		folded++;
 	}
 	/* Nodes folded into a run before now go where their run's box went. */
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = g->nodes[i].folded_into;
+		uint32_t b = g->nodes[i].collapsed_into;
 
-		if (b != i && g->nodes[b].folded_into != b)
-			g->nodes[i].folded_into = g->nodes[b].folded_into;
+		if (b != i && g->nodes[b].collapsed_into != b)
+			g->nodes[i].collapsed_into = g->nodes[b].collapsed_into;
 	}
 	for (uint32_t r = 0; r < n; r++) {
 		struct graph_node *h;
@@ -679,8 +679,8 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
 		struct graph_edge *e = &g->edges[i];
 		uint32_t b = graph__shown(g, e->from);
 
-		if (!e->folded && b == graph__shown(g, e->to) && g->nodes[b].region)
-			e->folded = true;
+		if (!e->collapsed && b == graph__shown(g, e->to) && g->nodes[b].region)
+			e->collapsed = true;
 	}
 	if (merge_parallel(g))
 		folded = -ENOMEM;
@@ -694,7 +694,7 @@ out:
 	return folded;
 }
 
-long graph__fold_to_fit(struct graph *g, size_t max_boxes)
+long graph__collapse_to_fit(struct graph *g, size_t max_boxes)
 {
 	size_t n = graph__shown_nodes(g);
 

@@ -66,7 +66,7 @@ struct graph_node {
 	bool emphasis;		/* stands out: a heavier outline, class "em" */
 	bool marked;		/* set apart: a dashed outline, class "mark" (what it
 				 * means is the caller's, e.g. code one side lacks) */
-	uint32_t folded_into;	/* itself, or the node drawn in its place */
+	uint32_t collapsed_into;	/* itself, or the node drawn in its place */
 	uint32_t members;	/* nodes it stands for: 1, or how many it was folded from */
 	uint32_t run_last;	/* after a collapse: the run's last node (else itself) */
 	bool region;		/* stands for a cold region (graph__collapse_cold_regions) */
@@ -81,7 +81,7 @@ struct graph_edge {
 	uint32_t count;		/* edges of this kind between the two merged into it
 				 * (a jump table sending several cases to one block) */
 	bool back;		/* closes a loop: graph__mark_back_edges */
-	bool folded;		/* inside a collapsed run: not drawn */
+	bool collapsed;		/* inside a collapsed run: not drawn */
 	/* From graph__layout: the spline, cubic Bézier segments (1 + 3k points,
 	 * from the tail towards the head), then the arrow's tip. */
 	struct graph_point *pts;
@@ -183,12 +183,12 @@ long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops);
  * boxes as there are hot nodes, and cold groups between them, always stay),
  * or -ENOMEM.
  */
-long graph__fold_to_fit(struct graph *g, size_t max_boxes);
+long graph__collapse_to_fit(struct graph *g, size_t max_boxes);
 
 /* The node drawn for node i: i itself, or the one it was folded into. */
 static inline uint32_t graph__shown(const struct graph *g, uint32_t i)
 {
-	return g->nodes[i].folded_into;
+	return g->nodes[i].collapsed_into;
 }
 
 /* How many nodes and edges are drawn (not folded). */

@@ -16,18 +16,6 @@ static const uint32_t ramp[] = {
 	0xfc4e2a, 0xe31a1c, 0xbd0026, 0x800026,
 };
 
-/*
- * ColorBrewer's sequential Reds and Greens, 9 classes each, without their
- * near-white first class, so the faintest change still differs from "no
- * change". Red is slower, as in the text output's colours and perf diff's.
- */
-static const uint32_t reds[] = {
-	0xfee0d2, 0xfcbba1, 0xfc9272, 0xfb6a4a, 0xef3b2c, 0xcb181d, 0xa50f15, 0x67000d,
-};
-static const uint32_t greens[] = {
-	0xe5f5e0, 0xc7e9c0, 0xa1d99b, 0x74c476, 0x41ab5d, 0x238b45, 0x006d2c, 0x00441b,
-};
-
 void heat_scale__init(struct heat_scale *s, double max_share)
 {
 	if (!(max_share > 0) || max_share > 1)
@@ -79,8 +67,7 @@ double heat__contrast(uint32_t a, uint32_t b)
 	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
 }
 
-/* The colour at t (0..1) along ramp[0 .. n), with the ink that reads on it. */
-static struct heat_colour along(const uint32_t *colours, size_t n, double t)
+struct heat_colour heat__along(const uint32_t *colours, size_t n, double t)
 {
 	struct heat_colour c;
 	double pos;
@@ -102,21 +89,7 @@ static struct heat_colour along(const uint32_t *colours, size_t n, double t)
 
 struct heat_colour heat__ramp(double t)
 {
-	return along(ramp, ARRAY_SIZE(ramp), t);
-}
-
-struct heat_colour heat__change_ramp(int sign, double t)
-{
-	return sign > 0 ? along(reds, ARRAY_SIZE(reds), t) : along(greens, ARRAY_SIZE(greens), t);
-}
-
-struct heat_colour heat_scale__change(const struct heat_scale *s, int sign, double magnitude)
-{
-	double t = heat_scale__position(s, magnitude);
-
-	if (!sign)
-		return (struct heat_colour){ HEAT_SAME_FILL, 0x000000 };
-	return heat__change_ramp(sign, t < 0 ? 0 : t);
+	return heat__along(ramp, ARRAY_SIZE(ramp), t);
 }
 
 struct heat_colour heat_scale__colour(const struct heat_scale *s, double share)

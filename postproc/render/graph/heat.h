@@ -12,6 +12,7 @@
 #ifndef POSTPROC_HEAT_H
 #define POSTPROC_HEAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HEAT_DECADES 3
@@ -47,17 +48,9 @@ struct heat_colour heat_scale__colour(const struct heat_scale *s, double share);
 /* The colour at position t (0..1) of the ramp: for a legend. */
 struct heat_colour heat__ramp(double t);
 
-/*
- * A change between two profiles on a diverging scale: sign > 0 (more share
- * in the new one: slower) in reds, sign < 0 (less: faster) in greens, 0 (no
- * change) HEAT_SAME_FILL. Its magnitude, a share of all samples, is placed
- * on s as heat_scale__position places a share: darker the larger.
- */
-#define HEAT_SAME_FILL 0xffffffu
-struct heat_colour heat_scale__change(const struct heat_scale *s, int sign, double magnitude);
-
-/* The colour at position t (0..1) of the reds (sign > 0) or the greens (< 0). */
-struct heat_colour heat__change_ramp(int sign, double t);
+/* The colour at t (0..1) along colours[0 .. n) (n >= 2), with the ink
+ * that reads on it: a ramp of this scale or another (change-scale.h). */
+struct heat_colour heat__along(const uint32_t *colours, size_t n, double t);
 
 /* WCAG 2 contrast ratio of two sRGB colours (1..21). */
 double heat__contrast(uint32_t a, uint32_t b);

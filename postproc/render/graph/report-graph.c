@@ -105,14 +105,14 @@ int report_graph__build_painted(struct graph *g, const struct report *rep,
 	 * by target): the same edges come out as back edges. */
 	if ((ret = graph__mark_back_edges(g, 0)))
 		return ret;
-	if (max_boxes && graph__fold_to_fit(g, max_boxes) < 0)
+	if (max_boxes && graph__collapse_to_fit(g, max_boxes) < 0)
 		return -ENOMEM;
 	return 0;
 }
 
 int report_graph__fit(struct graph *g, size_t blocks_nr, struct report_graph_fit *fit)
 {
-	if (graph__fold_to_fit(g, REPORT_GRAPH_BOXES) < 0)
+	if (graph__collapse_to_fit(g, REPORT_GRAPH_BOXES) < 0)
 		return -ENOMEM;
 	fit->blocks = blocks_nr;
 	fit->boxes = graph__shown_nodes(g);

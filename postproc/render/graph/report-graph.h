@@ -58,7 +58,7 @@ double report_graph__share(const struct report *rep, uint64_t n);
  * also on failure): boxes labelled with the block's start, share and size,
  * filled from heat, the shown blocks emphasised, no-sample blocks cold;
  * edges by kind; back edges marked from the entry; folded with
- * graph__fold_to_fit(max_boxes) (0: not folded). label, or NULL, titles the
+ * graph__collapse_to_fit(max_boxes) (0: not folded). label, or NULL, titles the
  * drawing in dot. Returns 0, -EINVAL for a bad prefix, or -ENOMEM.
  */
 int report_graph__build(struct graph *g, const struct report *rep, const struct report_func *f,
@@ -67,7 +67,7 @@ int report_graph__build(struct graph *g, const struct report *rep, const struct 
 
 /*
  * Fold g, the graph of a function of blocks_nr blocks, to fit
- * REPORT_GRAPH_BOXES (graph__fold_to_fit: cold runs, then cold regions) and
+ * REPORT_GRAPH_BOXES (graph__collapse_to_fit: cold runs, then cold regions) and
  * decide whether it is drawn, into *fit. Returns 0 or -ENOMEM.
  */
 int report_graph__fit(struct graph *g, size_t blocks_nr, struct report_graph_fit *fit);

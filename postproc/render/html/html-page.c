@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "render/graph/change-scale.h"
 #include "html-page.h"
 #include "lib/html.h"
 #include "lib/utf8.h"
@@ -105,10 +106,10 @@ void html_page__change_legend(FILE *out, const struct heat_scale *s, const char 
 
 			snprintf(text, sizeof(text), "%s%s%.3g", sign > 0 ? "+" : "&minus;",
 				 d == HEAT_DECADES ? "&le;" : "", m * 100);
-			swatch(out, heat_scale__change(s, sign, m), text);
+			swatch(out, change_scale__colour(s, sign, m), text);
 		}
 		if (sign > 0)
-			swatch(out, (struct heat_colour){ HEAT_SAME_FILL, 0x000000 }, "no change");
+			swatch(out, (struct heat_colour){ CHANGE_SAME_FILL, 0x000000 }, "no change");
 	}
 	swatch(out, (struct heat_colour){ HEAT_NONE_FILL, HEAT_NONE_INK }, "no samples");
 	fputs("</div>\n", out);

@@ -130,7 +130,7 @@ static const char two_loops[] =
 
 static void blocks_are_folded_ranked_and_selected(void **state)
 {
-	struct rank_opts o = { .percent = 50.0, .top = NO_TOP, .every_function = true };
+	struct rank_opts o = { .percent = 50.0, .top = NO_TOP, .disassemble_all = true };
 	const struct rank_func *alpha, *beta;
 	struct stream s;
 	struct rank r;
@@ -182,7 +182,7 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 }
 
 /*
- * Without every_function, objects are disassembled hottest first until the
+ * Without disassemble_all, objects are disassembled hottest first until the
  * shown blocks are settled: alpha (43) then beta and gamma (30, 5) give blocks
  * 30, 30, 10 of which 30 + 30 cross 50%, and the coldest shown (30) beats
  * delta's 4 samples, so delta is never disassembled. The shown blocks must be
@@ -191,7 +191,7 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 static void cold_objects_are_not_disassembled_and_nothing_shown_changes(void **state)
 {
 	struct rank_opts lazy = { .percent = 50.0, .top = NO_TOP };
-	struct rank_opts eager = { .percent = 50.0, .top = NO_TOP, .every_function = true };
+	struct rank_opts eager = { .percent = 50.0, .top = NO_TOP, .disassemble_all = true };
 	struct stream s;
 	struct rank r, e;
 

@@ -87,7 +87,7 @@ static int teardown(void **state)
 	int ret;
 
 	(void)state;
-	inputs__forget();
+	inputs_forget();
 	if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
 		return -1;
 	ret = system(cmd);
@@ -106,7 +106,7 @@ static void an_input_is_refused_by_every_name(void **state)
 	assert_int_equal(link(in, hard), 0);
 	assert_int_equal(symlink("a.hbs", soft), 0);
 	put(other, "another file\n");
-	assert_int_equal(inputs__note_path(in, "the input stream a.hbs"), 0);
+	assert_int_equal(inputs_note_path(in, "the input stream a.hbs"), 0);
 	assert_int_equal(output_file__check(in), -EEXIST);
 	assert_int_equal(output_file__check(hard), -EEXIST);
 	assert_int_equal(output_file__check(soft), -EEXIST);
@@ -132,8 +132,8 @@ static void an_open_file_is_an_input_and_a_pipe_is_not(void **state)
 	fd = open(in, O_RDONLY);
 	assert_true(fd >= 0);
 	assert_int_equal(pipe(pipefd), 0);
-	assert_int_equal(inputs__note_fd(pipefd[0], "<stdin>"), 0);
-	assert_int_equal(inputs__note_fd(fd, in), 0);
+	assert_int_equal(inputs_note_fd(pipefd[0], "<stdin>"), 0);
+	assert_int_equal(inputs_note_fd(fd, in), 0);
 	close(fd);
 	close(pipefd[0]);
 	close(pipefd[1]);
@@ -150,7 +150,7 @@ static void a_directory_input_holds_its_files(void **state)
 	assert_int_equal(mkdir(clif, 0755), 0);
 	put(f, "function u0:0() {\n");
 	put(beside, "old report\n");
-	assert_int_equal(inputs__note_path(clif, "a file of the --clif directory clif"), 0);
+	assert_int_equal(inputs_note_path(clif, "a file of the --clif directory clif"), 0);
 	assert_int_equal(output_file__check(f), -EEXIST);
 	assert_int_equal(output_file__check(clif), -EEXIST);
 	assert_int_equal(output_file__check(fresh), 0);
@@ -229,7 +229,7 @@ static void an_input_read_while_rendering_is_not_replaced(void **state)
 	fputs("a report\n", of.f);
 	fd = open(out, O_RDONLY);
 	assert_true(fd >= 0);
-	assert_int_equal(inputs__note_fd(fd, out), 0);
+	assert_int_equal(inputs_note_fd(fd, out), 0);
 	close(fd);
 	assert_int_equal(output_file__commit(&of, 0), -EEXIST);
 	assert_string_equal(get(out), "function work() {}\n");

@@ -64,7 +64,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void report(struct stream *s, struct annotator *annot, bool json)
 {
 	struct rank_opts o = { .percent = 80.0, .top = SIZE_MAX, .no_threshold = json };
-	struct report_opts repo = { .every_function = json, .whole_functions = json,
+	struct report_opts repo = { .list_selected = json, .whole_functions = json,
 				    .source_lines = !json };
 	struct render_opts ro = { .color = !json };
 	struct report_names names = { annot, s };

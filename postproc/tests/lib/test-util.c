@@ -20,9 +20,9 @@ static void interned_strings_are_stored_once(void **state)
 	char name[32];
 
 	(void)state;
-	a = strset__add(&s, "fib.c:12");
-	b = strset__add(&s, "fib.c:13");
-	c = strset__add_owned(&s, strdup("fib.c:12"));	/* freed: the text is there */
+	a = strset_add(&s, "fib.c:12");
+	b = strset_add(&s, "fib.c:13");
+	c = strset_add_owned(&s, strdup("fib.c:12"));	/* freed: the text is there */
 	assert_non_null(a);
 	assert_ptr_equal(a, c);
 	assert_ptr_not_equal(a, b);
@@ -30,12 +30,12 @@ static void interned_strings_are_stored_once(void **state)
 	/* Many texts: the table grows, and every earlier pointer stays good. */
 	for (int i = 0; i < 10000; i++) {
 		snprintf(name, sizeof(name), "t%d", i);
-		assert_string_equal(strset__add(&s, name), name);
+		assert_string_equal(strset_add(&s, name), name);
 	}
 	assert_int_equal(s.nr, 10002);
-	assert_ptr_equal(strset__add(&s, "fib.c:12"), a);
-	assert_null(strset__add_owned(&s, NULL));
-	strset__release(&s);
+	assert_ptr_equal(strset_add(&s, "fib.c:12"), a);
+	assert_null(strset_add_owned(&s, NULL));
+	strset_release(&s);
 	assert_int_equal(s.nr, 0);
 }
 

@@ -14,6 +14,7 @@
 #include "diff/diff-build.h"
 #include "diff/diff-match.h"
 #include "diff/diff.h"
+#include "render/graph/change-scale.h"
 #include "render/graph/heat.h"
 #include "render/render.h"
 
@@ -609,7 +610,7 @@ static void html_page(void **state)
 	free(box);
 	/* fresh: NEW only, red on the page's scale, marked */
 	heat_scale__init(&cs, 0.2);
-	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)heat_scale__change(&cs, 1, 0.1).fill);
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)change_scale__colour(&cs, 1, 0.1).fill);
 	box = box_of(page, "d1n-b4");
 	assert_non_null(strstr(box, "<g class=\"node em mark\""));
 	assert_non_null(strstr(box, fill));
@@ -617,7 +618,7 @@ static void html_page(void **state)
 	free(box);
 	assert_non_null(strstr(page, "data-rank=2 data-delta=10.0000 data-pair-rank=2 data-only=NEW>"));
 	/* gone: BASE only, green, marked; its BASE block carries the rank */
-	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)heat_scale__change(&cs, -1, 0.05).fill);
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)change_scale__colour(&cs, -1, 0.05).fill);
 	box = box_of(page, "d2b-b4");
 	assert_non_null(strstr(box, "<g class=\"node em mark\""));
 	assert_non_null(strstr(box, fill));

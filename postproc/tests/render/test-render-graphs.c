@@ -59,7 +59,7 @@ struct fixture {
 
 static void build(struct fixture *x, const char *text, double percent, bool all)
 {
-	struct report_opts o = { .every_function = all, .whole_functions = true };
+	struct report_opts o = { .list_selected = all, .whole_functions = true };
 	char err[512];
 	FILE *f = fmemopen((void *)text, strlen(text), "r");
 
@@ -321,7 +321,7 @@ static void painted_graph_and_hooked_listing(void **state)
 	assert_string_equal(g.nodes[2].lines[1], "NEW only");
 	assert_string_equal(g.nodes[2].tooltip, "painted 2");
 	/* nothing cold: nothing folds */
-	assert_int_equal(graph__fold_to_fit(&g, 1), 3);
+	assert_int_equal(graph__collapse_to_fit(&g, 1), 3);
 	graph__release(&g);
 
 	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h, false };

@@ -262,7 +262,7 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 }
 
 /*
- * every_function + whole_functions (JSON --all): every selected function,
+ * list_selected + whole_functions (JSON --all): every selected function,
  * hottest first, with or without code; every block and every row, the
  * trailing data after code_end included (in no block).
  */
@@ -272,7 +272,7 @@ static void every_function_lists_everything(void **state)
 	const struct report_func *f;
 
 	build(&x, two_loops, (struct rank_opts){ .percent = 50.0, .no_threshold = true, .top = NO_TOP },
-	      (struct report_opts){ .every_function = true, .whole_functions = true }, false);
+	      (struct report_opts){ .list_selected = true, .whole_functions = true }, false);
 	assert_int_equal(x.rep.funcs_nr, 5);
 	assert_string_equal(x.rep.funcs[0].code.name, "alpha");
 	assert_string_equal(x.rep.funcs[1].code.name, "beta");
@@ -488,7 +488,7 @@ static void no_event_gives_an_empty_report(void **state)
 	struct fixture x;
 
 	build(&x, "hotblocks-stream 1\nend\n", (struct rank_opts){ .percent = 50.0, .top = NO_TOP },
-	      (struct report_opts){ .every_function = true, .whole_functions = true }, true);
+	      (struct report_opts){ .list_selected = true, .whole_functions = true }, true);
 	assert_null(x.rep.event);
 	assert_int_equal(x.rep.events_nr, 0);
 	assert_int_equal(x.rep.total, 0);

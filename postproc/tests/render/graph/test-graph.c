@@ -211,11 +211,11 @@ static void collapse(void **state)
 	assert_string_equal(g.nodes[1].lines[0], "+0x10");
 	assert_string_equal(g.nodes[1].lines[1], "... 3 blocks ...");
 	assert_string_equal(g.nodes[1].lines[2], "+0x30");
-	assert_true(edge(&g, 1, 2, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_true(edge(&g, 2, 3, GRAPH_EDGE_TAKEN)->folded);
+	assert_true(edge(&g, 1, 2, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_true(edge(&g, 2, 3, GRAPH_EDGE_TAKEN)->collapsed);
 	/* In from 0, out to 4: kept, and drawn from the run's box. */
-	assert_false(edge(&g, 0, 1, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_false(edge(&g, 3, 4, GRAPH_EDGE_FALLTHROUGH)->folded);
+	assert_false(edge(&g, 0, 1, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_false(edge(&g, 3, 4, GRAPH_EDGE_FALLTHROUGH)->collapsed);
 	assert_int_equal(graph__shown(&g, edge(&g, 3, 4, GRAPH_EDGE_FALLTHROUGH)->from), 1);
 	/* 5 alone, 7 alone (8 has two edges in). */
 	assert_int_equal(graph__shown(&g, 5), 5);
@@ -230,8 +230,8 @@ static void collapse(void **state)
 	assert_int_equal(graph__shown(&g, 12), 12);
 	assert_int_equal(graph__shown(&g, 13), 12);
 	assert_int_equal(g.nodes[12].members, 2);
-	assert_true(edge(&g, 12, 13, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_false(edge(&g, 13, 12, GRAPH_EDGE_TAKEN)->folded);
+	assert_true(edge(&g, 12, 13, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_false(edge(&g, 13, 12, GRAPH_EDGE_TAKEN)->collapsed);
 	/* The cycle nothing enters is left alone. */
 	assert_int_equal(graph__shown(&g, 14), 14);
 	assert_int_equal(graph__shown(&g, 15), 15);
@@ -394,7 +394,7 @@ static void layout_stable(void **state)
 
 	assert_int_equal(graph__init(&g, "empty"), 0);
 	assert_int_equal(graph__mark_back_edges(&g, 0), 0);
-	assert_int_equal(graph__fold_to_fit(&g, 1), 0);
+	assert_int_equal(graph__collapse_to_fit(&g, 1), 0);
 	assert_int_equal(graph__layout(&g, 10, err, sizeof(err)), 0);
 	a = svg_of(&g);
 	assert_non_null(strstr(a, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"empty\""));
@@ -482,14 +482,14 @@ static void regions(void **state)
 	assert_int_equal(g.nodes[9].lines_nr, 2);
 	assert_string_equal(g.nodes[9].lines[0], "+0x90");
 	assert_string_equal(g.nodes[9].lines[1], "+ 1 cold blocks");
-	assert_true(edge(&g, 9, 10, GRAPH_EDGE_FALLTHROUGH)->folded);
+	assert_true(edge(&g, 9, 10, GRAPH_EDGE_FALLTHROUGH)->collapsed);
 	/* 8 -> 9 and 8 -> 10, both taken, now join the same two boxes: drawn once. */
 	e89 = edge(&g, 8, 9, GRAPH_EDGE_TAKEN);
 	e810 = edge(&g, 8, 10, GRAPH_EDGE_TAKEN);
-	assert_true(e89->folded != e810->folded);
-	assert_int_equal((e89->folded ? e810 : e89)->count, 2);
+	assert_true(e89->collapsed != e810->collapsed);
+	assert_int_equal((e89->collapsed ? e810 : e89)->count, 2);
 	/* The loop's back edge now leaves the region for 8. */
-	assert_false(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->folded);
+	assert_false(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->collapsed);
 	assert_true(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->back);
 
 	/* Everything cold: two regions between the two hot nodes. */
@@ -507,10 +507,10 @@ static void regions(void **state)
 	assert_false(g.nodes[0].region || g.nodes[5].region);
 	/* Drawn: 0 -> region 1, region 1 -> 5, 5 -> region 7; the loop is inside. */
 	assert_int_equal(graph__shown_edges(&g), 3);
-	assert_false(edge(&g, 0, 1, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_false(edge(&g, 4, 5, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_false(edge(&g, 5, 7, GRAPH_EDGE_FALLTHROUGH)->folded);
-	assert_true(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->folded);
+	assert_false(edge(&g, 0, 1, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_false(edge(&g, 4, 5, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_false(edge(&g, 5, 7, GRAPH_EDGE_FALLTHROUGH)->collapsed);
+	assert_true(edge(&g, 10, 8, GRAPH_EDGE_TAKEN)->collapsed);
 	{
 		char err[64], *svg;
 
@@ -558,10 +558,10 @@ static void fold_to_fit(void **state)
 	struct graph g;
 
 	regions_graph(&g);
-	assert_int_equal(graph__fold_to_fit(&g, 100), 11);
+	assert_int_equal(graph__collapse_to_fit(&g, 100), 11);
 	assert_int_equal(graph__shown_nodes(&g), 11);
 	/* 2 hops: 10 boxes, too many; 1 hop: {2, 3, 6} and {8, 9, 10} fold: 7. */
-	assert_int_equal(graph__fold_to_fit(&g, 8), 7);
+	assert_int_equal(graph__collapse_to_fit(&g, 8), 7);
 	assert_int_equal(graph__shown(&g, 6), 2);
 	assert_int_equal(graph__shown(&g, 3), 2);
 	assert_int_equal(graph__shown(&g, 10), 8);
@@ -569,7 +569,7 @@ static void fold_to_fit(void **state)
 	assert_int_equal(graph__shown(&g, 4), 4);
 	assert_int_equal(graph__shown(&g, 7), 7);
 	/* Down to the hot nodes and the cold groups between them, and no further. */
-	assert_int_equal(graph__fold_to_fit(&g, 1), 4);
+	assert_int_equal(graph__collapse_to_fit(&g, 1), 4);
 	graph__release(&g);
 }
 

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "render/graph/change-scale.h"
 #include "render/graph/heat.h"
 #include "render/html/html-page.h"
 #include "lib/html.h"
@@ -122,17 +123,17 @@ static void change_colours(void **state)
 	double prev_r = 1, prev_g = 1;
 
 	heat_scale__init(&s, 0.2);
-	assert_int_equal(heat_scale__change(&s, 0, 0.2).fill, HEAT_SAME_FILL);
-	assert_int_equal(heat_scale__change(&s, 0, 0).fill, HEAT_SAME_FILL);
+	assert_int_equal(change_scale__colour(&s, 0, 0.2).fill, CHANGE_SAME_FILL);
+	assert_int_equal(change_scale__colour(&s, 0, 0).fill, CHANGE_SAME_FILL);
 	/* the ends: ColorBrewer's darkest Reds and Greens; the faintest at and below lo */
-	assert_int_equal(heat_scale__change(&s, 1, 0.2).fill, 0x67000d);
-	assert_int_equal(heat_scale__change(&s, -1, 0.5).fill, 0x00441b);
-	assert_int_equal(heat_scale__change(&s, 1, 0.0002).fill, 0xfee0d2);
-	assert_int_equal(heat_scale__change(&s, -1, 1e-9).fill, 0xe5f5e0);
-	assert_int_equal(heat_scale__change(&s, -1, 0).fill, 0xe5f5e0);
+	assert_int_equal(change_scale__colour(&s, 1, 0.2).fill, 0x67000d);
+	assert_int_equal(change_scale__colour(&s, -1, 0.5).fill, 0x00441b);
+	assert_int_equal(change_scale__colour(&s, 1, 0.0002).fill, 0xfee0d2);
+	assert_int_equal(change_scale__colour(&s, -1, 1e-9).fill, 0xe5f5e0);
+	assert_int_equal(change_scale__colour(&s, -1, 0).fill, 0xe5f5e0);
 	/* red is red and green green all the way, each darker as the change grows */
 	for (double m = 0.0002; m <= 0.2; m *= 1.5) {
-		struct heat_colour r = heat_scale__change(&s, 1, m), g = heat_scale__change(&s, -1, m);
+		struct heat_colour r = change_scale__colour(&s, 1, m), g = change_scale__colour(&s, -1, m);
 		double lr = 1 / heat__contrast(r.fill, 0xffffff), lg = 1 / heat__contrast(g.fill, 0xffffff);
 
 		assert_true((r.fill >> 16) > ((r.fill >> 8) & 0xff));

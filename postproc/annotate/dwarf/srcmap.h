@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Source locations (function file:line:col, inlined frames) for code addresses, from DWARF. */
-#ifndef POSTPROC_SRCLINE_H
-#define POSTPROC_SRCLINE_H
+#ifndef POSTPROC_ANNOTATE_DWARF_SRCMAP_H
+#define POSTPROC_ANNOTATE_DWARF_SRCMAP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -41,33 +41,11 @@
  * Function names are the DWARF DW_AT_name, through abstract origins: for
  * aliases (glibc's qsort_r) the tools may print an ELF symbol instead.
  *
- * THE WASM DWARF ADDRESS CONVENTION (checked on clang 14 / wasm-ld 14 output,
- * `clang --target=wasm32 -g -O2 -nostdlib -Wl,--no-entry -Wl,--export-all`):
- * DW_AT_low_pc, range lists and line-table addresses are offsets from the
- * first byte of the Code section's PAYLOAD, i.e. the byte right after the
- * section id (0x0a) and its size LEB128, where the function-count LEB128
- * starts. They are not file offsets. Evidence, test-data/srcline/inl.wasm:
- *   wasm-objdump -h   Code start=0x000000d8 end=0x00000192 (size=0x000000ba)
- *   xxd at 0xd5       0a ba01 | 03 | 02 00 0b | 72 01 02 7f ...
- *                     (id, size LEB, payload: count 3, __wasm_call_ctors'
- *                     body, then work's body size 0x72 at 0xdc, body at 0xdd)
- *   wasm-objdump -d   0000dd func[1] <work>:   000150 func[2] <sum_to>:
- *   llvm-dwarfdump --debug-info
- *                     work DW_AT_low_pc 0x05:   0xd8 + 0x05 = 0xdd
- *                     sum_to DW_AT_low_pc 0x78: 0xd8 + 0x78 = 0x150
- *                     (a function's low_pc is its body's first byte, the
- *                     locals declaration, not the body size LEB before it)
- *   llvm-dwarfdump --debug-line
- *                     0x2e line 14 col 29 -> 0xd8 + 0x2e = 0x106 `i32.and`,
- *                     the `& 0xff` of `(w >> (8 * i)) & 0xff`;
- *                     0x37 line 7 col 4 -> 0x10f `i32.mul`, `h *= 16777619u`
- *   llvm-symbolizer --obj=inl.wasm 0x37
- *                     mix ./inl.c:7:4, hash_word ./inl.c:14:7, work ./inl.c:23:7
- * scripts/tests/srcline-vs-tools.sh re-checks on every run, for fresh DWARF 4
- * and DWARF 5 builds: low_pc + Code start == wasm-objdump's offset of every
- * function, and our frames for every instruction == llvm-symbolizer's at
- * (file offset - Code start). Everything else in hotblocks speaks wasm FILE
- * offsets, so srcmap__lookup() takes a file offset and converts inside.
+ * The wasm DWARF address convention (postproc/FORMATS.md, "DWARF in a
+ * WebAssembly module", has the evidence): addresses are offsets from the
+ * first byte of the Code section's payload, not file offsets. Everything
+ * else in hotblocks speaks wasm file offsets, so srcmap__lookup() takes a
+ * file offset and converts inside.
  */
 
 /* One frame of a source location. Strings are borrowed from the srcmap. */

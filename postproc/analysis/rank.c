@@ -254,8 +254,8 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		if (o->function) {
 			enum name_match m = name_match(o->function, obj->name);
 
-			if (o->alt_name) {
-				enum name_match a = name_match(o->function, o->alt_name(o->alt_arg, i));
+			if (o->alt_names) {
+				enum name_match a = name_match(o->function, o->alt_names[i]);
 
 				if (a > m)
 					m = a;

@@ -17,9 +17,9 @@ struct rank_opts {
 	bool disassemble_all;	/* disassemble every sampled object, even those too cold to show */
 	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
 	const char *function;	/* only rank objects this name selects (name-match.h); NULL = all */
-	/* Another name an object answers --function to (its display name), or NULL. */
-	const char *(*alt_name)(void *arg, size_t obj);
-	void *alt_arg;
+	/* Per stream object, another name it answers --function to (its display
+	 * name), or NULL; NULL: none (annotate.h, annotator__display_names). */
+	const char *const *alt_names;
 	/* Only the objects this accepts are selected (and --function must select
 	 * them too); the others are never disassembled, even with disassemble_all
 	 * or no_threshold. NULL: every object. */

@@ -116,6 +116,34 @@ const struct annot_func *annotator__func(struct annotator *a, const struct strea
 	return &a->funcs[idx];
 }
 
+/* Whether obj has a sample of event ev. */
+static bool sampled(const struct stream_object *obj, long ev)
+{
+	for (size_t k = 0; k < obj->samples_nr; k++)
+		if ((long)obj->samples[k].ev == ev && obj->samples[k].samples)
+			return true;
+	return false;
+}
+
+const char **annotator__display_names(struct annotator *a, const struct stream *s, long ev)
+{
+	const char **names = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*names));
+	const struct annot_func *af;
+
+	if (!names)
+		return NULL;
+	for (size_t i = 0; ev >= 0 && i < s->objects_nr; i++) {
+		if (!sampled(&s->objects[i], ev))
+			continue;
+		if (!(af = annotator__func(a, s, i))) {
+			free(names);
+			return NULL;
+		}
+		names[i] = af->display;
+	}
+	return names;
+}
+
 bool annotator__out_of_memory(const struct annotator *a)
 {
 	return a->texts.oom;

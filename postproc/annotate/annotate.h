@@ -53,6 +53,15 @@ bool annotator__out_of_memory(const struct annotator *a);
 void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
 		      bool with_source, struct annot_cell cells[ANNOT__NR]);
 
+/*
+ * The display name of every object with samples of event ev (index in
+ * s->events; -1: none), asked for in object order, NULL for the others: a
+ * malloc()ed array of s->objects_nr (the caller frees it; the names are the
+ * annotator's), or NULL when out of memory. What --function matches besides
+ * the stream's names (rank_opts.alt_names).
+ */
+const char **annotator__display_names(struct annotator *a, const struct stream *s, long ev);
+
 /* The wasm offset of the instruction at off of a matched function (af->wasm). */
 bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *af, uint32_t off,
 			    uint32_t *wasm_off);

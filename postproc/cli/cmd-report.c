@@ -169,7 +169,7 @@ static int report(struct options *o, int nfiles, char **files)
 		.live_origin = cli__stdin_is_piped() ? CLI_STDIN_NAME : NULL,
 	};
 	struct annotator *annot = NULL;
-	struct report_names names;
+	const char **names = NULL;
 	struct report rep = { 0 };
 	char err[1024];
 	struct stream s;
@@ -197,9 +197,12 @@ static int report(struct options *o, int nfiles, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	names = (struct report_names){ annot, &s };
-	o->rank.alt_name = report__display_name;
-	o->rank.alt_arg = &names;
+	/* --function NAME matches display names too: known before ranking */
+	if (o->rank.function && !(names = annotator__display_names(annot, &s, ev))) {
+		message__error("out of memory");
+		goto out;
+	}
+	o->rank.alt_names = names;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
 		message__error("out of memory");
 		goto out;
@@ -208,6 +211,7 @@ static int report(struct options *o, int nfiles, char **files)
 out:
 	report__release(&rep);
 	rank__release(&r);
+	free(names);
 	annotator__close(annot);
 	stream__release(&s);
 	return ret;

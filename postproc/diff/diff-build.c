@@ -236,10 +236,8 @@ static int build_side(struct diff *d, int s)
 				    .source_rows = source_rows, .source_rows_arg = side };
 	struct report *rep = &d->side[s].report;
 
-	side->names = (struct report_names){ side->annot, side->stream };
 	side->rank_opts = (struct rank_opts){
 		.percent = 100.0, .no_threshold = true, .disassemble_all = true, .top = SIZE_MAX,
-		.alt_name = side->annot ? report__display_name : NULL, .alt_arg = &side->names,
 		.select = is_candidate, .select_arg = side,
 	};
 	if (rank__build(&side->rank, side->stream, d->side[s].event, &side->rank_opts) ||

@@ -19,7 +19,6 @@ struct diff_work_side {
 	struct annotator *annot;	/* borrowed, or NULL */
 	struct rank rank;		/* the side report's rows live in it */
 	struct rank_opts rank_opts;
-	struct report_names names;
 	uint64_t *obj_samples;		/* [stream.objects_nr]: samples of the event */
 	bool *candidate;		/* [stream.objects_nr]: disassembled and matched */
 	bool *same_code;		/* [stream.objects_nr]: its pair has the same code bytes */

@@ -16,13 +16,6 @@ _Static_assert((int)REPORT_COL_CLIF == (int)ANNOT_CLIF && (int)REPORT_COL_WASM =
 	       (int)REPORT_COL_SOURCE == (int)ANNOT_SOURCE && (int)REPORT_COL__NR == (int)ANNOT__NR,
 	       "the report's columns are the annotator's");
 
-const char *report__display_name(void *arg, size_t obj)
-{
-	const struct report_names *n = arg;
-
-	return annotator__func(n->annot, n->stream, obj)->display;
-}
-
 static int header(struct report *rep, const struct rank *r, const struct rank_opts *ro,
 		  const struct report_opts *o)
 {

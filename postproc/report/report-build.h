@@ -58,14 +58,4 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		  struct annotator *annot, const struct report_opts *o);
 void report__release(struct report *rep);
 
-/*
- * rank_opts.alt_name for names taken from an annotator: an object answers
- * --function to its display name too. arg is a struct report_names.
- */
-struct report_names {
-	struct annotator *annot;
-	const struct stream *stream;
-};
-const char *report__display_name(void *arg, size_t obj);
-
 #endif

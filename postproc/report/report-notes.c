@@ -42,7 +42,7 @@ int report_notes__add(struct report *rep, enum report_note_kind kind, const char
  * rank_opts gives (the display name), else the stream's. */
 static const char *shown_name(const struct rank *r, const struct rank_opts *ro, size_t obj)
 {
-	const char *alt = ro->alt_name ? ro->alt_name(ro->alt_arg, obj) : NULL;
+	const char *alt = ro->alt_names ? ro->alt_names[obj] : NULL;
 
 	return alt ? alt : r->stream->objects[obj].name;
 }
@@ -71,7 +71,7 @@ static int function_match(struct report *rep, const struct rank *r, const struct
 		return 0;
 	for (size_t i = 0; i < r->funcs_nr; i++) {
 		size_t obj = r->funcs[i].obj, d = name_distance(pat, r->stream->objects[obj].name);
-		const char *alt = ro->alt_name ? ro->alt_name(ro->alt_arg, obj) : NULL;
+		const char *alt = ro->alt_names ? ro->alt_names[obj] : NULL;
 		size_t k;
 
 		if (alt) {

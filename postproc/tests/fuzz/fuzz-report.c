@@ -67,12 +67,9 @@ static void report(struct stream *s, struct annotator *annot, bool json)
 	struct report_opts repo = { .list_selected = json, .whole_functions = json,
 				    .source_lines = !json };
 	struct render_opts ro = { .color = !json };
-	struct report_names names = { annot, s };
 	struct report rep = { 0 };
 	struct rank r;
 
-	o.alt_name = report__display_name;
-	o.alt_arg = &names;
 	if (!rank__build(&r, s, 0, &o) && !report__build(&rep, &r, &o, annot, &repo)) {
 		(json ? render_json : render_text)(null_out, &rep, &ro);
 		if (json) {

@@ -103,7 +103,7 @@ struct fixture {
 	struct rank r;
 	struct rank_opts ro;
 	struct annotator *annot;
-	struct report_names names;
+	const char **names;
 	struct report rep;
 };
 
@@ -119,9 +119,11 @@ static void build(struct fixture *x, const char *text, struct rank_opts ro,
 	x->ro = ro;
 	if (annotate) {
 		assert_int_equal(annotator__open(&x->annot, &in, err, sizeof(err)), 0);
-		x->names = (struct report_names){ x->annot, &x->s };
-		x->ro.alt_name = report__display_name;
-		x->ro.alt_arg = &x->names;
+		if (x->ro.function) {
+			x->names = annotator__display_names(x->annot, &x->s, x->s.events_nr ? 0 : -1);
+			assert_non_null(x->names);
+			x->ro.alt_names = x->names;
+		}
 	}
 	assert_int_equal(rank__build(&x->r, &x->s, x->s.events_nr ? 0 : -1, &x->ro), 0);
 	assert_int_equal(report__build(&x->rep, &x->r, &x->ro, x->annot, &o), 0);
@@ -131,6 +133,7 @@ static void release(struct fixture *x)
 {
 	report__release(&x->rep);
 	rank__release(&x->r);
+	free(x->names);
 	annotator__close(x->annot);
 	stream__release(&x->s);
 }

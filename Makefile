@@ -90,7 +90,10 @@ PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugi
 # its unit tests in postproc/tests/<folder>/.
 include postproc/layers.mk
 POSTPROC_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/$(d)/*.c))
-POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o)
+# The plugin's files the post-processor builds in (with its lib layer): the
+# one UTF-8 decoder and terminal rule of both.
+POSTPROC_FROM_PLUGIN := plugin/utf8.c
+POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o) $(POSTPROC_FROM_PLUGIN:%.c=$(B)/%.o)
 POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/cli/main.o,$(POSTPROC_OBJ))
 POSTPROC_TEST_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/test-*.c))
 POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out $(POSTPROC_TEST_SRC), \
@@ -179,7 +182,7 @@ $(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPP
 # A folder's objects, one archive: $(call layer_a,BUILD,FOLDER).
 layer_a = $(1)/postproc/$(2)/layer.a
 define layer_rule
-$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c))
+$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN)))
 	$$(call msg,AR,$$@)
 	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
 endef

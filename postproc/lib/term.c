@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "term.h"
-#include "utf8.h"
+#include "../plugin/utf8.h"
 #include "util.h"
 
 /* Code point ranges, inclusive, sorted. */
@@ -69,41 +69,31 @@ struct unit {
 	size_t width;		/* columns */
 	const char *show;	/* what is written: s itself, buf, or spaces */
 	size_t show_len;
-	char buf[8];
+	char buf[UTF8_ESCAPE_MAX];
 };
 
 static const char spaces[8] = "        ";
 
-/* The unit at s[0..n) (n > 0), at column col of the text. */
+/* The unit at s[0..n) (n > 0), at column col of the text: as utf8_escape
+ * shows it, but for a tab with TERM_TABS. */
 static void unit(struct unit *u, const char *s, size_t n, size_t col, unsigned flags)
 {
-	const uint8_t *p = (const uint8_t *)s;
-	uint32_t cp = p[0];
-	size_t k;
+	uint32_t cp;
+	size_t e = utf8_escape(s, n, &u->len, &cp, u->buf);
 
-	u->show = s;
-	/* The common case first: printable ASCII. */
-	if (cp >= 0x20 && cp < 0x7f) {
-		u->len = u->show_len = u->width = 1;
+	if (!e) {
+		u->show = s;
+		u->show_len = u->len;
+		u->width = cp < 0x7f ? 1 : cp_width(cp);
 		return;
 	}
-	k = utf8_decode(p, n, &cp);
-	if (k && !utf8_is_control(cp)) {
-		u->len = u->show_len = k;
-		u->width = cp_width(cp);
-		return;
-	}
-	u->len = k ? k : 1;
-	if (cp == '\t' && k && (flags & TERM_TABS)) {
+	if (cp == '\t' && u->len == 1 && (flags & TERM_TABS)) {
 		u->show = spaces;
 		u->show_len = u->width = 8 - col % 8;
 		return;
 	}
-	/* A bad byte or an ASCII control by its value, another control by its code point. */
 	u->show = u->buf;
-	u->show_len = u->width = (size_t)snprintf(u->buf, sizeof(u->buf),
-						  !k || cp < 0x80 ? "\\x%02x" : "\\u%04x",
-						  (unsigned)(k ? cp : p[0]));
+	u->show_len = u->width = e;
 }
 
 size_t term_write(FILE *out, const char *s, size_t n, size_t max, unsigned flags)

@@ -3,7 +3,8 @@
 # The post-processor's layers (postproc/layers.mk): every #include of a file
 # in postproc/FOLDER/ (its unit tests in postproc/tests/FOLDER/ too) names a
 # file of FOLDER or of a folder USES_FOLDER lists, the plugin's wire format
-# (plugin/stream-format.h, from the stream reader alone) or a file the build
+# (plugin/stream-format.h, from the stream reader alone), the one UTF-8
+# decoder of both trees (plugin/utf8.h, built into lib), or a file the build
 # makes, or an interface of a folder above it that it implements
 # (INTERFACES); no folder is left out of the list, and no layer uses one
 # above it.
@@ -40,6 +41,7 @@ while IFS=: read -r d uses; do
 			fi
 			case $p in
 			"$top"/plugin/stream-format.h) [ "$d" = stream ] && continue ;;
+			"$top"/plugin/utf8.h) continue ;;	# built into lib (the Makefile)
 			"$top"/plugin/stream-writer.h) case $f in */tests/*) continue ;; esac ;;
 			"$top"/postproc/tests/*) case $f in */tests/*) continue ;; esac ;;
 			esac

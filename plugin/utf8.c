@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* UTF-8 (see utf8.h). */
+/* UTF-8, and how it is shown on a terminal (utf8.h). */
+#include <stdio.h>
+
 #include "utf8.h"
 
 size_t utf8_seq_len(const uint8_t *s, size_t n)
@@ -103,4 +105,42 @@ bool utf8_is_control(uint32_t cp)
 		return true;
 	return cp == 0x061c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
 	       (cp >= 0x2066 && cp <= 0x2069);
+}
+
+size_t utf8_escape(const char *s, size_t n, size_t *len, uint32_t *cp, char esc[UTF8_ESCAPE_MAX])
+{
+	const uint8_t *p = (const uint8_t *)s;
+	size_t k;
+
+	*cp = p[0];
+	/* The common case first: printable ASCII. */
+	if (*cp >= 0x20 && *cp < 0x7f) {
+		*len = 1;
+		return 0;
+	}
+	k = utf8_decode(p, n, cp);
+	*len = k ? k : 1;
+	if (k && !utf8_is_control(*cp))
+		return 0;
+	/* A bad byte or an ASCII control by its value, another control by its code point. */
+	return (size_t)snprintf(esc, UTF8_ESCAPE_MAX, !k || *cp < 0x80 ? "\\x%02x" : "\\u%04x",
+				(unsigned)(k ? *cp : p[0]));
+}
+
+void utf8_write_shown(FILE *out, const char *s, size_t n)
+{
+	char esc[UTF8_ESCAPE_MAX];
+	size_t i = 0, run = 0, len, e;
+	uint32_t cp;
+
+	/* Runs of text shown as it is go out in one call. */
+	while (i < n) {
+		if ((e = utf8_escape(s + i, n - i, &len, &cp, esc))) {
+			fwrite(s + run, 1, i - run, out);
+			fwrite(esc, 1, e, out);
+			run = i + len;
+		}
+		i += len;
+	}
+	fwrite(s + run, 1, i - run, out);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of postproc/lib/utf8.c. The cases are the boundaries of RFC 3629's
+ * Unit tests of plugin/utf8.c (built into the post-processor too). The cases are the boundaries of RFC 3629's
  * table of well-formed byte sequences (section 4), worked out by hand, and
  * every 1- and 2-byte sequence checked against a decoder written from the
  * definition (code point ranges rather than the table).
@@ -10,11 +10,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
-#include "lib/utf8.h"
+#include "utf8.h"
 
 #define SEQ(want, ...)                                                          \
 	do {                                                                    \
@@ -165,6 +167,36 @@ static void controls_are_c0_del_c1_and_bidi(void **state)
 		assert_false(utf8_is_control(no[i]));
 }
 
+/*
+ * The terminal rule both trees show text by: valid UTF-8 kept, C0 and DEL
+ * and bad bytes as \xNN, C1 and bidi controls as \uNNNN, a backslash as it
+ * is. The expected texts are written out by hand from that rule.
+ */
+static void text_is_shown_printable(void **state)
+{
+	static const char in[] = "a\033]0;T\007 \302\233 \342\200\256 \344\270\255 \377\\x";
+	char *buf = NULL;
+	size_t len = 0, n;
+	uint32_t cp;
+	char esc[UTF8_ESCAPE_MAX];
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	utf8_write_shown(f, in, sizeof(in) - 1);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "a\\x1b]0;T\\x07 \\u009b \\u202e \344\270\255 \\xff\\x");
+	free(buf);
+	assert_int_equal(utf8_escape("\344\270\255", 3, &n, &cp, esc), 0);
+	assert_int_equal(n, 3);
+	assert_int_equal(cp, 0x4e2d);
+	assert_int_equal(utf8_escape("\342\201\246", 3, &n, &cp, esc), 6);
+	assert_string_equal(esc, "\\u2066");
+	assert_int_equal(utf8_escape("\300\200", 2, &n, &cp, esc), 4);
+	assert_int_equal(n, 1);
+	assert_string_equal(esc, "\\xc0");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -174,6 +206,7 @@ int main(void)
 		cmocka_unit_test(a_sequence_and_its_code_point),
 		cmocka_unit_test(a_cut_keeps_whole_characters),
 		cmocka_unit_test(controls_are_c0_del_c1_and_bidi),
+		cmocka_unit_test(text_is_shown_printable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

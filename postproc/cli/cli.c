@@ -221,7 +221,7 @@ bool cli__stdin_is_piped(void)
 	return !fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode);
 }
 
-void cli__set_format(const struct format **format, const struct format *f, const char *file,
+void cli__set_format(const struct output_format **format, const struct output_format *f, const char *file,
 		     const char **format_file)
 {
 	if (*format && *format != f)

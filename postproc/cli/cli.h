@@ -18,7 +18,7 @@ size_t cli__parse_count(const char *opt, const char *arg);
 /* --color's argument; a usage error if it is not auto, always or never. */
 int cli__parse_color(const char *arg);
 
-struct format;
+struct output_format;
 
 /*
  * An output chosen by its option (--json, --html[=FILE], --dot[=FILE];
@@ -26,7 +26,7 @@ struct format;
  * usage error naming both; file (NULL: none given) becomes *format_file,
  * and an empty one is a usage error.
  */
-void cli__set_format(const struct format **format, const struct format *f, const char *file,
+void cli__set_format(const struct output_format **format, const struct output_format *f, const char *file,
 		     const char **format_file);
 
 /* -o FILE beside an output's FILE: the same one, or a usage error; *output

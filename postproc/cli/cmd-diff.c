@@ -25,21 +25,15 @@ static const char usage_head[] =
 	"their share of all samples; a delta is NEW - BASE.\n"
 	"\n";
 
-static const char usage_tail[] =
-	"\n"
-	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
-
 static void print_usage(FILE *out)
 {
-	fputs(usage_head, out);
-	options__usage(out, C_DIFF);
-	fputs(usage_tail, out);
+	options__help(out, C_DIFF, usage_head);
 }
 
 struct options {
 	struct diff_opts diff;
 	const char *output;
-	const struct format *format;	/* NULL: the default */
+	const struct output_format *format;	/* NULL: the default */
 	const char *format_file;	/* --html=FILE */
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
@@ -77,7 +71,7 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	struct options_parser p;
-	const struct format *format;
+	const struct output_format *format;
 	const char *arg;
 	enum option_id id;
 
@@ -166,7 +160,7 @@ static void notes(const void *model, bool annotation)
 			      " (as a name, a glob or a substring)", d->opts.function);
 }
 
-static int render(FILE *out, const void *model, const struct format *f, const struct render_opts *o)
+static int render(FILE *out, const void *model, const struct output_format *f, const struct render_opts *o)
 {
 	return f->diff_render(out, model, o);
 }

@@ -21,15 +21,9 @@ static const char usage_head[] =
 	"them, and print the hottest basic blocks of the sampled code.\n"
 	"\n";
 
-static const char usage_tail[] =
-	"\n"
-	"Exit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n";
-
 static void print_usage(FILE *out)
 {
-	fputs(usage_head, out);
-	options__usage(out, C_REPORT);
-	fputs(usage_tail, out);
+	options__help(out, C_REPORT, usage_head);
 }
 
 /* --usage-of=COMMAND: the option list of another command (perf hotblocks prints it). */
@@ -44,7 +38,7 @@ struct options {
 	struct rank_opts rank;
 	const char *event;
 	const char *output;
-	const struct format *format;	/* NULL: the default */
+	const struct output_format *format;	/* NULL: the default */
 	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
 	enum cli_color color;
@@ -69,7 +63,7 @@ static double parse_percent(const char *arg)
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	struct options_parser p;
-	const struct format *format;
+	const struct output_format *format;
 	const char *arg;
 	enum option_id id;
 
@@ -148,7 +142,7 @@ static void notes(const void *model, bool annotation)
 			message__note("%s", rep->notes[i].text);
 }
 
-static int render(FILE *out, const void *model, const struct format *f, const struct render_opts *o)
+static int render(FILE *out, const void *model, const struct output_format *f, const struct render_opts *o)
 {
 	return f->render(out, model, o);
 }

@@ -51,7 +51,7 @@ static const char *const route_names[] = {
 
 /* The commands that take a format's option: those of the FORMATS row that
  * have a way to write it (hotblocks diff writes no dot). */
-static unsigned format_cmds(const struct row *r, const struct format *f)
+static unsigned format_cmds(const struct row *r, const struct output_format *f)
 {
 	unsigned diffs = C_DIFF | C_PDIFF;
 
@@ -120,7 +120,7 @@ static void __attribute__((noreturn)) bad_option(const char *arg)
 }
 
 enum option_id options__next(struct options_parser *p, const char **arg,
-			     const struct format **format)
+			     const struct output_format **format)
 {
 	int c = getopt_long(p->argc, p->argv, shortopts, longopts, NULL);
 
@@ -220,7 +220,7 @@ void options__usage(FILE *out, enum options_cmd cmd)
 			break;
 		case ROW_FORMATS:
 			for (size_t f = 0; f < FORMAT__NR; f++) {
-				const struct format *fm = &formats[f];
+				const struct output_format *fm = &formats[f];
 
 				if (!(format_cmds(r, fm) & cmd))
 					continue;
@@ -234,6 +234,13 @@ void options__usage(FILE *out, enum options_cmd cmd)
 			break;
 		}
 	}
+}
+
+void options__help(FILE *out, enum options_cmd cmd, const char *head)
+{
+	fputs(head, out);
+	options__usage(out, cmd);
+	fputs("\nExit status: 0 success, 1 bad input (or an I/O error), 2 bad command line.\n", out);
 }
 
 enum options_cmd options__cmd(const char *name)

@@ -8,7 +8,7 @@
 
 #include <stdio.h>
 
-struct format;
+struct output_format;
 
 /* The commands, as sets. */
 enum options_cmd {
@@ -51,7 +51,7 @@ void options__init(struct options_parser *p, enum options_cmd cmd, int argc, cha
  * given a wrong argument, is a usage error (message.h).
  */
 enum option_id options__next(struct options_parser *p, const char **arg,
-			     const struct format **format);
+			     const struct output_format **format);
 
 /*
  * cmd's option list, as its usage text shows it: two spaces, the option's
@@ -59,6 +59,9 @@ enum option_id options__next(struct options_parser *p, const char **arg,
  * its help lines.
  */
 void options__usage(FILE *out, enum options_cmd cmd);
+
+/* cmd's usage text: its head, its option list, the exit statuses. */
+void options__help(FILE *out, enum options_cmd cmd, const char *head);
 
 /* The command called name ("hotblocks", "diff", "perf", "perf-record",
  * "perf-report", "perf-wasm", "perf-diff"), or 0. */

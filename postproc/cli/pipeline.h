@@ -27,7 +27,7 @@ int pipeline__read(struct stream *s, char *const *files, int n);
 
 /* A built model, written. */
 struct pipeline {
-	const struct format *format;
+	const struct output_format *format;
 	const char *output;		/* NULL: standard output */
 	enum cli_color color;
 	const void *model;
@@ -35,7 +35,7 @@ struct pipeline {
 	 * speak of its columns) or the others (before it). */
 	void (*notes)(const void *model, bool annotation);
 	/* Write the model in format f to out (0, -EIO, -ENOMEM). */
-	int (*render)(FILE *out, const void *model, const struct format *f,
+	int (*render)(FILE *out, const void *model, const struct output_format *f,
 		      const struct render_opts *o);
 };
 

@@ -28,7 +28,7 @@ enum format_id {
 	FORMAT__NR
 };
 
-struct format {
+struct output_format {
 	const char *name;
 	const char *option;		/* without "--"; NULL: the default */
 	unsigned needs;			/* enum format_need */
@@ -38,6 +38,6 @@ struct format {
 };
 
 /* Every output, in formats.def's order; formats[FORMAT_text] is the default. */
-extern const struct format formats[FORMAT__NR];
+extern const struct output_format formats[FORMAT__NR];
 
 #endif

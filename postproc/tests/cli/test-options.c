@@ -96,7 +96,7 @@ static void the_parser_returns_ids(void **state)
 {
 	char *argv[] = { "hotblocks", "-p", "90", "--html=x.html", "--colour", "--top=3", "a.hbs", NULL };
 	struct options_parser p;
-	const struct format *f;
+	const struct output_format *f;
 	const char *arg;
 
 	(void)state;

@@ -18,7 +18,7 @@ static void every_row_is_whole(void **state)
 	(void)state;
 	assert_null(formats[FORMAT_text].option);
 	for (size_t i = 0; i < FORMAT__NR; i++) {
-		const struct format *f = &formats[i];
+		const struct output_format *f = &formats[i];
 
 		assert_non_null(f->name);
 		assert_true(f->name[0]);

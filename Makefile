@@ -11,6 +11,8 @@
 #                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
+#   make check-arm64  make run and make check-unit in an arm64 Debian 12 root
+#                   under qemu-user-static (as root; 10 minutes: scripts/check-arm64)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
 # is compiled; only the set-up goals (deps, run, check, bench, fuzz) install packages.
@@ -100,7 +102,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .DELETE_ON_ERROR:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -181,6 +183,8 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
 $(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+# cwasm-stream reads them with its decoder.
+$(B)/tools/cwasm-stream: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 
@@ -306,6 +310,14 @@ run: $(B)/.deps-run
 check-wasmprinter: $(B)/tests/postproc-test-wasm $(TOOLS)
 	$(Q)HOTBLOCKS_SWEEP=full TESTS=wasm-vs-wasmprinter scripts/run-tests
 
+# The README's make run and make check-unit on an arm64 Debian 12 machine,
+# emulated: a fresh arm64 root run by qemu-user-static (scripts/check-arm64).
+# Slow, needs root, not part of make check.
+check-arm64: $(B)/.deps-arm64
+	$(Q)scripts/check-arm64
+$(B)/.deps-arm64: scripts/ensure-deps
+	$(Q)scripts/ensure-deps arm64 && mkdir -p $(B) && touch $@
+
 # Drivers of scripts/bench-scaling (plugin/tests/bench/*.c, postproc/tests/bench/*.c),
 # linked with the core objects like the unit tests.
 BENCH_DRIVERS := $(patsubst plugin/tests/bench/%.c,$(B)/bench/plugin-%,$(wildcard plugin/tests/bench/*.c)) \
@@ -362,7 +374,10 @@ uninstall:
 		$(DESTDIR)$(BINDIR)/perf-hotblocks $(DESTDIR)$(MANDIR)/man1/perf-hotblocks.1 \
 		$(DESTDIR)$(MANDIR)/man1/hotblocks.1
 
+# Never through a mount point an interrupted make check-arm64 left in its root.
 clean:
+	$(Q)! grep -q " $(abspath $(B))/" /proc/mounts || \
+		{ echo "make clean: something is mounted under $(B)/ (an interrupted make check-arm64?): unmount it first" >&2; exit 1; }
 	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)
 
 # The built-in page assets, before the first compile of the file that includes

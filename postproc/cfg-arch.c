@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Per architecture, what a decoded instruction does to control flow: x86-64
- * and aarch64 through capstone's details, and the aarch64 instructions
- * capstone 4 cannot decode, by their encodings.
+ * Per architecture, what a decoded instruction does to control flow: x86-64,
+ * aarch64, and (capstone 5) s390x and riscv64 through capstone's details; the
+ * aarch64 instructions capstone 4 cannot decode, by their encodings.
  */
 #include <stdio.h>
 #include <string.h>
@@ -11,8 +11,6 @@
 #include "cfg-arch.h"
 #include "little-endian.h"
 #include "util.h"
-
-
 
 static bool has_group(const cs_insn *in, uint8_t grp)
 {
@@ -86,10 +84,11 @@ static unsigned x86_addr_of(const cs_insn *in, uint64_t *addr)
 	return x->operands[0].reg;
 }
 
-static unsigned x86_jump_reg(const cs_insn *in)
+static unsigned x86_jump_reg(const cs_insn *in, int32_t *disp)
 {
 	const cs_x86 *x = &in->detail->x86;
 
+	*disp = 0;
 	return x->op_count == 1 && x->operands[0].type == X86_OP_REG ? x->operands[0].reg : 0;
 }
 
@@ -179,10 +178,11 @@ static unsigned a64_addr_of(const cs_insn *in, uint64_t *addr)
 	return a->operands[0].reg;
 }
 
-static unsigned a64_jump_reg(const cs_insn *in)
+static unsigned a64_jump_reg(const cs_insn *in, int32_t *disp)
 {
 	const cs_arm64 *a = &in->detail->arm64;
 
+	*disp = 0;
 	if (in->id != ARM64_INS_BR || a->op_count != 1 || a->operands[0].type != ARM64_OP_REG)
 		return 0;
 	return a->operands[0].reg;
@@ -258,11 +258,214 @@ static bool a64_raw(const uint8_t *p, size_t n, uint16_t *flags, char *text, siz
 	return false;
 }
 
+#if CS_API_MAJOR >= 5
+/*
+ * s390x (z/Architecture), as Cranelift emits it: calls are brasl/basr %r14,
+ * a return is br %r14, a jump table is larl %r1, T; agf %r1, 0(%r2,%r1);
+ * br %r1 with big-endian 32-bit entries relative to T right after the br.
+ * Conditional branches are capstone's jump group; their immediate is the target.
+ */
+static unsigned sz_reg(const cs_insn *in, unsigned k)
+{
+	const cs_sysz *z = &in->detail->sysz;
+
+	return k < z->op_count && z->operands[k].type == SYSZ_OP_REG ? z->operands[k].reg : 0;
+}
+
+static uint16_t sz_classify(const cs_insn *in, uint64_t *target)
+{
+	const cs_sysz *z = &in->detail->sysz;
+	const cs_sysz_op *last = z->op_count ? &z->operands[z->op_count - 1] : NULL;
+	uint16_t flags;
+
+	/* a branch address register of 0 means no branch (bcr 14, 0 is a fence) */
+	if (last && last->type == SYSZ_OP_REG && last->reg == SYSZ_REG_0 &&
+	    (has_group(in, CS_GRP_JUMP) || in->id == SYSZ_INS_BASR || in->id == SYSZ_INS_BALR))
+		return 0;
+	switch (in->id) {
+	case SYSZ_INS_BRAS:
+	case SYSZ_INS_BRASL:
+		flags = INSN_CALL;
+		break;
+	case SYSZ_INS_BASR:
+	case SYSZ_INS_BALR:
+	case SYSZ_INS_BAS:
+	case SYSZ_INS_BAL:
+	case SYSZ_INS_BASSM:
+		return INSN_CALL | INSN_INDIRECT;
+	case SYSZ_INS_BR:
+		return sz_reg(in, 0) == SYSZ_REG_14 ? INSN_RET : INSN_JUMP | INSN_INDIRECT;
+	case SYSZ_INS_J:
+	case SYSZ_INS_JG:
+		flags = INSN_JUMP;
+		break;
+	case SYSZ_INS_B:
+		return INSN_JUMP | INSN_INDIRECT;
+	case SYSZ_INS_TRAP2:
+	case SYSZ_INS_TRAP4:
+		return INSN_TRAP;
+	default:
+		if (!has_group(in, CS_GRP_JUMP))
+			return 0;
+		flags = INSN_COND;
+	}
+	if (!last || last->type != SYSZ_OP_IMM)
+		return flags | INSN_INDIRECT;
+	*target = (uint64_t)last->imm;
+	/* Cranelift's conditional trap: brcl M, .+2 branches into its own second
+	 * halfword, 0x0000, which traps. Like a compare-and-trap, it does not end
+	 * its block, and its target is no instruction. */
+	if (flags == INSN_COND && *target == in->address + 2 && in->size == 6 &&
+	    !in->bytes[2] && !in->bytes[3])
+		return 0;
+	return flags | INSN_HAS_TARGET;
+}
+
+static unsigned sz_addr_of(const cs_insn *in, uint64_t *addr)
+{
+	const cs_sysz *z = &in->detail->sysz;
+
+	if (in->id != SYSZ_INS_LARL || z->op_count != 2 || z->operands[0].type != SYSZ_OP_REG ||
+	    z->operands[1].type != SYSZ_OP_IMM)
+		return 0;
+	*addr = (uint64_t)z->operands[1].imm;
+	return z->operands[0].reg;
+}
+
+static unsigned sz_jump_reg(const cs_insn *in, int32_t *disp)
+{
+	*disp = 0;
+	return in->id == SYSZ_INS_BR ? sz_reg(in, 0) : 0;
+}
+
+/* The halfword 0x0000 is no instruction (operation exception): Cranelift's trap. */
+static bool sz_raw(const uint8_t *p, size_t n, uint16_t *flags, char *text, size_t len)
+{
+	if (n != 2 || p[0] || p[1])
+		return false;
+	snprintf(text, len, "%-7s 0x00, 0x00", ".byte");
+	*flags = INSN_TRAP;
+	return true;
+}
+
+/* The first two bits of an opcode give the length: 00 two bytes, 01 and 10
+ * four, 11 six. */
+static size_t sz_insn_len(const uint8_t *p, size_t n)
+{
+	static const uint8_t len[4] = { 2, 4, 4, 6 };
+
+	return n ? len[p[0] >> 6] : 0;
+}
+
+/*
+ * riscv64 (RV64GC). capstone puts jal and jalr in its call group whatever
+ * register they link, so the encoding's rd decides; its branch immediates are
+ * relative to the instruction. Cranelift jumps far with auipc + jalr, and its
+ * jump table is code: auipc rT, 0; slli; add rT, rT, rI; jalr x0, 16(rT)
+ * into one auipc + jalr jump per entry right after it.
+ */
+static uint32_t rv_word(const cs_insn *in)
+{
+	return in->size == 4 ? get_le32(in->bytes) : (uint32_t)(in->bytes[0] | in->bytes[1] << 8);
+}
+
+static uint16_t rv_classify(const cs_insn *in, uint64_t *target)
+{
+	const cs_riscv *r = &in->detail->riscv;
+	const cs_riscv_op *last = r->op_count ? &r->operands[r->op_count - 1] : NULL;
+	uint32_t w = rv_word(in), rd = w >> 7 & 31, rs1 = w >> 15 & 31;
+	uint16_t flags;
+
+	switch (in->id) {
+	case RISCV_INS_JAL:
+		flags = rd ? INSN_CALL : INSN_JUMP;
+		break;
+	case RISCV_INS_C_J:
+		flags = INSN_JUMP;
+		break;
+	case RISCV_INS_C_JAL:
+		flags = INSN_CALL;
+		break;
+	case RISCV_INS_JALR:
+		if (rd)
+			return INSN_CALL | INSN_INDIRECT;
+		/* jalr x0, 0(ra) */
+		return rs1 == 1 && !(w >> 20) ? INSN_RET : INSN_JUMP | INSN_INDIRECT;
+	case RISCV_INS_C_JR:
+		/* c.jr rs1 (bits 7-11); c.jr ra is a return */
+		return rd == 1 ? INSN_RET : INSN_JUMP | INSN_INDIRECT;
+	case RISCV_INS_C_JALR:
+		return INSN_CALL | INSN_INDIRECT;
+	case RISCV_INS_BEQ:
+	case RISCV_INS_BNE:
+	case RISCV_INS_BLT:
+	case RISCV_INS_BGE:
+	case RISCV_INS_BLTU:
+	case RISCV_INS_BGEU:
+	case RISCV_INS_C_BEQZ:
+	case RISCV_INS_C_BNEZ:
+		flags = INSN_COND;
+		break;
+	case RISCV_INS_EBREAK:
+	case RISCV_INS_C_EBREAK:
+	case RISCV_INS_UNIMP:
+	case RISCV_INS_C_UNIMP:
+		return INSN_TRAP;
+	case RISCV_INS_MRET:
+	case RISCV_INS_SRET:
+	case RISCV_INS_URET:
+		return INSN_RET;
+	default:
+		return 0;
+	}
+	if (!last || last->type != RISCV_OP_IMM)
+		return flags | INSN_INDIRECT;
+	*target = in->address + (uint64_t)last->imm;
+	return flags | INSN_HAS_TARGET;
+}
+
+/* Registers are numbered as in the encoding (x1..x31; x0 is none). */
+static unsigned rv_addr_of(const cs_insn *in, uint64_t *addr)
+{
+	uint32_t w = rv_word(in);
+
+	if (in->id != RISCV_INS_AUIPC)
+		return 0;
+	*addr = in->address + (uint64_t)(int64_t)(int32_t)(w & 0xfffff000);
+	return w >> 7 & 31;
+}
+
+static unsigned rv_jump_reg(const cs_insn *in, int32_t *disp)
+{
+	uint32_t w = rv_word(in);
+
+	*disp = 0;
+	if (in->id == RISCV_INS_C_JR)
+		return w >> 7 & 31;
+	if (in->id != RISCV_INS_JALR)
+		return 0;
+	*disp = (int32_t)w >> 20;
+	return w >> 15 & 31;
+}
+
+/* Two low bits 11: a 32-bit instruction, else a compressed 16-bit one. */
+static size_t rv_insn_len(const uint8_t *p, size_t n)
+{
+	return n ? ((p[0] & 3) == 3 ? 4 : 2) : 0;
+}
+#endif
+
 static const struct arch arches[] = {
-	{ 62, "x86-64", CS_ARCH_X86, CS_MODE_64, 1, "0x",
-	  x86_classify, x86_addr_of, x86_jump_reg, x86_jump_mem, NULL },
-	{ 183, "aarch64", CS_ARCH_ARM64, CS_MODE_ARM, 4, "#0x",
-	  a64_classify, a64_addr_of, a64_jump_reg, NULL, a64_raw },
+	{ 62, "x86-64", CS_ARCH_X86, CS_MODE_64, 1, "0x", 0,
+	  x86_classify, x86_addr_of, x86_jump_reg, x86_jump_mem, NULL, NULL },
+	{ 183, "aarch64", CS_ARCH_ARM64, CS_MODE_ARM, 4, "#0x", 0,
+	  a64_classify, a64_addr_of, a64_jump_reg, NULL, a64_raw, NULL },
+#if CS_API_MAJOR >= 5
+	{ 22, "s390x", CS_ARCH_SYSZ, CS_MODE_BIG_ENDIAN, 2, "0x", ARCH_BIG_ENDIAN,
+	  sz_classify, sz_addr_of, sz_jump_reg, NULL, sz_raw, sz_insn_len },
+	{ 243, "riscv64", CS_ARCH_RISCV, CS_MODE_RISCV64 | CS_MODE_RISCVC, 2, "0x", ARCH_JUMP_PAIRS,
+	  rv_classify, rv_addr_of, rv_jump_reg, NULL, NULL, rv_insn_len },
+#endif
 };
 
 const struct arch *cfg_arch__find(int e_machine)
@@ -271,4 +474,13 @@ const struct arch *cfg_arch__find(int e_machine)
 		if (arches[i].e_machine == e_machine)
 			return &arches[i];
 	return NULL;
+}
+
+const char *cfg_arch__supported(void)
+{
+#if CS_API_MAJOR >= 5
+	return "x86-64 (62), aarch64 (183), s390x (22) and riscv64 (243)";
+#else
+	return "x86-64 (62) and aarch64 (183) (s390x and riscv64 need capstone 5)";
+#endif
 }

@@ -41,6 +41,7 @@ struct pinsn {
 	uint16_t addr_reg;	/* register set to a PC-relative address, or 0 */
 	uint16_t jump_reg;	/* indirect jump through this register, or 0 */
 	uint16_t jump_base;	/* jmp [jump_base + index * 8], or 0 */
+	int32_t jump_disp;	/* what the jump adds to jump_reg (riscv64's jalr) */
 	uint64_t addr;		/* addr_reg's address, function-relative */
 	uint32_t table, table_end; /* an indirect jump's recognised table, [table, table_end) */
 };
@@ -50,6 +51,7 @@ struct fin {
 	uint8_t by;
 	bool cut;
 	uint32_t table, table_end;
+	uint32_t entry_size;	/* of a table of jumps (ARCH_JUMP_PAIRS), else 0 */
 };
 
 struct builder {
@@ -176,6 +178,40 @@ static uint32_t first_covered(const struct builder *b, uint32_t off, uint32_t en
 	return off;
 }
 
+/* The instruction that ends right where pool[i] starts, or -1. */
+static long prev_insn(const struct builder *b, long i)
+{
+	uint32_t off = b->pool[i].in.off;
+	long j;
+
+	if (!off)
+		return -1;
+	j = b->cover[off - 1];
+	return j >= 0 && b->pool[j].in.off + b->pool[j].in.size == off ? j : -1;
+}
+
+/*
+ * riscv64 (ARCH_JUMP_PAIRS): auipc rX, hi; jalr x0, lo(rX) is a jump to a known
+ * target. Once the instruction before an indirect jump is known to put a
+ * PC-relative address in the jump's register, the jump is direct. Its text stays
+ * capstone's (the offset it adds, not the target).
+ */
+static void resolve_pair(struct builder *b, long i)
+{
+	struct pinsn *pi = &b->pool[i];
+	long k;
+
+	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg ||
+	    (pi->in.flags & (INSN_JUMP | INSN_INDIRECT)) != (INSN_JUMP | INSN_INDIRECT))
+		return;
+	k = prev_insn(b, i);
+	if (k < 0 || b->pool[k].addr_reg != pi->jump_reg)
+		return;
+	pi->in.flags = (uint16_t)((pi->in.flags & ~INSN_INDIRECT) | INSN_HAS_TARGET);
+	pi->in.target = b->pool[k].addr + (uint64_t)(int64_t)pi->jump_disp;
+	pi->jump_reg = 0;
+}
+
 /*
  * Decode one instruction at off (not covered). Returns its index; -ERANGE when it
  * would run into bytes another instruction already covers (nothing is added);
@@ -228,39 +264,38 @@ static long decode_at(struct builder *b, uint32_t off, uint8_t by)
 		pi->addr = a;
 	}
 	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
-		pi->jump_reg = (uint16_t)arch->jump_reg(ci);
+		int32_t disp;
+
+		pi->jump_reg = (uint16_t)arch->jump_reg(ci, &disp);
+		pi->jump_disp = disp;
 		if (arch->jump_mem)
 			pi->jump_base = (uint16_t)arch->jump_mem(ci);
 	}
 	ret = cs_text(b, pi, ci);
-	return ret ? ret : i;
-}
-
-/* The instruction that ends right where pool[i] starts, or -1. */
-static long prev_insn(const struct builder *b, long i)
-{
-	uint32_t off = b->pool[i].in.off;
-	long j;
-
-	if (!off)
-		return -1;
-	j = b->cover[off - 1];
-	return j >= 0 && b->pool[j].in.off + b->pool[j].in.size == off ? j : -1;
+	if (ret)
+		return ret;
+	resolve_pair(b, i);
+	return i;
 }
 
 /*
- * Jump tables. Two shapes, both announced by a PC-relative address T put in a
+ * Jump tables. Three shapes, all announced by a PC-relative address T put in a
  * register a few instructions before an indirect jump:
- *  - relative: lea r, [rip + T] / adr r, T;  load a 32-bit entry;  add;  jmp r / br r.
- *    Entries are 32-bit offsets from T. Cranelift (x64 and aarch64) puts the table
- *    right after the jump; V8 on aarch64 puts it after the code.
+ *  - relative: lea r, [rip + T] / adr r, T / larl r, T;  load a 32-bit entry;  add;
+ *    jmp r / br r. Entries are 32-bit offsets from T (big-endian on s390x).
+ *    Cranelift (x64, aarch64, s390x) puts the table right after the jump; V8 on
+ *    aarch64 puts it after the code.
  *  - absolute: lea r, [rip + T];  jmp qword ptr [r + index*8]. Entries are 64-bit
  *    run-time addresses: V8's TurboFan and its wasm compiler on x64, table after
  *    the code. They need the code's run-time address (cfg_input.addr).
+ *  - jumps (riscv64, ARCH_JUMP_PAIRS): auipc r, 0;  index * 8 added to r;
+ *    jalr x0, d(r). The table at T = r + d is code: an auipc + jalr jump per
+ *    entry, which the jump enters at the entry of the index.
  * The entry count is not encoded near the table: entries are taken while they
  * point into the function outside the table, and a table right after its jump
- * stops at the first case that lies after it. Each entry becomes a data row
- * (INSN_TABLE) whose target is its case.
+ * stops at the first case that lies after it. Each entry of data becomes a data
+ * row (INSN_TABLE) whose target is its case; each entry of jumps, two
+ * instructions decoded on the jump's path.
  */
 static long table_of(const struct builder *b, long jump, uint64_t *table, unsigned *width)
 {
@@ -275,33 +310,92 @@ static long table_of(const struct builder *b, long jump, uint64_t *table, unsign
 		if (!p->addr_reg)
 			continue;
 		if (p->addr_reg == j->jump_reg) {
-			*width = 4;
+			*width = b->arch->flags & ARCH_JUMP_PAIRS ? ARCH_JUMP_ENTRY : 4;
+			*table = p->addr + (uint64_t)(int64_t)j->jump_disp;
 		} else if (p->addr_reg == j->jump_base && b->in->addr) {
 			*width = 8;
+			*table = p->addr;
 		} else {
 			/* a later lea/adr of another register hides nothing: keep looking */
 			continue;
 		}
-		*table = p->addr;
 		return k;
 	}
 	return -1;
 }
 
-/* The cases of the indirect jump at pool index jump, as data rows; the jump
- * records where they are (table .. table_end, both 0 when there is none). */
+/* The instruction starting at off, decoded on the path of by if nothing covers
+ * it yet; -ERANGE when off lies inside another one, or -ENOMEM. */
+static long insn_at(struct builder *b, uint32_t off, uint8_t by)
+{
+	if (off >= b->in->size)
+		return -ERANGE;
+	if (b->start[off] >= 0)
+		return b->start[off];
+	if (b->cover[off] >= 0)
+		return -ERANGE;
+	return decode_at(b, off, by);
+}
+
+/* A table of jumps (riscv64) at start: each entry an auipc and a jalr through its
+ * register, ARCH_JUMP_ENTRY bytes, whose target is a case. *end: past the last. */
+static int add_jump_entries(struct builder *b, long jump, uint32_t start, uint32_t *end)
+{
+	uint32_t size = (uint32_t)b->in->size, pos = start, limit = size;
+	uint8_t by = b->pool[jump].by;
+	bool inline_table = start == b->pool[jump].in.off + b->pool[jump].in.size;
+
+	while (pos + ARCH_JUMP_ENTRY <= limit) {
+		long a = insn_at(b, pos, by), j;
+		uint64_t t;
+
+		if (a == -ENOMEM)
+			return -ENOMEM;
+		if (a < 0 || !b->pool[a].addr_reg || b->pool[a].in.size != ARCH_JUMP_ENTRY / 2)
+			break;
+		j = insn_at(b, pos + ARCH_JUMP_ENTRY / 2, by);
+		if (j == -ENOMEM)
+			return -ENOMEM;
+		if (j < 0 || b->pool[j].in.size != ARCH_JUMP_ENTRY / 2)
+			break;
+		resolve_pair(b, j);
+		if ((b->pool[j].in.flags & (INSN_JUMP | INSN_HAS_TARGET)) != (INSN_JUMP | INSN_HAS_TARGET))
+			break;
+		t = b->pool[j].in.target;
+		if (t >= size || (t >= start && t < (uint64_t)pos + ARCH_JUMP_ENTRY) || t % b->arch->skip)
+			break;
+		if (inline_table && t > pos && t < limit)
+			limit = (uint32_t)t;
+		pos += ARCH_JUMP_ENTRY;
+	}
+	*end = pos;
+	return 0;
+}
+
+/* The cases of the indirect jump at pool index jump, as data rows (or the jumps
+ * of a table of jumps); the jump records where they are (table .. table_end,
+ * both 0 when there is none). */
 static int add_table(struct builder *b, long jump)
 {
 	uint64_t t64;
 	unsigned width;
 	uint32_t size = (uint32_t)b->in->size, start, pos, limit = size;
 	uint8_t by = b->pool[jump].by;
-	bool inline_table;
+	bool inline_table, big = b->arch->flags & ARCH_BIG_ENDIAN;
 
 	b->pool[jump].table = b->pool[jump].table_end = 0;
 	if (table_of(b, jump, &t64, &width) < 0 || t64 >= size)
 		return 0;
 	start = pos = (uint32_t)t64;
+	if (b->arch->flags & ARCH_JUMP_PAIRS) {
+		int ret = add_jump_entries(b, jump, start, &pos);
+
+		if (ret)
+			return ret;
+		b->pool[jump].table = start;
+		b->pool[jump].table_end = pos;
+		return 0;
+	}
 	inline_table = start == b->pool[jump].in.off + b->pool[jump].in.size;
 	while (pos + width <= limit && first_covered(b, pos, pos + width) == pos + width) {
 		const uint8_t *p = b->in->code + pos;
@@ -310,7 +404,10 @@ static int add_table(struct builder *b, long jump)
 		int ret;
 
 		if (width == 4) {
-			t = (int64_t)start + (int32_t)get_le32(p);
+			uint32_t e = big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
+					   (uint32_t)p[2] << 8 | p[3] : get_le32(p);
+
+			t = (int64_t)start + (int32_t)e;
 		} else {
 			uint64_t e = get_le64(p);
 
@@ -393,6 +490,7 @@ static int walk(struct builder *b, uint32_t off, uint8_t by)
 			if (i < 0)
 				return (int)i;
 		}
+		resolve_pair(b, i);
 		pi = &b->pool[i];
 		if (pi->walked)
 			return 0;
@@ -406,8 +504,15 @@ static int walk(struct builder *b, uint32_t off, uint8_t by)
 			ret = add_table(b, i);
 			if (ret)
 				return ret;
-			for (uint32_t t = b->pool[i].table; t < b->pool[i].table_end;
-			     t += b->pool[b->start[t]].in.size) {
+			/* a table of jumps is code: each entry a path of its own */
+			for (uint32_t t = b->pool[i].table; (b->arch->flags & ARCH_JUMP_PAIRS) &&
+			     t < b->pool[i].table_end; t += ARCH_JUMP_ENTRY) {
+				ret = push_todo(b, t);
+				if (ret)
+					return ret;
+			}
+			for (uint32_t t = b->pool[i].table; !(b->arch->flags & ARCH_JUMP_PAIRS) &&
+			     t < b->pool[i].table_end; t += b->pool[b->start[t]].in.size) {
 				b->pool[b->start[t]].walked = true;
 				ret = push_todo(b, b->pool[b->start[t]].in.target);
 				if (ret)
@@ -532,7 +637,9 @@ static int finish_insns(struct builder *b, struct fin **fin)
 		pi = &b->pool[b->start[off]];
 		f->insns[n] = pi->in;
 		f->insns[n].text = f->strtab + pi->textoff;
-		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end };
+		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
+					  (b->arch->flags & ARCH_JUMP_PAIRS) && pi->table_end > pi->table ?
+					  ARCH_JUMP_ENTRY : 0 };
 		n++;
 	}
 	f->insns_nr = n;
@@ -621,14 +728,15 @@ static int add_table_of(struct cfg_func *f, const struct fin *fin, size_t i, siz
 	long j = cfg_func__insn_at(f, fin[i].table);
 	size_t nr = 0;
 
+	/* rows of data entries, or the instructions of a table of jumps */
 	while (j >= 0 && (size_t)j + nr < f->insns_nr && f->insns[j + nr].off < fin[i].table_end &&
-	       (f->insns[j + nr].flags & INSN_TABLE))
+	       (fin[i].entry_size || (f->insns[j + nr].flags & INSN_TABLE)))
 		nr++;
 	if (!nr)
 		return 0;
 	if (VEC_GROW(f->tables, f->tables_nr + 1, *alloc))
 		return -ENOMEM;
-	f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr };
+	f->tables[f->tables_nr++] = (struct cfg_table){ i, (size_t)j, nr, fin[i].entry_size };
 	return 0;
 }
 
@@ -748,7 +856,18 @@ static int disassemble(struct builder *b)
 
 		ret = walk(b, off, b->start[off] >= 0 ? b->pool[b->start[off]].by : BY_PATH);
 	}
-	return ret ? ret : sweep(b);
+	if (!ret)
+		ret = sweep(b);
+	/* a sampled jalr decoded before its auipc, and reached by no path since */
+	for (size_t i = 0; !ret && i < b->pool_nr; i++)
+		resolve_pair(b, (long)i);
+	return ret;
+}
+
+/* capstone's skipdata callback: the length of the undecodable instruction at offset. */
+static size_t skip_insn(const uint8_t *code, size_t size, size_t offset, void *arch)
+{
+	return offset < size ? ((const struct arch *)arch)->insn_len(code + offset, size - offset) : 0;
 }
 
 int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char *err,
@@ -762,8 +881,8 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 	memset(out, 0, sizeof(*out));
 	b.arch = cfg_arch__find(in->e_machine);
 	if (!b.arch) {
-		return errf(err, errlen, -ENOTSUP, "cannot disassemble e_machine %d: only x86-64 (62) "
-			    "and aarch64 (183) are supported", in->e_machine);
+		return errf(err, errlen, -ENOTSUP, "cannot disassemble e_machine %d: only %s are "
+			    "supported", in->e_machine, cfg_arch__supported());
 	}
 	if (in->size > UINT32_MAX) {
 		return errf(err, errlen, -ERANGE, "%s code of %zu bytes is too large", b.arch->name,
@@ -781,6 +900,12 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 	/* Intel syntax is capstone's x86 default, as in the reference */
 	cs_option(b.cs, CS_OPT_DETAIL, CS_OPT_ON);
 	cs_option(b.cs, CS_OPT_SKIPDATA, CS_OPT_ON);
+	if (b.arch->insn_len) {
+		/* undecodable bytes: one data row per instruction the encoding announces */
+		cs_opt_skipdata sd = { .callback = skip_insn, .user_data = (void *)b.arch };
+
+		cs_option(b.cs, CS_OPT_SKIPDATA_SETUP, (size_t)&sd);
+	}
 	b.ci = cs_malloc(b.cs);
 	ret = b.ci ? disassemble(&b) : -ENOMEM;
 	if (b.ci)
@@ -830,6 +955,24 @@ long cfg_func__insn_at(const struct cfg_func *f, uint32_t off)
 			hi = mid;
 	}
 	return -1;
+}
+
+size_t cfg_table__cases(const struct cfg_func *f, const struct cfg_table *t)
+{
+	const struct cfg_insn *a, *z;
+
+	if (!t->entry_size || !t->nr)
+		return t->nr;
+	a = &f->insns[t->first];
+	z = &f->insns[t->first + t->nr - 1];
+	return (z->off + z->size - a->off) / t->entry_size;
+}
+
+uint64_t cfg_table__case(const struct cfg_func *f, const struct cfg_table *t, size_t k)
+{
+	if (!t->entry_size)
+		return f->insns[t->first + k].target;
+	return f->insns[t->first].off + (uint64_t)k * t->entry_size;
 }
 
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off)

@@ -32,7 +32,8 @@ enum {
 	INSN_TABLE = 1 << 8,	/* entry of a jump table recognised at an indirect jump
 				 * (Cranelift br_table, V8 table switch): INSN_DATA |
 				 * INSN_HAS_TARGET, 4 or 8 bytes, target = the case it
-				 * sends control to */
+				 * sends control to (not on riscv64, whose tables are
+				 * jumps: see struct cfg_table) */
 };
 
 struct cfg_insn {
@@ -63,8 +64,12 @@ struct cfg_block {
 /* A recognised jump table and the indirect jump that reads it. */
 struct cfg_table {
 	size_t jump;		/* insns[jump]: the indirect jump, below code_end */
-	size_t first, nr;	/* insns[first .. first+nr): its entries (INSN_TABLE), whose
-				 * targets are the cases */
+	size_t first, nr;	/* insns[first .. first+nr): its rows */
+	uint32_t entry_size;	/* 0: the rows are its entries (INSN_TABLE), data whose
+				 * targets are the cases. Else (riscv64) the table is code,
+				 * a jump of entry_size bytes (auipc + jalr) per entry,
+				 * which the indirect jump enters at the entry of the index:
+				 * the entries are its cases, each jumping on to its own */
 };
 
 struct cfg_func {
@@ -86,7 +91,8 @@ struct cfg_func {
 
 /* One code object to disassemble. */
 struct cfg_input {
-	int e_machine;		/* 62 x86-64 (Intel syntax), 183 aarch64 */
+	int e_machine;		/* 62 x86-64 (Intel syntax), 183 aarch64; with capstone 5
+				 * also 22 s390x, 243 riscv64 (RV64GC) */
 	const uint8_t *code;	/* code[0..size); may be NULL if size is 0 */
 	size_t size;
 	uint64_t addr;		/* run-time address of code[0], or 0 if unknown: jump tables
@@ -115,10 +121,13 @@ struct cfg_input {
  * a heavier one's is a data row up to it. Every other seed below size starts a
  * row of insns[].
  *
- * Jump tables: lea/adr of a table, then an indirect jump through it, within a few
- * instructions: 32-bit entries relative to the table (Cranelift x64/aarch64, the
- * table inline after the jump; V8 aarch64) or 64-bit run-time addresses (V8 x64,
- * jmp [r + index*8], needs in->addr). Entries are data rows (INSN_TABLE).
+ * Jump tables: lea/adr/larl of a table, then an indirect jump through it, within a
+ * few instructions: 32-bit entries relative to the table (Cranelift x64/aarch64/
+ * s390x, the table inline after the jump, big-endian on s390x; V8 aarch64) or 64-bit
+ * run-time addresses (V8 x64, jmp [r + index*8], needs in->addr). Entries are data
+ * rows (INSN_TABLE). riscv64's tables are code (auipc + jalr per entry, after an
+ * auipc-relative jalr): their entries are instructions, each ending in a direct
+ * jump, as is any jalr through the register the auipc right before it set.
  *
  * code_end (CFG_TRAILING_DATA): the end of the last instruction a path from the
  * entry or a seed reaches, extended by the direct targets of the code before it;
@@ -155,6 +164,10 @@ long cfg_func__insn_at(const struct cfg_func *f, uint32_t off);
 
 /* Index of the block containing off (start <= off < end), or -1. */
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off);
+
+/* The number of cases of t, and case k's offset: where its jump sends control. */
+size_t cfg_table__cases(const struct cfg_func *f, const struct cfg_table *t);
+uint64_t cfg_table__case(const struct cfg_func *f, const struct cfg_table *t, size_t k);
 
 /* The capstone release in use (cs_version()): major, and minor in *minor if not NULL.
  * Before 5 it cannot decode AVX-512 (EVEX) instructions. */

@@ -101,8 +101,8 @@ int report_edges__build(struct report_func *f, const struct cfg_func *cfg)
 		for (; t < cfg->tables_nr && cfg->tables[t].jump == last; t++) {
 			const struct cfg_table *tab = &cfg->tables[t];
 
-			for (size_t k = 0; k < tab->nr; k++) {
-				long to = report__block_at_start(cfg, cfg->insns[tab->first + k].target);
+			for (size_t k = 0, n = cfg_table__cases(cfg, tab); k < n; k++) {
+				long to = report__block_at_start(cfg, cfg_table__case(cfg, tab, k));
 
 				if (add_edge(f, &alloc, b, to, REPORT_EDGE_CASE))
 					return -ENOMEM;

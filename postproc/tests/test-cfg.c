@@ -13,7 +13,8 @@
 
 /*
  * Each byte array below is the .text of test-data/cfg/<name>.S, assembled with
- * `as --64` (x86-64) or `llvm-mc -triple=aarch64 -filetype=obj` (aarch64) and
+ * `as --64` (x86-64) or `llvm-mc -triple=aarch64 -filetype=obj` (aarch64;
+ * -triple=s390x -mcpu=z15, -triple=riscv64 -mattr=+c likewise) and
  * extracted with `llvm-objcopy -O binary -j .text` (see test-data/cfg/README.md).
  * The offsets in the comments, and every expected offset, size and target, were
  * checked against `objdump -d -M intel` / `llvm-objdump -d` of the same object.
@@ -21,6 +22,8 @@
 
 #define EM_X86_64 62
 #define EM_AARCH64 183
+#define EM_S390 22
+#define EM_RISCV 243
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -594,6 +597,153 @@ static void aarch64_pointer_auth_branches_are_decoded_by_hand(void **state)
 	cfg_func__release(&f);
 }
 
+/* s390x-jump-table.S: Cranelift's br_table, conditional trap, trap, call and return */
+static const uint8_t s390x_jump_table[] = {
+	0xc2, 0x3e, 0x00, 0x00, 0x00, 0x02,	/*  0: clgfi %r3, 2 */
+	0xc0, 0xa4, 0x00, 0x00, 0x00, 0x18,	/*  6: jghe 0x36 */
+	0xeb, 0x23, 0x00, 0x02, 0x00, 0x0d,	/*  c: sllg %r2, %r3, 2 */
+	0xc0, 0x10, 0x00, 0x00, 0x00, 0x07,	/* 12: larl %r1, 0x20 */
+	0xe3, 0x12, 0x10, 0x00, 0x00, 0x18,	/* 18: agf %r1, 0(%r2,%r1) */
+	0x07, 0xf1,				/* 1e: br %r1 */
+	0x00, 0x00, 0x00, 0x08,			/* 20: .long case0 - table (big-endian) */
+	0x00, 0x00, 0x00, 0x14,			/* 24: .long case1 - table */
+	0xa7, 0x28, 0x00, 0x0a,			/* 28: lhi %r2, 10	<- case0 */
+	0xc0, 0x14, 0x00, 0x00, 0x00, 0x01,	/* 2c: jgo 0x2e	(into its own 0x0000) */
+	0x07, 0xfe,				/* 32: br %r14 */
+	0x00, 0x00,				/* 34: 0x0000, a trap	<- case1 */
+	0xc0, 0xe5, 0xff, 0xff, 0xff, 0xf9,	/* 36: brasl %r14, 0x28	<- dflt */
+	0xa7, 0x28, 0x00, 0x00,			/* 3c: lhi %r2, 0 */
+	0x07, 0xfe,				/* 40: br %r14 */
+	0xec, 0x00, 0x00, 0x00, 0x00, 0x01,	/* 42: no instruction, 6 bytes */
+};
+
+static void s390x_jump_table_big_endian_and_cranelift_traps(void **state)
+{
+	struct cfg_func f;
+
+	if (cfg__capstone_version(NULL) < 5)
+		skip();
+	build(&f, EM_S390, s390x_jump_table, sizeof(s390x_jump_table));
+	assert_int_equal(insn(&f, 0x6)->flags, INSN_COND | INSN_HAS_TARGET);
+	assert_string_equal(insn(&f, 0x6)->text, "jghe    0x36");
+	assert_int_equal(insn(&f, 0x1e)->flags, INSN_JUMP | INSN_INDIRECT);
+	assert_int_equal(insn(&f, 0x20)->flags, INSN_DATA | INSN_TABLE | INSN_HAS_TARGET);
+	assert_int_equal(insn(&f, 0x20)->target, 0x28);
+	assert_string_equal(insn(&f, 0x20)->text, ".long   0x28 - 0x20");
+	assert_int_equal(insn(&f, 0x24)->target, 0x34);
+	/* the conditional trap neither ends its block nor counts as a bad target */
+	assert_int_equal(insn(&f, 0x2c)->flags, 0);
+	assert_string_equal(insn(&f, 0x2c)->text, "jgo     0x2e");
+	assert_int_equal(f.bad_targets, 0);
+	assert_int_equal(insn(&f, 0x32)->flags, INSN_RET);
+	assert_int_equal(insn(&f, 0x34)->flags, INSN_TRAP);
+	assert_int_equal(insn(&f, 0x34)->size, 2);
+	assert_string_equal(insn(&f, 0x34)->text, ".byte   0x00, 0x00");
+	assert_int_equal(insn(&f, 0x36)->flags, INSN_CALL | INSN_HAS_TARGET);
+	assert_string_equal(insn(&f, 0x36)->text, "brasl   %r14, 0x28");
+	/* what no decoder knows is one row of the length its opcode gives */
+	assert_int_equal(insn(&f, 0x42)->flags, INSN_DATA);
+	assert_int_equal(insn(&f, 0x42)->size, 6);
+	assert_int_equal(f.code_end, 0x42);
+	assert_int_equal(f.blocks_nr, 6);
+	assert_block(&f, 0, 0x0, 0xc);
+	assert_block(&f, 1, 0xc, 0x20);
+	assert_block(&f, 2, 0x20, 0x28);
+	assert_block(&f, 3, 0x28, 0x34);
+	assert_block(&f, 4, 0x34, 0x36);
+	assert_block(&f, 5, 0x36, 0x42);
+	assert_int_equal(f.tables_nr, 1);
+	assert_int_equal(f.insns[f.tables[0].jump].off, 0x1e);
+	assert_int_equal(cfg_table__cases(&f, &f.tables[0]), 2);
+	assert_int_equal(cfg_table__case(&f, &f.tables[0], 1), 0x34);
+	cfg_func__release(&f);
+}
+
+/* riscv64-jump-table.S: Cranelift's br_table, whose table is jumps */
+static const uint8_t riscv64_jump_table[] = {
+	0x13, 0x05, 0x20, 0x00,			/*  0: li a0, 2 */
+	0x63, 0xe6, 0xa5, 0x00,			/*  4: bltu a1, a0, 0x10 */
+	0x17, 0x05, 0x00, 0x00,			/*  8: auipc a0, 0 */
+	0x67, 0x00, 0x25, 0x03,			/*  c: jr 50(a0)	-> dflt */
+	0x17, 0x06, 0x00, 0x00,			/* 10: auipc a2, 0 */
+	0x93, 0x95, 0x35, 0x00,			/* 14: slli a1, a1, 3 */
+	0x33, 0x06, 0xb6, 0x00,			/* 18: add a2, a2, a1 */
+	0x67, 0x00, 0x06, 0x01,			/* 1c: jr 16(a2)	-> the table */
+	0x97, 0x06, 0x00, 0x00,			/* 20: auipc a3, 0	<- entry 0 */
+	0x67, 0x80, 0x06, 0x01,			/* 24: jr 16(a3)	-> case0 */
+	0x97, 0x06, 0x00, 0x00,			/* 28: auipc a3, 0	<- entry 1 */
+	0x67, 0x80, 0x06, 0x01,			/* 2c: jr 16(a3)	-> case1 */
+	0x13, 0x05, 0xa0, 0x00,			/* 30: li a0, 10	<- case0 */
+	0x67, 0x80, 0x00, 0x00,			/* 34: ret */
+	0x00, 0x00,				/* 38: unimp	<- case1 */
+	0x01, 0x45,				/* 3a: li a0, 0 (compressed)	<- dflt */
+	0x97, 0x00, 0x00, 0x00,			/* 3c: auipc ra, 0 */
+	0xe7, 0x80, 0x40, 0xff,			/* 40: jalr -12(ra)	(calls 0x30) */
+	0x82, 0x80,				/* 44: ret (c.jr ra) */
+};
+
+static void check_riscv64_jump_table(const struct cfg_func *f)
+{
+	assert_int_equal(insn(f, 0x4)->flags, INSN_COND | INSN_HAS_TARGET);
+	assert_string_equal(insn(f, 0x4)->text, "bltu    a1, a0, 0x10");
+	/* auipc + jalr: a direct jump; the text stays the instruction's own */
+	assert_int_equal(insn(f, 0xc)->flags, INSN_JUMP | INSN_HAS_TARGET);
+	assert_int_equal(insn(f, 0xc)->target, 0x3a);
+	assert_string_equal(insn(f, 0xc)->text, "jalr    zero, a0, 0x32");
+	assert_int_equal(insn(f, 0x1c)->flags, INSN_JUMP | INSN_INDIRECT);
+	/* the table's entries are code: jumps to the cases */
+	assert_int_equal(insn(f, 0x20)->flags, 0);
+	assert_int_equal(insn(f, 0x24)->flags, INSN_JUMP | INSN_HAS_TARGET);
+	assert_int_equal(insn(f, 0x24)->target, 0x30);
+	assert_int_equal(insn(f, 0x2c)->target, 0x38);
+	assert_int_equal(insn(f, 0x34)->flags, INSN_RET);
+	assert_int_equal(insn(f, 0x38)->flags, INSN_TRAP);
+	assert_int_equal(insn(f, 0x38)->size, 2);
+	assert_int_equal(insn(f, 0x3a)->size, 2);
+	/* a pair that links ra is a call, and stays one */
+	assert_int_equal(insn(f, 0x40)->flags, INSN_CALL | INSN_INDIRECT);
+	assert_int_equal(insn(f, 0x44)->flags, INSN_RET);
+	assert_int_equal(f->code_end, 0x46);
+	assert_int_equal(f->blocks_nr, 8);
+	assert_block(f, 0, 0x0, 0x8);
+	assert_block(f, 1, 0x8, 0x10);
+	assert_block(f, 2, 0x10, 0x20);
+	assert_block(f, 3, 0x20, 0x28);
+	assert_block(f, 4, 0x28, 0x30);
+	assert_block(f, 5, 0x30, 0x38);
+	assert_block(f, 6, 0x38, 0x3a);
+	assert_block(f, 7, 0x3a, 0x46);
+	assert_int_equal(f->tables_nr, 1);
+	assert_int_equal(f->insns[f->tables[0].jump].off, 0x1c);
+	assert_int_equal(f->tables[0].entry_size, 8);
+	assert_int_equal(f->tables[0].nr, 4);
+	assert_int_equal(cfg_table__cases(f, &f->tables[0]), 2);
+	assert_int_equal(cfg_table__case(f, &f->tables[0], 0), 0x20);
+	assert_int_equal(cfg_table__case(f, &f->tables[0], 1), 0x28);
+}
+
+static void riscv64_jump_table_is_jumps_each_a_block(void **state)
+{
+	/* the jalr of entry 0 and the default's sampled, so decoded before their auipc */
+	static const uint32_t seeds[] = { 0x24, 0xc };
+	struct cfg_input in = {
+		.e_machine = EM_RISCV, .code = riscv64_jump_table, .size = sizeof(riscv64_jump_table),
+		.seeds = seeds, .seeds_nr = ARRAY_SIZE(seeds), .flags = CFG_TRAILING_DATA,
+	};
+	struct cfg_func f;
+	char err[128] = "";
+
+	if (cfg__capstone_version(NULL) < 5)
+		skip();
+	build(&f, EM_RISCV, riscv64_jump_table, sizeof(riscv64_jump_table));
+	check_riscv64_jump_table(&f);
+	cfg_func__release(&f);
+	assert_int_equal(cfg_func__build_from(&f, &in, err, sizeof(err)), 0);
+	check_shape(&f);
+	check_riscv64_jump_table(&f);
+	cfg_func__release(&f);
+}
+
 /* Build with sampled offsets (seeds, with their sample counts) and a run-time address. */
 static void build_seeded(struct cfg_func *f, const uint8_t *code, size_t size, uint64_t addr,
 			 const uint32_t *seeds, const uint64_t *weights, size_t nseeds)
@@ -762,7 +912,7 @@ static void unknown_e_machine_is_not_supported(void **state)
 	assert_int_equal(f.insns_nr, 0);
 	cfg_func__release(&f);
 	/* no room for a message is fine */
-	assert_int_equal(cfg_func__build(&f, 243, &nop, 1, 0, NULL, 0), -ENOTSUP);
+	assert_int_equal(cfg_func__build(&f, 21 /* EM_PPC64 */, &nop, 1, 0, NULL, 0), -ENOTSUP);
 }
 
 static void code_larger_than_32_bits_is_refused(void **state)
@@ -844,6 +994,8 @@ int main(void)
 		cmocka_unit_test(aarch64_loop_splits_at_its_header_and_leaves_the_literal_out),
 		cmocka_unit_test(aarch64_jump_table_and_udf_trap),
 		cmocka_unit_test(aarch64_pointer_auth_branches_are_decoded_by_hand),
+		cmocka_unit_test(s390x_jump_table_big_endian_and_cranelift_traps),
+		cmocka_unit_test(riscv64_jump_table_is_jumps_each_a_block),
 		cmocka_unit_test(samples_after_an_int3_make_the_osr_loop_code),
 		cmocka_unit_test(v8_table_of_addresses_gives_every_case_a_block),
 		cmocka_unit_test(a_sampled_offset_resynchronises_the_sweep),

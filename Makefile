@@ -6,7 +6,8 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
-#                   the speed of hotblocks diff (scripts/bench-diff), then the
+#                   the speed of hotblocks diff (scripts/bench-diff), big
+#                   profiles' time, memory and pages (scripts/bench-big), then the
 #                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
@@ -14,7 +15,7 @@
 #                   under qemu-user-static (as root; 10 minutes: scripts/check-arm64)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
-# is compiled; only the set-up goals (deps, run, check, fuzz) install packages.
+# is compiled; only the set-up goals (deps, run, check, bench, fuzz) install packages.
 # Source files are found by wildcard: a new plugin/*.c, postproc/<folder>/*.c
 # or */tests/.../test-*.c is built without touching this file (a new folder of
 # postproc/ is a line of postproc/layers.mk).
@@ -125,18 +126,20 @@ check-deps:
 
 # A stamp per set-up mode, made only once ensure-deps found everything that mode
 # needs (and the build has its capstone), and made again when a set-up script
-# or an npm lock file changes. Only the set-up goals (deps, run, check, fuzz)
-# install packages: what a plain make or make check-unit needs is looked for,
+# or an npm lock file changes. Only the set-up goals (deps, run, check, bench,
+# fuzz) install packages: what a plain make or make check-unit needs is looked for,
 # and a missing package is named with the apt-get line that installs it.
 $(B)/.deps-build $(B)/.deps-unit: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps --no-install $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
-$(B)/.deps-run $(B)/.deps-check: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+$(B)/.deps-run $(B)/.deps-check $(B)/.deps-bench: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
 	scripts/test-refs/browser/package-lock.json \
 	scripts/get-wasmtime
+$(B)/.deps-bench: scripts/test-refs/node/package-lock.json scripts/test-refs/browser/package-lock.json \
+	scripts/test-refs/bench/package-lock.json
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
@@ -365,14 +368,19 @@ $(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
 
-bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
+bench: $(B)/.deps-bench
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
 	$(Q)scripts/bench-diff
+	$(Q)scripts/bench-big
 	$(Q)scripts/bench-scaling
 	$(Q)scripts/bench-graph
 
-# Growth at 1x, 10x and 100x the input, for every cost that grows with it.
+# Growth at 1x, 10x and 100x the input, for every cost that grows with it;
+# first the big stream of issue 24 (scripts/bench-big stream: generated, no
+# recording, nothing installed).
 bench-scaling: all $(BENCH_DRIVERS)
+	$(Q)scripts/bench-big stream
 	$(Q)scripts/bench-scaling
 
 # perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of

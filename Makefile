@@ -16,8 +16,9 @@
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
 # is compiled; only the set-up goals (deps, run, check, bench, fuzz) install packages.
-# Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
-# */tests/test-*.c is built without touching this file.
+# Source files are found by wildcard: a new plugin/*.c, postproc/<folder>/*.c
+# or */tests/.../test-*.c is built without touching this file (a new folder of
+# postproc/ is a line of postproc/layers.mk).
 
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -39,6 +40,8 @@ DLFILTERDIR ?= $(PREFIX)/lib/hotblocks
 endif
 
 B := build
+# The unit tests built once more with sanitizers (see "AddressSanitizer" below).
+AB := build-asan
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
@@ -84,11 +87,19 @@ PLUGIN_CORE_OBJ := $(filter-out $(B)/plugin/hotblocks-dlfilter.o,$(PLUGIN_OBJ))
 PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out plugin/tests/test-%,$(wildcard plugin/tests/*.c)))
 PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugin/tests/test-*.c))
 
-POSTPROC_SRC := $(wildcard postproc/*.c)
-POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o)
-POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/main.o,$(POSTPROC_OBJ))
-POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out postproc/tests/test-%,$(wildcard postproc/tests/*.c)))
-POSTPROC_TESTS := $(patsubst postproc/tests/%.c,$(B)/tests/postproc-%,$(wildcard postproc/tests/test-*.c))
+# The post-processor is in folders, one per layer (postproc/layers.mk);
+# its unit tests in postproc/tests/<folder>/.
+include postproc/layers.mk
+POSTPROC_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/$(d)/*.c))
+# The plugin's files the post-processor builds in (with its lib layer): the
+# one UTF-8 decoder and terminal rule of both.
+POSTPROC_FROM_PLUGIN := plugin/utf8.c
+POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o) $(POSTPROC_FROM_PLUGIN:%.c=$(B)/%.o)
+POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/cli/main.o,$(POSTPROC_OBJ))
+POSTPROC_TEST_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/test-*.c))
+POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out $(POSTPROC_TEST_SRC), \
+	$(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/*.c))))
+POSTPROC_TESTS := $(foreach t,$(POSTPROC_TEST_SRC),$(B)/tests/postproc-$(basename $(notdir $(t))))
 
 # Helper programs the tests and benchmarks run (test-data generators, no-op filters).
 TOOL_SRC := $(wildcard scripts/tools/*.c)
@@ -96,10 +107,12 @@ TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
-	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c \
-		plugin/tests/bench/*.c postproc/tests/bench/*.c))
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c plugin/tests/bench/*.c postproc/tests/bench/*.c) \
+		$(POSTPROC_TEST_SRC))
 
 .DELETE_ON_ERROR:
+# Prerequisites named per target ($$(VAR_$$*)) in the link rules.
+.SECONDEXPANSION:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
 .PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
@@ -145,7 +158,7 @@ $(PLUGIN_SO): $(PLUGIN_OBJ)
 $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
@@ -154,11 +167,11 @@ $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 
 # The HTML report's style sheet and script, built into the program: the page
 # it writes carries them inside itself.
-HTML_ASSETS := postproc/html-assets/page.css postproc/html-assets/page.js
+HTML_ASSETS := postproc/render/html/assets/page.css postproc/render/html/assets/page.js
 $(GEN)/html-assets.h: scripts/embed-text $(HTML_ASSETS)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)scripts/embed-text $@ html_css=postproc/html-assets/page.css html_js=postproc/html-assets/page.js
+	$(Q)scripts/embed-text $@ html_css=postproc/render/html/assets/page.css html_js=postproc/render/html/assets/page.js
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ)
 	$(call msg,LD,$@)
@@ -169,10 +182,33 @@ $(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPP
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT)
-	$(call msg,LD,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
+# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER).
+layer_a = $(1)/postproc/$(2)/layer.a
+define layer_rule
+$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN)))
+	$$(call msg,AR,$$@)
+	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(foreach b,$(B) $(AB),$(foreach d,$(POSTPROC_DIRS),$(eval $(call layer_rule,$(b),$(d)))))
+
+# A unit test of folder D links the support files beside it, D's archive and
+# those of USES_D, top down: only what it calls comes in, and its layer's.
+# A test of the post-processor's reader against the plugin's writer links the
+# writer's object, as the plugin has it.
+TEST_PLUGIN_OBJ_test-stream-roundtrip := plugin/stream-writer.o
+test_dir = $(patsubst postproc/tests/%/,%,$(dir $(1)))
+test_links = $(filter $(1)/postproc/tests/$(2)/%,$(POSTPROC_TEST_SUPPORT:$(B)/%=$(1)/%)) \
+	$(foreach d,$(2) $(USES_$(2)),$(call layer_a,$(1),$(d))) $(addprefix $(1)/,$(TEST_PLUGIN_OBJ_$(3)))
+define postproc_test
+$(B)/tests/postproc-$(2): $(B)/$(1:.c=.o) $(call test_links,$(B),$(3),$(2))
+	$$(call msg,LD,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) -o $$@ $$^ $$(POSTPROC_LIBS) $$(TEST_LIBS)
+$(AB)/tests/postproc-$(2): $(AB)/$(1:.c=.o) $(call test_links,$(AB),$(3),$(2))
+	$$(call msg,LD-ASAN,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(ASAN_FLAGS) -o $$@ $$^ $$(POSTPROC_LIBS) $$(TEST_LIBS)
+endef
 
 # Test-data generators may use libelf (writing .cwasm-format ELF files).
 TOOL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libelf)
@@ -182,9 +218,9 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
-$(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+$(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # cwasm-stream reads them with its decoder.
-$(B)/tools/cwasm-stream: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+$(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 
@@ -194,7 +230,6 @@ $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ $<
 
 # The unit tests once more, built with AddressSanitizer and UndefinedBehaviorSanitizer.
-AB := build-asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
@@ -213,10 +248,7 @@ $(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB)/%) $(POSTPROC_TEST_SUPPORT:$(B)/%=$(AB)/%)
-	$(call msg,LD-ASAN,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
+$(foreach t,$(POSTPROC_TEST_SRC),$(eval $(call postproc_test,$(t),$(basename $(notdir $(t))),$(call test_dir,$(t)))))
 
 # The unit tests once more under valgrind's memcheck: reads of uninitialised
 # memory, which ASan does not see. Built as prerequisites of check-build so
@@ -268,6 +300,9 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PLUGIN_LIBS)
 
+# The dlfilter's callbacks under a fake perf: the entry points too.
+$(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
+$(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/stream-writer.o
 $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)
@@ -382,7 +417,8 @@ clean:
 
 # The built-in page assets, before the first compile of the file that includes
 # them (later, the compiler's dependency files say it too).
-$(B)/postproc/html-page.o $(AB)/postproc/html-page.o $(FB)/obj/postproc/html-page.o: $(GEN)/html-assets.h
+$(B)/postproc/render/html/html-page.o $(AB)/postproc/render/html/html-page.o \
+	$(FB)/obj/postproc/render/html/html-page.o: $(GEN)/html-assets.h
 
 -include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

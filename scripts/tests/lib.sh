@@ -185,7 +185,7 @@ checker_line() {
 # instruction with a wasm offset in hotblocks' JSON reports (--json --all) of
 # code compiled from WASM, one "0xOFFSET<TAB>CELL" line per offset in
 # PREFIX.ours, and what llvm-symbolizer says of the same offsets (code-section
-# relative for it) in the short form srcline.h gives, "OFFSET FUNCTION
+# relative for it) in the short form srcmap.h gives, "OFFSET FUNCTION
 # FILE:LINE:COL" without a zero column (see source-wasm-column.sh), in
 # PREFIX.theirs: the two files must be equal.
 wasm_source_cells() {

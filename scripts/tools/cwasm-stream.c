@@ -43,7 +43,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../postproc/addrmap.h"
+#include "../../postproc/annotate/wasmtime/addrmap.h"
 
 #define MAP_BASE UINT64_C(0x7f3a40000000)
 #define PERIOD UINT64_C(500250)

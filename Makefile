@@ -6,15 +6,19 @@
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
-#                   the speed of hotblocks diff (scripts/bench-diff), then the
+#                   the speed of hotblocks diff (scripts/bench-diff), big
+#                   profiles' time, memory and pages (scripts/bench-big), then the
 #                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #                   and the cost of graph layout per size (scripts/bench-graph)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
+#   make check-arm64  make run and make check-unit in an arm64 Debian 12 root
+#                   under qemu-user-static (as root; 10 minutes: scripts/check-arm64)
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
-# is compiled; only the set-up goals (deps, run, check, fuzz) install packages.
-# Source files are found by wildcard: a new plugin/*.c, postproc/*.c or
-# */tests/test-*.c is built without touching this file.
+# is compiled; only the set-up goals (deps, run, check, bench, fuzz) install packages.
+# Source files are found by wildcard: a new plugin/*.c, postproc/<folder>/*.c
+# or */tests/.../test-*.c is built without touching this file (a new folder of
+# postproc/ is a line of postproc/layers.mk).
 
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -36,6 +40,8 @@ DLFILTERDIR ?= $(PREFIX)/lib/hotblocks
 endif
 
 B := build
+# The unit tests built once more with sanitizers (see "AddressSanitizer" below).
+AB := build-asan
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
@@ -84,11 +90,19 @@ PLUGIN_CORE_OBJ := $(filter-out $(B)/plugin/hotblocks-dlfilter.o,$(PLUGIN_OBJ))
 PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out plugin/tests/test-%,$(wildcard plugin/tests/*.c)))
 PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugin/tests/test-*.c))
 
-POSTPROC_SRC := $(wildcard postproc/*.c)
-POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o)
-POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/main.o,$(POSTPROC_OBJ))
-POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out postproc/tests/test-%,$(wildcard postproc/tests/*.c)))
-POSTPROC_TESTS := $(patsubst postproc/tests/%.c,$(B)/tests/postproc-%,$(wildcard postproc/tests/test-*.c))
+# The post-processor is in folders, one per layer (postproc/layers.mk);
+# its unit tests in postproc/tests/<folder>/.
+include postproc/layers.mk
+POSTPROC_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/$(d)/*.c))
+# The plugin's files the post-processor builds in (with its lib layer): the
+# one UTF-8 decoder and terminal rule of both.
+POSTPROC_FROM_PLUGIN := plugin/utf8.c
+POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o) $(POSTPROC_FROM_PLUGIN:%.c=$(B)/%.o)
+POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/cli/main.o,$(POSTPROC_OBJ))
+POSTPROC_TEST_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/test-*.c))
+POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out $(POSTPROC_TEST_SRC), \
+	$(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/*.c))))
+POSTPROC_TESTS := $(foreach t,$(POSTPROC_TEST_SRC),$(B)/tests/postproc-$(basename $(notdir $(t))))
 
 # Helper programs the tests and benchmarks run (test-data generators, no-op filters).
 TOOL_SRC := $(wildcard scripts/tools/*.c)
@@ -96,13 +110,15 @@ TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
-	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c postproc/tests/test-*.c \
-		plugin/tests/bench/*.c postproc/tests/bench/*.c))
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c plugin/tests/bench/*.c postproc/tests/bench/*.c) \
+		$(POSTPROC_TEST_SRC))
 
 .DELETE_ON_ERROR:
+# Prerequisites named per target ($$(VAR_$$*)) in the link rules.
+.SECONDEXPANSION:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter
+.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -113,18 +129,20 @@ check-deps:
 
 # A stamp per set-up mode, made only once ensure-deps found everything that mode
 # needs (and the build has its capstone), and made again when a set-up script
-# or an npm lock file changes. Only the set-up goals (deps, run, check, fuzz)
-# install packages: what a plain make or make check-unit needs is looked for,
+# or an npm lock file changes. Only the set-up goals (deps, run, check, bench,
+# fuzz) install packages: what a plain make or make check-unit needs is looked for,
 # and a missing package is named with the apt-get line that installs it.
 $(B)/.deps-build $(B)/.deps-unit: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps --no-install $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
-$(B)/.deps-run $(B)/.deps-check: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
+$(B)/.deps-run $(B)/.deps-check $(B)/.deps-bench: $(B)/.deps-%: scripts/ensure-deps scripts/fetch-capstone
 	$(Q)scripts/ensure-deps $* && scripts/fetch-capstone $(CAPSTONE) $(CAPSTONE_DIR) && \
 		mkdir -p $(B) && touch $@
 $(B)/.deps-check: scripts/test-refs/node/package-lock.json scripts/test-refs/jco/package-lock.json \
 	scripts/test-refs/browser/package-lock.json \
 	scripts/get-wasmtime
+$(B)/.deps-bench: scripts/test-refs/node/package-lock.json scripts/test-refs/browser/package-lock.json \
+	scripts/test-refs/bench/package-lock.json
 
 $(B)/plugin/%.o: plugin/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
@@ -143,7 +161,7 @@ $(PLUGIN_SO): $(PLUGIN_OBJ)
 $(B)/postproc/%.o: postproc/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(CFLAGS) $(WARN) -Ipostproc $(POSTPROC_CFLAGS) -MMD -MP -c -o $@ $<
 
 $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 	$(call msg,CC,$@)
@@ -152,11 +170,11 @@ $(B)/postproc/tests/%.o: postproc/tests/%.c | $(B)/.deps-unit
 
 # The HTML report's style sheet and script, built into the program: the page
 # it writes carries them inside itself.
-HTML_ASSETS := postproc/html-assets/page.css postproc/html-assets/page.js
+HTML_ASSETS := postproc/render/html/assets/page.css postproc/render/html/assets/page.js
 $(GEN)/html-assets.h: scripts/embed-text $(HTML_ASSETS)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)scripts/embed-text $@ html_css=postproc/html-assets/page.css html_js=postproc/html-assets/page.js
+	$(Q)scripts/embed-text $@ html_css=postproc/render/html/assets/page.css html_js=postproc/render/html/assets/page.js
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ)
 	$(call msg,LD,$@)
@@ -167,10 +185,33 @@ $(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPP
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(B)/tests/postproc-%: $(B)/postproc/tests/%.o $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT)
-	$(call msg,LD,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(POSTPROC_CORE_OBJ) $(POSTPROC_TEST_SUPPORT) $(POSTPROC_LIBS) $(TEST_LIBS)
+# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER).
+layer_a = $(1)/postproc/$(2)/layer.a
+define layer_rule
+$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN)))
+	$$(call msg,AR,$$@)
+	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+endef
+$(foreach b,$(B) $(AB),$(foreach d,$(POSTPROC_DIRS),$(eval $(call layer_rule,$(b),$(d)))))
+
+# A unit test of folder D links the support files beside it, D's archive and
+# those of USES_D, top down: only what it calls comes in, and its layer's.
+# A test of the post-processor's reader against the plugin's writer links the
+# writer's object, as the plugin has it.
+TEST_PLUGIN_OBJ_test-stream-roundtrip := plugin/stream-writer.o
+test_dir = $(patsubst postproc/tests/%/,%,$(dir $(1)))
+test_links = $(filter $(1)/postproc/tests/$(2)/%,$(POSTPROC_TEST_SUPPORT:$(B)/%=$(1)/%)) \
+	$(foreach d,$(2) $(USES_$(2)),$(call layer_a,$(1),$(d))) $(addprefix $(1)/,$(TEST_PLUGIN_OBJ_$(3)))
+define postproc_test
+$(B)/tests/postproc-$(2): $(B)/$(1:.c=.o) $(call test_links,$(B),$(3),$(2))
+	$$(call msg,LD,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) -o $$@ $$^ $$(POSTPROC_LIBS) $$(TEST_LIBS)
+$(AB)/tests/postproc-$(2): $(AB)/$(1:.c=.o) $(call test_links,$(AB),$(3),$(2))
+	$$(call msg,LD-ASAN,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(ASAN_FLAGS) -o $$@ $$^ $$(POSTPROC_LIBS) $$(TEST_LIBS)
+endef
 
 # Test-data generators may use libelf (writing .cwasm-format ELF files);
 # perf-demangle shows names as perf does, with libiberty.
@@ -181,7 +222,9 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
-$(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+$(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
+# cwasm-stream reads them with its decoder.
+$(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 
@@ -191,7 +234,6 @@ $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(Q)$(CC) $(CFLAGS) $(WARN) -fPIC -shared -o $@ $<
 
 # The unit tests once more, built with AddressSanitizer and UndefinedBehaviorSanitizer.
-AB := build-asan
 ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
@@ -210,10 +252,7 @@ $(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(PLUGIN_LIBS) $(TEST_LIBS)
 
-$(AB)/tests/postproc-%: $(AB)/postproc/tests/%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(AB)/%) $(POSTPROC_TEST_SUPPORT:$(B)/%=$(AB)/%)
-	$(call msg,LD-ASAN,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(POSTPROC_LIBS) $(TEST_LIBS)
+$(foreach t,$(POSTPROC_TEST_SRC),$(eval $(call postproc_test,$(t),$(basename $(notdir $(t))),$(call test_dir,$(t)))))
 
 # The unit tests once more under valgrind's memcheck: reads of uninitialised
 # memory, which ASan does not see. Built as prerequisites of check-build so
@@ -265,6 +304,9 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(PLUGIN_LIBS)
 
+# The dlfilter's callbacks under a fake perf: the entry points too.
+$(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
+$(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/stream-writer.o
 $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)
@@ -307,6 +349,14 @@ run: $(B)/.deps-run
 check-wasmprinter: $(B)/tests/postproc-test-wasm $(TOOLS)
 	$(Q)HOTBLOCKS_SWEEP=full TESTS=wasm-vs-wasmprinter scripts/run-tests
 
+# The README's make run and make check-unit on an arm64 Debian 12 machine,
+# emulated: a fresh arm64 root run by qemu-user-static (scripts/check-arm64).
+# Slow, needs root, not part of make check.
+check-arm64: $(B)/.deps-arm64
+	$(Q)scripts/check-arm64
+$(B)/.deps-arm64: scripts/ensure-deps
+	$(Q)scripts/ensure-deps arm64 && mkdir -p $(B) && touch $@
+
 # Drivers of scripts/bench-scaling (plugin/tests/bench/*.c, postproc/tests/bench/*.c),
 # linked with the core objects like the unit tests.
 BENCH_DRIVERS := $(patsubst plugin/tests/bench/%.c,$(B)/bench/plugin-%,$(wildcard plugin/tests/bench/*.c)) \
@@ -322,14 +372,19 @@ $(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
 
-bench: all $(BENCH_FILTERS) $(BENCH_DRIVERS)
+bench: $(B)/.deps-bench
+	$(Q)$(MAKE) --no-print-directory all $(BENCH_FILTERS) $(BENCH_DRIVERS)
 	$(Q)scripts/bench
 	$(Q)scripts/bench-diff
+	$(Q)scripts/bench-big
 	$(Q)scripts/bench-scaling
 	$(Q)scripts/bench-graph
 
-# Growth at 1x, 10x and 100x the input, for every cost that grows with it.
+# Growth at 1x, 10x and 100x the input, for every cost that grows with it;
+# first the big stream of issue 24 (scripts/bench-big stream: generated, no
+# recording, nothing installed).
 bench-scaling: all $(BENCH_DRIVERS)
+	$(Q)scripts/bench-big stream
 	$(Q)scripts/bench-scaling
 
 # perf runs `perf hotblocks` from PATH (perf 6.1 puts its exec path in front of
@@ -358,12 +413,16 @@ uninstall:
 		$(DESTDIR)$(BINDIR)/perf-hotblocks $(DESTDIR)$(MANDIR)/man1/perf-hotblocks.1 \
 		$(DESTDIR)$(MANDIR)/man1/hotblocks.1
 
+# Never through a mount point an interrupted make check-arm64 left in its root.
 clean:
+	$(Q)! grep -q " $(abspath $(B))/" /proc/mounts || \
+		{ echo "make clean: something is mounted under $(B)/ (an interrupted make check-arm64?): unmount it first" >&2; exit 1; }
 	rm -rf $(B) $(AB) $(FB) $(PLUGIN_SO) $(POSTPROC_BIN)
 
 # The built-in page assets, before the first compile of the file that includes
 # them (later, the compiler's dependency files say it too).
-$(B)/postproc/html-page.o $(AB)/postproc/html-page.o $(FB)/obj/postproc/html-page.o: $(GEN)/html-assets.h
+$(B)/postproc/render/html/html-page.o $(AB)/postproc/render/html/html-page.o \
+	$(FB)/obj/postproc/render/html/html-page.o: $(GEN)/html-assets.h
 
 -include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

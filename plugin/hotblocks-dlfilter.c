@@ -31,6 +31,7 @@
 
 #include "classify.h"
 #include "dumps.h"
+#include "message.h"
 #include "options.h"
 #include "output.h"
 #include "perf-cmdline.h"
@@ -95,7 +96,8 @@ HB_EXPORT int start(void **data, void *ctx)
 		fputs(options__usage, stdout);
 		end_run(fflush(stdout) || ferror(stdout) ? EXIT_OUTPUT : 0);
 	case OPTIONS_UNKNOWN:
-		fprintf(stderr, "hotblocks: error: unknown --dlarg '%s'\n%s", bad, options__usage);
+		message__say("hotblocks: error: unknown --dlarg '%s'\n", bad);
+		fputs(options__usage, stderr);
 		end_run(EXIT_USAGE);
 	default:
 		return -ENOMEM;

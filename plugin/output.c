@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "message.h"
 #include "output.h"
 #include "run.h"
 #include "stream-assemble.h"
@@ -97,7 +98,7 @@ fail:
 
 static int refused(const char *path, const char *why)
 {
-	fprintf(stderr, "hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
+	message__say("hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
 	return -1;
 }
 
@@ -129,7 +130,7 @@ int output__open(struct run *run)
 		/* /dev/null, a FIFO, a terminal: written in place, as standard output. */
 		fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
 		if (fd < 0 || fstat(fd, &st) < 0) {
-			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
+			message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
 			if (fd >= 0)
 				close(fd);
 			return -1;
@@ -151,7 +152,7 @@ int output__open(struct run *run)
 		fd = create_beside(target, tmp);
 	free(target);
 	if (fd < 0) {
-		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
+		message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
 		return -1;
 	}
 	close(fd);
@@ -174,7 +175,7 @@ static FILE *open_file(struct run *run, char **target, char tmp[PATH_MAX])
 		if (f)
 			run->out_fd = -1;	/* f owns it now */
 		else
-			fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
+			message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
 		return f;
 	}
 	/* Made a link to an input since start(): still refused. */
@@ -189,7 +190,7 @@ static FILE *open_file(struct run *run, char **target, char tmp[PATH_MAX])
 		fd = -ENOMEM;
 	}
 	if (fd < 0) {
-		fprintf(stderr, "hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
+		message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(-fd));
 		return NULL;
 	}
 	return f;
@@ -213,14 +214,14 @@ int output__write(struct run *run)
 	if (!ret && fflush(f))
 		ret = -EIO;
 	if (ret < 0)
-		fprintf(stderr, "hotblocks: error: writing the stream to %s failed: %s\n",
+		message__say("hotblocks: error: writing the stream to %s failed: %s\n",
 			path ? path : "standard output", ret == -ENOMEM ? "out of memory" : strerror(errno));
 	if (f != stdout && fclose(f) && !ret) {
-		fprintf(stderr, "hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
+		message__say("hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
 		ret = -EIO;
 	}
 	if (tmp[0] && !ret && rename(tmp, target) < 0) {
-		fprintf(stderr, "hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
+		message__say("hotblocks: error: writing %s failed: %s\n", path, strerror(errno));
 		ret = -EIO;
 	}
 	if (tmp[0] && ret)

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "message.h"
 #include "run.h"
 
 /* Samples between two updates of the progress line. */
@@ -64,7 +65,7 @@ void run__warn(void *arg, const char *fmt, ...)
 	for (size_t i = 0; i < run->warnings_nr; i++)
 		if (!strcmp(run->warnings[i], msg))
 			return;
-	fprintf(stderr, "hotblocks: warning: %s\n", msg);
+	message__say("hotblocks: warning: %s\n", msg);
 	if (run->warnings_nr < MAX_WARNINGS) {
 		run->warnings[run->warnings_nr] = strdup(msg);
 		if (run->warnings[run->warnings_nr])
@@ -306,7 +307,7 @@ void run__explain_unresolved(struct run *run)
 			  " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
 			  no_load, no_load == 1 ? "" : "s", run->dumps.nr, run->dumps.nr == 1 ? "" : "s");
 	} else if (no_load) {
-		fprintf(stderr,
+		message__say(
 			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"
 			"  perf.data scanned for jitdump markers: %s\n"
 			"  jitdumps read: %zu; searched:\n%s"

@@ -4,7 +4,7 @@
  * was written by hand from plugin/STREAM.md: record order, the object order
  * of "Objects are written in a deterministic order", renumbering, string
  * escaping, 64-byte code lines; the reader side of the same stream is
- * postproc/tests/test-stream-roundtrip.c.
+ * postproc/tests/stream/test-stream-roundtrip.c.
  */
 #define _GNU_SOURCE	/* open_memstream */
 #include <errno.h>

@@ -166,3 +166,46 @@ hot_js_work_lines() {
 	}
 	console.log(n + " " + bad.length + (bad.length ? " " + bad.slice(0, 5).join("; ") : ""));' "$1"
 }
+
+# checker_line FILE WHAT PREFIX: the line "WHAT ok|FAIL SUMMARY" of a
+# wasmtime-real.js output FILE as this test's ok / not ok line "PREFIX: WHAT:
+# SUMMARY", with the checker's "  ..." detail lines after a failure. Returns 1,
+# printing nothing, when FILE has no such line.
+checker_line() {
+	cl_line=$(grep "^$2 " "$1" | head -1)
+	[ -n "$cl_line" ] || return 1
+	sed -n "/^$2 /,/^[a-z]/p" "$1" | grep '^  ' >"$tmp/checker-line.detail"
+	case $cl_line in
+	"$2 ok "*) ok "$3: $2: ${cl_line#"$2 ok "}" ;;
+	*) not_ok "$3: $2: ${cl_line#"$2 FAIL "}" "$tmp/checker-line.detail" ;;
+	esac
+}
+
+# wasm_source_cells WASM PREFIX JSON...: the [Source] cell of every sampled
+# instruction with a wasm offset in hotblocks' JSON reports (--json --all) of
+# code compiled from WASM, one "0xOFFSET<TAB>CELL" line per offset in
+# PREFIX.ours, and what llvm-symbolizer says of the same offsets (code-section
+# relative for it) in the short form srcmap.h gives, "OFFSET FUNCTION
+# FILE:LINE:COL" without a zero column (see source-wasm-column.sh), in
+# PREFIX.theirs: the two files must be equal.
+wasm_source_cells() {
+	wsc_wasm=$1 wsc_out=$2
+	shift 2
+	wsc_sym=llvm-symbolizer-14
+	command -v $wsc_sym >/dev/null 2>&1 || wsc_sym=llvm-symbolizer
+	wsc_code=0x$(wasm-objdump -h "$wsc_wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
+	node -e '
+	for (const j of process.argv.slice(1)) {
+		const d = JSON.parse(require("fs").readFileSync(j));
+		for (const f of d.functions) if (f.wasm_function)
+			for (const i of f.instructions)
+				if (i.samples && i.wasm_offset !== null) console.log("0x" + i.wasm_offset.toString(16) + "\t" + (i.source || "-"));
+	}' "$@" | sort -u >"$wsc_out.ours"
+	cut -f1 "$wsc_out.ours" | while read -r w; do
+		printf '%s\t' "$w"
+		$wsc_sym --obj="$wsc_wasm" -f -i "$(printf '0x%x' $((w - wsc_code)))" | awk '
+			NF == 0 { exit } NR % 2 == 1 { fn[++k] = $0 } NR % 2 == 0 { loc[k] = $0 }
+			END { l = loc[1]; sub(/.*\//, "", l); sub(/:0:[0-9]+$/, "", l); sub(/:0$/, "", l)	# line 0, column 0
+			      s = fn[1] " " l; if (k > 1) s = s " (inlined into " fn[k] ")"; print s }'
+	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$wsc_out.theirs"
+}

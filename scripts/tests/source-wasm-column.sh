@@ -7,7 +7,7 @@
 # a stream with samples on every instruction; `hotblocks --cwasm --wasm`.
 # Expected cells come from llvm-symbolizer on the same module: the wasm offset,
 # the innermost function, basename:line:col, and "(inlined into F)" for the
-# outermost function when there are inlined frames (srcline.h's short form).
+# outermost function when there are inlined frames (srcmap.h's short form).
 . "$(dirname "$0")/lib.sh"
 
 wasm=$top/test-data/srcline/inl.wasm

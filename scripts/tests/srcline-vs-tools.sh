@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# postproc/srcline.c against the reference tools, address by address, on code
+# postproc/annotate/dwarf/srcmap.c against the reference tools, address by address, on code
 # built now from test-data/srcline/ (README.md there): a wasm module (clang
 # --target=wasm32 -g -O2, DWARF 4 and 5) against llvm-symbolizer and
 # llvm-dwarfdump --lookup; native code (gcc and clang -g -O2, executable and
@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib.sh"
 
 src=$top/test-data/srcline
-T=${T:-$top/build/tests/postproc-test-srcline}
+T=${T:-$top/build/tests/postproc-test-srcmap}
 SYMBOLIZER=llvm-symbolizer-14
 DWARFDUMP=llvm-dwarfdump-14
 
@@ -88,7 +88,7 @@ wasm_case() {	# tag, extra clang flags
 		return
 	fi
 
-	# The convention: DWARF addresses are Code-payload offsets (srcline.h).
+	# The convention: DWARF addresses are Code-payload offsets (srcmap.h).
 	cs=$(wasm-objdump -h "$w" | awk '$1 == "Code" { sub(/start=/, "", $2); print $2 }')
 	"$T" --wasm "$w" >"$tmp/cs" 2>&1
 	check "wasm $tag: our Code payload start is wasm-objdump's ($cs)" \
@@ -248,7 +248,7 @@ else
 	ok "libc via its separate debug file # SKIP libc6-dbg is not installed"
 fi
 
-# ---- V8's jitdump DEBUG_INFO entries (srcline.h): addr = code + offset + 0x40 ----
+# ---- V8's jitdump DEBUG_INFO entries (srcmap.h): addr = code + offset + 0x40 ----
 
 if command -v node >/dev/null 2>&1 && [ "$(uname -m)" = x86_64 ]; then
 	mkdir "$tmp/v8"

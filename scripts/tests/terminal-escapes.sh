@@ -8,7 +8,7 @@
 # UTF-8 (0xff, and 0x9b, CSI to an 8-bit terminal). Whatever each command
 # writes, on stdout and on stderr, must hold no control byte but the line
 # feed, no C1 or bidi control, nothing that is not UTF-8 (clean below), and
-# must show the payload printable (postproc/term.h), not drop it.
+# must show the payload printable (postproc/lib/term.h), not drop it.
 #
 # Real runs first: a program built here with clang (its directory, its source
 # file's name and text, and a symbol name hold the payload) and node
@@ -140,6 +140,18 @@ shows v8 "V8's name with the script path is shown printable" out "work $tmp/js$S
 shows v8 "the [Source] cell of the script is shown printable" out "   hot$SU.js:5:"
 shows v8 "the script's line is shown printable" out "x = (x * 31 + i) | 0; // $S"
 run v8-json hb --json "$tmp/v.hbs"
+# The plugin's own messages: the jitdump perf.data names (in the payload's
+# directory) is gone, found elsewhere (--dlarg jitdir=): perf script's
+# stderr names the path printable, as hotblocks would.
+mkdir "$tmp/moved" && mv "$tmp/js$U"/jit-*.dump "$tmp/moved/"
+run plugin-moved perf --no-pager script -i "$tmp/v.data" --dlfilter "$PLUGIN" \
+	--dlarg "jitdir=$tmp/moved" --dlarg "out=$tmp/moved.hbs"
+shows plugin-moved "the plugin's warning names the jitdump's path printable" err \
+	"hotblocks: warning: jitdump $tmp/js$SU/jit-"
+# And an out= the plugin cannot write, named by what the user gave.
+run plugin-out perf --no-pager script -i "$tmp/v.data" --dlfilter "$PLUGIN" \
+	--dlarg "jitdir=$tmp/moved" --dlarg "out=$tmp/no$P/x.hbs"
+shows plugin-out "the plugin's error names out= printable" err "cannot write $tmp/no$S/x.hbs"
 
 # --- Written by hand (see above): every string field of STREAM.md. The x86-64
 # loop of test-render-graphs.c: mov ecx,0; inc ecx; cmp ecx,0x1000000; jl 5; ret.

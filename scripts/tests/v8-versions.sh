@@ -16,7 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 need_private_tmp
 
-T=$top/build/tests/postproc-test-srcline
+T=$top/build/tests/postproc-test-srcmap
 for c in "$T" objdump node; do
 	if ! command -v "$c" >/dev/null 2>&1; then
 		not_ok "$c is missing (make check builds the test; apt-get install binutils nodejs)"

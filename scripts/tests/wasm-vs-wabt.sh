@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# The wasm decoder (postproc/wasm*.c) against real references:
+# The wasm decoder (postproc/annotate/wasm/wasm*.c) against real references:
 #  - wasm-objdump -d (Debian wabt): every instruction's offset, opcode and
 #    immediates, on modules clang builds here from test-data/wasm/*.c (-O0, -O2,
 #    -Os), on test-data/v8-wasm/hot.wasm, on the committed .wasm files wabt can

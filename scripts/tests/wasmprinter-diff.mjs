@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Differential run of the wasm decoder (postproc/wasm.c) against wasmprinter,
+// Differential run of the wasm decoder (postproc/annotate/wasm/wasm.c) against wasmprinter,
 // module by module, with jco's own parse and print functions (those that
 // `jco parse` and `jco print` call), loaded once: thousands of modules cost
 // seconds instead of a node start each.

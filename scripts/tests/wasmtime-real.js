@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Independent checks of a hotblocks JSON report (--json --all) of a real
-// wasmtime recording; used by wasmtime-real.sh. Each check prints one line
+// wasmtime recording; used by wasmtime-real.sh and cranelift-targets.sh. Each check prints one line
 // "<name> ok|FAIL <summary>" followed by up to 10 "  detail" lines.
 //
 //   node wasmtime-real.js JSON PERF-SCRIPT CWASM CLIF-DIR|- PRINTED|- [REFERENCE-TXT OUR-TXT]
@@ -129,14 +129,19 @@ if (process.argv[2] === "--same-blocks") {
 const [jsonPath, perfPath, cwasmPath, clifDir, printedPath, refPath, oursPath] = process.argv.slice(2);
 const report = JSON.parse(fs.readFileSync(jsonPath, "utf8"));
 
-// ---- the .cwasm: ELF64 little-endian section headers, .text, .wasmtime.addrmap
+// ---- the .cwasm: ELF64 section headers (big-endian for s390x: EI_DATA 2),
+// .text, .wasmtime.addrmap (little-endian on every target)
 const elf = fs.readFileSync(cwasmPath);
-const shoff = Number(elf.readBigUInt64LE(0x28)), shentsize = elf.readUInt16LE(0x3a);
-const shnum = elf.readUInt16LE(0x3c), shstrndx = elf.readUInt16LE(0x3e);
+const be = elf[5] === 2;
+const u16 = o => be ? elf.readUInt16BE(o) : elf.readUInt16LE(o);
+const u32 = o => be ? elf.readUInt32BE(o) : elf.readUInt32LE(o);
+const u64 = o => Number(be ? elf.readBigUInt64BE(o) : elf.readBigUInt64LE(o));
+const shoff = u64(0x28), shentsize = u16(0x3a);
+const shnum = u16(0x3c), shstrndx = u16(0x3e);
 const sh = i => ({
-	name: elf.readUInt32LE(shoff + i * shentsize),
-	offset: Number(elf.readBigUInt64LE(shoff + i * shentsize + 0x18)),
-	size: Number(elf.readBigUInt64LE(shoff + i * shentsize + 0x20)),
+	name: u32(shoff + i * shentsize),
+	offset: u64(shoff + i * shentsize + 0x18),
+	size: u64(shoff + i * shentsize + 0x20),
 });
 const strtab = sh(shstrndx);
 const sections = new Map();

@@ -101,23 +101,15 @@ for c in $cases; do
 		# shellcheck disable=SC2086
 		NAMES=$names JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
 		for what in samples addrmap clif wasm names reference; do
-			line=$(grep "^$what " "$s.out" | head -1)
-			if [ -z "$line" ]; then
-				case $what in
-				wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
-				reference | names) ;;
-				*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
-				esac
-				continue
-			fi
-			sed -n "/^$what /,/^[a-z]/p" "$s.out" | grep '^  ' >"$s.detail"
-			if [ $what = names ] && [ $p = component ] && [ -z "$names" ]; then
+			if [ $what = names ] && [ $p = component ] && [ -z "$names" ] && grep -q "^names " "$s.out"; then
 				skip "$c $k: names" "jco is not installed (wasmprinter names what wasmtime 50 leaves unnamed)"
 				continue
 			fi
-			case $line in
-			"$what ok "*) ok "$c $k: $what: ${line#"$what ok "}" ;;
-			*) not_ok "$c $k: $what: ${line#"$what FAIL "}" "$s.detail" ;;
+			checker_line "$s.out" $what "$c $k" && continue
+			case $what in
+			wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
+			reference | names) ;;
+			*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
 			esac
 		done
 	done
@@ -150,29 +142,12 @@ done
 
 # [Source] of the real switch and f64 recordings (switch.wasm and f64.wasm
 # have DWARF): every sampled instruction's cell equals llvm-symbolizer's
-# answer for its wasm offset (code-section relative for llvm-symbolizer), in
-# the short form srcline.h gives: "OFFSET FUNCTION FILE:LINE:COL", without a
-# zero column (see source-wasm-column.sh). All three recordings' sampled offsets.
-sym=llvm-symbolizer-14
-command -v $sym >/dev/null 2>&1 || sym=llvm-symbolizer
+# answer for its wasm offset (lib.sh, wasm_source_cells). All three
+# recordings' sampled offsets.
 for c in 50.0.1/switch 50.0.1/f64 49.0.3/switch 49.0.3/f64 48.0.2/switch 46.0.1/switch; do
 	v=${c%/*} p=${c#*/}
-	code_start=0x$(wasm-objdump -h "$R/$p.wasm" | sed -n 's/.*Code start=0x\([0-9a-f]*\).*/\1/p')
-	node -e '
-	for (const j of process.argv.slice(1)) {
-		const d = JSON.parse(require("fs").readFileSync(j));
-		for (const f of d.functions) if (f.wasm_function)
-			for (const i of f.instructions)
-				if (i.samples && i.wasm_offset !== null) console.log("0x" + i.wasm_offset.toString(16) + "\t" + (i.source || "-"));
-	}' "$tmp/$v-$p-jitdump.json" "$tmp/$v-$p-perfmap.json" "$tmp/$v-$p-reference.json" |
-		sort -u >"$tmp/src-$v-$p.ours"
-	cut -f1 "$tmp/src-$v-$p.ours" | while read -r w; do
-		printf '%s\t' "$w"
-		$sym --obj="$R/$p.wasm" -f -i "$(printf '0x%x' $((w - code_start)))" | awk '
-			NF == 0 { exit } NR % 2 == 1 { fn[++k] = $0 } NR % 2 == 0 { loc[k] = $0 }
-			END { l = loc[1]; sub(/.*\//, "", l); sub(/:0:[0-9]+$/, "", l); sub(/:0$/, "", l)	# line 0, column 0
-			      s = fn[1] " " l; if (k > 1) s = s " (inlined into " fn[k] ")"; print s }'
-	done | awk -F'\t' '{ print $1 "\t" $1 " " $2 }' >"$tmp/src-$v-$p.theirs"
+	wasm_source_cells "$R/$p.wasm" "$tmp/src-$v-$p" \
+		"$tmp/$v-$p-jitdump.json" "$tmp/$v-$p-perfmap.json" "$tmp/$v-$p-reference.json"
 	n=$(wc -l <"$tmp/src-$v-$p.ours")
 	check "$c: the [Source] cells of $n sampled wasm offsets equal llvm-symbolizer's" \
 		sh -c "test $n -ge 2 && diff -u $tmp/src-$v-$p.theirs $tmp/src-$v-$p.ours"

@@ -6,7 +6,7 @@
  * fixtures are built from hand-written code (test-data/wasmtime/hot.S) and
  * laid out as wasmtime lays out its artifact (postproc/FORMATS.md, "The
  * .cwasm file" and "The address map").  The address map is written by the
- * post-processor's own encoder (postproc/addrmap.c), so these fixtures and
+ * post-processor's own encoder (postproc/annotate/wasmtime/addrmap.c), so these fixtures and
  * its decoder test each other only through the worked example below, which
  * was checked by hand and by an independent Python decoder.  Usage:
  *
@@ -48,9 +48,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../../postproc/addrmap.h"
-#include "../../postproc/leb128.h"
-#include "../../postproc/little-endian.h"
+#include "../../postproc/annotate/wasmtime/addrmap.h"
+#include "../../postproc/lib/leb128.h"
+#include "../../postproc/lib/little-endian.h"
 
 #define ELFOSABI_WASMTIME	200
 #define EF_WASMTIME_MODULE	0x1

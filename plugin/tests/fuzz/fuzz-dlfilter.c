@@ -12,15 +12,24 @@
  *                 time step and period
  * The stream the plugin writes (to a memfd) must count every sample in
  * exactly one class: for each event the classes sum to `all`; a miscount
- * aborts. The plugin's entry points are not in the plugin's core objects
- * that fuzz targets link, so its source is included here; the rest of the
- * plugin (classify.c, run.c, ...) is linked as it is.
+ * aborts. It links the whole plugin, its entry points (hotblocks-dlfilter.c,
+ * declared by perf_dlfilter.h) included.
  */
 #define _GNU_SOURCE
-#include "../../hotblocks-dlfilter.c"
-
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <unistd.h>
+
+#include <perf/perf_dlfilter.h>
+
+#include "run.h"	/* MAX_EVENTS */
+
+/* The table perf fills in (hotblocks-dlfilter.c); here the fake one. */
+extern struct perf_dlfilter_fns perf_dlfilter_fns;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
  *   bench-graph runs ELF LO HI MAX_BOXES   one line per function of LO..HI
  *       blocks: "blocks edges", then "boxes ms svg_bytes" (layout and SVG)
  *       as it is (dashes past 1500 blocks: minutes), then again folded to
- *       fit MAX_BOXES (graph__fold_to_fit), then the name
+ *       fit MAX_BOXES (graph__collapse_to_fit), then the name
  *   bench-graph set ELF LO HI N MAX_BOXES  the first N functions of LO..HI
  *       blocks one after another, as a report would (MAX_BOXES 0: unfolded):
  *       "functions blocks boxes seconds svg_bytes"
@@ -24,9 +24,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cfg.h"
-#include "graph.h"
-#include "heat.h"
+#include "analysis/cfg.h"
+#include "render/graph/graph.h"
+#include "render/graph/heat.h"
 
 static double now(void)
 {
@@ -208,7 +208,7 @@ static void run_one(const struct cfg_func *f, const char *name, void *ctx)
 		stage(&g);
 	else
 		printf(" - - -");
-	if (graph__fold_to_fit(&g, o->max_boxes) < 0)
+	if (graph__collapse_to_fit(&g, o->max_boxes) < 0)
 		exit(1);
 	stage(&g);
 	printf(" %s\n", name);
@@ -228,7 +228,7 @@ static void set_one(const struct cfg_func *f, const char *name, void *ctx)
 		return;
 	t0 = now();
 	snprintf(id, sizeof(id), "f%zu", o->done);
-	if (build(&g, f, id) || (o->max_boxes && graph__fold_to_fit(&g, o->max_boxes) < 0))
+	if (build(&g, f, id) || (o->max_boxes && graph__collapse_to_fit(&g, o->max_boxes) < 0))
 		exit(1);
 	o->drawn += graph__shown_nodes(&g);
 	draw(&g, &bytes);

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "leb128.h"
-#include "strbuf.h"
-#include "wasm.h"
+#include "lib/leb128.h"
+#include "lib/strbuf.h"
+#include "annotate/wasm/wasm.h"
 
 static void put_u8(struct strbuf *b, uint8_t v)
 {

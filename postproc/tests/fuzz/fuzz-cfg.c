@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-/* libFuzzer target: the block builder over random code bytes, both architectures,
- * with and without trailing-data detection, with sampled offsets and a run-time
+/* libFuzzer target: the block builder over random code bytes, every architecture
+ * (x86-64, aarch64, s390x, riscv64: bits 0 and 2 of the flags byte), with and
+ * without trailing-data detection (bit 1), with sampled offsets and a run-time
  * address for jump tables of addresses; checks the block and seed invariants.
  * Input: flags byte, seed count byte (0..15), 2 bytes per seed (offset, little
  * endian, taken modulo the code size), 8 bytes of run-time address, the code. */
@@ -9,13 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfg.h"
+#include "analysis/cfg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const int machines[] = { 62, 183 };
+	static const int machines[] = { 62, 183, 22, 243 };
 	uint32_t seeds[15];
 	struct cfg_input in = { 0 };
 	struct cfg_func f;
@@ -27,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	head = 2 + 2 * nseeds + 8;
 	if (size < head)
 		return 0;
-	in.e_machine = machines[data[0] & 1];
+	in.e_machine = machines[(data[0] & 1) | (data[0] >> 1 & 2)];
 	in.flags = data[0] & 2 ? CFG_TRAILING_DATA : 0;
 	in.code = data + head;
 	in.size = size - head;

@@ -7,7 +7,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "cwasm.h"
+#include "annotate/wasmtime/cwasm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

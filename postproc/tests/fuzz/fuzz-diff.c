@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
-#include "render.h"
-#include "stream.h"
+#include "diff/diff-build.h"
+#include "render/render.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -58,25 +58,26 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const uint8_t *nul = memchr(data, 0, size);
 	struct diff_opts o = { .all = true, .min_delta = -1, .top = SIZE_MAX };
 	struct render_opts ro = { .color = true };
+	struct stream st[DIFF__SIDES];
+	struct diff_input in[DIFF__SIDES] = {
+		{ "BASE", "fuzz.hbs", &st[DIFF_BASE], NULL }, { "NEW", "fuzz.hbs", &st[DIFF_NEW], NULL },
+	};
 	struct diff d = { 0 };
 	bool ok;
 
 	if (!null_out && !(null_out = fopen("/dev/null", "w")))
 		return 0;
-	d.side[DIFF_BASE].label = "BASE";
-	d.side[DIFF_NEW].label = "NEW";
-	d.side[DIFF_BASE].files = d.side[DIFF_NEW].files = "fuzz.hbs";
-	ok = read_side(&d.side[DIFF_BASE].stream, data, nul ? (size_t)(nul - data) : size);
-	ok &= read_side(&d.side[DIFF_NEW].stream, nul ? nul + 1 : data,
+	ok = read_side(&st[DIFF_BASE], data, nul ? (size_t)(nul - data) : size);
+	ok &= read_side(&st[DIFF_NEW], nul ? nul + 1 : data,
 			nul ? size - (size_t)(nul - data) - 1 : size);
-	if (ok && !diff__build(&d, &o)) {
+	if (ok && !diff__build(&d, in, &o)) {
 		if (!nul)
 			check_self(&d);
-		diff_render_text.render(null_out, &d, &ro);
-		diff_render_json.render(null_out, &d, &ro);
+		render_diff_text(null_out, &d, &ro);
+		render_diff_json(null_out, &d, &ro);
 	}
 	diff__release(&d);
-	stream__release(&d.side[DIFF_BASE].stream);
-	stream__release(&d.side[DIFF_NEW].stream);
+	stream__release(&st[DIFF_BASE]);
+	stream__release(&st[DIFF_NEW]);
 	return 0;
 }

@@ -16,11 +16,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate.h"
-#include "rank.h"
-#include "render.h"
-#include "report.h"
-#include "stream.h"
+#include "annotate/annotate.h"
+#include "analysis/rank.h"
+#include "render/render.h"
+#include "report/report-build.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -64,20 +64,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 static void report(struct stream *s, struct annotator *annot, bool json)
 {
 	struct rank_opts o = { .percent = 80.0, .top = SIZE_MAX, .no_threshold = json };
-	struct report_opts repo = { .every_function = json, .whole_functions = json,
+	struct report_opts repo = { .list_selected = json, .whole_functions = json,
 				    .source_lines = !json };
 	struct render_opts ro = { .color = !json };
-	struct report_names names = { annot, s };
 	struct report rep = { 0 };
 	struct rank r;
 
-	o.alt_name = report__display_name;
-	o.alt_arg = &names;
 	if (!rank__build(&r, s, 0, &o) && !report__build(&rep, &r, &o, annot, &repo)) {
-		(json ? &render_json : &render_text)->render(null_out, &rep, &ro);
+		(json ? render_json : render_text)(null_out, &rep, &ro);
 		if (json) {
-			render_html.render(null_out, &rep, &ro);
-			render_dot.render(null_out, &rep, &ro);
+			render_html(null_out, &rep, &ro);
+			render_dot(null_out, &rep, &ro);
 		}
 	}
 	report__release(&rep);

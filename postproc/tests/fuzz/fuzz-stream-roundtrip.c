@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream.h"
-#include "../plugin-stream-writer.c"
+#include "stream/stream.h"
+#include "../../../plugin/stream-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -123,7 +123,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct stream_writer_object objs[MAX_OBJS];
 	struct count_entry counts[MAX_OBJS];
 	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2] = { 0 };
-	/* Different code in each: the reader folds the same code under one name (stream-fold.h). */
+	/* Different code in each: the reader folds the same code under one name (stream/stream-fold.c). */
 	uint8_t code[MAX_OBJS][16] = { { 0 } };
 	bool jit[MAX_OBJS];	/* objs[] is reordered by the writer */
 	char *text = NULL, err[512];

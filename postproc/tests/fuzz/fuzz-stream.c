@@ -5,15 +5,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "rank.h"
-#include "stream.h"
+#include "analysis/rank.h"
+#include "stream/stream.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *f = fmemopen((void *)data, size, "r");
-	struct rank_opts o = { .percent = 50.0, .top = SIZE_MAX, .every_function = true };
+	struct rank_opts o = { .percent = 50.0, .top = SIZE_MAX, .disassemble_all = true };
 	struct stream s;
 	struct rank r;
 	char err[512];

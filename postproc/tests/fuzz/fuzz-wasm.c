@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "wasm.h"
+#include "annotate/wasm/wasm.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Sum one event's samples into the blocks of each sampled object, rank and select them. */
+#ifndef POSTPROC_RANK_H
+#define POSTPROC_RANK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cfg.h"
+#include "name-match.h"
+#include "stream/stream.h"
+
+struct rank_opts {
+	double percent;		/* the reference's --percent threshold, in [0, 100] */
+	bool no_threshold;	/* --all: ignore percent */
+	bool disassemble_all;	/* disassemble every sampled object, even those too cold to show */
+	size_t top;		/* at most this many blocks; SIZE_MAX = no limit */
+	const char *function;	/* only rank objects this name selects (name-match.h); NULL = all */
+	/* Per stream object, another name it answers --function to (its display
+	 * name), or NULL; NULL: none (annotate.h, annotator__display_names). */
+	const char *const *alt_names;
+	/* Only the objects this accepts are selected (and --function must select
+	 * them too); the others are never disassembled, even with disassemble_all
+	 * or no_threshold. NULL: every object. */
+	bool (*select)(void *arg, size_t obj);
+	void *select_arg;
+};
+
+/* Whether an object was disassembled, and if not, why it has no blocks. */
+enum rank_status {
+	RANK_DISASSEMBLED,	/* cfg is valid */
+	RANK_NO_CODE,		/* the stream has no code bytes for it */
+	RANK_FAILED,		/* cfg_func__build refused (architecture...): see error */
+	RANK_SKIPPED,		/* not disassembled: too cold for any of its blocks to be shown */
+};
+
+/* One sampled object. */
+struct rank_func {
+	size_t obj;			/* index in stream.objects */
+	enum rank_status status;
+	char *error;			/* owned: cfg_func__build's message, RANK_FAILED only */
+	struct cfg_func cfg;		/* owned, RANK_DISASSEMBLED only */
+	uint64_t *insn_samples;		/* owned: [cfg.insns_nr], samples at each instruction start */
+	uint64_t *block_samples;	/* owned: [cfg.blocks_nr] */
+	uint32_t *block_rank;		/* owned: [cfg.blocks_nr], 1-based place in rank.blocks, 0 = none */
+	uint64_t samples;		/* every sample of the event in this object */
+	uint64_t unaligned;		/* inside [0, code_end) but not at an instruction start */
+	uint64_t outside;		/* at or past code_end: trailing data or unknown bytes */
+	enum name_match match;		/* how --function matches it */
+	bool selected;			/* passes --function */
+	bool shown;			/* has a block in rank.blocks[0..shown_nr) */
+};
+
+/* One block with samples. */
+struct rank_block {
+	uint32_t func;			/* index in rank.funcs */
+	uint32_t block;			/* index in that function's cfg.blocks */
+	uint32_t start;			/* that block's start offset */
+	uint64_t samples;
+};
+
+struct rank {
+	const struct stream *stream;	/* borrowed */
+	long event;			/* index in stream.events, -1 if the stream has none */
+	uint64_t total;			/* T: the event's `total all` */
+	uint64_t jit;			/* W: samples in objects of kind jit or cwasm */
+	uint64_t attributed;		/* samples in any object */
+	struct rank_func *funcs;	/* every object with samples of the event, object order */
+	size_t funcs_nr;
+	size_t *by_heat;		/* [funcs_nr] indexes of funcs, hottest first (most
+					 * samples; ties in object order): the one order of
+					 * functions every output uses */
+	struct rank_block *blocks;	/* blocks with samples of selected funcs, hottest first */
+	size_t blocks_nr;
+	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
+	uint64_t skipped_objects;	/* RANK_SKIPPED */
+	/* What could not go into a block, over every disassembled object. */
+	uint64_t nocode_objects, nocode_samples;
+	uint64_t failed_objects, failed_samples;
+	const char *failed_error;	/* first failure's message, borrowed from funcs */
+	uint64_t unaligned_samples, outside_samples;
+	/*
+	 * What --percent counts against: the total, or, when the objects that could
+	 * have blocks (selected, with code bytes) hold less than percent of it,
+	 * their samples (percent_capped): otherwise the threshold could never be
+	 * reached and every block would be listed.
+	 */
+	uint64_t percent_of;
+	uint64_t blockable;		/* samples of the selected objects with code bytes */
+	bool percent_capped;
+	enum name_match function_match;	/* how --function selected (NONE: nothing) */
+};
+
+/*
+ * Disassemble the objects of s (finished) with samples of event ev (-1: none),
+ * sum their samples into instructions and blocks, rank the blocks and apply
+ * the selection in o. Objects are disassembled hottest first, and only until
+ * no object left could have a block among those shown (a block never has more
+ * samples than its object): the rest are RANK_SKIPPED, unless
+ * o->disassemble_all or o->no_threshold. Returns 0 or -ENOMEM; r must be
+ * released either way. r borrows s.
+ */
+int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o);
+void rank__release(struct rank *r);
+
+/*
+ * The reference's threshold (`wasmtime hot-blocks --percent`, JSON.md "Ranking
+ * and selection"): printed = 0; before each block stop
+ * once printed/total*100 >= percent, else take it and add its count. The block
+ * that crosses the threshold is therefore taken, and percent 0 takes none.
+ * counts are in rank order; at most top are taken. Returns how many are taken.
+ */
+size_t rank__threshold(const uint64_t *counts, size_t nr, uint64_t total, double percent,
+		       size_t top);
+
+/* Sort blocks hottest first; ties by function index, then block start (stable output). */
+void rank__sort(struct rank_block *blocks, size_t nr);
+
+#endif

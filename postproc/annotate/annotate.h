@@ -1,0 +1,79 @@
+/* SPDX-License-Identifier: MIT */
+/* The columns beside each machine instruction: CLIF and Wasm from wasmtime's
+ * artifacts, source lines from DWARF or jitdump debug entries, and display names. */
+#ifndef POSTPROC_ANNOTATE_H
+#define POSTPROC_ANNOTATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "columns.h"
+#include "stream/stream.h"
+
+struct annot_inputs {
+	const char *cwasm;	/* --cwasm: wasmtime's compiled module */
+	const char *clif_dir;	/* --clif: its --emit-clif directory */
+	const char *wasm;	/* --wasm: the original module */
+	bool no_source;		/* --no-source */
+};
+
+struct annotator;
+
+/*
+ * Load the inputs named in in (any may be NULL). Returns 0, or a negative errno
+ * with "FILE: message" (with an offset where the reader knows one) in err.
+ */
+int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen);
+void annotator__close(struct annotator *a);
+
+/*
+ * Size the cache of annotations for the objects of s, the stream every later
+ * call is about. Returns 0, or -ENOMEM: then the report cannot be made.
+ */
+int annotator__bind(struct annotator *a, const struct stream *s);
+
+/*
+ * The annotation of stream object idx (index in s->objects), computed once
+ * and cached: plain objects get a display name and no columns. NULL only when
+ * the cache cannot be had (out of memory; never after annotator__bind()
+ * succeeded).
+ */
+const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx);
+
+/*
+ * Whether memory ran out for a display name or a source cell: they are then
+ * shown raw or missing, and the report should not be taken as complete.
+ */
+bool annotator__out_of_memory(const struct annotator *a);
+
+/* The cells of the instruction at byte offset off of object idx; the [Source]
+ * cell only when with_source (a DWARF lookup costs microseconds: callers ask
+ * only for what they show). */
+void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
+		      bool with_source, struct annot_cell cells[ANNOT__NR]);
+
+/*
+ * The display name of every object with samples of event ev (index in
+ * s->events; -1: none), asked for in object order, NULL for the others: a
+ * malloc()ed array of s->objects_nr (the caller frees it; the names are the
+ * annotator's), or NULL when out of memory. What --function matches besides
+ * the stream's names (rank_opts.alt_names).
+ */
+const char **annotator__display_names(struct annotator *a, const struct stream *s, long ev);
+
+/* The wasm offset of the instruction at off of a matched function (af->wasm). */
+bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *af, uint32_t off,
+			    uint32_t *wasm_off);
+
+/* Whether any column input was given at all (the [CLIF]/[Wasm] columns can exist). */
+bool annotator__wasm_inputs(const struct annotator *a);
+
+/*
+ * One line per thing the user should know, for the report's summary on stderr
+ * (objects not found in the .cwasm, stale code, missing CLIF files...). Calls
+ * note(arg, line) for each; lines are lowercase without a trailing period.
+ */
+void annotator__summary(const struct annotator *a, void (*note)(void *arg, const char *line), void *arg);
+
+#endif

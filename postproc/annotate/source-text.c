@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+/* Lines of source files (see source-text.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lib/read-file.h"
+#include "source-text.h"
+#include "lib/util.h"
+
+#define MAX_FILE (16u << 20)
+
+struct source_file {
+	char *path;
+	char *buf;		/* NULL: unreadable */
+	size_t *starts;		/* offset of each line's first byte */
+	size_t lines;
+	size_t len;
+};
+
+struct source_text {
+	struct source_file *files;
+	size_t nr, alloc;
+};
+
+struct source_text *source_text__new(void)
+{
+	return calloc(1, sizeof(struct source_text));
+}
+
+void source_text__free(struct source_text *st)
+{
+	if (!st)
+		return;
+	for (size_t i = 0; i < st->nr; i++) {
+		free(st->files[i].path);
+		free(st->files[i].buf);
+		free(st->files[i].starts);
+	}
+	free(st->files);
+	free(st);
+}
+
+/*
+ * The whole file (read_file: only a regular file, so a FIFO never waits for a
+ * writer; at most MAX_FILE bytes, up to the size it had when opened). A file
+ * that cannot be read is left without buffer; -ENOMEM only when memory ran out.
+ */
+static int load(struct source_file *f)
+{
+	uint8_t *buf;
+	size_t alloc = 0;
+	int ret = read_file(f->path, MAX_FILE, "the source-file limit", 0, &buf, &f->len, NULL, 0);
+
+	if (ret == -ENOMEM)
+		return -ENOMEM;
+	if (ret)
+		return 0;
+	f->buf = (char *)buf;
+	for (size_t at = 0; at < f->len;) {
+		const char *nl = memchr(f->buf + at, '\n', f->len - at);
+
+		if (VEC_GROW(f->starts, f->lines + 1, alloc)) {
+			FREE_AND_NULL(f->buf);
+			return -ENOMEM;
+		}
+		f->starts[f->lines++] = at;
+		at = nl ? (size_t)(nl - f->buf) + 1 : f->len;
+	}
+	return 0;
+}
+
+int source_text__line(struct source_text *st, const char *path, unsigned line, const char **text,
+		      size_t *len)
+{
+	struct source_file *f = NULL;
+
+	*text = NULL;
+	*len = 0;
+	if (!path || !line)
+		return 0;
+	for (size_t i = 0; i < st->nr && !f; i++)
+		if (!strcmp(st->files[i].path, path))
+			f = &st->files[i];
+	if (!f) {
+		if (VEC_GROW(st->files, st->nr + 1, st->alloc))
+			return -ENOMEM;
+		f = &st->files[st->nr];
+		memset(f, 0, sizeof(*f));
+		f->path = strdup(path);
+		if (!f->path)
+			return -ENOMEM;
+		st->nr++;
+		if (load(f))
+			return -ENOMEM;
+	}
+	if (!f->buf || line > f->lines)
+		return 0;
+	size_t start = f->starts[line - 1];
+	size_t end = line < f->lines ? f->starts[line] : f->len;
+
+	while (end > start && (f->buf[end - 1] == '\n' || f->buf[end - 1] == '\r'))
+		end--;
+	*len = end - start;
+	*text = f->buf + start;
+	return 0;
+}

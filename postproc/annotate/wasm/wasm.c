@@ -1,0 +1,432 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * WebAssembly binary decoder (wasm.h): the structure of modules and
+ * components, the sections the Wasm column needs, and the lookups. What the
+ * decoder's other files do is listed in wasm-read.h.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wasm-read.h"
+#include "wasm.h"
+
+/* ---- imports ---- */
+
+static int rd_limits(struct ps *ps, struct cursor *c, unsigned flagmask, bool page_size)
+{
+	const uint8_t *at = c->p;
+	uint64_t v;
+	uint32_t u;
+	uint8_t flags = 0;
+	int rc;
+
+	if ((rc = wasm_read__u8(ps, c, &flags, "limits")))
+		return rc;
+	if (flags & ~flagmask)
+		return wasm_read__fail(ps, at, -EINVAL, "invalid limits flags 0x%02x", flags);
+	if ((rc = wasm_read__u64(ps, c, &v, "limits minimum")))
+		return rc;
+	if ((flags & 1) && (rc = wasm_read__u64(ps, c, &v, "limits maximum")))
+		return rc;
+	if (page_size && (flags & 8) && (rc = wasm_read__u32(ps, c, &u, "page size")))
+		return rc;
+	return 0;
+}
+
+/* An import's type (wasmparser TypeRef); counts what the module imports. */
+static int rd_typeref(struct modctx *x, struct cursor *c, uint32_t times)
+{
+	struct ps *ps = x->ps;
+	const uint8_t *at = c->p;
+	struct valtype vt;
+	uint32_t idx;
+	uint8_t kind = 0, b = 0;
+	int rc;
+
+	if ((rc = wasm_read__u8(ps, c, &kind, "import kind")))
+		return rc;
+	switch (kind) {
+	case 0x00:
+	case 0x20:	/* exact function import (custom descriptors) */
+		rc = wasm_read__u32(ps, c, &idx, "type index");
+		kind = 0;
+		break;
+	case 0x01:
+		if (!(rc = wasm_types__read_reftype(ps, c, &vt)))
+			rc = rd_limits(ps, c, 0x07, false);
+		break;
+	case 0x02:
+		rc = rd_limits(ps, c, 0x0f, true);
+		break;
+	case 0x03:
+		if (!(rc = wasm_types__read_valtype(ps, c, &vt)))
+			rc = wasm_read__u8(ps, c, &b, "global mutability");
+		break;
+	case 0x04:
+		if (!(rc = wasm_read__u8(ps, c, &b, "tag attribute")))
+			rc = wasm_read__u32(ps, c, &idx, "tag type");
+		break;
+	default:
+		return wasm_read__fail(ps, at, -EINVAL, "invalid leading byte (0x%x) for external kind", kind);
+	}
+	if (!rc && x->imported[kind] > UINT32_MAX - times)
+		return wasm_read__fail(ps, at, -ERANGE, "too many imports");
+	if (!rc)
+		x->imported[kind] += times;
+	return rc;
+}
+
+/* Import section, including the compact encodings (0x7f, 0x7e after an empty name). */
+static int parse_imports(struct modctx *x, struct cursor *c)
+{
+	struct ps *ps = x->ps;
+	const uint8_t *s;
+	uint32_t n, m, len;
+	int rc;
+
+	if ((rc = wasm_read__u32(ps, c, &n, "import count")))
+		return rc;
+	for (uint32_t i = 0; i < n; i++) {
+		if ((rc = wasm_read__name(ps, c, &s, &len, "import module")) ||
+		    (rc = wasm_read__name(ps, c, &s, &len, "import name")))
+			return rc;
+		if (len == 0 && c->p < c->end && *c->p == 0x7f) {
+			c->p++;
+			if ((rc = wasm_read__u32(ps, c, &m, "import count")))
+				return rc;
+			for (uint32_t j = 0; j < m; j++)
+				if ((rc = wasm_read__name(ps, c, &s, &len, "import name")) ||
+				    (rc = rd_typeref(x, c, 1)))
+					return rc;
+		} else if (len == 0 && c->p < c->end && *c->p == 0x7e) {
+			const uint8_t *ty;
+			struct cursor again;
+
+			c->p++;
+			ty = c->p;
+			if ((rc = rd_typeref(x, c, 0)) || (rc = wasm_read__u32(ps, c, &m, "import count")))
+				return rc;
+			for (uint32_t j = 0; j < m; j++)
+				if ((rc = wasm_read__name(ps, c, &s, &len, "import name")))
+					return rc;
+			again = (struct cursor){ ty, c->end };
+			if ((rc = rd_typeref(x, &again, m)))
+				return rc;
+		} else if ((rc = rd_typeref(x, c, 1))) {
+			return rc;
+		}
+	}
+	return 0;
+}
+
+/* ---- modules and components ---- */
+
+static const uint8_t wasm_magic[4] = { 0x00, 'a', 's', 'm' };
+
+static void modctx__release(struct modctx *x)
+{
+	free(x->types);
+	free(x->vts);
+	for (int k = 0; k < NK__NR; k++)
+		free(x->names[k].v);
+	free(x->labels);
+	wasm_labels__release(x);
+	strbuf_release(&x->out);
+}
+
+static int check_header(struct ps *ps, struct cursor *c, const uint8_t version[4])
+{
+	const uint8_t *at = c->p, *h = NULL;
+
+	if (wasm_read__bytes(ps, c, 8, &h, "header"))
+		return -EINVAL;
+	if (memcmp(h, wasm_magic, 4))
+		return wasm_read__fail(ps, at, -EINVAL, "not a WebAssembly binary (bad magic number)");
+	if (memcmp(h + 4, version, 4))
+		return wasm_read__fail(ps, at + 4, -ENOTSUP, "unsupported binary version %02x %02x %02x %02x",
+				 h[4], h[5], h[6], h[7]);
+	return 0;
+}
+
+static const uint8_t module_version[4] = { 0x01, 0x00, 0x00, 0x00 };
+static const uint8_t component_version[4] = { 0x0d, 0x00, 0x01, 0x00 };
+
+/*
+ * A core module in c (header included). Sections are read in two passes
+ * because instruction text needs the names, and the name section follows the
+ * code section.
+ */
+static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
+{
+	struct modctx x = { .ps = ps, .m = m, .index = (uint32_t)m->nr_mods };
+	struct core_module *cm;
+	struct cursor s = *c;
+	bool dwarf = false;
+	int rc;
+
+	if ((rc = check_header(ps, &s, module_version)))
+		return rc;
+	while (s.p < s.end) {
+		struct cursor sec;
+		const uint8_t *name;
+		const uint8_t *at = s.p;
+		uint32_t len;
+		uint8_t id;
+
+		if ((rc = wasm_read__u8(ps, &s, &id, "section id")))
+			goto out;
+		/*
+		 * Spec 5.5.2 and the tag section of the exception handling proposal:
+		 * ids 0..13. Anything else is a module no engine loads (wabt, wasmparser).
+		 */
+		if (id > 13) {
+			rc = wasm_read__fail(ps, at, -EINVAL, "unknown section id %u", id);
+			goto out;
+		}
+		if ((rc = wasm_read__region(ps, &s, &sec, "section")))
+			goto out;
+		switch (id) {
+		case 0:		/* custom */
+			if ((rc = wasm_read__name(ps, &sec, &name, &len, "custom section name")))
+				goto out;
+			if (len == 4 && !memcmp(name, "name", 4))
+				rc = wasm_names__parse(&x, &sec);
+			else if (len == 11 && !memcmp(name, ".debug_info", 11))
+				dwarf = true;
+			break;
+		case 1:
+			rc = wasm_types__parse(&x, &sec);
+			break;
+		case 2:
+			rc = parse_imports(&x, &sec);
+			break;
+		case 3:
+			x.defined_funcs_at = sec.p;
+			rc = wasm_read__u32(ps, &sec, &x.defined_funcs, "function count");
+			break;
+		case 10:
+			x.code[0] = sec;
+			x.has_code = true;
+			break;
+		default:	/* nothing we need */
+			break;
+		}
+		if (rc)
+			goto out;
+	}
+	for (int k = 0; k < NK__NR; k++)
+		name_map__finish(&x.names[k]);
+	if (x.has_code && (rc = wasm_insn__decode(&x, &x.code[0])))
+		goto out;
+	if (!x.has_code && x.defined_funcs) {
+		rc = wasm_read__fail(ps, x.defined_funcs_at, -EINVAL, "function and code section have "
+			       "inconsistent lengths (function section %" PRIu32 ", no code section)",
+			       x.defined_funcs);
+		goto out;
+	}
+	if (VEC_GROW(m->mods, m->nr_mods + 1, m->alloc_mods)) {
+		rc = wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
+		goto out;
+	}
+	cm = &m->mods[m->nr_mods++];
+	*cm = (struct core_module){
+		.off = (uint32_t)(c->p - ps->base),
+		.len = (uint32_t)(c->end - c->p),
+		.imported_funcs = x.imported[0],
+	};
+	m->dwarf_mods += dwarf;
+	cm->nfuncs = x.imported[0] + x.defined_funcs < x.imported[0] ? UINT32_MAX :
+		     x.imported[0] + x.defined_funcs;
+	if (wasm_names__keep_func_names(&x, cm))
+		rc = wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
+out:
+	modctx__release(&x);
+	return rc;
+}
+
+/* A component (layer 1): its core modules, nested components included, in file order. */
+static int parse_component(struct ps *ps, struct wasm_module *m, struct cursor *c, int depth)
+{
+	struct cursor s = *c;
+	int rc;
+
+	if (depth > MAX_COMPONENT_DEPTH)
+		return wasm_read__fail(ps, c->p, -ENOTSUP, "components nested more than %d deep",
+				 MAX_COMPONENT_DEPTH);
+	if ((rc = check_header(ps, &s, component_version)))
+		return rc;
+	while (s.p < s.end) {
+		struct cursor sec;
+		uint8_t id;
+
+		if ((rc = wasm_read__u8(ps, &s, &id, "section id")) ||
+		    (rc = wasm_read__region(ps, &s, &sec, "section")))
+			return rc;
+		if (id == 1)		/* core module */
+			rc = parse_module(ps, m, &sec);
+		else if (id == 4)	/* nested component */
+			rc = parse_component(ps, m, &sec, depth + 1);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+void wasm_module__free(struct wasm_module *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->nr_mods; i++) {
+		free(m->mods[i].names);
+		free(m->mods[i].pool);
+	}
+	free(m->mods);
+	free(m->insns);
+	free(m->text_off);
+	strbuf_release(&m->text);
+	free(m);
+}
+
+int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
+		       const char *name, char *err, size_t errlen)
+{
+	struct ps ps = { .base = buf, .name = name ? name : "wasm", .err = err, .errlen = errlen };
+	struct cursor c = { buf, buf + len };
+	struct wasm_module *m;
+	int rc;
+
+	*out = NULL;
+	if (errlen)
+		err[0] = '\0';
+	if (len > UINT32_MAX)
+		return wasm_read__fail(&ps, buf, -ERANGE, "file larger than 4 GiB: offsets do not fit");
+	m = calloc(1, sizeof(*m));
+	if (!m)
+		return wasm_read__fail(&ps, buf, -ENOMEM, "out of memory");
+	/*
+	 * Text grows with the input, except that one long name can be repeated by
+	 * every call: wasmprinter would print it all; we stop at a generous bound.
+	 */
+	m->text_limit = ((size_t)64 << 20) + 32 * len;
+	m->component = len >= 8 && !memcmp(buf + 4, component_version, 4);
+	if (m->component)
+		rc = parse_component(&ps, m, &c, 0);
+	else
+		rc = parse_module(&ps, m, &c);
+	if (rc) {
+		wasm_module__free(m);
+		return rc;
+	}
+	/* The text pool stopped moving: turn offsets into pointers. */
+	for (size_t i = 0; i < m->nr_insns; i++)
+		m->insns[i].text = m->text_off[i] == SIZE_MAX ? NULL : m->text.buf + m->text_off[i];
+	FREE_AND_NULL(m->text_off);
+	*out = m;
+	return 0;
+}
+
+static const struct wasm_insn *find_insn(const struct wasm_module *m, uint32_t off)
+{
+	size_t lo = 0, hi = m->nr_insns;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->insns[mid].off < off)
+			lo = mid + 1;
+		else if (m->insns[mid].off > off)
+			hi = mid;
+		else
+			return &m->insns[mid];
+	}
+	return NULL;
+}
+
+const char *wasm_module__insn_text(const struct wasm_module *m, uint32_t off)
+{
+	const struct wasm_insn *in = m ? find_insn(m, off) : NULL;
+
+	return in ? in->text : NULL;
+}
+
+size_t wasm_module__insns(const struct wasm_module *m, const struct wasm_insn **insns)
+{
+	*insns = m->insns;
+	return m->nr_insns;
+}
+
+const char *wasm_module__module_func_name(const struct wasm_module *m, uint32_t mod,
+					  uint32_t func_index)
+{
+	const struct core_module *cm;
+	size_t lo = 0, hi;
+
+	if (!m || mod >= m->nr_mods)
+		return NULL;
+	cm = &m->mods[mod];
+	hi = cm->nr_names;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cm->names[mid].idx < func_index)
+			lo = mid + 1;
+		else if (cm->names[mid].idx > func_index)
+			hi = mid;
+		else
+			return cm->pool + cm->names[mid].off;
+	}
+	return NULL;
+}
+
+const char *wasm_module__func_name(const struct wasm_module *m, uint32_t func_index)
+{
+	return wasm_module__module_func_name(m, 0, func_index);
+}
+
+uint32_t wasm_module__module_imported_funcs(const struct wasm_module *m, uint32_t mod)
+{
+	return m && mod < m->nr_mods ? m->mods[mod].imported_funcs : 0;
+}
+
+uint32_t wasm_module__imported_funcs(const struct wasm_module *m)
+{
+	return wasm_module__module_imported_funcs(m, 0);
+}
+
+int wasm_module__module_range(const struct wasm_module *m, uint32_t mod, uint32_t *off,
+			      uint32_t *len)
+{
+	if (!m || mod >= m->nr_mods)
+		return -ENOENT;
+	*off = m->mods[mod].off;
+	*len = m->mods[mod].len;
+	return 0;
+}
+
+uint32_t wasm_module__core_modules(const struct wasm_module *m)
+{
+	return m ? (uint32_t)m->nr_mods : 0;
+}
+
+bool wasm_module__is_component(const struct wasm_module *m)
+{
+	return m && m->component;
+}
+
+uint32_t wasm_module__dwarf_modules(const struct wasm_module *m)
+{
+	return m ? m->dwarf_mods : 0;
+}
+
+unsigned wasm_module__name_errors(const struct wasm_module *m)
+{
+	return m ? m->name_errors : 0;
+}
+
+const char *wasm_module__name_error(const struct wasm_module *m)
+{
+	return m && m->name_errors ? m->name_error : NULL;
+}

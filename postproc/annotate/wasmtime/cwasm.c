@@ -1,0 +1,731 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
+#include <errno.h>
+#include <gelf.h>
+#include <inttypes.h>
+#include <libelf.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cwasm.h"
+#include "lib/read-file.h"
+#include "lib/util.h"
+
+/* Larger files are refused before they are read (wasmtime's are a few MiB). */
+#define CWASM_MAX_FILE (1u << 30)
+
+/* Functions by (code hash, size): the index behind cwasm__find_code. */
+struct code_key {
+	uint64_t hash;
+	uint32_t size;
+	uint32_t idx;
+};
+
+struct cwasm {
+	const char *path;		/* borrowed from the caller, only while opening */
+	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
+	Elf *elf;			/* elf_memory() over image */
+	uint64_t file_size;
+	GElf_Ehdr eh;
+
+	const uint8_t *text;
+	size_t text_size;
+	size_t text_ndx;
+
+	struct cwasm_func *funcs;	/* sorted by text_off */
+	size_t nr_funcs;
+	size_t nr_skipped;
+	bool has_symtab;
+	struct idx_table by_name;
+	struct code_key *by_code;	/* nr_funcs of them, sorted */
+
+	bool has_addrmap;
+	struct addrmap_entry *addrmap;
+	size_t nr_addrmap;
+	enum addrmap_format addrmap_fmt;
+
+	char *engine_version;		/* owned */
+	int engine_major;
+};
+
+/* File offset of section header ndx, for messages about it. */
+static uint64_t shdr_off(const struct cwasm *c, size_t ndx)
+{
+	return c->eh.e_shoff + (uint64_t)ndx * c->eh.e_shentsize;
+}
+
+static int check_header(struct cwasm *c, char *err, size_t errlen)
+{
+	const char *id;
+	size_t n;
+
+	if (elf_kind(c->elf) != ELF_K_ELF)
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "not an ELF file");
+	id = elf_getident(c->elf, &n);
+	if (!id || n < EI_NIDENT)
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "truncated ELF identification");
+	if (id[EI_CLASS] != ELFCLASS64)
+		return errf_at(err, errlen, -EINVAL, c->path, EI_CLASS,
+			       "ELF class %u, a .cwasm is always ELF64",
+			       (unsigned char)id[EI_CLASS]);
+	/* wasmtime marks its artifacts here; anything else is some other ELF file. */
+	if ((unsigned char)id[EI_OSABI] != CWASM_OSABI)
+		return errf_at(err, errlen, -EINVAL, c->path, EI_OSABI,
+			       "EI_OSABI is %u, not %u: not a wasmtime compiled module",
+			       (unsigned char)id[EI_OSABI], CWASM_OSABI);
+	if (!gelf_getehdr(c->elf, &c->eh))
+		return errf(err, errlen, -EIO, "%s: libelf: gelf_getehdr: %s", c->path, elf_errmsg(-1));
+	/* In ET_REL files symbol values are section offsets, which is what we use them as. */
+	if (c->eh.e_type != ET_REL)
+		return errf_at(err, errlen, -EINVAL, c->path, 0x10,
+			       "e_type %u, a .cwasm is ET_REL (1)", c->eh.e_type);
+	return 0;
+}
+
+/*
+ * What libelf would only call "invalid ELF file data": a file too short for
+ * its ELF64 header (64 bytes). The magic and class are checked first so that
+ * short files of another kind are named as such.
+ */
+static int check_short_header(struct cwasm *c, char *err, size_t errlen)
+{
+	unsigned char h[sizeof(Elf64_Ehdr)];
+	size_t have = c->file_size < sizeof(h) ? c->file_size : sizeof(h);
+
+	memcpy(h, c->image, have);
+	if (!have || memcmp(h, ELFMAG, have < SELFMAG ? have : SELFMAG))
+		return errf_at(err, errlen, -EINVAL, c->path, 0, "not an ELF file");
+	if (have > EI_CLASS && h[EI_CLASS] != ELFCLASS64)
+		return errf_at(err, errlen, -EINVAL, c->path, EI_CLASS,
+			       "ELF class %u, a .cwasm is always ELF64", h[EI_CLASS]);
+	if (have < sizeof(h))
+		return errf_at(err, errlen, -EINVAL, c->path, have,
+			       "truncated ELF header (%zu of %zu bytes)", have, sizeof(h));
+	return 0;
+}
+
+/* Whether section ndx's bytes lie inside the file (any type but SHT_NOBITS). */
+static int section_range(struct cwasm *c, const GElf_Shdr *sh, size_t ndx, const char *name,
+			 char *err, size_t errlen)
+{
+	if (sh->sh_type == SHT_NOBITS)
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, ndx),
+			       "section %s has no data (SHT_NOBITS)", name);
+	if (sh->sh_offset > c->file_size || sh->sh_size > c->file_size - sh->sh_offset)
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, ndx), "section %s at 0x%"
+			       PRIx64 " of 0x%" PRIx64 " bytes runs past the end of the file (0x%"
+			       PRIx64 " bytes)", name, (uint64_t)sh->sh_offset,
+			       (uint64_t)sh->sh_size, c->file_size);
+	return 0;
+}
+
+/* The data of section ndx, after checking that the header's range lies inside the file. */
+static int section_data(struct cwasm *c, Elf_Scn *scn, const GElf_Shdr *sh, size_t ndx,
+			const char *name, Elf_Data **out, char *err, size_t errlen)
+{
+	Elf_Data *d;
+	int ret;
+
+	ret = section_range(c, sh, ndx, name, err, errlen);
+	if (ret)
+		return ret;
+	d = elf_getdata(scn, NULL);
+	if (!d && sh->sh_size)
+		return errf(err, errlen, -EIO, "%s: section %s: libelf: elf_getdata: %s", c->path, name,
+			    elf_errmsg(-1));
+	if (d && (d->d_size > sh->sh_size || (d->d_size && !d->d_buf)))
+		return errf(err, errlen, -EIO, "%s: section %s: libelf returned %zu bytes of 0x%" PRIx64,
+			    c->path, name, d->d_size, (uint64_t)sh->sh_size);
+	*out = d;
+	return 0;
+}
+
+/*
+ * The section count and the section name table, which libelf takes on trust:
+ * with e_shnum 0 or e_shstrndx out of range no section would have a name, and
+ * the file would only seem to lack a .text. Sets *shstrndx.
+ */
+static int check_sections(struct cwasm *c, size_t *shstrndx, char *err, size_t errlen)
+{
+	uint64_t num_at = offsetof(Elf64_Ehdr, e_shnum);
+	/* Past 0xff00 sections the index sits in section 0's sh_link (ELF gABI). */
+	uint64_t ndx_at = c->eh.e_shstrndx != SHN_XINDEX ? offsetof(Elf64_Ehdr, e_shstrndx) :
+			  c->eh.e_shoff + offsetof(Elf64_Shdr, sh_link);
+	char what[48];
+	size_t shnum;
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+
+	if (elf_getshdrnum(c->elf, &shnum))
+		return errf_at(err, errlen, -EIO, c->path, num_at, "libelf: elf_getshdrnum: %s",
+			       elf_errmsg(-1));
+	if (!shnum)
+		return errf_at(err, errlen, -EINVAL, c->path, num_at, "e_shnum %u: the file has no"
+			       " sections", (unsigned)c->eh.e_shnum);
+	if (elf_getshdrstrndx(c->elf, shstrndx))
+		return errf_at(err, errlen, -EIO, c->path, ndx_at, "libelf: elf_getshdrstrndx: %s",
+			       elf_errmsg(-1));
+	if (*shstrndx == SHN_UNDEF)
+		return errf_at(err, errlen, -EINVAL, c->path, ndx_at, "e_shstrndx is 0 (SHN_UNDEF):"
+			       " no section has a name");
+	if (*shstrndx >= shnum)
+		return errf_at(err, errlen, -EINVAL, c->path, ndx_at, "e_shstrndx %zu is not one of"
+			       " the %zu sections: no section has a name", *shstrndx, shnum);
+	scn = elf_getscn(c->elf, *shstrndx);
+	if (!scn || !gelf_getshdr(scn, &sh))
+		return errf_at(err, errlen, -EIO, c->path, shdr_off(c, *shstrndx),
+			       "section header %zu: libelf: %s", *shstrndx, elf_errmsg(-1));
+	if (sh.sh_type != SHT_STRTAB)
+		return errf_at(err, errlen, -EINVAL, c->path,
+			       shdr_off(c, *shstrndx) + offsetof(Elf64_Shdr, sh_type),
+			       "section %zu (e_shstrndx) has" " type %" PRIu32
+			       ", not SHT_STRTAB: no section has a name", *shstrndx,
+			       (uint32_t)sh.sh_type);
+	snprintf(what, sizeof(what), "%zu (e_shstrndx)", *shstrndx);
+	return section_range(c, &sh, *shstrndx, what, err, errlen);
+}
+
+/* byte 0 = 0, byte 1 = length L, then L bytes of version string, then postcard data. */
+static int read_engine(struct cwasm *c, const Elf_Data *d)
+{
+	const uint8_t *p = d ? d->d_buf : NULL;
+	size_t len = d ? d->d_size : 0, i;
+	long major = 0;
+
+	if (len < 2 || p[0] != 0 || (size_t)p[1] + 2 > len)
+		return 0;
+	c->engine_version = malloc((size_t)p[1] + 1);
+	if (!c->engine_version)
+		return -ENOMEM;
+	memcpy(c->engine_version, p + 2, p[1]);
+	c->engine_version[p[1]] = '\0';
+	for (i = 0; i < p[1] && p[2 + i] >= '0' && p[2 + i] <= '9'; i++) {
+		major = major * 10 + (p[2 + i] - '0');
+		if (major > INT_MAX)
+			return 0;
+	}
+	c->engine_major = i ? (int)major : -1;
+	return 0;
+}
+
+static bool parse_index(const char **s, int *v)
+{
+	const char *p = *s;
+	long n = 0;
+
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		n = n * 10 + (*p - '0');
+		if (n > INT_MAX)
+			return false;
+	}
+	*v = n;
+	*s = p;
+	return true;
+}
+
+/* wasm[M]::function[F] or wasm[M]::function[F]::name; anything else is not a wasm function. */
+static void parse_symbol(struct cwasm_func *f)
+{
+	const char *p = f->symbol;
+	int m, fi;
+
+	f->module = f->func_index = -1;
+	f->wasm_name = NULL;
+	if (strncmp(p, "wasm[", 5))
+		return;
+	p += 5;
+	if (!parse_index(&p, &m) || strncmp(p, "]::function[", 12))
+		return;
+	p += 12;
+	if (!parse_index(&p, &fi) || *p++ != ']')
+		return;
+	if (*p && strncmp(p, "::", 2))
+		return;
+	f->module = m;
+	f->func_index = fi;
+	f->wasm_name = *p ? p + 2 : NULL;
+}
+
+/* Symbols in .symtab order, sorted then by text offset; order keeps the sort stable. */
+struct sym_func {
+	struct cwasm_func f;
+	size_t order;
+};
+
+static int cmp_sym_func(const void *a, const void *b)
+{
+	const struct sym_func *x = a, *y = b;
+
+	if (x->f.text_off != y->f.text_off)
+		return x->f.text_off < y->f.text_off ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_code_key(const void *a, const void *b)
+{
+	const struct code_key *x = a, *y = b;
+
+	if (x->hash != y->hash)
+		return x->hash < y->hash ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static uint64_t code_hash(const void *code, size_t size)
+{
+	return hash_bytes(HASH_SEED, code, size);
+}
+
+static bool name_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct cwasm *c = ctx;
+
+	return !strcmp(c->funcs[idx].symbol, key);
+}
+
+static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Data *xdata,
+			char *err, size_t errlen)
+{
+	struct sym_func *sf = NULL;
+	size_t nr = 0, alloc = 0, i, n, entsz, kept;
+	uint64_t end = 0;
+	Elf_Data *d;
+	GElf_Shdr sh;
+	int ret;
+
+	if (!gelf_getshdr(symscn, &sh))
+		return errf(err, errlen, -EIO, "%s: .symtab: libelf: gelf_getshdr: %s", c->path,
+			    elf_errmsg(-1));
+	ret = section_range(c, &sh, symndx, ".symtab", err, errlen);
+	if (ret)
+		return ret;
+	/* libelf refuses a partial symbol with only "invalid data": name the field instead. */
+	entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (entsz && sh.sh_size % entsz)
+		return errf_at(err, errlen, -EINVAL, c->path,
+			       shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
+			       "section .symtab of 0x%" PRIx64
+			       " bytes is not a whole number of %zu-byte symbols",
+			       (uint64_t)sh.sh_size, entsz);
+	ret = section_data(c, symscn, &sh, symndx, ".symtab", &d, err, errlen);
+	if (ret)
+		return ret;
+	/* libelf may hand out raw bytes for a corrupt symbol table (seen with flipped bytes). */
+	if (d && d->d_type != ELF_T_SYM)
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, symndx),
+			       "section .symtab is not a symbol table to libelf");
+	n = d && entsz ? d->d_size / entsz : 0;
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		Elf32_Word xndx = 0;
+		const char *name;
+		size_t shndx;
+
+		if (!gelf_getsymshndx(d, xdata, i, &sym, &xndx)) {
+			ret = errf(err, errlen, -EIO, "%s: .symtab symbol %zu: libelf: %s", c->path, i,
+				   elf_errmsg(-1));
+			goto out;
+		}
+		if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_size)
+			continue;
+		shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		name = elf_strptr(c->elf, sh.sh_link, sym.st_name);
+		if (shndx != c->text_ndx || !name || sym.st_value > c->text_size ||
+		    sym.st_size > c->text_size - sym.st_value) {
+			c->nr_skipped++;
+			continue;
+		}
+		ret = VEC_GROW(sf, nr + 1, alloc);
+		if (ret)
+			goto out;
+		sf[nr].f.symbol = name;
+		sf[nr].f.text_off = sym.st_value;
+		sf[nr].f.size = sym.st_size;
+		sf[nr].order = i;
+		parse_symbol(&sf[nr].f);
+		nr++;
+	}
+	if (nr)
+		qsort(sf, nr, sizeof(*sf), cmp_sym_func);
+	c->funcs = calloc(nr ? nr : 1, sizeof(*c->funcs));
+	if (!c->funcs) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* wasmtime lays functions out one after the other; an overlap is a corrupt symbol. */
+	for (i = kept = 0; i < nr; i++) {
+		if (sf[i].f.text_off < end) {
+			c->nr_skipped++;
+			continue;
+		}
+		end = (uint64_t)sf[i].f.text_off + sf[i].f.size;
+		c->funcs[kept++] = sf[i].f;
+	}
+	c->nr_funcs = kept;
+	ret = 0;
+out:
+	free(sf);
+	return ret;
+}
+
+static int build_indexes(struct cwasm *c)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < c->nr_funcs; i++) {
+		const char *s = c->funcs[i].symbol;
+		uint64_t h = hash_bytes(HASH_SEED, s, strlen(s));
+
+		if (idx_table_find(&c->by_name, h, name_eq, s, c) >= 0)
+			continue;
+		ret = idx_table_add(&c->by_name, h, i);
+		if (ret)
+			return ret;
+	}
+	c->by_code = calloc(c->nr_funcs ? c->nr_funcs : 1, sizeof(*c->by_code));
+	if (!c->by_code)
+		return -ENOMEM;
+	for (i = 0; i < c->nr_funcs; i++) {
+		c->by_code[i].hash = code_hash(c->text + c->funcs[i].text_off, c->funcs[i].size);
+		c->by_code[i].size = c->funcs[i].size;
+		c->by_code[i].idx = i;
+	}
+	if (c->nr_funcs)
+		qsort(c->by_code, c->nr_funcs, sizeof(*c->by_code), cmp_code_key);
+	return 0;
+}
+
+int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
+{
+	Elf_Scn *scn = NULL, *text = NULL, *addrmap = NULL, *engine = NULL, *symtab = NULL;
+	size_t shnum, shstrndx, text_ndx = 0, addrmap_ndx = 0, engine_ndx = 0, symtab_ndx = 0;
+	GElf_Shdr text_sh, addrmap_sh, engine_sh;
+	Elf_Data *d, *xdata = NULL;
+	struct cwasm *c;
+	size_t size;
+	int ret;
+
+	if (elf_version(EV_CURRENT) == EV_NONE)
+		return errf(err, errlen, -EIO, "libelf: elf_version: %s", elf_errmsg(-1));
+	c = calloc(1, sizeof(*c));
+	if (!c)
+		return -ENOMEM;
+	c->path = path;
+	c->engine_major = -1;
+	/*
+	 * The whole file, read now: a mapping would turn a file truncated
+	 * meanwhile into SIGBUS. Only a regular file: libelf would only say
+	 * "invalid file descriptor" of a directory or FIFO.
+	 */
+	ret = read_file(path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
+			&size, err, errlen);
+	if (ret)
+		goto fail;
+	c->file_size = size;
+	ret = check_short_header(c, err, errlen);
+	if (ret)
+		goto fail;
+	c->elf = elf_memory((char *)c->image, c->file_size);
+	if (!c->elf) {
+		ret = errf(err, errlen, -EIO, "%s: libelf: elf_memory: %s", path, elf_errmsg(-1));
+		goto fail;
+	}
+	ret = check_header(c, err, errlen);
+	if (ret)
+		goto fail;
+	/*
+	 * libelf quietly shows no sections when their table is cut off: say so
+	 * instead. With more than 0xff00 sections e_shnum is 0 and the count is
+	 * in section 0, which must then fit at least.
+	 */
+	shnum = c->eh.e_shnum ? c->eh.e_shnum : c->eh.e_shoff ? 1 : 0;
+	if (shnum && (c->eh.e_shoff > c->file_size ||
+		      shnum * sizeof(Elf64_Shdr) > c->file_size - c->eh.e_shoff)) {
+		ret = errf_at(err, errlen, -EINVAL, path, 0x28, "the section header table at 0x%"
+			      PRIx64 " (%zu x %zu bytes) runs past the end of the file (0x%" PRIx64
+			      " bytes)", (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr),
+			      c->file_size);
+		goto fail;
+	}
+	ret = check_sections(c, &shstrndx, err, errlen);
+	if (ret)
+		goto fail;
+
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		size_t ndx = elf_ndxscn(scn);
+		const char *sname;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh)) {
+			ret = errf_at(err, errlen, -EIO, path, shdr_off(c, ndx),
+				      "section header %zu: libelf: %s", ndx, elf_errmsg(-1));
+			goto fail;
+		}
+		if (sh.sh_type == SHT_SYMTAB && !symtab) {
+			symtab = scn;
+			symtab_ndx = ndx;
+			continue;
+		}
+		sname = elf_strptr(c->elf, shstrndx, sh.sh_name);
+		if (!sname)
+			continue;
+		if (!text && !strcmp(sname, ".text")) {
+			text = scn;
+			text_ndx = ndx;
+			text_sh = sh;
+		} else if (!addrmap && !strcmp(sname, ".wasmtime.addrmap")) {
+			addrmap = scn;
+			addrmap_ndx = ndx;
+			addrmap_sh = sh;
+		} else if (!engine && !strcmp(sname, ".wasmtime.engine")) {
+			engine = scn;
+			engine_ndx = ndx;
+			engine_sh = sh;
+		}
+	}
+	if (!text) {
+		ret = errf(err, errlen, -EINVAL, "%s: no .text section", path);
+		goto fail;
+	}
+	/* Extended section indexes of the symbols, if any (SHN_XINDEX; not seen in practice). */
+	while (symtab && (scn = elf_nextscn(c->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == symtab_ndx) {
+			ret = section_data(c, scn, &sh, elf_ndxscn(scn), ".symtab_shndx", &xdata, err,
+					   errlen);
+			if (ret)
+				goto fail;
+			break;
+		}
+	}
+	ret = section_data(c, text, &text_sh, text_ndx, ".text", &d, err, errlen);
+	if (ret)
+		goto fail;
+	/* The address map and symbol values are 32-bit .text offsets. */
+	if (text_sh.sh_size > UINT32_MAX) {
+		ret = errf_at(err, errlen, -EINVAL, path, shdr_off(c, text_ndx), ".text of 0x%"
+			      PRIx64 " bytes, over 4 GiB", (uint64_t)text_sh.sh_size);
+		goto fail;
+	}
+	c->text = d && d->d_size ? d->d_buf : NULL;
+	c->text_size = d ? d->d_size : 0;
+	c->text_ndx = text_ndx;
+
+	/* A bad engine section only costs the version, which merely breaks addrmap ties. */
+	if (engine &&
+	    !section_data(c, engine, &engine_sh, engine_ndx, ".wasmtime.engine", &d, NULL, 0)) {
+		ret = read_engine(c, d);
+		if (ret)
+			goto fail;
+	}
+
+	if (addrmap) {
+		ret = section_data(c, addrmap, &addrmap_sh, addrmap_ndx, ".wasmtime.addrmap", &d,
+				   err, errlen);
+		if (ret)
+			goto fail;
+		/* Messages point into the file: the section's offset plus the one inside it. */
+		ret = addrmap__decode_at(d ? d->d_buf : NULL, d ? d->d_size : 0,
+					 addrmap_sh.sh_offset, c->engine_major, path, &c->addrmap,
+					 &c->nr_addrmap, &c->addrmap_fmt, err, errlen);
+		if (ret)
+			goto fail;
+		c->has_addrmap = true;
+	}
+
+	if (symtab) {
+		c->has_symtab = true;
+		ret = read_symbols(c, symtab, symtab_ndx, xdata, err, errlen);
+		if (ret)
+			goto fail;
+	}
+	ret = build_indexes(c);
+	if (ret)
+		goto fail;
+	c->path = NULL;
+	*out = c;
+	return 0;
+
+fail:
+	if (ret == -ENOMEM)
+		errf(err, errlen, ret, "%s: out of memory", path);
+	cwasm__close(c);
+	return ret;
+}
+
+void cwasm__close(struct cwasm *c)
+{
+	if (!c)
+		return;
+	idx_table_release(&c->by_name);
+	free(c->by_code);
+	free(c->funcs);
+	free(c->addrmap);
+	free(c->engine_version);
+	elf_end(c->elf);
+	free(c->image);
+	free(c);
+}
+
+uint16_t cwasm__e_machine(const struct cwasm *c)
+{
+	return c->eh.e_machine;
+}
+
+uint32_t cwasm__e_flags(const struct cwasm *c)
+{
+	return c->eh.e_flags;
+}
+
+bool cwasm__big_endian(const struct cwasm *c)
+{
+	return c->eh.e_ident[EI_DATA] == ELFDATA2MSB;
+}
+
+const uint8_t *cwasm__text(const struct cwasm *c, size_t *size)
+{
+	*size = c->text_size;
+	return c->text;
+}
+
+const struct cwasm_func *cwasm__funcs(const struct cwasm *c, size_t *nr)
+{
+	*nr = c->nr_funcs;
+	return c->funcs;
+}
+
+bool cwasm__has_symbols(const struct cwasm *c)
+{
+	return c->has_symtab;
+}
+
+size_t cwasm__nr_skipped_symbols(const struct cwasm *c)
+{
+	return c->nr_skipped;
+}
+
+const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *symbol)
+{
+	uint64_t h = hash_bytes(HASH_SEED, symbol, strlen(symbol));
+	long i = idx_table_find(&c->by_name, h, name_eq, symbol, c);
+
+	return i < 0 ? NULL : &c->funcs[i];
+}
+
+const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *code, size_t size,
+					  const struct cwasm_func *prev)
+{
+	struct code_key key;
+	size_t lo = 0, hi = c->nr_funcs, after;
+
+	if (!size || size > UINT32_MAX)
+		return NULL;
+	key.hash = code_hash(code, size);
+	key.size = size;
+	key.idx = 0;
+	after = prev ? (size_t)(prev - c->funcs) + 1 : 0;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_code_key(&c->by_code[mid], &key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < c->nr_funcs; lo++) {
+		const struct code_key *k = &c->by_code[lo];
+		const struct cwasm_func *f = &c->funcs[k->idx];
+
+		if (k->hash != key.hash || k->size != size)
+			break;
+		if (k->idx >= after && !memcmp(c->text + f->text_off, code, size))
+			return f;
+	}
+	return NULL;
+}
+
+const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
+				      size_t code_nr, uint64_t size, bool by_code, bool *stale)
+{
+	const struct cwasm_func *f = cwasm__find_symbol(c, name), *first = NULL;
+
+	*stale = false;
+	if (f) {
+		size_t n = code_nr < f->size ? code_nr : f->size;
+
+		/* n == 0: an object without code lines has no code pointer either */
+		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
+		    (n && memcmp(code, c->text + f->text_off, n)))
+			*stale = code_nr > 0 || size != f->size;
+		return f;
+	}
+	/* Only whole code can be compared. */
+	if (!by_code || !code_nr || code_nr != size)
+		return NULL;
+	for (f = cwasm__find_code(c, code, code_nr, NULL); f; f = cwasm__find_code(c, code, code_nr, f)) {
+		if (!first)
+			first = f;
+		if (f->wasm_name && !strcmp(f->wasm_name, name))
+			return f;
+	}
+	return first;
+}
+
+const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)
+{
+	size_t lo = 0, hi = c->nr_funcs;
+	const struct cwasm_func *f;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->funcs[mid].text_off <= text_off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	f = &c->funcs[lo - 1];
+	return text_off - f->text_off < f->size ? f : NULL;
+}
+
+bool cwasm__has_addrmap(const struct cwasm *c)
+{
+	return c->has_addrmap;
+}
+
+const struct addrmap_entry *cwasm__addrmap(const struct cwasm *c, size_t *nr,
+					   enum addrmap_format *fmt)
+{
+	*nr = c->nr_addrmap;
+	if (fmt)
+		*fmt = c->addrmap_fmt;
+	return c->addrmap;
+}
+
+bool cwasm__wasm_offset(const struct cwasm *c, const struct cwasm_func *f, uint32_t pc,
+			uint32_t *wasm_off)
+{
+	return addrmap__lookup(c->addrmap, c->nr_addrmap, f->text_off, f->text_off + f->size, pc,
+			       wasm_off);
+}
+
+const char *cwasm__engine_version(const struct cwasm *c)
+{
+	return c->engine_version;
+}
+
+int cwasm__engine_major(const struct cwasm *c)
+{
+	return c->engine_major;
+}

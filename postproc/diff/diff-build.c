@@ -1,0 +1,425 @@
+/* SPDX-License-Identifier: MIT */
+/* The comparison of two profiles (diff-build.h): sides, candidates, pairs, ranking, scales. */
+#define _GNU_SOURCE	/* qsort_r */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/name-match.h"
+#include "diff-build.h"
+#include "diff-match.h"
+
+static double share(uint64_t n, uint64_t total)
+{
+	return total ? (double)n * 100.0 / (double)total : 0.0;
+}
+
+/* new - base, stuck at the ends of int64_t. */
+static int64_t difference(uint64_t base, uint64_t nw)
+{
+	if (nw >= base)
+		return nw - base > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(nw - base);
+	return base - nw > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(base - nw);
+}
+
+static double magnitude(const struct diff *d, double delta, int64_t delta_samples)
+{
+	if (d->opts.counts)
+		return delta_samples < 0 ? -(double)delta_samples : (double)delta_samples;
+	return fabs(delta);
+}
+
+int diff__sign(const struct diff *d, double delta, int64_t delta_samples)
+{
+	char num[64];
+
+	if (d->opts.counts)
+		return delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
+	/* what prints as 0.00 has no sign */
+	if (!strcmp(fmt_pct(num, sizeof(num), fabs(delta)), "0.00"))
+		return 0;
+	return delta > 0 ? 1 : -1;
+}
+
+double diff__change(const struct diff *d, double delta, int64_t delta_samples)
+{
+	uint64_t t = d->total[DIFF_BASE] > d->total[DIFF_NEW] ? d->total[DIFF_BASE] : d->total[DIFF_NEW];
+
+	if (d->opts.counts)
+		return t ? magnitude(d, delta, delta_samples) / (double)t : 0;
+	return fabs(delta) / 100.0;
+}
+
+/* The event of each side: the one asked for, else BASE's first (by name in NEW). */
+static int find_events(struct diff *d)
+{
+	const struct stream *b = d->work->side[DIFF_BASE].stream, *n = d->work->side[DIFF_NEW].stream;
+	const char *name = d->opts.event;
+
+	if (!name && b->events_nr)
+		name = b->events[0].name;
+	if (!name && n->events_nr)
+		name = n->events[0].name;
+	d->event = name;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct stream *st = d->work->side[s].stream;
+
+		d->side[s].event = name ? stream__find_event(st, name) : -1;
+		/* A side without the event has no samples of it: only an asked
+		 * event, or an event the other side has, must exist. */
+		if (name && d->side[s].event < 0 && st->events_nr)
+			return -ENOENT;
+	}
+	return 0;
+}
+
+/* Samples of the event per object, and each side's T and W. */
+static int count_samples(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct diff_work_side *side = &d->work->side[s];
+		const struct stream *st = side->stream;
+		size_t n = st->objects_nr ? st->objects_nr : 1;
+
+		side->obj_samples = calloc(n, sizeof(*side->obj_samples));
+		side->candidate = calloc(n, sizeof(*side->candidate));
+		side->same_code = calloc(n, sizeof(*side->same_code));
+		side->func_of = malloc(n * sizeof(*side->func_of));
+		if (!side->obj_samples || !side->candidate || !side->same_code || !side->func_of)
+			return -ENOMEM;
+		if (d->side[s].event < 0)
+			continue;
+		d->total[s] = st->events[d->side[s].event].samples[HB_CLASS_ALL];
+		for (size_t i = 0; i < st->objects_nr; i++) {
+			const struct stream_object *o = &st->objects[i];
+			uint64_t sum = 0;
+
+			for (size_t k = 0; k < o->samples_nr; k++)
+				if (o->samples[k].ev == (uint64_t)d->side[s].event)
+					sum = sat_add(sum, o->samples[k].samples);
+			side->obj_samples[i] = sum;
+			if (o->kind == HB_KIND_JIT || o->kind == HB_KIND_CWASM)
+				d->jit[s] = sat_add(d->jit[s], sum);
+		}
+	}
+	return 0;
+}
+
+/* One side's function only, or two with the same code bytes (all known). */
+static bool same_code(const struct stream_object *a, const struct stream_object *b)
+{
+	return a->code_nr && a->code_nr == a->size && b->code_nr == a->code_nr &&
+	       b->size == a->size && a->e_machine == b->e_machine &&
+	       !memcmp(a->code, b->code, a->code_nr);
+}
+
+static const char *display_name(struct diff_work_side *side, uint32_t obj)
+{
+	if (side->annot)
+		return annotator__func(side->annot, side->stream, obj)->display;
+	return side->stream->objects[obj].name;
+}
+
+/*
+ * --function on both sides: per side, the strongest way the name matches
+ * any sampled object (raw or display name) selects, as for one report.
+ * A pair stays when either of its functions is selected.
+ */
+static int select_functions(struct diff *d)
+{
+	enum name_match best[DIFF__SIDES] = { NAME_MATCH_NONE, NAME_MATCH_NONE };
+	enum name_match *m;
+	size_t k = 0;
+
+	if (!d->opts.function)
+		return 0;
+	m = malloc((d->funcs_nr ? d->funcs_nr : 1) * 2 * sizeof(*m));
+	if (!m)
+		return -ENOMEM;
+	for (size_t i = 0; i < d->funcs_nr; i++)
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			const struct diff_func *f = &d->funcs[i];
+			enum name_match a = NAME_MATCH_NONE, b;
+
+			if (f->obj[s] != UINT32_MAX) {
+				a = name_match(d->opts.function, f->name[s]);
+				b = name_match(d->opts.function, display_name(&d->work->side[s], f->obj[s]));
+				a = b > a ? b : a;
+			}
+			m[2 * i + s] = a;
+			if (a > best[s])
+				best[s] = a;
+		}
+	for (size_t i = 0; i < d->funcs_nr; i++) {
+		bool keep = false;
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			keep |= best[s] != NAME_MATCH_NONE && m[2 * i + s] == best[s];
+		if (keep)
+			d->funcs[k++] = d->funcs[i];
+	}
+	d->funcs_nr = k;
+	free(m);
+	return 0;
+}
+
+/* Hottest change first; ties by the most samples, then name, then object. */
+static int func_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	const struct diff_func *x = a, *y = b;
+	double mx = magnitude(d, x->delta, x->delta_samples);
+	double my = magnitude(d, y->delta, y->delta_samples);
+	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
+	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
+	int c;
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const char *nx = x->name[s] ? x->name[s] : "", *ny = y->name[s] ? y->name[s] : "";
+
+		if ((c = strcmp(nx, ny)))
+			return c;
+	}
+	for (int s = 0; s < DIFF__SIDES; s++)
+		if (x->obj[s] != y->obj[s])
+			return x->obj[s] < y->obj[s] ? -1 : 1;
+	return 0;
+}
+
+/* Pairs by the same order, then function, then their place in it. */
+static int pair_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	const struct diff_pair *x = &d->pairs[*(const uint32_t *)a];
+	const struct diff_pair *y = &d->pairs[*(const uint32_t *)b];
+	double mx = magnitude(d, x->delta, x->delta_samples);
+	double my = magnitude(d, y->delta, y->delta_samples);
+	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
+	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
+
+	if (mx != my)
+		return mx > my ? -1 : 1;
+	if (hx != hy)
+		return hx > hy ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+static bool is_candidate(void *arg, size_t obj)
+{
+	return ((const struct diff_work_side *)arg)->candidate[obj];
+}
+
+/*
+ * Source lines pair the blocks of code that changed; code that did not
+ * pairs by its offsets, and code of one side pairs with nothing: neither
+ * needs a lookup (a DWARF lookup per instruction would cost more than the
+ * rest of the comparison).
+ */
+static enum report_source source_rows(void *arg, size_t obj)
+{
+	const struct diff_work_side *side = arg;
+
+	return side->same_code[obj] ? REPORT_SOURCE_NONE : REPORT_SOURCE_ALL;
+}
+
+static int build_side(struct diff *d, int s)
+{
+	struct diff_work_side *side = &d->work->side[s];
+	struct report_opts repo = { .list_selected = true, .whole_functions = true,
+				    .source_rows = source_rows, .source_rows_arg = side };
+	struct report *rep = &d->side[s].report;
+
+	side->rank_opts = (struct rank_opts){
+		.percent = 100.0, .no_threshold = true, .disassemble_all = true, .top = SIZE_MAX,
+		.select = is_candidate, .select_arg = side,
+	};
+	if (rank__build(&side->rank, side->stream, d->side[s].event, &side->rank_opts) ||
+	    report__build(rep, &side->rank, &side->rank_opts, side->annot, &repo))
+		return -ENOMEM;
+	for (size_t i = 0; i < side->stream->objects_nr; i++)
+		side->func_of[i] = UINT32_MAX;
+	for (size_t i = 0; i < rep->funcs_nr; i++)
+		side->func_of[rep->funcs[i].obj] = (uint32_t)i;
+	return 0;
+}
+
+/*
+ * What the outputs show of it: a function is drawn when it holds a shown
+ * pair; the page's one change scale goes up to the largest change of a
+ * drawn function's pair, and each side's bars to its hottest row there.
+ */
+static void decide_shown(struct diff *d)
+{
+	for (size_t i = 0; i < d->shown_nr; i++)
+		d->funcs[d->pairs[d->ranked[i]].func].drawn = true;
+	for (size_t i = 0; i < d->funcs_nr; i++) {
+		const struct diff_func *f = &d->funcs[i];
+
+		if (!f->drawn)
+			continue;
+		for (size_t j = 0; j < f->pairs_nr; j++)
+			if (d->pairs[f->first_pair + j].change > d->change_max)
+				d->change_max = d->pairs[f->first_pair + j].change;
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			const struct report_func *rf;
+
+			if (f->f[s] < 0)
+				continue;
+			rf = &d->side[s].report.funcs[f->f[s]];
+			for (size_t r = 0; r < rf->rows_nr; r++)
+				if (rf->rows[r].samples > d->row_max[s])
+					d->row_max[s] = rf->rows[r].samples;
+		}
+	}
+	d->function_unmatched = d->opts.function && !d->funcs_nr;
+}
+
+int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o)
+{
+	size_t i;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->opts = *o;
+	if (!(d->work = calloc(1, sizeof(*d->work))))
+		return -ENOMEM;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		d->side[s].label = in[s].label;
+		d->side[s].files = in[s].files;
+		d->work->side[s].stream = in[s].stream;
+		d->work->side[s].annot = in[s].annot;
+	}
+	if ((ret = find_events(d)))
+		return ret;
+	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
+		return ret;
+
+	if (o->min_delta >= 0)
+		d->min_delta = o->min_delta;
+	else if (o->counts)
+		d->min_delta = fmax(1.0, ceil(0.001 * (double)(d->total[0] > d->total[1] ?
+							       d->total[0] : d->total[1])));
+	else
+		d->min_delta = 0.1;
+
+	/*
+	 * A block never has more samples than its function: a pair of
+	 * functions whose larger side is below the threshold cannot hold a
+	 * pair of blocks above it, and is compared by its totals alone.
+	 */
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+		double bound;
+
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			f->share[s] = share(f->samples[s], d->total[s]);
+			if (f->obj[s] != UINT32_MAX)
+				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
+		}
+		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
+		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
+		f->sign = diff__sign(d, f->delta, f->delta_samples);
+		f->change = diff__change(d, f->delta, f->delta_samples);
+		bound = o->counts ? (double)(f->samples[0] > f->samples[1] ? f->samples[0] : f->samples[1]) :
+				    fmax(f->share[0], f->share[1]);
+		f->compared = o->all || bound >= d->min_delta;
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (f->compared && f->obj[s] != UINT32_MAX)
+				d->work->side[s].candidate[f->obj[s]] = true;
+		if (f->compared) {
+			bool same = f->obj[0] == UINT32_MAX || f->obj[1] == UINT32_MAX ||
+				    same_code(&d->work->side[0].stream->objects[f->obj[0]],
+					      &d->work->side[1].stream->objects[f->obj[1]]);
+
+			for (int s = 0; s < DIFF__SIDES; s++)
+				if (f->obj[s] != UINT32_MAX)
+					d->work->side[s].same_code[f->obj[s]] = same;
+			f->same_code = same && f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX;
+		}
+	}
+	if (d->funcs_nr > 1)
+		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	/* Ranked by magnitude: the functions that pass are a prefix too. */
+	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
+	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
+				    d->funcs[d->funcs_shown_nr].delta_samples) >= d->min_delta))
+		d->funcs_shown_nr++;
+
+	for (int s = 0; s < DIFF__SIDES; s++)
+		if ((ret = build_side(d, s)))
+			return ret;
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			uint32_t at = f->obj[s] != UINT32_MAX ? d->work->side[s].func_of[f->obj[s]] : UINT32_MAX;
+
+			f->f[s] = at == UINT32_MAX ? -1 : (int32_t)at;
+		}
+		f->first_pair = d->pairs_nr;
+		if (!f->compared)
+			continue;
+		d->compared_nr++;
+		if ((ret = diff_match__blocks(d, i)))
+			return ret;
+	}
+
+	for (i = 0; i < d->pairs_nr; i++) {
+		struct diff_pair *p = &d->pairs[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			p->share[s] = share(p->samples[s], d->total[s]);
+		p->delta = p->share[DIFF_NEW] - p->share[DIFF_BASE];
+		p->delta_samples = difference(p->samples[DIFF_BASE], p->samples[DIFF_NEW]);
+		p->sign = diff__sign(d, p->delta, p->delta_samples);
+		p->change = diff__change(d, p->delta, p->delta_samples);
+	}
+	d->ranked = malloc((d->pairs_nr ? d->pairs_nr : 1) * sizeof(*d->ranked));
+	if (!d->ranked)
+		return -ENOMEM;
+	for (i = 0; i < d->pairs_nr; i++)
+		d->ranked[i] = (uint32_t)i;
+	if (d->pairs_nr > 1)
+		qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
+	/* Ranked by magnitude: the pairs that pass are a prefix. */
+	for (i = 0; i < d->pairs_nr; i++) {
+		struct diff_pair *p = &d->pairs[d->ranked[i]];
+
+		p->rank = (uint32_t)(i + 1);
+		if (d->shown_nr == i && d->shown_nr < o->top &&
+		    (o->all || magnitude(d, p->delta, p->delta_samples) >= d->min_delta)) {
+			p->shown = true;
+			d->shown_nr++;
+		}
+	}
+	decide_shown(d);
+	return 0;
+}
+
+void diff__release(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct diff_work_side *side = d->work ? &d->work->side[s] : NULL;
+
+		report__release(&d->side[s].report);
+		if (!side)
+			continue;
+		rank__release(&side->rank);
+		FREE_AND_NULL(side->obj_samples);
+		FREE_AND_NULL(side->candidate);
+		FREE_AND_NULL(side->same_code);
+		FREE_AND_NULL(side->func_of);
+	}
+	FREE_AND_NULL(d->work);
+	FREE_AND_NULL(d->funcs);
+	FREE_AND_NULL(d->pairs);
+	FREE_AND_NULL(d->ranked);
+	d->funcs_nr = d->funcs_shown_nr = d->pairs_nr = d->shown_nr = 0;
+}

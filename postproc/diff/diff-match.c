@@ -1,0 +1,828 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Matching two compilations: functions by identity, then blocks by the best
+ * key both have (diff.h). Two compilations of one function differ in their
+ * addresses, their register allocation and the shape of their code, so no
+ * key is exact; each gives a similarity, and the most alike pairs are taken
+ * first, each block at most once.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate/v8/v8-name.h"
+#include "diff-match.h"
+
+size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
+		      const char *dso, bool with_location)
+{
+	const char *base = dso ? strrchr(dso, '/') : NULL;
+	size_t out;
+
+	if (!len)
+		return 0;
+	if (kind == HB_KIND_JIT)
+		return v8_name__identity(buf, len, name, with_location);
+	/* A symbol of a file: the same library may sit at another path. */
+	base = base ? base + 1 : dso ? dso : "";
+	if (!with_location)
+		base = "";
+	out = (size_t)snprintf(buf, len, "%s%s%s", base, *base ? " " : "", name);
+	return out < len ? out : len - 1;
+}
+
+/* Functions. */
+
+struct fentry {
+	char *key[2];			/* identity with and without the location */
+	char *tier;			/* without the location, with V8's tier marks:
+					 * "*work", "work-1-turbofan" */
+	const char *raw;		/* the stream's name */
+	const char *kind;		/* its wire name */
+	uint64_t samples;
+	uint32_t obj;
+	int side;
+	bool paired;
+	const char *sort_key;		/* the key of the level being paired */
+};
+
+static int fentry_cmp(const void *a, const void *b)
+{
+	const struct fentry *x = *(const struct fentry *const *)a;
+	const struct fentry *y = *(const struct fentry *const *)b;
+	int c = strcmp(x->sort_key, y->sort_key);
+
+	if (c)
+		return c;
+	if (x->side != y->side)
+		return x->side - y->side;
+	if ((c = strcmp(x->tier, y->tier)))
+		return c;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+static int by_heat(const void *a, const void *b)
+{
+	const struct fentry *x = *(const struct fentry *const *)a;
+	const struct fentry *y = *(const struct fentry *const *)b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->side != y->side)
+		return x->side - y->side;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+static int add_func(struct diff *d, const struct fentry *b, const struct fentry *n,
+		    enum diff_func_match m)
+{
+	struct diff_func *f;
+
+	if (VEC_GROW(d->funcs, d->funcs_nr + 1, d->funcs_alloc))
+		return -ENOMEM;
+	f = &d->funcs[d->funcs_nr++];
+	*f = (struct diff_func){ .f = { -1, -1 }, .obj = { UINT32_MAX, UINT32_MAX }, .match = m };
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct fentry *e = s == DIFF_BASE ? b : n;
+
+		if (!e)
+			continue;
+		f->obj[s] = e->obj;
+		f->name[s] = e->raw;
+		f->raw_name[s] = e->raw;
+		f->kind[s] = e->kind;
+		f->samples[s] = e->samples;
+	}
+	return 0;
+}
+
+/*
+ * Pair the entries of one key: base[0..nb), new[0..nn), each sorted by tier
+ * key, then hottest first. The same tier of the function first (TurboFan
+ * code with TurboFan code), then whatever is left, hottest with hottest.
+ */
+static int pair_group(struct diff *d, struct fentry **base, size_t nb,
+		      struct fentry **nw, size_t nn, enum diff_func_match m)
+{
+	size_t i = 0, j = 0, lb = 0, ln = 0;
+	int ret;
+
+	while (i < nb && j < nn) {
+		int c = strcmp(base[i]->tier, nw[j]->tier);
+
+		if (c < 0) {
+			i++;
+		} else if (c > 0) {
+			j++;
+		} else {
+			if ((ret = add_func(d, base[i], nw[j], m)))
+				return ret;
+			base[i++]->paired = nw[j++]->paired = true;
+		}
+	}
+	/* what is left, hottest first, pairwise */
+	for (i = 0; i < nb; i++)
+		if (!base[i]->paired)
+			base[lb++] = base[i];
+	for (j = 0; j < nn; j++)
+		if (!nw[j]->paired)
+			nw[ln++] = nw[j];
+	qsort(base, lb, sizeof(*base), by_heat);
+	qsort(nw, ln, sizeof(*nw), by_heat);
+	for (i = 0; i < lb && i < ln; i++) {
+		if ((ret = add_func(d, base[i], nw[i], m)))
+			return ret;
+		base[i]->paired = nw[i]->paired = true;
+	}
+	return 0;
+}
+
+static int pair_level(struct diff *d, struct fentry **all, size_t nr, int lvl)
+{
+	struct fentry **v = malloc((nr ? nr : 1) * sizeof(*v));
+	size_t n = 0, i, j;
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		if (!all[i]->paired) {
+			all[i]->sort_key = all[i]->key[lvl];
+			v[n++] = all[i];
+		}
+	qsort(v, n, sizeof(*v), fentry_cmp);
+	for (i = 0; i < n && !ret; i = j) {
+		size_t k;
+
+		for (j = i + 1; j < n && !strcmp(v[j]->key[lvl], v[i]->key[lvl]); j++)
+			;
+		for (k = i; k < j && v[k]->side == DIFF_BASE; k++)
+			;
+		if (k > i && k < j)
+			ret = pair_group(d, v + i, k - i, v + k, j - k,
+					 lvl ? DIFF_FUNC_NAME : DIFF_FUNC_IDENTITY);
+	}
+	free(v);
+	return ret;
+}
+
+int diff_match__funcs(struct diff *d)
+{
+	struct fentry *e = NULL, **p = NULL;
+	size_t nr = 0, cap = 0, i;
+	char key[1024];
+	int ret = -ENOMEM;
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct diff_work_side *w = &d->work->side[s];
+		const struct stream *st = w->stream;
+
+		for (i = 0; i < st->objects_nr; i++) {
+			const struct stream_object *o = &st->objects[i];
+			struct fentry *x;
+
+			if (!w->obj_samples[i])
+				continue;
+			if (VEC_GROW(e, nr + 1, cap))
+				goto out;
+			x = &e[nr];
+			*x = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
+					      .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
+			nr++;	/* from here on, released at out */
+			/* The kind's family leads the key: JIT code never pairs with a symbol. */
+			key[0] = o->kind == HB_KIND_JIT ? 'J' : 'F';
+			for (int l = 0; l < 2; l++) {
+				diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, !l);
+				if (!(x->key[l] = strdup(key)))
+					goto out;
+			}
+			/* the name up to a JIT's location, tier marks kept */
+			x->tier = strndup(o->name, o->kind == HB_KIND_JIT ? strcspn(o->name, " ") :
+							  strlen(o->name));
+			if (!x->tier)
+				goto out;
+		}
+	}
+	p = malloc((nr ? nr : 1) * sizeof(*p));
+	if (!p)
+		goto out;
+	for (i = 0; i < nr; i++)
+		p[i] = &e[i];
+	if ((ret = pair_level(d, p, nr, 0)) || (ret = pair_level(d, p, nr, 1)))
+		goto out;
+	/* the rest: on one side only */
+	for (i = 0; i < nr; i++) {
+		if (e[i].paired)
+			continue;
+		ret = add_func(d, e[i].side == DIFF_BASE ? &e[i] : NULL,
+			       e[i].side == DIFF_NEW ? &e[i] : NULL, DIFF_FUNC_NONE);
+		if (ret)
+			goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < nr; i++) {
+		free(e[i].key[0]);
+		free(e[i].key[1]);
+		free(e[i].tier);
+	}
+	free(e);
+	free(p);
+	return ret;
+}
+
+/* Blocks. */
+
+/* What a block is compared by. */
+struct bfeat {
+	uint64_t samples;
+	uint64_t *set[2];		/* sorted distinct keys: wasm offsets, source lines */
+	size_t set_nr[2];
+	uint32_t *mn;			/* its mnemonics, in order */
+	uint32_t *mn_sorted;
+	size_t mn_nr;
+	uint64_t exact;			/* its text with addresses masked */
+	uint32_t term;			/* the last mnemonic */
+	int32_t match;			/* the block paired with on the other side, -1 */
+	enum diff_key key;
+	double score;
+};
+
+/* The features of one function of one side. */
+struct fside {
+	const struct report_func *f;
+	struct bfeat *b;
+	size_t nr;
+	uint64_t *store;		/* behind every set */
+	uint32_t *mstore;		/* behind every mn and mn_sorted */
+};
+
+/* Hash of a row's mnemonic (data rows are all alike). */
+static uint32_t mnemonic(const struct report_row *row)
+{
+	const char *t = row->text;
+	size_t n = strcspn(t, " ");
+
+	if (row->flags & INSN_DATA)
+		return 1;
+	return (uint32_t)hash_bytes(HASH_SEED, t, n) | 2;
+}
+
+/*
+ * The row's text with what moves between compilations masked: the target of
+ * a branch or call (another layout, another place), and hex numbers of more
+ * than four digits (addresses the code embeds).
+ */
+static uint64_t row_hash(uint64_t h, const struct report_row *row)
+{
+	const char *t = row->text;
+
+	if (row->flags & (INSN_HAS_TARGET | INSN_DATA))
+		return hash_u64(h, mnemonic(row));
+	while (*t) {
+		if (t[0] == '0' && t[1] == 'x') {
+			size_t n = strspn(t + 2, "0123456789abcdef");
+
+			if (n > 4) {
+				h = hash_bytes(h, "#", 1);
+				t += 2 + n;
+				continue;
+			}
+		}
+		h = hash_bytes(h, t, 1);
+		t++;
+	}
+	return hash_u64(h, 0x0a);
+}
+
+/* A source line, by the file's base name: the two builds may come from
+ * checkouts at different paths (or V8 scripts run from another directory). */
+static uint64_t source_key(const char *file, uint32_t line)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base ? base + 1 : file;
+	return hash_u64(hash_bytes(HASH_SEED, base, strlen(base)), line);
+}
+
+static int u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int u32_cmp(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static size_t sort_unique(uint64_t *v, size_t n)
+{
+	size_t k = 0;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), u64_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!k || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+static void fside_release(struct fside *fs)
+{
+	free(fs->b);
+	free(fs->store);
+	free(fs->mstore);
+}
+
+static int fside_build(struct fside *fs, const struct report_func *f)
+{
+	uint64_t *at;
+	uint32_t *mat;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->f = f;
+	fs->nr = f ? f->blocks_nr : 0;
+	if (!fs->nr)
+		return 0;
+	fs->b = calloc(fs->nr, sizeof(*fs->b));
+	fs->store = malloc(2 * (f->rows_nr ? f->rows_nr : 1) * sizeof(*fs->store));
+	fs->mstore = malloc(2 * (f->rows_nr ? f->rows_nr : 1) * sizeof(*fs->mstore));
+	if (!fs->b || !fs->store || !fs->mstore)
+		return -ENOMEM;
+	at = fs->store;
+	mat = fs->mstore;
+	for (size_t i = 0; i < fs->nr; i++) {
+		const struct report_block *blk = &f->blocks[i];
+		const struct report_row *rows = f->rows + blk->first_row;
+		struct bfeat *b = &fs->b[i];
+		size_t n = blk->listed ? blk->insns : 0;
+
+		b->samples = blk->samples;
+		b->match = -1;
+		b->exact = HASH_SEED;
+		b->mn = mat;
+		b->mn_nr = n;
+		mat += n;
+		b->mn_sorted = mat;
+		mat += n;
+		for (int k = 0; k < 2; k++) {
+			b->set[k] = at;
+			for (size_t r = 0; r < n; r++) {
+				if (k == 0 && rows[r].has_wasm_offset)
+					*at++ = rows[r].wasm_offset;
+				else if (k == 1 && rows[r].source_file && rows[r].source_line)
+					*at++ = source_key(rows[r].source_file, rows[r].source_line);
+			}
+			b->set_nr[k] = sort_unique(b->set[k], (size_t)(at - b->set[k]));
+			at = b->set[k] + b->set_nr[k];
+		}
+		for (size_t r = 0; r < n; r++) {
+			b->mn[r] = b->mn_sorted[r] = mnemonic(&rows[r]);
+			b->exact = row_hash(b->exact, &rows[r]);
+		}
+		if (n > 1)
+			qsort(b->mn_sorted, n, sizeof(*b->mn_sorted), u32_cmp);
+		b->term = n ? b->mn[n - 1] : 0;
+	}
+	return 0;
+}
+
+/* How many elements two sorted multisets share. */
+static size_t common32(const uint32_t *a, size_t na, const uint32_t *b, size_t nb)
+{
+	size_t i = 0, j = 0, c = 0;
+
+	while (i < na && j < nb) {
+		if (a[i] < b[j])
+			i++;
+		else if (a[i] > b[j])
+			j++;
+		else
+			c++, i++, j++;
+	}
+	return c;
+}
+
+/* Above this many cells, sequences are compared as multisets (linear). */
+#define LCS_CELLS (1u << 16)
+
+/*
+ * How alike two mnemonic sequences are, 0..1: twice their longest common
+ * subsequence over their lengths; for long blocks, the same with the
+ * multisets' intersection instead.
+ */
+static double seq_similarity(const struct bfeat *a, const struct bfeat *b, uint32_t *row)
+{
+	size_t la = a->mn_nr, lb = b->mn_nr, best;
+
+	if (!la || !lb)
+		return la == lb ? 1.0 : 0.0;
+	if ((uint64_t)la * lb > LCS_CELLS) {
+		best = common32(a->mn_sorted, la, b->mn_sorted, lb);
+	} else {
+		/* one row of the LCS table, row[0..lb] */
+		memset(row, 0, (lb + 1) * sizeof(*row));
+		for (size_t i = 1; i <= la; i++) {
+			uint32_t diag = 0;
+
+			for (size_t j = 1; j <= lb; j++) {
+				uint32_t up = row[j];
+
+				row[j] = a->mn[i - 1] == b->mn[j - 1] ? diag + 1 :
+					 up > row[j - 1] ? up : row[j - 1];
+				diag = up;
+			}
+		}
+		best = row[lb];
+	}
+	return 2.0 * (double)best / (double)(la + lb);
+}
+
+struct cand {
+	uint32_t a, b;
+	double score;			/* the key's similarity */
+	double order;			/* with the tie-breakers: what the greedy pass sorts by */
+	uint64_t samples;
+};
+
+static int cand_cmp(const void *x, const void *y)
+{
+	const struct cand *p = x, *q = y;
+
+	if (p->order != q->order)
+		return p->order > q->order ? -1 : 1;
+	if (p->samples != q->samples)
+		return p->samples > q->samples ? -1 : 1;
+	if (p->a != q->a)
+		return p->a < q->a ? -1 : 1;
+	return p->b < q->b ? -1 : p->b > q->b;
+}
+
+/* The least similarity a key must show to pair two blocks. */
+static const double min_score[DIFF_KEY__NR] = {
+	[DIFF_KEY_WASM] = 0.2, [DIFF_KEY_SOURCE] = 0.2, [DIFF_KEY_ASM] = 0.5,
+};
+
+/* Blocks the asm key looks at around the expected place of a block. */
+#define WINDOW 16
+/* Candidates kept per block, the most alike: memory stays linear in the
+ * blocks however many of them look alike. */
+#define KEEP 8
+
+struct matcher {
+	struct fside side[DIFF__SIDES];
+	struct cand *c;
+	size_t c_nr, c_alloc;
+	uint32_t *lcs_row;
+	uint32_t *cnt;			/* per block of the other side: shared keys */
+	uint32_t *touched;
+	struct inv {			/* the other side's set keys, sorted */
+		uint64_t key;
+		uint32_t blk;
+	} *inv;
+	size_t inv_nr;
+};
+
+static int add_cand(struct matcher *m, uint32_t a, uint32_t b, enum diff_key key, double score,
+		    double order)
+{
+	const struct bfeat *x = &m->side[DIFF_BASE].b[a], *y = &m->side[DIFF_NEW].b[b];
+
+	if (score < min_score[key])
+		return 0;
+	if (VEC_GROW(m->c, m->c_nr + 1, m->c_alloc))
+		return -ENOMEM;
+	m->c[m->c_nr++] = (struct cand){ a, b, score, order, sat_add(x->samples, y->samples) };
+	return 0;
+}
+
+/* Keep only the KEEP best of the candidates from index from on. */
+static void keep_best(struct matcher *m, size_t from)
+{
+	if (m->c_nr - from <= KEEP)
+		return;
+	qsort(m->c + from, m->c_nr - from, sizeof(*m->c), cand_cmp);
+	m->c_nr = from + KEEP;
+}
+
+/* Relative place of block i of n, 0..1. */
+static double place(size_t i, size_t n)
+{
+	return n > 1 ? (double)i / (double)(n - 1) : 0.0;
+}
+
+/* Tie-breakers of a set key: the same last instruction, a similar place. */
+static double tie(const struct matcher *m, uint32_t a, uint32_t b)
+{
+	const struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+	double d = place(a, x->nr) - place(b, y->nr);
+
+	return 0.05 * (x->b[a].term == y->b[b].term) + 0.05 * (1.0 - (d < 0 ? -d : d));
+}
+
+/*
+ * Set keys (k 0: wasm offsets, 1: source lines): every unpaired block with
+ * samples on one side against every unpaired block of the other side that
+ * shares a key with it, found through an index of the other side's keys;
+ * their similarity is Jaccard's, |A and B| / |A or B|.
+ */
+static int set_cands(struct matcher *m, int k, enum diff_key key)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct fside *me = &m->side[s], *other = &m->side[!s];
+		size_t n = 0;
+
+		for (size_t j = 0; j < other->nr; j++)
+			n += other->b[j].match < 0 ? other->b[j].set_nr[k] : 0;
+		free(m->inv);
+		m->inv = malloc((n ? n : 1) * sizeof(*m->inv));
+		if (!m->inv)
+			return -ENOMEM;
+		m->inv_nr = 0;
+		for (size_t j = 0; j < other->nr; j++)
+			for (size_t e = 0; other->b[j].match < 0 && e < other->b[j].set_nr[k]; e++)
+				m->inv[m->inv_nr++] = (struct inv){ other->b[j].set[k][e], (uint32_t)j };
+		/* by key (the first member) */
+		qsort(m->inv, m->inv_nr, sizeof(*m->inv), u64_cmp);
+		for (size_t i = 0; i < me->nr; i++) {
+			const struct bfeat *b = &me->b[i];
+			size_t touched = 0;
+
+			/* (a pair sampled on both sides is a candidate twice: harmless) */
+			if (b->match >= 0 || !b->samples || !b->set_nr[k])
+				continue;
+			for (size_t e = 0; e < b->set_nr[k]; e++) {
+				size_t lo = 0, hi = m->inv_nr;
+
+				while (lo < hi) {
+					size_t mid = lo + (hi - lo) / 2;
+
+					if (m->inv[mid].key < b->set[k][e])
+						lo = mid + 1;
+					else
+						hi = mid;
+				}
+				for (; lo < m->inv_nr && m->inv[lo].key == b->set[k][e]; lo++) {
+					uint32_t j = m->inv[lo].blk;
+
+					if (!m->cnt[j]++)
+						m->touched[touched++] = j;
+				}
+			}
+			size_t c0 = m->c_nr;
+
+			for (size_t t = 0; t < touched; t++) {
+				uint32_t j = m->touched[t];
+				size_t inter = m->cnt[j];
+				double jac = (double)inter /
+					     (double)(b->set_nr[k] + other->b[j].set_nr[k] - inter);
+				uint32_t a = s == DIFF_BASE ? (uint32_t)i : j;
+				uint32_t bb = s == DIFF_BASE ? j : (uint32_t)i;
+
+				m->cnt[j] = 0;
+				if (add_cand(m, a, bb, key, jac, jac + tie(m, a, bb)))
+					return -ENOMEM;
+			}
+			keep_best(m, c0);
+		}
+	}
+	return 0;
+}
+
+/* Blocks whose masked text is found once on each side, unpaired: paired (score 1). */
+static int exact_pairs(struct matcher *m)
+{
+	struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+	struct hent { uint64_t h; uint32_t side, idx; } *v;
+	size_t n = x->nr + y->nr, k = 0, i, j;
+
+	v = malloc((n ? n : 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (int s = 0; s < DIFF__SIDES; s++)
+		for (i = 0; i < m->side[s].nr; i++)
+			if (m->side[s].b[i].match < 0)
+				v[k++] = (struct hent){ m->side[s].b[i].exact, (uint32_t)s, (uint32_t)i };
+	/* by hash only: a group's order does not matter, only its size per side */
+	qsort(v, k, sizeof(*v), u64_cmp);
+	for (i = 0; i < k; i = j) {
+		size_t na = 0, nb = 0;
+		uint32_t ia = 0, ib = 0;
+
+		for (j = i; j < k && v[j].h == v[i].h; j++) {
+			if (v[j].side)
+				nb++, ib = v[j].idx;
+			else
+				na++, ia = v[j].idx;
+		}
+		if (na == 1 && nb == 1) {
+			x->b[ia].match = (int32_t)ib;
+			y->b[ib].match = (int32_t)ia;
+			x->b[ia].key = y->b[ib].key = DIFF_KEY_ASM;
+			x->b[ia].score = y->b[ib].score = 1.0;
+		}
+	}
+	free(v);
+	return 0;
+}
+
+/*
+ * The asm key for what is left: every unpaired block with samples against
+ * the unpaired blocks of the other side around the place it is expected at:
+ * between the blocks the paired blocks before and after it are paired with,
+ * in proportion. Similarity: 0.7 of the mnemonic sequences', 0.15 for the
+ * same last instruction (the kind of branch), 0.15 for being where expected.
+ */
+static int asm_cands(struct matcher *m)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct fside *me = &m->side[s], *other = &m->side[!s];
+		size_t prev = SIZE_MAX, next = 0;
+
+		for (size_t i = 0; i < me->nr; i++) {
+			size_t lo, hi, from, to, c0;
+			double expect;
+
+			if (me->b[i].match >= 0) {
+				prev = i;
+				continue;
+			}
+			if (!me->b[i].samples)
+				continue;
+			/* the next paired block: found once per gap */
+			if (next <= i)
+				for (next = i + 1; next < me->nr && me->b[next].match < 0; next++)
+					;
+			lo = prev == SIZE_MAX ? 0 : (size_t)me->b[prev].match + 1;
+			hi = next == me->nr ? other->nr : (size_t)me->b[next].match;
+			if (hi <= lo) {
+				/* crossed pairs: the whole function */
+				lo = 0;
+				hi = other->nr;
+			}
+			{
+				size_t first = prev == SIZE_MAX ? 0 : prev + 1, span = next - first;
+
+				expect = (double)lo + (span > 1 ? (double)(i - first) / (double)(span - 1) : 0.0) *
+						(double)(hi - lo - 1);
+			}
+			from = expect > WINDOW ? (size_t)(expect - WINDOW) : 0;
+			to = (size_t)(expect + WINDOW) + 1;
+			if (from < lo)
+				from = lo;
+			if (to > hi)
+				to = hi;
+			c0 = m->c_nr;
+			for (size_t j = from; j < to; j++) {
+				uint32_t a = s == DIFF_BASE ? (uint32_t)i : (uint32_t)j;
+				uint32_t b = s == DIFF_BASE ? (uint32_t)j : (uint32_t)i;
+				const struct bfeat *x = &m->side[DIFF_BASE].b[a], *y = &m->side[DIFF_NEW].b[b];
+				double d = expect - (double)j, score;
+
+				if (other->b[j].match >= 0)
+					continue;
+				d = d < 0 ? -d : d;
+				score = 0.7 * seq_similarity(x, y, m->lcs_row) + 0.15 * (x->term == y->term) +
+					0.15 * (1.0 - (d > WINDOW ? 1.0 : d / WINDOW));
+				if (add_cand(m, a, b, DIFF_KEY_ASM, score, score))
+					return -ENOMEM;
+			}
+			keep_best(m, c0);
+		}
+	}
+	return 0;
+}
+
+/*
+ * The code key: the same bytes on both sides (diff_func.same_code), so
+ * blocks of the same [start, end) are the same code. (The blocks may still
+ * differ where the sampled offsets did: decoding starts at each.)
+ */
+static void code_pairs(struct matcher *m)
+{
+	struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+	size_t i = 0, j = 0;
+
+	while (i < x->nr && j < y->nr) {
+		const struct report_block *p = &x->f->blocks[i], *q = &y->f->blocks[j];
+
+		if (p->start < q->start) {
+			i++;
+		} else if (p->start > q->start) {
+			j++;
+		} else {
+			if (p->end == q->end) {
+				x->b[i].match = (int32_t)j;
+				y->b[j].match = (int32_t)i;
+				x->b[i].key = y->b[j].key = DIFF_KEY_CODE;
+				x->b[i].score = y->b[j].score = 1.0;
+			}
+			i++;
+			j++;
+		}
+	}
+}
+
+/* Take the candidates, most alike first, each block once. */
+static void take(struct matcher *m, enum diff_key key)
+{
+	struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+
+	if (m->c_nr > 1)
+		qsort(m->c, m->c_nr, sizeof(*m->c), cand_cmp);
+	for (size_t i = 0; i < m->c_nr; i++) {
+		struct cand *c = &m->c[i];
+
+		if (x->b[c->a].match >= 0 || y->b[c->b].match >= 0)
+			continue;
+		x->b[c->a].match = (int32_t)c->b;
+		y->b[c->b].match = (int32_t)c->a;
+		x->b[c->a].key = y->b[c->b].key = key;
+		x->b[c->a].score = y->b[c->b].score = c->score > 1.0 ? 1.0 : c->score;
+	}
+	m->c_nr = 0;
+}
+
+static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32_t b,
+		    const struct matcher *m)
+{
+	const struct bfeat *fa = a >= 0 ? &m->side[DIFF_BASE].b[a] : NULL;
+	const struct bfeat *fb = b >= 0 ? &m->side[DIFF_NEW].b[b] : NULL;
+	struct diff_pair *p;
+
+	if (!(fa && fa->samples) && !(fb && fb->samples))
+		return 0;
+	if (VEC_GROW(d->pairs, d->pairs_nr + 1, *alloc))
+		return -ENOMEM;
+	p = &d->pairs[d->pairs_nr++];
+	*p = (struct diff_pair){
+		.func = fi, .b = { a, b }, .key = fa && fb ? fa->key : DIFF_KEY_NONE,
+		.score = fa && fb ? fa->score : 0.0,
+		.samples = { fa ? fa->samples : 0, fb ? fb->samples : 0 },
+	};
+	if (p->key != DIFF_KEY_NONE)
+		d->keys[p->key]++;
+	return 0;
+}
+
+int diff_match__blocks(struct diff *d, size_t fi)
+{
+	struct diff_func *df = &d->funcs[fi];
+	struct matcher m = { 0 };
+	size_t most = 1;
+	int ret = -ENOMEM;
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct report_func *f = df->f[s] >= 0 ? &d->side[s].report.funcs[df->f[s]] : NULL;
+
+		if (fside_build(&m.side[s], f))
+			goto out;
+		for (size_t i = 0; i < m.side[s].nr; i++)
+			if (m.side[s].b[i].mn_nr + 1 > most)
+				most = m.side[s].b[i].mn_nr + 1;
+	}
+	m.lcs_row = malloc(most * sizeof(*m.lcs_row));
+	m.cnt = calloc(m.side[DIFF_BASE].nr + m.side[DIFF_NEW].nr + 1, sizeof(*m.cnt));
+	m.touched = malloc((m.side[DIFF_BASE].nr + m.side[DIFF_NEW].nr + 1) * sizeof(*m.touched));
+	if (!m.lcs_row || !m.cnt || !m.touched)
+		goto out;
+	if (m.side[DIFF_BASE].nr && m.side[DIFF_NEW].nr) {
+		if (df->same_code)
+			code_pairs(&m);
+		if (set_cands(&m, 0, DIFF_KEY_WASM))
+			goto out;
+		take(&m, DIFF_KEY_WASM);
+		if (set_cands(&m, 1, DIFF_KEY_SOURCE))
+			goto out;
+		take(&m, DIFF_KEY_SOURCE);
+		if (exact_pairs(&m) || asm_cands(&m))
+			goto out;
+		take(&m, DIFF_KEY_ASM);
+	}
+	df->first_pair = d->pairs_nr;
+	for (size_t i = 0; i < m.side[DIFF_BASE].nr; i++)
+		if (add_pair(d, &d->pairs_alloc, (uint32_t)fi, (int32_t)i, m.side[DIFF_BASE].b[i].match, &m))
+			goto out;
+	for (size_t j = 0; j < m.side[DIFF_NEW].nr; j++)
+		if (m.side[DIFF_NEW].b[j].match < 0 &&
+		    add_pair(d, &d->pairs_alloc, (uint32_t)fi, -1, (int32_t)j, &m))
+			goto out;
+	df->pairs_nr = d->pairs_nr - df->first_pair;
+	ret = 0;
+out:
+	for (int s = 0; s < DIFF__SIDES; s++)
+		fside_release(&m.side[s]);
+	free(m.c);
+	free(m.lcs_row);
+	free(m.cnt);
+	free(m.touched);
+	free(m.inv);
+	return ret;
+}

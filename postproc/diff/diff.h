@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The comparison of two profiles, block by block: `hotblocks diff BASE NEW`.
+ *
+ * Each side is a merged stream (one or more runs) ranked and reported as
+ * report.h describes, listing whole functions (every block, row and edge).
+ * diff__build pairs the functions of the two sides by identity, then the
+ * blocks of each pair by the best key both have, and ranks the pairs of
+ * blocks by the change in their share of all samples:
+ *
+ *   BASE stream --rank/report--\
+ *                               match --> struct diff --render--> text | JSON
+ *   NEW stream  --rank/report--/
+ *
+ * This header is data: diff__build (diff-build.h) decides everything an
+ * output shows (which functions are drawn, the change scale, the bars, how
+ * each change reads), and an output lays out a struct diff and nothing else.
+ * The side reports are part of it: the HTML page draws each function's graph
+ * (report.h's blocks and edges) painted by the changes of its pairs.
+ *
+ * Shares are percentages of each side's total samples (T of that side, as
+ * in the report). A delta is NEW minus BASE: positive means the code takes
+ * a larger share of the run (it got slower relative to the rest).
+ */
+#ifndef POSTPROC_DIFF_H
+#define POSTPROC_DIFF_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/report.h"
+
+enum diff_side_id { DIFF_BASE, DIFF_NEW, DIFF__SIDES };
+
+/* One side of the comparison. */
+struct diff_side {
+	const char *label;		/* "BASE" or "NEW" */
+	const char *files;		/* its inputs, as the user named them ("a.hbs b.hbs") */
+	long event;			/* the compared event's index in its stream, -1: none */
+	struct report report;		/* every selected function, whole */
+};
+
+struct diff_work;
+
+/* How two functions were paired. */
+enum diff_func_match {
+	DIFF_FUNC_NONE,		/* on one side only */
+	DIFF_FUNC_IDENTITY,	/* the same identity (diff__identity with the location) */
+	DIFF_FUNC_NAME,		/* the same name, but for the directory and line of a JIT
+				 * function's script, or the file of a symbol */
+};
+
+/* Which key paired two blocks: the first that both blocks have, in this order. */
+enum diff_key {
+	DIFF_KEY_NONE,		/* on one side only */
+	DIFF_KEY_CODE,		/* the two functions have the same code bytes, and the
+				 * blocks the same offsets */
+	DIFF_KEY_WASM,		/* the wasm offsets of their rows (wasmtime with --cwasm) */
+	DIFF_KEY_SOURCE,	/* the source lines of their rows (DWARF, jitdump DEBUG_INFO) */
+	DIFF_KEY_ASM,		/* their instruction sequences */
+	DIFF_KEY__NR
+};
+
+/* A pair of functions, or a function of one side. */
+struct diff_func {
+	int32_t f[DIFF__SIDES];		/* index in that side's report.funcs; -1: absent,
+					 * or not compared (see obj) */
+	uint32_t obj[DIFF__SIDES];	/* index in that side's stream.objects; UINT32_MAX: absent */
+	const char *name[DIFF__SIDES];	/* display names (NULL: absent) */
+	const char *raw_name[DIFF__SIDES]; /* as the stream names it (NULL: absent) */
+	const char *kind[DIFF__SIDES];	/* the kind's wire name: "jit", "native", "cwasm" */
+	enum diff_func_match match;
+	uint64_t samples[DIFF__SIDES];
+	double share[DIFF__SIDES];
+	double delta;			/* share[NEW] - share[BASE], points */
+	int64_t delta_samples;		/* samples[NEW] - samples[BASE] */
+	/* How its change reads, the same in every output: +1 NEW takes more
+	 * (slower), -1 less (faster), 0 none (it rounds to 0.00 points, or with
+	 * counts is 0 samples); and its size as a share of all samples (0..1;
+	 * with counts, the samples over the larger side's total). */
+	int sign;
+	double change;
+	/* Its blocks were matched: it could hold a block pair that passes
+	 * --min-delta (or --all). The others are compared by their totals only. */
+	bool compared;
+	/* Compared, on both sides, with the same code bytes (all known): blocks
+	 * of the same offsets are the same code (DIFF_KEY_CODE). */
+	bool same_code;
+	size_t first_pair, pairs_nr;	/* its pairs: diff.pairs[first_pair ..], by BASE block,
+					 * then NEW-only blocks by address */
+	bool drawn;			/* it holds a shown pair: a page draws its graphs */
+};
+
+/* A pair of blocks (either may be absent), with samples on at least one side. */
+struct diff_pair {
+	uint32_t func;			/* index in diff.funcs */
+	int32_t b[DIFF__SIDES];		/* index in that side's report_func.blocks; -1: absent */
+	enum diff_key key;
+	double score;			/* how alike by that key: 0..1 (1 = the same) */
+	uint64_t samples[DIFF__SIDES];
+	double share[DIFF__SIDES];
+	double delta;			/* share[NEW] - share[BASE], points */
+	int64_t delta_samples;
+	int sign;			/* how its change reads (as diff_func's) */
+	double change;
+	uint32_t rank;			/* 1-based place in diff.ranked */
+	bool shown;			/* among diff.ranked[0 .. shown_nr) */
+};
+
+struct diff_opts {
+	bool counts;			/* rank by the change in samples, not in share */
+	/* Shown pairs changed by at least this much: percentage points, or
+	 * samples with counts. Negative: the default (0.1 points; with counts,
+	 * 0.1% of the larger total, at least 1 sample). */
+	double min_delta;
+	size_t top;			/* at most this many shown pairs; SIZE_MAX: no limit */
+	bool all;			/* every pair of every sampled function; no min_delta/top */
+	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
+	const char *event;		/* the event to compare, or NULL: BASE's first */
+	bool listing;			/* text: each shown pair's blocks after the tables */
+};
+
+struct diff {
+	struct diff_side side[DIFF__SIDES];
+	struct diff_opts opts;
+	const char *event;		/* the event compared (borrowed), or NULL: none */
+	double min_delta;		/* the threshold in force, in the ranking's unit */
+	uint64_t total[DIFF__SIDES];	/* T of each side */
+	uint64_t jit[DIFF__SIDES];	/* W of each side */
+	/* Every pair of sampled functions (with --function: selected on a side),
+	 * by |delta| (|delta_samples| with counts), descending. */
+	struct diff_func *funcs;
+	size_t funcs_nr;
+	size_t funcs_shown_nr;		/* funcs[0 .. funcs_shown_nr) pass min_delta and top */
+	struct diff_pair *pairs;	/* of the compared functions, grouped by function */
+	size_t pairs_nr;
+	uint32_t *ranked;		/* every pair, by |delta| (or |delta_samples|) */
+	size_t shown_nr;		/* ranked[0 .. shown_nr) pass min_delta and top */
+	size_t compared_nr;		/* funcs compared block by block */
+	size_t keys[DIFF_KEY__NR];	/* pairs of both sides matched by each key */
+	/* --function selects no sampled function of either side. */
+	bool function_unmatched;
+	/* The top of the change scale: the largest change of a drawn function's pair. */
+	double change_max;
+	/* A full bar of each side: the most samples of a row of a drawn function. */
+	uint64_t row_max[DIFF__SIDES];
+	/* private */
+	size_t funcs_alloc, pairs_alloc;
+	struct diff_work *work;		/* what diff__build keeps for the side reports */
+};
+
+/* The wire names: "identity", "name", NULL; "code", "wasm", "source", "asm", NULL. */
+const char *diff__func_match_name(enum diff_func_match m);
+const char *diff__key_name(enum diff_key k);
+
+#endif

@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: MIT
+# The post-processor's layers: one folder each, bottom up, and what each may
+# use (its own folder and these, all lower). The Makefile builds a folder's
+# objects into one archive and links a unit test with its folder's archive
+# and those of USES_<folder>, in this order: a call up a layer is an
+# undefined reference. scripts/tests/layers.sh holds every #include to it.
+POSTPROC_DIRS := lib stream analysis annotate/dwarf annotate/v8 annotate/wasm annotate/wasmtime \
+	annotate report diff render/graph render/html render cli
+
+# Data-only headers (no .c) of a folder that the folders under it implement,
+# and so include from below: annotate/columns.h is what a source of the
+# annotator's columns fills (annotate/wasmtime/ is one).
+INTERFACES := annotate/columns.h
+
+USES_lib :=
+USES_stream := lib
+USES_analysis := stream lib
+USES_annotate/dwarf := lib
+USES_annotate/v8 := lib
+USES_annotate/wasm := lib
+USES_annotate/wasmtime := annotate/wasm annotate/dwarf stream lib
+USES_annotate := annotate/wasmtime annotate/wasm annotate/dwarf annotate/v8 analysis stream lib
+USES_report := annotate $(USES_annotate)
+USES_diff := report $(USES_report)
+USES_render/graph := report $(USES_report)
+USES_render/html := render/graph $(USES_render/graph)
+USES_render := render/html render/graph diff $(USES_diff)
+USES_cli := render $(USES_render)

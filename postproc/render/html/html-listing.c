@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/* A function's listing as an HTML table (html-listing.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "html-listing.h"
+#include "html-page.h"
+#include "lib/html.h"
+#include "render/graph/report-graph.h"
+
+static const char *const col_class[REPORT_COL__NR] = { "clif", "wasm", "src" };
+static const char *const col_head[REPORT_COL__NR] = { "CLIF", "Wasm", "Source" };
+
+/* A cell: absent, a continuation of the one above (ditto), or its text. */
+static void put_cell(FILE *out, int c, const struct report_cell *cell)
+{
+	if (!cell->text) {
+		fprintf(out, "<td class=\"%s none\">", col_class[c]);
+		return;
+	}
+	if (cell->ditto) {
+		fprintf(out, "<td class=\"%s same\">", col_class[c]);
+		return;
+	}
+	fprintf(out, "<td class=%s>", col_class[c]);
+	html_puts(out, cell->text);
+}
+
+/*
+ * The assembly cell; a branch, call or table entry that goes to a block of
+ * the function links to it: the target in the text ("jbe 0xf9") becomes the
+ * link, or a link follows the text when it does not end in the target.
+ */
+static void put_asm(FILE *out, const struct html_listing *l, const struct report_row *row)
+{
+	const char *text = row->text;
+	size_t n = strlen(text), tn;
+	char target[24], id[REPORT_ID_MAX];
+	uint32_t to;
+
+	fputs("<td>", out);
+	if (row->target_block < 0 || (size_t)row->target_block >= l->f->blocks_nr) {
+		html_escape(out, text, n);
+		return;
+	}
+	to = l->f->blocks[row->target_block].start;
+	tn = (size_t)snprintf(target, sizeof(target), "0x%" PRIx32, to);
+	report_graph__id(id, l->prefix, 'l', to);
+	if (n > tn && !strcmp(text + n - tn, target) && (text[n - tn - 1] == ' ' ||
+							 text[n - tn - 1] == ',')) {
+		html_escape(out, text, n - tn);
+		fprintf(out, "<a href=\"#%s\">%s</a>", id, target);
+	} else {
+		html_escape(out, text, n);
+		fprintf(out, " <a class=to href=\"#%s\">&rarr;&nbsp;%s</a>", id, target);
+	}
+}
+
+/*
+ * A row. A whole function's listing can be hundreds of thousands of rows
+ * (--all), so a row is lean: the cells' end tags, which HTML lets go, are
+ * left out, the cells of the four first columns have no class (the style
+ * sheet places them by position), and only a sampled row has data-samples.
+ */
+static void put_row(FILE *out, const struct html_listing *l, const struct report_row *row,
+		    const bool *cols, size_t ncols)
+{
+	double share = report_graph__share(l->rep, row->samples);
+	char pct[64];
+
+	if (row->line_text) {
+		const char *base = strrchr(row->source_file, '/');
+
+		fprintf(out, "<tr class=line><td colspan=3><td colspan=%zu>", ncols - 3);
+		html_puts(out, base ? base + 1 : row->source_file);
+		fprintf(out, ":%" PRIu32 ": <code>", row->source_line);
+		html_escape(out, row->line_text, row->line_len);
+		fputs("</code></tr>\n", out);
+	}
+	fputs(row->flags & INSN_DATA ? "<tr class=data" : "<tr", out);
+	if (row->samples) {
+		fprintf(out, " data-samples=%" PRIu64 ">", row->samples);
+		html_page__bar(out, l->bar_max ? (double)row->samples / (double)l->bar_max : 0,
+			       l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill);
+		fprintf(out, "<td title=\"%" PRIu64 " sample%s\">%s%%", row->samples,
+			plural(row->samples), fmt_pct(pct, sizeof(pct), share * 100));
+	} else {
+		fputs("><td><td>", out);
+	}
+	fprintf(out, "<td>%" PRIx32, row->off);
+	put_asm(out, l, row);
+	for (int c = 0; c < REPORT_COL__NR; c++)
+		if (cols[c])
+			put_cell(out, c, &row->cells[c]);
+	/* The row's end: its last cell's text ends there, without the line feed. */
+	fputs("</tr>\n", out);
+}
+
+static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t ncols)
+{
+	const struct report_block *blk = &l->f->blocks[b];
+	const struct html_listing_hooks *h = l->hooks;
+	char id[REPORT_ID_MAX], box[REPORT_ID_MAX], pct[64];
+	uint32_t drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
+	uint32_t rank = blk->rank;
+	bool shown = blk->shown;
+
+	if (h && h->block)
+		h->block(h->ctx, b, &rank, &shown);
+	/* ids and numbers need no quotes */
+	report_graph__id(id, l->prefix, 'l', blk->start);
+	report_graph__id(box, l->prefix, 'b', l->f->blocks[drawn].start);
+	fprintf(out, "<tbody class=\"blk%s\" id=%s data-box=%s data-start=%" PRIu32 " data-end=%"
+		PRIu32 " data-samples=%" PRIu64, shown ? " shown" : "", id, box, blk->start,
+		blk->end, blk->samples);
+	if (rank)
+		fprintf(out, " data-rank=%" PRIu32, rank);
+	if (h && h->attrs)
+		h->attrs(out, h->ctx, b);
+	fprintf(out, ">\n<tr class=bh><th colspan=%zu>", ncols);
+	if (l->g)
+		fprintf(out, "<a href=\"#%s\">block 0x%" PRIx32 "</a>", box, blk->start);
+	else
+		fprintf(out, "block 0x%" PRIx32, blk->start);
+	fputs(" <span class=facts>", out);
+	if (blk->samples)
+		fprintf(out, "%" PRIu64 " sample%s &middot; %s%% &middot; ", blk->samples,
+			plural(blk->samples),
+			fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100));
+	fprintf(out, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
+	if (rank)
+		fprintf(out, " &middot; #%" PRIu32, rank);
+	if (shown)
+		fputs(" &middot; shown", out);
+	if (l->g && drawn != b)
+		fprintf(out, " &middot; in the box of 0x%" PRIx32 " (%" PRIu32 " blocks)",
+			l->f->blocks[drawn].start, l->g->nodes[drawn].members);
+	if (h && h->facts)
+		h->facts(out, h->ctx, b);
+	fputs("</span></tr>\n", out);
+}
+
+void html_listing__meta(FILE *out, const struct report_func *f)
+{
+	const struct report_code *code = &f->code;
+
+	fprintf(out, "<p class=\"meta\">%s &middot; pid %" PRIu64 " &middot; 0x%" PRIx64 ", %" PRIu64
+		" bytes", f->kind, code->pid, code->address, code->size);
+	if (code->jit)
+		fprintf(out, " &middot; code load %" PRIu64, code->code_index);
+	if (code->path) {
+		fputs(" &middot; <span class=\"path\">", out);
+		html_puts(out, code->path);
+		fputs("</span>", out);
+	}
+	if (strcmp(code->name, f->display_name)) {
+		fputs(" &middot; symbol <code>", out);
+		html_puts(out, code->name);
+		fputs("</code>", out);
+	}
+	if (f->wasm.matched && f->wasm.module >= 0)
+		fprintf(out, " &middot; wasm module %d function %d", f->wasm.module, f->wasm.index);
+	if (f->wasm.stale)
+		fputs(" &middot; <b>stale</b>: the .cwasm's code differs from what ran", out);
+	if (f->unaligned || f->outside)
+		fprintf(out, " &middot; %" PRIu64 " sample%s inside instructions, %" PRIu64 " past the code",
+			f->unaligned, plural(f->unaligned), f->outside);
+	fputs("</p>\n", out);
+}
+
+int html_listing__write(FILE *out, const struct html_listing *l)
+{
+	const struct report_func *f = l->f;
+	const bool *cols = f->show;
+	size_t ncols = 4;
+	int32_t cur = -2;
+
+	fputs("<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Offset</th>"
+	      "<th>Assembly</th>", out);
+	for (int c = 0; c < REPORT_COL__NR; c++)
+		if (cols[c]) {
+			fprintf(out, "<th class=\"%s\">%s</th>", col_class[c], col_head[c]);
+			ncols++;
+		}
+	fputs("</tr></thead>\n", out);
+	for (size_t i = 0; i < f->rows_nr; i++) {
+		const struct report_row *row = &f->rows[i];
+
+		if (row->block != cur) {
+			if (cur != -2)
+				fputs("</tbody>\n", out);
+			cur = row->block;
+			if (cur >= 0 && (size_t)cur < f->blocks_nr)
+				block_head(out, l, (size_t)cur, ncols);
+			else
+				fprintf(out, "<tbody class=trail>\n<tr class=bh><th colspan=%zu>"
+					"data after the code</tr>\n", ncols);
+		}
+		put_row(out, l, row, cols, ncols);
+	}
+	if (cur != -2)
+		fputs("</tbody>\n", out);
+	fputs("</table>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
+{
+	const struct report_func *f = l->f;
+	struct report_graph_fit fit;
+	struct graph g;
+	bool drawn;
+	int ret;
+
+	html_listing__meta(out, f);
+	if (!f->disassembled) {
+		fputs("<p class=\"nocode\">Not disassembled: ", out);
+		html_puts(out, f->error ? f->error : "no code");
+		fputs(".</p>\n", out);
+		return ferror(out) ? -EIO : 0;
+	}
+	fputs("<div class=\"panes\">\n", out);
+	/* folded after painting: what the paint leaves warm stays drawn */
+	ret = report_graph__build_painted(&g, l->rep, f, l->prefix, NULL, l->heat, 0, paint);
+	if (!ret)
+		ret = report_graph__fit(&g, f->blocks_nr, &fit);
+	if (!ret)
+		ret = html_page__graph(out, &g, &fit, &drawn);
+	if (!ret) {
+		l->g = drawn ? &g : NULL;
+		fputs("<div class=\"listing-pane\">", out);
+		ret = html_listing__write(out, l);
+		l->g = NULL;
+		fputs("</div>\n</div>\n", out);
+	}
+	graph__release(&g);
+	return ret;
+}

@@ -1,0 +1,458 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `hotblocks diff --html`: the comparison as one self-contained page
+ * (html-page.h), built from the report page's pieces. The header facts of
+ * both sides, the table of functions and the ranked table of block pairs
+ * the text output prints, then each function that holds a shown pair: its
+ * control-flow graph of each side (report-graph.h) painted by the change of
+ * the pair each block is in (change-scale.h: red more share in NEW,
+ * green less, white no change, grey no samples on either side; a block one
+ * side lacks has a dashed outline), beside that side's listing
+ * (html-listing.h), NEW's first. The listings' bars are one plain colour:
+ * a heat-coloured (red) bar beside boxes whose red means "more in NEW"
+ * would read as a change.
+ *
+ * The numbers are the comparison's, as JSON gives them: each pair's row
+ * carries them in data- attributes in JSON's own format, and the cells print
+ * them as the text output does. A block's listing names its partner on the
+ * other side (data-pair), so selecting one marks both.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "render/graph/change-scale.h"
+#include "lib/util.h"
+#include "diff/diff.h"
+#include "render/html/html-listing.h"
+#include "render/html/html-page.h"
+#include "lib/html.h"
+#include "render.h"
+#include "render/graph/report-graph.h"
+
+static const char *const side_name[DIFF__SIDES] = { "BASE", "NEW" };
+static const char side_letter[DIFF__SIDES] = { 'b', 'n' };
+
+/* What a drawn side of a function needs to paint and annotate its blocks. */
+struct side_view {
+	const struct diff *d;
+	const struct diff_func *f;
+	int s;
+	const struct report_func *rf;
+	int32_t *pair_of;		/* [rf->blocks_nr]: index in d->pairs, or -1 */
+	const struct heat_scale *change;
+	char prefix[32];		/* this side's ids (report-graph.h) */
+};
+
+/* A delta coloured by its change, in element tag (a table cell, or a span
+ * in a heading): class "up" (red), "down" (green) or neither. */
+static void put_delta(FILE *out, const char *tag, const struct diff *d, const struct heat_scale *cs,
+		      int sign, double change, double delta, int64_t delta_samples)
+{
+	struct heat_colour c = change_scale__colour(cs, sign, change);
+	char text[80];
+
+	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</%s>", tag,
+		sign > 0 ? " up" : sign < 0 ? " down" : "", (unsigned)c.fill, (unsigned)c.ink,
+		render_diff_text__delta(text, sizeof(text), d, sign, delta, delta_samples), tag);
+}
+
+static void put_func_name(FILE *out, const struct diff_func *f)
+{
+	const char *b = f->name[DIFF_BASE], *n = f->name[DIFF_NEW];
+
+	fputs("<code>", out);
+	html_puts(out, b ? b : n);
+	fputs("</code>", out);
+	if (b && n && strcmp(b, n)) {
+		fputs(" &rarr; <code>", out);
+		html_puts(out, n);
+		fputs("</code>", out);
+	}
+}
+
+static uint32_t block_start(const struct diff *d, const struct diff_func *f,
+			    const struct diff_pair *p, int s)
+{
+	return d->side[s].report.funcs[f->f[s]].blocks[p->b[s]].start;
+}
+
+/* --- the header ------------------------------------------------------------ */
+
+static void put_notes(FILE *out, const struct diff *d)
+{
+	static const char *const note_class[] = {
+		[REPORT_NOTE_INPUT] = "input", [REPORT_NOTE_LOSS] = "loss",
+		[REPORT_NOTE_SELECTION] = "selection", [REPORT_NOTE_ANNOTATION] = "annotation",
+	};
+	size_t n = d->function_unmatched;
+
+	for (int s = 0; s < DIFF__SIDES; s++)
+		n += d->side[s].report.notes_nr;
+	if (!n)
+		return;
+	fputs("<ul class=\"notes\">\n", out);
+	for (int s = 0; s < DIFF__SIDES; s++)
+		for (size_t i = 0; i < d->side[s].report.notes_nr; i++) {
+			const struct report_note *note = &d->side[s].report.notes[i];
+			unsigned k = note->kind;
+
+			fprintf(out, "<li class=\"%s\">%s: ", k < ARRAY_SIZE(note_class) ?
+				note_class[k] : "", side_name[s]);
+			html_puts(out, note->text);
+			fputs("</li>\n", out);
+		}
+	if (d->function_unmatched) {
+		fputs("<li class=\"selection\">no sampled function of either side matches <code>", out);
+		html_puts(out, d->opts.function);
+		fputs("</code> (as a name, a glob or a substring)</li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+static void put_summary(FILE *out, const struct diff *d, const struct heat_scale *cs)
+{
+	char pct[64];
+
+	fputs("<section id=\"summary\">\n<h1>Hot blocks compared</h1>\n", out);
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct diff_side *side = &d->side[s];
+
+		fprintf(out, "<p class=\"totals side\" id=\"side-%s\" data-total=\"%" PRIu64 "\" "
+			"data-jit=\"%" PRIu64 "\"><b class=\"tag\">%s</b> <span class=\"path\">",
+			s == DIFF_BASE ? "base" : "new", d->total[s], d->jit[s], side_name[s]);
+		html_puts(out, side->files);
+		fprintf(out, "</span>: <b>%" PRIu64 "</b> total samples; <b>%" PRIu64 "</b> (%s%%) JIT"
+			" samples", d->total[s], d->jit[s], fmt_pct(pct, sizeof(pct), d->total[s] ?
+			(double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		if (side->report.runs_nr > 1)
+			fprintf(out, " in %zu runs", side->report.runs_nr);
+		fputs(".</p>\n", out);
+	}
+	fputs("<p class=\"selection\">", out);
+	if (d->event) {
+		fputs("Samples of <code>", out);
+		html_puts(out, d->event);
+		fputs("</code>; ", out);
+	}
+	fputs(d->opts.counts ? "samples of each side" : "shares of each side's total samples", out);
+	fprintf(out, "; delta = NEW &minus; BASE. Shown: <b>%zu</b> block pair%s", d->shown_nr,
+		plural(d->shown_nr));
+	if (d->opts.all)
+		fputs(" (every pair with samples)", out);
+	else
+		fprintf(out, " changed by at least %g %s", d->min_delta,
+			d->opts.counts ? "samples" : "points");
+	if (d->opts.top != SIZE_MAX && !d->opts.all)
+		fprintf(out, ", at most %zu", d->opts.top);
+	fprintf(out, "; %zu function%s compared block by block. Blocks paired by key: code %zu, "
+		"wasm %zu, source %zu, asm %zu.</p>\n", d->compared_nr, plural(d->compared_nr),
+		d->keys[DIFF_KEY_CODE], d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE],
+		d->keys[DIFF_KEY_ASM]);
+	put_notes(out, d);
+	html_page__change_legend(out, cs, d->opts.counts ?
+				 "change, % of the larger side's samples" :
+				 "change in share, percentage points");
+	html_page__plain_bar_key(out, "bar: an instruction's samples on its side, full width at "
+				 "that side's hottest instruction on the page; one colour, as colour "
+				 "here means change");
+	html_page__edge_keys(out);
+	fputs("<span class=\"ek\"><span class=\"box em\"></span> shown pair</span>"
+	      "<span class=\"ek\"><span class=\"box mark\"></span> on one side only</span>"
+	      "<span class=\"ek\"><span class=\"box fold\"></span> folded cold blocks</span></div>\n"
+	      "</section>\n", out);
+}
+
+/* --- the tables ------------------------------------------------------------ */
+
+static void put_func_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
+{
+	char a[64], b[64];
+
+	fprintf(out, "<section id=\"functions\">\n<h2>Functions <small>%zu of %zu, most changed "
+		"first</small></h2>\n<table id=\"ftable\"><thead><tr><th class=\"n\">#</th>"
+		"<th class=\"n\">BASE</th><th class=\"n\">NEW</th><th class=\"n\">delta</th>"
+		"<th>match</th><th>function</th></tr></thead><tbody>\n", d->funcs_shown_nr, d->funcs_nr);
+	for (size_t i = 0; i < d->funcs_shown_nr; i++) {
+		const struct diff_func *f = &d->funcs[i];
+
+		fprintf(out, "<tr data-func=\"d%zu\" data-match=\"%s\"><td class=\"n\">%zu</td>"
+			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, render_diff_text__func_match(f), i + 1,
+			render_diff_text__side(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
+				  f->share[DIFF_BASE], f->samples[DIFF_BASE]),
+			render_diff_text__side(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
+				  f->share[DIFF_NEW], f->samples[DIFF_NEW]));
+		put_delta(out, "td", d, cs, f->sign, f->change, f->delta, f->delta_samples);
+		fprintf(out, "<td>%s</td><td>", render_diff_text__func_match(f));
+		if (f->drawn)
+			fprintf(out, "<a href=\"#d%zu\">", i);
+		put_func_name(out, f);
+		fputs(f->drawn ? "</a></td></tr>\n" : "</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
+/* The listing id of a pair's block on side s ("" when it has none there). */
+static const char *pair_block_id(char buf[REPORT_ID_MAX], const struct diff *d,
+				 const struct diff_pair *p, int s)
+{
+	char prefix[32];
+
+	if (p->b[s] < 0)
+		return strcpy(buf, "");
+	snprintf(prefix, sizeof(prefix), "d%" PRIu32 "%c", p->func, side_letter[s]);
+	return report_graph__id(buf, prefix, 'l', block_start(d, &d->funcs[p->func], p, s));
+}
+
+static void put_pair_side_attrs(FILE *out, const struct diff *d, const struct diff_pair *p, int s)
+{
+	const char *w = s == DIFF_BASE ? "base" : "new";
+
+	if (p->b[s] < 0)
+		return;
+	fprintf(out, " data-%s-start=\"%" PRIu32 "\" data-%s-samples=\"%" PRIu64 "\" data-%s-share"
+		"=\"%.4f\"", w, block_start(d, &d->funcs[p->func], p, s), w, p->samples[s], w,
+		p->share[s]);
+}
+
+static void put_pair_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
+{
+	char a[64], b[64], m[64], id[REPORT_ID_MAX];
+
+	fprintf(out, "<section id=\"pairs\">\n<h2>Block pairs <small>%zu of %zu, most changed first"
+		"</small></h2>\n<table id=\"ptable\"><thead><tr><th class=\"n\">#</th>"
+		"<th class=\"n\">BASE</th><th class=\"n\">NEW</th><th class=\"n\">delta</th>"
+		"<th>match</th><th>function :: block</th></tr></thead><tbody>\n", d->shown_nr,
+		d->pairs_nr);
+	for (size_t i = 0; i < d->shown_nr; i++) {
+		const struct diff_pair *p = &d->pairs[d->ranked[i]];
+		const struct diff_func *f = &d->funcs[p->func];
+		bool has[DIFF__SIDES] = { p->b[DIFF_BASE] >= 0, p->b[DIFF_NEW] >= 0 };
+		int go = has[DIFF_NEW] ? DIFF_NEW : DIFF_BASE;
+
+		fprintf(out, "<tr class=\"pair%s\" data-rank=\"%" PRIu32 "\" data-func=\"d%" PRIu32
+			"\" data-goto=\"%s\" data-key=\"%s\" data-delta=\"%.4f\" data-delta-samples=\"%"
+			PRId64 "\"", has[DIFF_BASE] && has[DIFF_NEW] ? "" : " only", p->rank, p->func,
+			pair_block_id(id, d, p, go), diff__key_name(p->key) ? diff__key_name(p->key) : "",
+			p->delta, p->delta_samples);
+		put_pair_side_attrs(out, d, p, DIFF_BASE);
+		put_pair_side_attrs(out, d, p, DIFF_NEW);
+		fprintf(out, "><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+			i + 1, render_diff_text__side(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
+					 p->samples[DIFF_BASE]),
+			render_diff_text__side(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
+				  p->samples[DIFF_NEW]));
+		put_delta(out, "td", d, cs, p->sign, p->change, p->delta, p->delta_samples);
+		fprintf(out, "<td class=\"match\">%s</td><td>", render_diff_text__pair_match(m, sizeof(m), p));
+		put_func_name(out, f);
+		fprintf(out, " :: <a href=\"#%s\">block", id);
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (has[s])
+				fprintf(out, "%s0x%" PRIx32, s == DIFF_NEW && has[DIFF_BASE] ? " &rarr; " :
+					" ", block_start(d, f, p, s));
+		fputs("</a></td></tr>\n", out);
+	}
+	if (!d->shown_nr)
+		fprintf(out, "<tr><td colspan=\"6\" class=\"empty\">no block changed by %g %s or more"
+			"</td></tr>\n", d->min_delta, d->opts.counts ? "samples" : "points");
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
+/* --- a function: each side's graph and listing -------------------------------- */
+
+static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec, char *line1,
+			char *line2, char *tooltip)
+{
+	const struct side_view *v = ctx;
+	const struct report_block *blk = &v->rf->blocks[b];
+	const struct diff *d = v->d;
+	const struct diff_pair *p;
+	char delta[80], a[64], n[64], m[64];
+	int other = !v->s;
+
+	if (v->pair_of[b] < 0) {
+		/* no samples on either side */
+		spec->fill = HEAT_NONE_FILL;
+		spec->ink = HEAT_NONE_INK;
+		spec->cold = true;
+		spec->emphasis = false;
+		snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32, blk->start);
+		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
+		snprintf(tooltip, REPORT_GRAPH_TEXT, "block 0x%" PRIx32 "..0x%" PRIx32 ": no samples "
+			 "in BASE or NEW, %" PRIu32 " instruction%s", blk->start, blk->end, blk->insns,
+			 plural(blk->insns));
+		return;
+	}
+	p = &d->pairs[v->pair_of[b]];
+	{
+		struct heat_colour c = change_scale__colour(v->change, p->sign, p->change);
+
+		spec->fill = c.fill;
+		spec->ink = c.ink;
+	}
+	spec->cold = false;
+	spec->emphasis = p->shown;
+	spec->marked = p->b[other] < 0;
+	render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_samples);
+	snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32 "  %s", blk->start, delta);
+	if (spec->marked)
+		snprintf(line2, REPORT_GRAPH_TEXT, "%s only", side_name[v->s]);
+	else if (p->shown)
+		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s  #%" PRIu32, blk->insns,
+			 plural(blk->insns), p->rank);
+	else
+		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
+	snprintf(tooltip, REPORT_GRAPH_TEXT, "block 0x%" PRIx32 "..0x%" PRIx32 ": BASE %s, NEW %s, "
+		 "delta %s; %s%s", blk->start, blk->end,
+		 render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+			   p->samples[DIFF_BASE]),
+		 render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			   p->samples[DIFF_NEW]), delta, render_diff_text__pair_match(m, sizeof(m), p),
+		 p->shown ? ", shown" : "");
+}
+
+/* A pair's rank leads n / p to it once: on its NEW block, or its BASE one
+ * when NEW has none. */
+static void listing_block(const void *ctx, size_t b, uint32_t *rank, bool *shown)
+{
+	const struct side_view *v = ctx;
+	const struct diff_pair *p = v->pair_of[b] >= 0 ? &v->d->pairs[v->pair_of[b]] : NULL;
+
+	*shown = p && p->shown;
+	*rank = p && p->shown && (v->s == DIFF_NEW || p->b[DIFF_NEW] < 0) ? p->rank : 0;
+}
+
+static void listing_attrs(FILE *out, const void *ctx, size_t b)
+{
+	const struct side_view *v = ctx;
+	const struct diff_pair *p;
+	char id[REPORT_ID_MAX];
+
+	if (v->pair_of[b] < 0)
+		return;
+	p = &v->d->pairs[v->pair_of[b]];
+	fprintf(out, " data-delta=%.4f data-pair-rank=%" PRIu32, p->delta, p->rank);
+	if (p->b[!v->s] >= 0)
+		fprintf(out, " data-pair=%s", pair_block_id(id, v->d, p, !v->s));
+	else
+		fprintf(out, " data-only=%s", side_name[v->s]);
+}
+
+static void listing_facts(FILE *out, const void *ctx, size_t b)
+{
+	const struct side_view *v = ctx;
+	const struct diff *d = v->d;
+	const struct diff_pair *p;
+	char a[64], n[64], delta[80], m[64], id[REPORT_ID_MAX];
+	int other = !v->s;
+
+	if (v->pair_of[b] < 0)
+		return;
+	p = &d->pairs[v->pair_of[b]];
+	fprintf(out, " &middot; <span class=\"chg%s\">BASE %s &rarr; NEW %s (%s)</span> &middot; ",
+		p->sign > 0 ? " up" : p->sign < 0 ? " down" : "",
+		render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
+			  p->samples[DIFF_BASE]),
+		render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
+			  p->samples[DIFF_NEW]), render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta,
+			  p->delta_samples));
+	if (p->b[other] >= 0)
+		fprintf(out, "%s with <a href=\"#%s\">%s 0x%" PRIx32 "</a>",
+			render_diff_text__pair_match(m, sizeof(m), p), pair_block_id(id, d, p, other),
+			side_name[other], block_start(d, v->f, p, other));
+	else
+		fprintf(out, "<b class=\"only\">%s only</b>", side_name[v->s]);
+}
+
+static int put_side(FILE *out, struct side_view *v, const struct heat_scale *heat,
+		    uint64_t bar_max)
+{
+	const struct diff *d = v->d;
+	const struct diff_side *side = &d->side[v->s];
+	const struct report_graph_paint paint = { paint_block, v };
+	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
+	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true };
+	char pct[64];
+	int ret;
+
+	fprintf(out, "<div class=\"side %s\" id=\"%s\">\n<h3><b class=\"tag\">%s</b> <code>",
+		v->s == DIFF_BASE ? "base" : "new", v->prefix, side_name[v->s]);
+	html_puts(out, v->f->name[v->s]);
+	fprintf(out, "</code> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h3>\n",
+		fmt_pct(pct, sizeof(pct), v->f->share[v->s]), v->f->samples[v->s],
+		plural(v->f->samples[v->s]));
+	ret = html_listing__function(out, &l, &paint);
+	fputs("</div>\n", out);
+	return ret;
+}
+
+static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat_scale *cs,
+		    const struct heat_scale heat[DIFF__SIDES], const uint64_t bar_max[DIFF__SIDES])
+{
+	const struct diff_func *f = &d->funcs[i];
+	int ret = 0;
+
+	fprintf(out, "<section class=\"func diff\" id=\"d%zu\" data-name=\"", i);
+	html_puts(out, f->name[DIFF_NEW] ? f->name[DIFF_NEW] : f->name[DIFF_BASE]);
+	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#d%zu\">",
+		i + 1, i);
+	put_func_name(out, f);
+	fputs("</a> ", out);
+	put_delta(out, "span", d, cs, f->sign, f->change, f->delta, f->delta_samples);
+	fprintf(out, " <small>%s</small></h2>\n", render_diff_text__func_match(f));
+	/* NEW first: what the change made */
+	for (int k = 0; k < DIFF__SIDES && !ret; k++) {
+		int s = k ? DIFF_BASE : DIFF_NEW;
+		struct side_view v = { d, f, s, NULL, NULL, cs, "" };
+
+		if (f->f[s] < 0)
+			continue;
+		v.rf = &d->side[s].report.funcs[f->f[s]];
+		snprintf(v.prefix, sizeof(v.prefix), "d%zu%c", i, side_letter[s]);
+		v.pair_of = malloc((v.rf->blocks_nr ? v.rf->blocks_nr : 1) * sizeof(*v.pair_of));
+		if (!v.pair_of)
+			return -ENOMEM;
+		for (size_t b = 0; b < v.rf->blocks_nr; b++)
+			v.pair_of[b] = -1;
+		for (size_t j = 0; j < f->pairs_nr; j++) {
+			const struct diff_pair *p = &d->pairs[f->first_pair + j];
+
+			if (p->b[s] >= 0 && (size_t)p->b[s] < v.rf->blocks_nr)
+				v.pair_of[p->b[s]] = (int32_t)(f->first_pair + j);
+		}
+		ret = put_side(out, &v, &heat[s], bar_max[s]);
+		free(v.pair_of);
+	}
+	fputs("</section>\n", out);
+	return ret;
+}
+
+int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *o)
+{
+	struct heat_scale cs, heat[DIFF__SIDES];
+	char title[192], base[80], new_[80];
+	int ret = 0;
+
+	/* One change scale for the page; each side's listing keeps the heat
+	 * of its own report. */
+	heat_scale__init(&cs, d->change_max);
+	for (int s = 0; s < DIFF__SIDES; s++)
+		report_graph__heat(&heat[s], &d->side[s].report);
+	snprintf(title, sizeof(title), "hotblocks diff: %s vs %s",
+		 html_page__short(base, sizeof(base), d->side[DIFF_BASE].files, 70),
+		 html_page__short(new_, sizeof(new_), d->side[DIFF_NEW].files, 70));
+	html_page__begin(out, title);
+	put_summary(out, d, &cs);
+	put_func_table(out, d, &cs);
+	put_pair_table(out, d, &cs);
+	for (size_t i = 0; i < d->funcs_nr && !ret; i++)
+		if (d->funcs[i].drawn)
+			ret = put_func(out, d, i, &cs, heat, d->row_max);
+	if (ret)
+		return ret;
+	(void)o;
+	return html_page__end(out);
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/* Text report in the layout of `wasmtime hot-blocks` (JSON.md, "Text report"). */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/util.h"
+#include "render.h"
+#include "lib/term.h"
+
+#define ASM_MIN 10
+#define ASM_MAX 60
+#define COLOR_RESET "\033[0m"
+
+/* Heat of a sample cell, by its share of all samples: first row that fits. */
+static const struct heat {
+	double min_pct;
+	const char *sgr;
+} heat[] = {
+	{ 10.0, "\033[1;31m" },	/* bold red */
+	{ 2.0, "\033[33m" },	/* yellow */
+	{ 0.0, "\033[32m" },	/* green */
+};
+
+static double pct(uint64_t n, uint64_t total)
+{
+	return (double)n / (double)total * 100.0;
+}
+
+/* n spaces. */
+static void put_pad(FILE *out, size_t n)
+{
+	static const char spaces[] = "                                ";
+
+	for (; n > sizeof(spaces) - 1; n -= sizeof(spaces) - 1)
+		fwrite(spaces, 1, sizeof(spaces) - 1, out);
+	fwrite(spaces, 1, n, out);
+}
+
+/* The sample cell: the share of all samples, right-aligned in 10 bytes. */
+static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
+{
+	char num[64], cell[72];
+	double p = pct(n, total);
+	size_t i, len;
+
+	if (!n) {
+		put_pad(out, 10);
+		return;
+	}
+	len = (size_t)snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	if (len < 10)
+		put_pad(out, 10 - len);
+	if (!color) {
+		fputs(cell, out);
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(heat) - 1 && !(p >= heat[i].min_pct); i++)
+		;
+	fputs(heat[i].sgr, out);
+	fputs(cell, out);
+	fputs(COLOR_RESET, out);
+}
+
+/* Column widths, as the reference clamps them. */
+#define CLIF_MIN 6
+#define CLIF_MAX 40
+#define WASM_MIN 6
+#define WASM_MAX 40
+#define SOURCE_MAX 60
+
+static const char *const col_header[REPORT_COL__NR] = { "[CLIF]", "[Wasm]", "[Source]" };
+static const size_t col_min[REPORT_COL__NR] = { CLIF_MIN, WASM_MIN, 8 };
+static const size_t col_max[REPORT_COL__NR] = { CLIF_MAX, WASM_MAX, SOURCE_MAX };
+
+/* A cell as the reference prints it: '-' absent, '"' the same as above. */
+static const char *cell_text(const struct report_cell *c)
+{
+	return !c->text ? "-" : c->ditto ? "\"" : c->text;
+}
+
+/* The columns s takes, shown printable. */
+static size_t shown_width(const char *s)
+{
+	return term_width(s, strlen(s), 0);
+}
+
+/* Print s shown printable, cut to w columns, padded to w unless it is the row's last cell. */
+static void put_col(FILE *out, const char *s, size_t w, bool last)
+{
+	size_t n;
+
+	fputs("   ", out);
+	n = term_write(out, s, strlen(s), w, 0);
+	if (!last)
+		put_pad(out, w - n);
+}
+
+static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
+{
+	const struct report_func *f = &rep->funcs[ref->func];
+	const struct report_block *b = &f->blocks[ref->block];
+	const struct report_row *rows = f->rows + b->first_row;
+	const bool *show = b->show;
+	size_t w[REPORT_COL__NR] = { 0 };
+	size_t i, c, asm_w = 0, last = 0;
+	char num[64];
+
+	/* Deliberate divergence: the whole CFG block, so the header names its start. */
+	fputc('`', out);
+	term_puts(out, f->display_name);
+	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
+		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
+	for (i = 0; i < b->insns; i++) {
+		size_t len = shown_width(rows[i].text);
+
+		if (len > asm_w)
+			asm_w = len;
+	}
+	asm_w = asm_w < ASM_MIN ? ASM_MIN : asm_w > ASM_MAX ? ASM_MAX : asm_w;
+	for (c = 0; c < REPORT_COL__NR; c++) {
+		for (i = 0; i < b->insns; i++) {
+			/* A missing cell prints as "-": it counts as width 1. */
+			size_t len = rows[i].cells[c].text ? shown_width(rows[i].cells[c].text) : 1;
+
+			if (len > w[c])
+				w[c] = len;
+		}
+		w[c] = w[c] < col_min[c] ? col_min[c] : w[c] > col_max[c] ? col_max[c] : w[c];
+		if (show[c])
+			last = c + 1;
+	}
+	/* The reference pads every column but the last. */
+	fprintf(out, "%10s", "[Samples]");
+	put_col(out, "[Assembly]", asm_w, !last);
+	for (c = 0; c < REPORT_COL__NR; c++)
+		if (show[c])
+			put_col(out, col_header[c], w[c], c + 1 == last);
+	fputc('\n', out);
+	for (i = 0; i < b->insns; i++) {
+		const struct report_row *row = &rows[i];
+
+		/* objdump -S style: the source line above the first instruction it produced. */
+		if (row->line_text) {
+			const char *base = strrchr(row->source_file, '/');
+
+			put_pad(out, 13);
+			term_puts(out, base ? base + 1 : row->source_file);
+			fprintf(out, ":%" PRIu32 ":  ", row->source_line);
+			term_write(out, row->line_text, row->line_len, SIZE_MAX, TERM_TABS);
+			fputc('\n', out);
+		}
+		put_cell(out, row->samples, rep->total, color);
+		put_col(out, row->text, asm_w, !last);
+		for (c = 0; c < REPORT_COL__NR; c++)
+			if (show[c])
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last);
+		fputc('\n', out);
+	}
+	fputc('\n', out);
+}
+
+void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
+			bool color)
+{
+	put_block(out, rep, ref, color);
+}
+
+int render_text(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	char num[64];
+
+	fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples.\n\n",
+		rep->total, rep->jit, fmt_pct(num, sizeof(num), pct(rep->jit, rep->total)));
+	if (!rep->jit) {
+		fputs("No samples collected within JIT code.\n", out);
+		/* Native code may still have blocks: show them after the reference's line. */
+		if (rep->shown_nr)
+			fputc('\n', out);
+	}
+	for (size_t i = 0; i < rep->shown_nr; i++)
+		put_block(out, rep, &rep->shown[i], o->color);
+	return ferror(out) ? -EIO : 0;
+}

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report: everything an output shows, decided once, between ranking
+ * (rank.h) and the outputs (render.h).
+ *
+ * report__build (report-build.h) decides which functions are listed and in
+ * what order, which of their blocks and instructions, what each annotation
+ * cell says and when source is looked up, the control-flow edges of every
+ * block, the header's figures, the notes the user must read, and what every
+ * output shows of it (report-show.c): which columns, which cells repeat the
+ * one above (ditto), the top of the heat scale and of the bars. An output
+ * only lays this out: it reads a struct report and nothing else (no stream,
+ * rank or annotator: this header is data only), decides no content and looks
+ * nothing up:
+ *
+ *   stream --rank__build--> rank --report__build--> report --render--> output
+ *
+ * Counts are samples of the ranked event. Offsets are function-relative
+ * bytes. Indexes are into the arrays of the same report (funcs, a function's
+ * blocks, rows and edges). Strings are borrowed from the stream and the
+ * annotator the report was built from. Nothing here changes after
+ * report__build.
+ */
+#ifndef POSTPROC_REPORT_H
+#define POSTPROC_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/insn.h"	/* INSN_*, the flags of a row */
+
+struct source_text;
+
+/* The annotation columns, in the order every output shows them. */
+enum report_col {
+	REPORT_COL_CLIF,		/* the CLIF lines of the instruction's wasm offset */
+	REPORT_COL_WASM,		/* the Wasm instruction at that offset */
+	REPORT_COL_SOURCE,		/* file:line from DWARF / jitdump DEBUG_INFO */
+	REPORT_COL__NR
+};
+
+/* One control-flow edge, between two blocks of one function. */
+enum report_edge_kind {
+	REPORT_EDGE_FALLTHROUGH,	/* on into the next block: no branch ends the
+					 * block, or a conditional one is not taken */
+	REPORT_EDGE_TAKEN,		/* a direct jump, or a conditional branch taken */
+	REPORT_EDGE_CASE,		/* a case of a jump table, from the block of the
+					 * indirect jump that reads it (one edge per
+					 * distinct case, however many entries send
+					 * control there) */
+};
+
+struct report_edge {
+	uint32_t from, to;		/* indexes in report_func.blocks */
+	enum report_edge_kind kind;
+	/* It closes a cycle: a depth-first walk from the entry block (then from
+	 * each block it did not reach, in address order) meets its target still
+	 * open. Every loop has at least one; drawings show them going back up. */
+	bool back;
+};
+
+/* An annotation cell: [CLIF], [Wasm] or [Source] (enum report_col). */
+struct report_cell {
+	const char *text;		/* NULL: absent */
+	uint64_t key;			/* tells equal texts of different places apart:
+					 * the wasm offset, for CLIF and Wasm cells */
+	/* The same text and key as the cell above it in its block (or in the
+	 * trailing data): shown as a continuation ('"' in text). An absent cell
+	 * is never one, and the cell after it is shown whole. */
+	bool ditto;
+};
+
+/* One row of a function's listing: an instruction, or a data row (jump table
+ * entry, undecodable bytes, trailing data). */
+struct report_row {
+	uint32_t off;
+	uint16_t size;
+	uint16_t flags;			/* INSN_* (analysis/insn.h) */
+	uint64_t samples;		/* at exactly this offset */
+	const char *text;		/* the assembly cell (cfg_insn.text) */
+	int32_t block;			/* index in report_func.blocks; -1: trailing data */
+	int32_t target_block;		/* the block a direct branch, call or table entry
+					 * goes to (its start is the target), else -1 */
+	/* The function a call or branch out of this one goes to, by its display
+	 * name; NULL: none, or not known (no output shows it yet). */
+	const char *target_name;
+	struct report_cell cells[REPORT_COL__NR];
+	/* [Source]: the innermost frame's file (as DWARF or the JIT names it) and
+	 * line; NULL / 0 if unknown. */
+	const char *source_file;
+	uint32_t source_line;
+	uint32_t wasm_offset;		/* file offset in the original module, when
+					 * has_wasm_offset (report_func.wasm_offsets) */
+	/* report_opts.source_lines: line source_line of source_file, on the first
+	 * row of each span of rows from one line within a block, when the file is
+	 * readable (line_len bytes, no newline, not NUL-terminated); else NULL. */
+	const char *line_text;
+	uint32_t line_len;
+	/* cells[REPORT_COL_SOURCE] was looked up and the function can have one: only
+	 * then is an absent source cell "unknown" rather than "not asked". */
+	bool source;
+	bool has_wasm_offset;
+};
+
+/* One basic block (cfg.h), with or without samples. */
+struct report_block {
+	uint32_t start, end;		/* [start, end) */
+	uint32_t insns;			/* its rows, data rows included */
+	uint64_t samples;
+	uint32_t rank;			/* 1-based place among the ranked blocks (the
+					 * sampled blocks of selected functions); 0: none */
+	bool shown;			/* the selection took it (report.shown) */
+	bool listed;			/* its rows are in the report: rows[first_row ..
+					 * first_row + insns) */
+	size_t first_row;
+	size_t first_edge, edges_nr;	/* its successors: edges[first_edge ..], by target */
+	/* The columns of its own table (the text report shows a block alone):
+	 * [CLIF] and [Wasm] when the function has them, [Source] when one of the
+	 * block's rows has a cell. */
+	bool show[REPORT_COL__NR];
+};
+
+/* A function of the --cwasm module (report_func.wasm). */
+struct report_wasm {
+	bool matched;			/* the object is one of the module's functions */
+	const char *symbol;		/* its .cwasm ELF symbol */
+	uint64_t text_offset;		/* the symbol's offset in .text */
+	int module, index;		/* wasm[module]::function[index]; -1: a trampoline
+					 * or builtin */
+	bool stale;			/* its code differs from what ran */
+};
+
+/* One run of the input: a section of a stream, one run of the plugin. */
+struct report_run {
+	const char *origin;		/* the stream file it was read from */
+	unsigned long line;		/* where its section starts there */
+	const char *input;		/* the recording the plugin read, or NULL */
+	uint64_t total;			/* its samples of the event (`total all`) */
+};
+
+/* A function's samples from one run. */
+struct report_run_samples {
+	uint32_t run;			/* index in report.runs */
+	uint64_t samples;
+};
+
+/* What the stream says of a function's code object (STREAM.md `object`). */
+struct report_code {
+	const char *name;		/* as the stream names it: the jitdump load name,
+					 * or the symbol */
+	const char *path;		/* the jitdump (jit), or the file (native, cwasm);
+					 * NULL: none */
+	bool jit;			/* of kind jit: a jitdump's code load */
+	uint32_t e_machine;
+	uint64_t pid;
+	uint64_t address;		/* run-time address of its first byte */
+	uint64_t size;
+	uint64_t code_bytes;		/* the code bytes the stream has */
+	uint64_t sym_start;		/* native and cwasm: the symbol's address in its file */
+	const char *source;		/* native and cwasm: how the plugin found the function
+					 * (STREAM.md `source=`); NULL: the stream does not say */
+	uint64_t code_index;		/* jit: the load's code index */
+	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
+};
+
+/* One listed function: a sampled code object. */
+struct report_func {
+	size_t obj;			/* index in stream.objects */
+	struct report_code code;
+	const char *kind;		/* the kind's wire name: "jit", "native", "cwasm" */
+	const char *display_name;	/* demangled, or the wasm name-section name */
+	struct report_wasm wasm;
+	bool disassembled;		/* it has blocks and rows */
+	const char *error;		/* not disassembled: why, as one phrase */
+	uint32_t code_end;		/* disassembled: where trailing data begins */
+	uint64_t samples;		/* all of the object's samples */
+	uint64_t unaligned;		/* inside an instruction that starts elsewhere */
+	uint64_t outside;		/* past the code bytes the stream has */
+	/* Provenance: its samples by run (those with any), in run order; and
+	 * how many other objects of the same code and name were folded into it
+	 * (stream/stream-fold.c), CODE_MOVE copies not counted. */
+	struct report_run_samples *runs;
+	size_t runs_nr;
+	uint32_t folded;
+	/* The annotation columns it has; a [Source] column may still have no text
+	 * in a given block. */
+	bool has[REPORT_COL__NR];
+	/* The columns of its whole listing (the HTML page): has[] for [CLIF]
+	 * and [Wasm], [Source] when one of its rows (trailing data included)
+	 * has a cell. A block's show[] is a part of it. */
+	bool show[REPORT_COL__NR];
+	/* Its rows carry a wasm offset and [CLIF] / [Wasm] cells: a function of
+	 * the --cwasm module, with some column input given. */
+	bool wasm_offsets;
+	struct report_block *blocks;	/* every block, address order */
+	size_t blocks_nr;
+	struct report_row *rows;	/* the listed rows, address order */
+	size_t rows_nr;
+	struct report_edge *edges;	/* by source block, then target */
+	size_t edges_nr;
+	size_t sampled_blocks_nr;	/* its blocks with samples */
+	size_t shown_blocks_nr;		/* its blocks the selection took */
+};
+
+/* A shown block: funcs[func].blocks[block]. */
+struct report_ref {
+	uint32_t func, block;
+};
+
+/* One `total` class of the ranked event (all but `all`). */
+struct report_class {
+	const char *name;		/* wire name without "unattributed.": "jit", "no-map" */
+	bool unattributed;		/* one of the plugin's losses, in no object */
+	uint64_t samples;
+};
+
+enum report_note_kind {
+	REPORT_NOTE_INPUT,		/* the input: plugin warnings, skipped records */
+	REPORT_NOTE_LOSS,		/* samples counted in the total, in no block */
+	REPORT_NOTE_SELECTION,		/* how --percent and --function selected */
+	REPORT_NOTE_ANNOTATION,		/* the --cwasm / --clif / --wasm inputs */
+};
+
+/* Something the user should know that the report itself cannot show. */
+struct report_note {
+	enum report_note_kind kind;
+	char *text;			/* owned: one line, lowercase, no final period;
+					 * names and paths in it as the input has them:
+					 * each output escapes it its way (term.h) */
+};
+
+struct report {
+	/* Header. */
+	const char *event;		/* the ranked event; NULL: the input has none */
+	const char **events;		/* every event, first-appearance order */
+	size_t events_nr;
+	uint64_t total;			/* T: every sample of the event */
+	uint64_t jit;			/* W: in objects of kind jit or cwasm */
+	struct report_class *classes;	/* wire order */
+	size_t classes_nr;
+	struct report_run *runs;	/* every run of the input, in input order */
+	size_t runs_nr;
+	uint64_t no_code;		/* samples in no block (rank.h), over every object */
+	uint64_t not_disassembled;
+	uint64_t unaligned;
+	uint64_t outside_code;
+	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
+	struct {
+		double percent;
+		bool threshold;		/* false: --all */
+		size_t top;		/* SIZE_MAX: no --top */
+		const char *function;	/* --function, or NULL */
+		bool all;		/* list_selected */
+	} selection;
+
+	/* Listed functions: those with a shown block (list_selected: every
+	 * selected one), hottest first (rank.by_heat). */
+	struct report_func *funcs;
+	size_t funcs_nr;
+	/* The blocks the selection took, hottest first: what the text shows. */
+	struct report_ref *shown;
+	size_t shown_nr;
+	size_t shown_funcs_nr;		/* listed functions with a shown block */
+	/* The top of the one heat scale: the share (0..1) of all samples in the
+	 * hottest block of any listed function. */
+	double heat_max;
+	/* A full bar: the most samples of any listed row. */
+	uint64_t row_max;
+	/* In the order to tell them; REPORT_NOTE_ANNOTATION ones last. */
+	struct report_note *notes;
+	size_t notes_nr;
+
+	/* private */
+	struct source_text *source;
+	size_t notes_alloc;
+};
+
+/* The wire name of every edge kind: "fallthrough", "taken", "case". */
+const char *report__edge_kind_name(enum report_edge_kind kind);
+
+#endif

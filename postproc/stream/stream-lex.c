@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* The stream's lines and fields (stream-parse.h): bounded lines, decimal, hex and escaped string fields. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stream-parse.h"
+
+__attribute__((format(printf, 2, 3)))
+int stream_lex__bad(struct parser *p, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	snprintf(p->err, p->errlen, "%s:%lu: %s", p->fname, p->line, msg);
+	return -EINVAL;
+}
+
+int stream_lex__oom(struct parser *p)
+{
+	snprintf(p->err, p->errlen, "%s:%lu: out of memory", p->fname, p->line);
+	return -ENOMEM;
+}
+
+/* Read more input into r->buf: the bytes read, 0 at the end, or -EIO. */
+static long refill(struct reader *r, struct parser *p)
+{
+	size_t got;
+
+	if (r->len == r->alloc) {
+		size_t n = r->alloc ? r->alloc * 2 : 65536;
+		char *b;
+
+		if (n > HB_STREAM_LINE_MAX + 1)
+			n = HB_STREAM_LINE_MAX + 1;
+		b = realloc(r->buf, n);
+		if (!b)
+			return stream_lex__oom(p);
+		r->buf = b;
+		r->alloc = n;
+	}
+	got = fread(r->buf + r->len, 1, r->alloc - r->len, r->f);
+	if (!got && ferror(r->f)) {
+		snprintf(p->err, p->errlen, "%s: read error: %s", p->fname, strerror(errno));
+		return -EIO;
+	}
+	r->len += got;
+	return (long)got;
+}
+
+/*
+ * Next line into *line (NUL-terminated, newline removed). Returns 1, 0 at the
+ * end of input, or a negative errno with the message in p->err. A line longer
+ * than HB_STREAM_LINE_MAX is read past without being kept (memory stays
+ * bounded): 2, with *line its first LONG_HEAD bytes and r->long_len its length.
+ */
+int stream_lex__next_line(struct reader *r, struct parser *p, char **line)
+{
+	for (;;) {
+		char *nl = r->len > r->pos ? memchr(r->buf + r->pos, '\n', r->len - r->pos) : NULL;
+		long got;
+
+		if (nl && r->in_long) {
+			r->long_len += (size_t)(nl - (r->buf + r->pos));
+			r->pos = nl + 1 - r->buf;
+			r->in_long = false;
+			p->line++;
+			*line = r->head;
+			return 2;
+		}
+		if (nl) {
+			size_t len = (size_t)(nl - (r->buf + r->pos));
+
+			*nl = '\0';
+			*line = r->buf + r->pos;
+			r->pos = nl + 1 - r->buf;
+			p->line++;
+			/* The stream is text: a NUL would silently cut the line short. */
+			if (memchr(*line, '\0', len))
+				return stream_lex__bad(p, "NUL byte in line at column %zu",
+					   (size_t)((char *)memchr(*line, '\0', len) - *line) + 1);
+			return 1;
+		}
+		if (r->in_long) {
+			r->long_len += r->len - r->pos;
+			r->pos = r->len = 0;
+		} else if (r->pos) {
+			memmove(r->buf, r->buf + r->pos, r->len - r->pos);
+			r->len -= r->pos;
+			r->pos = 0;
+		}
+		if (!r->in_long && r->len > HB_STREAM_LINE_MAX) {
+			/* Keep the head (its kind and id), up to a NUL. */
+			memcpy(r->head, r->buf, LONG_HEAD);
+			r->head[LONG_HEAD] = '\0';
+			r->long_len = r->len;
+			r->in_long = true;
+			r->len = 0;
+		}
+		got = refill(r, p);
+		if (got < 0)
+			return (int)got;
+		if (!got) {
+			if (r->len || r->in_long) {
+				/* A stream ends with "end\n": a cut line is a cut stream. */
+				p->line++;
+				return stream_lex__bad(p, "last line has no newline (truncated stream?)");
+			}
+			return 0;
+		}
+	}
+}
+
+/* Split line at single spaces (STREAM.md: "fields are separated by one space"). */
+void stream_lex__split(struct parser *p, char *line)
+{
+	p->nf = 0;
+	for (;;) {
+		char *sp = strchr(line, ' ');
+
+		if (p->nf < MAX_FIELDS)
+			p->f[p->nf++] = line;
+		if (!sp)
+			break;
+		*sp = '\0';
+		line = sp + 1;
+	}
+}
+
+int stream_lex__get_dec(struct parser *p, const char *tok, const char *what, uint64_t *v)
+{
+	uint64_t n = 0;
+	const char *c = tok;
+
+	if (!*c)
+		return stream_lex__bad(p, "%s: empty number", what);
+	for (; *c; c++) {
+		if (*c < '0' || *c > '9')
+			return stream_lex__bad(p, "%s: '%s' is not an unsigned decimal number", what, tok);
+		if (n > (UINT64_MAX - (uint64_t)(*c - '0')) / 10)
+			return stream_lex__bad(p, "%s: %s is out of range", what, tok);
+		n = n * 10 + (uint64_t)(*c - '0');
+	}
+	*v = n;
+	return 0;
+}
+
+int stream_lex__get_hex(struct parser *p, const char *tok, const char *what, uint64_t *v)
+{
+	uint64_t n = 0;
+	const char *c;
+
+	if (tok[0] != '0' || tok[1] != 'x' || !tok[2])
+		return stream_lex__bad(p, "%s: '%s' is not a 0x-prefixed hex number", what, tok);
+	for (c = tok + 2; *c; c++) {
+		int d = hexval((unsigned char)*c);
+
+		if (d < 0)
+			return stream_lex__bad(p, "%s: '%s' is not a 0x-prefixed hex number", what, tok);
+		if (n >> 60)
+			return stream_lex__bad(p, "%s: %s is out of range", what, tok);
+		n = n << 4 | (uint64_t)d;
+	}
+	*v = n;
+	return 0;
+}
+
+/* Decode a STREAM.md string in place: %XX escapes. */
+int stream_lex__get_str(struct parser *p, char *tok, const char *what)
+{
+	char *in = tok, *out = tok;
+
+	while (*in) {
+		int hi, lo;
+
+		if (*in != '%') {
+			*out++ = *in++;
+			continue;
+		}
+		hi = hexval((unsigned char)in[1]);
+		lo = hi < 0 ? -1 : hexval((unsigned char)in[2]);
+		if (lo < 0)
+			return stream_lex__bad(p, "%s: bad %%-escape in '%s'", what, tok);
+		/* Names and paths come from NUL-terminated sources. */
+		if (!hi && !lo)
+			return stream_lex__bad(p, "%s: NUL byte (%%00) in a string", what);
+		*out++ = (char)(hi << 4 | lo);
+		in += 3;
+	}
+	*out = '\0';
+	return 0;
+}
+
+/* Fields past the n a record defines must be key=value (newer writers may add them). */
+int stream_lex__check_fields(struct parser *p, size_t n)
+{
+	size_t i;
+
+	if (p->nf < n)
+		return stream_lex__bad(p, "'%s' record: %zu fields, expected %zu", p->f[0], p->nf - 1, n - 1);
+	for (i = n; i < p->nf; i++)
+		if (!strchr(p->f[i], '='))
+			return stream_lex__bad(p, "'%s' record: unexpected field '%s'", p->f[0], p->f[i]);
+	return 0;
+}
+
+/* Section-local id tables. */

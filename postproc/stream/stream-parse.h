@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The stream reader's parts (stream__read, stream.h): the line reader and
+ * the parser's state (stream-lex.c reads lines and fields, stream-read.c
+ * the records). Internal to the stream folder.
+ */
+#ifndef POSTPROC_STREAM_PARSE_H
+#define POSTPROC_STREAM_PARSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "stream.h"
+
+/* Fields kept from one line; a longer line's extra fields are ignored unread. */
+#define MAX_FIELDS 64
+/* Distinct event names over all inputs: perf records a handful. */
+#define MAX_EVENTS 4096
+/* Section-local object id whose object kind was unknown: its lines are skipped. */
+#define SKIPPED UINT32_MAX
+/* Section-local object or event id whose defining line was too long (STREAM.md
+ * "Lines"): the lines that refer to it are skipped and counted. */
+#define LOST (UINT32_MAX - 1)
+/* What is kept of a line longer than HB_STREAM_LINE_MAX: enough for its kind and id. */
+#define LONG_HEAD 64
+
+/* Buffered line reader with a bounded line length. */
+struct reader {
+	FILE *f;
+	char *buf;
+	size_t pos, len, alloc;	/* unread bytes are buf[pos..len) */
+	/* In a line longer than HB_STREAM_LINE_MAX: its first bytes and its
+	 * length so far; the rest is read past, not kept. */
+	bool in_long;
+	char head[LONG_HEAD + 1];
+	uint64_t long_len;
+};
+
+/* A section-local object id and what it maps to. */
+struct local_obj {
+	uint64_t id;
+	uint32_t obj;		/* index in stream.objects, or SKIPPED, or LOST */
+	uint32_t lost;		/* LOST: index in stream.lost, or UINT32_MAX (not kept) */
+	uint64_t code_next;	/* offset the next `code` chunk of this section must start at */
+	/* 0: no debug line yet in this section; 1: this section supplies the object's
+	 * debug entries; 2: an earlier section did (the same load: keep those). */
+	uint8_t debug_state;
+};
+
+struct local_ev {
+	uint64_t id;
+	uint32_t ev;		/* index in stream.events, or LOST */
+	uint32_t lost;		/* LOST: index in stream.lost, or UINT32_MAX (not kept) */
+};
+
+struct parser {
+	struct stream *s;
+	const char *fname;
+	unsigned long line;
+	char *err;
+	size_t errlen;
+	bool in_section;
+	unsigned long section_line;
+	char *f[MAX_FIELDS];	/* fields of the current line, NUL-terminated in place */
+	size_t nf;
+	struct local_obj *objs;
+	size_t objs_nr, objs_alloc;
+	struct idx_table obj_ids;
+	struct local_ev *evs;
+	size_t evs_nr, evs_alloc;
+	struct idx_table ev_ids;
+};
+
+/* "FNAME:LINE: message" in p->err; returns -EINVAL. */
+int stream_lex__bad(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Out of memory while reading; returns -ENOMEM. */
+int stream_lex__oom(struct parser *p);
+
+/* The next line of r in *line (NUL-terminated, without its newline; a line
+ * longer than HB_STREAM_LINE_MAX keeps only its head, r->in_long). Returns 1,
+ * 0 at the end, or a negative errno. */
+int stream_lex__next_line(struct reader *r, struct parser *p, char **line);
+
+/* The fields of line, split at spaces in place, into p->f and p->nf. */
+void stream_lex__split(struct parser *p, char *line);
+
+/* A decimal field tok of what into *v; 0 or stream_lex__bad's -EINVAL. */
+int stream_lex__get_dec(struct parser *p, const char *tok, const char *what, uint64_t *v);
+
+/* A "0x" hexadecimal field. */
+int stream_lex__get_hex(struct parser *p, const char *tok, const char *what, uint64_t *v);
+
+/* A string field (STREAM.md escapes), decoded in place. */
+int stream_lex__get_str(struct parser *p, char *tok, const char *what);
+
+/* At least n fields on the line. */
+int stream_lex__check_fields(struct parser *p, size_t n);
+
+#endif

@@ -1,0 +1,210 @@
+/* SPDX-License-Identifier: MIT */
+/* Reader of the annotated stream (plugin/STREAM.md): every section of every input merged. */
+#ifndef POSTPROC_STREAM_H
+#define POSTPROC_STREAM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The one plugin header the post-processor shares: the stream's constants. */
+#include "../../plugin/stream-format.h"
+#include "lib/util.h"
+
+/* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */
+#define STREAM_WARNINGS_MAX 256
+/* Lines longer than HB_STREAM_LINE_MAX whose record was lost, told one by one. */
+#define STREAM_LOST_MAX 64
+
+/* One event, merged by name over all sections. */
+struct stream_event {
+	char *name;				/* owned */
+	uint64_t samples[HB_CLASS__NR];		/* `total` records summed, by enum hb_sample_class */
+	uint64_t period[HB_CLASS__NR];
+};
+
+/* The samples of one (object, event, offset), summed over all sections. */
+struct stream_sample {
+	uint32_t obj;		/* index in stream.objects */
+	uint32_t ev;		/* index in stream.events */
+	uint64_t off;		/* from the object's addr, in bytes */
+	uint64_t samples;
+	uint64_t period;
+};
+
+/* Samples of one object, event and run (stream_object.tally). */
+struct stream_tally {
+	uint32_t run;		/* index in stream.runs */
+	uint32_t ev;		/* index in stream.events */
+	uint64_t samples;
+};
+
+/* One section of the input: one run of the plugin (perf script). */
+struct stream_run {
+	const char *origin;	/* the fname given to stream__read (borrowed) */
+	unsigned long line;	/* where the section starts there */
+	char *input;		/* owned: its `input` record (the perf.data read), or NULL */
+	char **jitdumps;	/* owned: the paths of its `jitdump` records */
+	size_t jitdumps_nr, jitdumps_alloc;
+	/* owned: its `total <ev> all` records, summed by event, in record order */
+	struct stream_tally *totals;
+	size_t totals_nr, totals_alloc;
+};
+
+/* One jitdump DEBUG_INFO entry of a code object (STREAM.md `debug`). */
+struct stream_debug {
+	uint64_t addr;		/* code address as the JIT wrote it (absolute) */
+	uint32_t line, discrim;
+	char *file;		/* owned, decoded; "\xff" = same file as the previous entry */
+};
+
+/* One code object, merged over sections by its identity (STREAM.md `object`). */
+struct stream_object {
+	enum hb_object_kind kind;
+	uint32_t pid;
+	uint32_t e_machine;	/* ELF machine of the code */
+	uint64_t addr;		/* run-time address of the first code byte */
+	uint64_t size;		/* bytes, as the writer gave it */
+	uint64_t code_index;	/* jit only */
+	uint64_t load_time;	/* jit only, CLOCK_MONOTONIC ns */
+	uint64_t sym_start;	/* native and cwasm only */
+	char *name;		/* owned */
+	char *path;		/* owned: jit `dump`, native/cwasm `dso` */
+	/* The full lengths in bytes of a name and path the writer shortened
+	 * (`name-length=`, `dump-length=` / `dso-length=`), else 0. */
+	uint64_t name_length, path_length;
+	/* native/cwasm: how the plugin found the function (STREAM.md `source=`):
+	 * "symtab", "eh-frame", "perf-map", ...; "" when the writer did not say */
+	char source[16];
+	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
+	size_t code_nr, code_alloc;
+	/* owned: DEBUG_INFO entries in record order, from the first section that had them */
+	struct stream_debug *debug;
+	size_t debug_nr, debug_alloc;
+	/* After stream__finish: moved_into is the object this one's samples were
+	 * folded into (a CODE_MOVE copy of the same code), else UINT32_MAX; moves
+	 * counts the copies folded into this one. */
+	uint32_t moved_into;
+	uint32_t moves;
+	/* After stream__finish: folded_into is the object this one's samples were
+	 * folded into (the same code under the same name, stream-fold.c), else
+	 * UINT32_MAX; folds counts the objects folded into this one. */
+	uint32_t folded_into;
+	uint32_t folds;
+	/* owned: its samples by run and event; after stream__finish, sorted by
+	 * (ev, run), one entry each, those of the objects folded into it included. */
+	struct stream_tally *tally;
+	size_t tally_nr, tally_alloc;
+	/* After stream__finish: this object's samples, sorted by (ev, off); borrowed from stream. */
+	struct stream_sample *samples;
+	size_t samples_nr;
+	/* Where the object was first defined: the fname given to stream__read
+	 * (borrowed, must outlive the stream) and its line there. */
+	const char *origin;
+	unsigned long origin_line;
+};
+
+/*
+ * A line longer than HB_STREAM_LINE_MAX: its record alone is lost (STREAM.md
+ * "Lines"); when it defined an object or an event, the lines of its section
+ * that refer to that id are skipped and counted here.
+ */
+struct stream_lost {
+	const char *origin;	/* the fname given to stream__read (borrowed) */
+	unsigned long line;
+	uint64_t bytes;		/* the line's length, its newline not counted */
+	char kind[24];		/* its record kind (first word, cut) */
+	bool has_id;
+	uint64_t id;		/* `object` / `event`: the section-local id it defined */
+	uint64_t lines;		/* lines that referred to it, skipped */
+	uint64_t samples;	/* samples on the skipped `sample` lines */
+};
+
+/* A `warning` line of the plugin's, kept for the report (once per distinct text). */
+struct stream_warning {
+	char *text;		/* owned, decoded */
+	const char *origin;	/* the fname given to stream__read (borrowed) */
+};
+
+struct stream {
+	struct stream_object *objects;	/* first-appearance order over all sections */
+	size_t objects_nr, objects_alloc;
+	struct stream_event *events;	/* first-appearance order */
+	size_t events_nr, events_alloc;
+	struct stream_sample *samples;	/* after stream__finish: sorted by (obj, ev, off) */
+	size_t samples_nr, samples_alloc;
+	uint64_t sections;		/* complete sections read */
+	struct stream_run *runs;	/* every section begun, in input order */
+	size_t runs_nr, runs_alloc;
+	uint64_t skipped_kinds;		/* lines of a record kind this reader does not know */
+	uint64_t skipped_classes;	/* `total` lines of an unknown sample class */
+	uint64_t skipped_objects;	/* `object` lines of an unknown object kind */
+	uint64_t skipped_object_lines;	/* code/debug/sample lines of those objects */
+	/* The plugin's diagnostics (`warning` records), distinct texts in order,
+	 * at most STREAM_WARNINGS_MAX; warnings_dropped counts the rest. */
+	struct stream_warning *warnings;
+	size_t warnings_nr, warnings_alloc;
+	uint64_t warnings_dropped;
+	/* Records lost to lines over HB_STREAM_LINE_MAX: the first STREAM_LOST_MAX
+	 * in input order; lost_nr + lost_dropped are all of them, lost_lines and
+	 * lost_samples what all of them took with them. */
+	struct stream_lost *lost;
+	size_t lost_nr, lost_alloc;
+	uint64_t lost_dropped, lost_lines, lost_samples;
+	/* private */
+	struct idx_table obj_tab;
+	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
+	bool finished;
+};
+
+/* Set up an empty stream. */
+void stream__init(struct stream *s);
+
+/*
+ * Read every section of f (named fname in messages) and merge it into s.
+ * An object that another section defined with the same identity must agree
+ * on everything else (pid, e_machine, size and name for jit objects;
+ * e_machine, size and kind for native and cwasm ones, whose pid and address
+ * change from run to run): a disagreement is an error naming both places,
+ * never resolved by a guess.
+ * A line longer than HB_STREAM_LINE_MAX loses its record alone (s->lost).
+ * Returns 0, or on bad input -EINVAL with "FNAME:LINE: message" in err
+ * (-EIO for a read error, -ENOMEM); s must then only be released.
+ * Not valid after stream__finish.
+ */
+int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
+
+/* Done reading: fold copies of one code (CODE_MOVE, and the same code under
+ * the same name, stream-fold.c), sort the samples and point each object at
+ * its own. Returns 0, -ENOMEM, or -ERANGE when one offset's samples over all
+ * sections overflow 64 bits. */
+int stream__finish(struct stream *s);
+
+/* Index of the event called name, or -1. */
+long stream__find_event(const struct stream *s, const char *name);
+
+/* Free everything s owns. */
+void stream__release(struct stream *s);
+
+/*
+ * For the reader's parts (stream-read.c, stream-fold.c): sort s->samples and
+ * sum those of one (object, event, offset); returns 0, or -ERANGE when a sum
+ * does not fit 64 bits (overflow sets nothing); saturate: sums stick at
+ * UINT64_MAX instead (after folding moved code).
+ */
+int stream__merge_samples(struct stream *s, bool saturate);
+
+/*
+ * Add samples to a tally kept sorted by (ev, run) as it grows (in record
+ * order): the last entry when it is of the same run and event, else a new
+ * one. Saturates. Returns 0 or -ENOMEM.
+ */
+int stream__tally_add(struct stream_tally **v, size_t *nr, size_t *alloc, uint32_t run,
+		      uint32_t ev, uint64_t samples);
+
+/* The wire names of the enums, "jit", "unattributed.no-map", ... */
+const char *stream__kind_name(enum hb_object_kind kind);
+const char *stream__class_name(enum hb_sample_class cls);
+
+#endif

@@ -1,0 +1,703 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the comparison (postproc/diff/diff.c, diff-match.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+
+#include <cmocka.h>
+
+#include "diff/diff-build.h"
+#include "diff/diff-match.h"
+#include "diff/diff.h"
+#include "render/graph/change-scale.h"
+#include "render/graph/heat.h"
+#include "render/render.h"
+
+static void identity_is(enum hb_object_kind kind, const char *name, const char *dso,
+			const char *with, const char *without)
+{
+	char buf[256];
+
+	diff__identity(buf, sizeof(buf), kind, name, dso, true);
+	assert_string_equal(buf, with);
+	diff__identity(buf, sizeof(buf), kind, name, dso, false);
+	assert_string_equal(buf, without);
+}
+
+/* What two compilations of one function share, in the names V8 and others give. */
+static void identities(void **state)
+{
+	/* V8 11+ and V8 10 name one TurboFan function apart: tag, tier, column */
+	identity_is(HB_KIND_JIT, "JS:*work /srv/a/hot.js:5:14", NULL, "work /srv/a/hot.js:5:14",
+		    "work hot.js");
+	identity_is(HB_KIND_JIT, "LazyCompile:*work /srv/b/hot.js:5", NULL, "work /srv/b/hot.js:5",
+		    "work hot.js");
+	identity_is(HB_KIND_JIT, "JS:^work /srv/a/hot.js:5:14", NULL, "work /srv/a/hot.js:5:14",
+		    "work hot.js");
+	/* wasm: the function index stays, the tier goes */
+	identity_is(HB_KIND_JIT, "JS:work-1-turbofan", NULL, "work-1", "work-1");
+	identity_is(HB_KIND_JIT, "Function:work-1-liftoff", NULL, "work-1", "work-1");
+	/* a tier word not after an index is part of the name */
+	identity_is(HB_KIND_JIT, "JS:x-turbofan", NULL, "x-turbofan", "x-turbofan");
+	/* top-level code has no name: the script is all there is */
+	identity_is(HB_KIND_JIT, "JS:* /srv/run.js:1:1", NULL, " /srv/run.js:1:1", " run.js");
+	/* names of other JITs stay as they are ("::" is no V8 tag) */
+	identity_is(HB_KIND_JIT, "wasm[0]::function[1]", NULL, "wasm[0]::function[1]",
+		    "wasm[0]::function[1]");
+	identity_is(HB_KIND_JIT, "std::sort", NULL, "std::sort", "std::sort");
+	identity_is(HB_KIND_JIT, "hash", NULL, "hash", "hash");
+	identity_is(HB_KIND_JIT, "", NULL, "", "");
+	/* symbols: the file's base name, then without it */
+	identity_is(HB_KIND_NATIVE, "malloc", "/usr/lib/x86_64-linux-gnu/libc.so.6",
+		    "libc.so.6 malloc", "malloc");
+	identity_is(HB_KIND_CWASM, "wasm[0]::function[2]::mix", "/tmp/m.cwasm",
+		    "m.cwasm wasm[0]::function[2]::mix", "wasm[0]::function[2]::mix");
+}
+
+static void identity_is_cut_to_the_buffer(void **state)
+{
+	char buf[6];
+
+	assert_int_equal(diff__identity(buf, sizeof(buf), HB_KIND_JIT, "JS:*work /a.js:1:2", NULL,
+					true), 5);
+	assert_string_equal(buf, "work ");
+	assert_int_equal(diff__identity(buf, sizeof(buf), HB_KIND_NATIVE, "function", "/l.so",
+					true), 5);
+	assert_string_equal(buf, "l.so ");
+	assert_int_equal(diff__identity(buf, 0, HB_KIND_JIT, "x", NULL, true), 0);
+}
+
+/* A synthetic block: rows of (mnemonic text, wasm offset or -1, source line or 0). */
+struct row_spec {
+	const char *text;
+	int wasm;
+	unsigned line;
+};
+
+struct block_spec {
+	uint64_t samples;
+	const struct row_spec *rows;
+	size_t nr;
+};
+
+#define BLOCK(samples, ...)                                                          \
+	{ samples, (const struct row_spec[]){ __VA_ARGS__ },                         \
+	  sizeof((const struct row_spec[]){ __VA_ARGS__ }) / sizeof(struct row_spec) }
+
+static void make_func(struct report_func *f, const struct block_spec *b, size_t nb)
+{
+	size_t rows = 0, r = 0;
+	uint32_t off = 0;
+
+	for (size_t i = 0; i < nb; i++)
+		rows += b[i].nr;
+	memset(f, 0, sizeof(*f));
+	f->blocks = calloc(nb, sizeof(*f->blocks));
+	f->rows = calloc(rows, sizeof(*f->rows));
+	assert_non_null(f->blocks);
+	assert_non_null(f->rows);
+	f->blocks_nr = nb;
+	f->rows_nr = rows;
+	for (size_t i = 0; i < nb; i++) {
+		struct report_block *blk = &f->blocks[i];
+
+		blk->start = off;
+		blk->insns = (uint32_t)b[i].nr;
+		blk->samples = b[i].samples;
+		blk->listed = true;
+		blk->first_row = r;
+		for (size_t k = 0; k < b[i].nr; k++, r++) {
+			struct report_row *row = &f->rows[r];
+
+			row->off = off;
+			row->size = 4;
+			row->text = b[i].rows[k].text;
+			row->block = (int32_t)i;
+			if (b[i].rows[k].wasm >= 0) {
+				row->has_wasm_offset = true;
+				row->wasm_offset = (uint32_t)b[i].rows[k].wasm;
+			}
+			if (b[i].rows[k].line) {
+				row->source_file = k % 2 ? "/one/checkout/k.c" : "/other/checkout/k.c";
+				row->source_line = b[i].rows[k].line;
+			}
+			off += 4;
+		}
+		blk->end = off;
+	}
+}
+
+/* A diff of one function pair from two sets of blocks, matched. */
+static void match(struct diff *d, const struct block_spec *a, size_t na,
+		  const struct block_spec *b, size_t nb)
+{
+	static struct report_func fa, fb;
+
+	memset(d, 0, sizeof(*d));
+	make_func(&fa, a, na);
+	make_func(&fb, b, nb);
+	d->side[DIFF_BASE].report.funcs = &fa;
+	d->side[DIFF_BASE].report.funcs_nr = 1;
+	d->side[DIFF_NEW].report.funcs = &fb;
+	d->side[DIFF_NEW].report.funcs_nr = 1;
+	d->funcs = calloc(1, sizeof(*d->funcs));
+	assert_non_null(d->funcs);
+	d->funcs_nr = 1;
+	d->funcs[0] = (struct diff_func){ .f = { 0, 0 }, .compared = true };
+	assert_int_equal(diff_match__blocks(d, 0), 0);
+}
+
+static void unmatch(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		free(d->side[s].report.funcs[0].blocks);
+		free(d->side[s].report.funcs[0].rows);
+	}
+	free(d->funcs);
+	free(d->pairs);
+}
+
+/* The pair of BASE block a, or NULL. */
+static const struct diff_pair *pair_of(const struct diff *d, int32_t a)
+{
+	for (size_t i = 0; i < d->pairs_nr; i++)
+		if (d->pairs[i].b[DIFF_BASE] == a)
+			return &d->pairs[i];
+	return NULL;
+}
+
+/*
+ * Wasm offsets pair blocks that moved (another order, other instructions);
+ * the best overlap wins, and a block pairs once.
+ */
+static void wasm_offsets_pair_moved_blocks(void **state)
+{
+	const struct block_spec a[] = {
+		BLOCK(0, { "push", 1, 0 }, { "mov", 2, 0 }),
+		BLOCK(90, { "add", 10, 0 }, { "imul", 11, 0 }, { "lea", 12, 0 }, { "jne", 13, 0 }),
+		BLOCK(10, { "ret", 20, 0 }),
+	};
+	/* NEW: the loop is last, shorter (two offsets hoisted), the exit first */
+	const struct block_spec b[] = {
+		BLOCK(5, { "ret", 20, 0 }),
+		BLOCK(0, { "push", 1, 0 }, { "mov", 2, 0 }, { "mov", 10, 0 }),
+		BLOCK(95, { "imul", 11, 0 }, { "jne", 13, 0 }),
+	};
+	struct diff d;
+	const struct diff_pair *p;
+
+	match(&d, a, 3, b, 3);
+	p = pair_of(&d, 1);
+	assert_non_null(p);
+	assert_int_equal(p->b[DIFF_NEW], 2);
+	assert_int_equal(p->key, DIFF_KEY_WASM);
+	/* {10,11,12,13} and {11,13}: 2 of 4 */
+	assert_true(p->score > 0.49 && p->score < 0.51);
+	p = pair_of(&d, 2);
+	assert_non_null(p);
+	assert_int_equal(p->b[DIFF_NEW], 0);
+	assert_int_equal(p->key, DIFF_KEY_WASM);
+	assert_true(p->score == 1.0);
+	/* block 0 has no samples on either side: no pair */
+	assert_null(pair_of(&d, 0));
+	assert_int_equal(d.pairs_nr, 2);
+	assert_int_equal(d.keys[DIFF_KEY_WASM], 2);
+	unmatch(&d);
+}
+
+/* Below the least overlap (a fifth), a block is on one side only. */
+static void little_overlap_is_no_pair(void **state)
+{
+	const struct block_spec a[] = {
+		BLOCK(50, { "a", 1, 0 }, { "b", 2, 0 }, { "c", 3, 0 }, { "d", 4, 0 }, { "e", 5, 0 },
+		      { "f", 6, 0 }),
+	};
+	const struct block_spec b[] = {
+		BLOCK(50, { "x", 6, 0 }, { "y", 7, 0 }, { "z", 8, 0 }, { "w", 9, 0 }, { "v", 10, 0 }),
+	};
+	struct diff d;
+
+	match(&d, a, 1, b, 1);
+	/* 1 of 10 offsets in common; the texts share nothing either */
+	assert_int_equal(d.pairs_nr, 2);
+	assert_int_equal(d.pairs[0].b[DIFF_NEW], -1);
+	assert_int_equal(d.pairs[0].key, DIFF_KEY_NONE);
+	assert_int_equal(d.pairs[1].b[DIFF_BASE], -1);
+	assert_int_equal(d.pairs[1].b[DIFF_NEW], 0);
+	unmatch(&d);
+}
+
+/* Source lines by base name (two checkouts), before the instructions. */
+static void source_lines_come_before_instructions(void **state)
+{
+	const struct block_spec a[] = {
+		BLOCK(30, { "mov", -1, 7 }, { "add", -1, 8 }),
+		BLOCK(70, { "mov", -1, 12 }, { "add", -1, 13 }),
+	};
+	/* the same instructions, the lines swapped: lines win */
+	const struct block_spec b[] = {
+		BLOCK(60, { "mov", -1, 12 }, { "add", -1, 13 }),
+		BLOCK(40, { "mov", -1, 7 }, { "add", -1, 8 }),
+	};
+	struct diff d;
+
+	match(&d, a, 2, b, 2);
+	assert_int_equal(pair_of(&d, 0)->b[DIFF_NEW], 1);
+	assert_int_equal(pair_of(&d, 0)->key, DIFF_KEY_SOURCE);
+	assert_int_equal(pair_of(&d, 1)->b[DIFF_NEW], 0);
+	assert_int_equal(d.keys[DIFF_KEY_SOURCE], 2);
+	unmatch(&d);
+}
+
+/*
+ * Instructions: the same text found once on each side pairs first (score
+ * 1), anchoring the rest; then the most alike by mnemonics near where they
+ * are expected, the kind of branch that ends them deciding between copies.
+ */
+static void instructions_pair_by_text_then_likeness(void **state)
+{
+	const struct block_spec a[] = {
+		BLOCK(1, { "cmp     rsp, qword ptr [rbx]", -1, 0 }, { "jbe     0x100", -1, 0 }),
+		BLOCK(40, { "lea     edi, [rsi + 0x1400]", -1, 0 }, { "movzx   edi, byte ptr [rdx + rdi]", -1, 0 },
+		      { "lea     ecx, [rdi + rcx*2]", -1, 0 }, { "add     esi, 4", -1, 0 }, { "je      0xd0", -1, 0 }),
+		BLOCK(50, { "lea     ecx, [rsi + 0x1400]", -1, 0 }, { "movzx   ecx, byte ptr [rdx + rcx]", -1, 0 },
+		      { "lea     ecx, [rcx + rax*2]", -1, 0 }, { "add     esi, 4", -1, 0 }, { "jne     0x40", -1, 0 }),
+		BLOCK(2, { "mov     rsp, rbp", -1, 0 }, { "ret", -1, 0 }),
+	};
+	/* NEW: the step changed; the stack check and the exit kept their text */
+	const struct block_spec b[] = {
+		BLOCK(3, { "cmp     rsp, qword ptr [rbx]", -1, 0 }, { "jbe     0xf0", -1, 0 }),
+		BLOCK(80, { "lea     edi, [rsi + 0x1400]", -1, 0 }, { "rol     ecx, 5", -1, 0 },
+		      { "movzx   edi, byte ptr [rdx + rdi]", -1, 0 }, { "imul    ecx, ecx, 0x9e3779b1", -1, 0 },
+		      { "add     esi, 2", -1, 0 }, { "je      0xb5", -1, 0 }),
+		BLOCK(70, { "lea     ecx, [rsi + 0x1400]", -1, 0 }, { "rol     eax, 5", -1, 0 },
+		      { "movzx   ecx, byte ptr [rdx + rcx]", -1, 0 }, { "imul    edi, eax, 0x9e3779b1", -1, 0 },
+		      { "add     esi, 2", -1, 0 }, { "jne     0x40", -1, 0 }),
+		BLOCK(0, { "mov     rsp, rbp", -1, 0 }, { "ret", -1, 0 }),
+	};
+	struct diff d;
+	const struct diff_pair *p;
+
+	match(&d, a, 4, b, 4);
+	/* the branch target is masked: the same text */
+	p = pair_of(&d, 0);
+	assert_int_equal(p->b[DIFF_NEW], 0);
+	assert_int_equal(p->key, DIFF_KEY_ASM);
+	assert_true(p->score == 1.0);
+	assert_int_equal(pair_of(&d, 3)->b[DIFF_NEW], 3);
+	/* je with je, jne with jne */
+	p = pair_of(&d, 1);
+	assert_int_equal(p->b[DIFF_NEW], 1);
+	assert_int_equal(p->key, DIFF_KEY_ASM);
+	assert_true(p->score > 0.5 && p->score < 1.0);
+	assert_int_equal(pair_of(&d, 2)->b[DIFF_NEW], 2);
+	assert_int_equal(d.keys[DIFF_KEY_ASM], 4);
+	unmatch(&d);
+}
+
+/* A function of one side: every sampled block alone. */
+static void one_side_only(void **state)
+{
+	const struct block_spec a[] = {
+		BLOCK(5, { "nop", -1, 0 }),
+		BLOCK(0, { "ret", -1, 0 }),
+	};
+	struct diff d = { 0 };
+	static struct report_func fa;
+
+	make_func(&fa, a, 2);
+	d.side[DIFF_BASE].report.funcs = &fa;
+	d.funcs = calloc(1, sizeof(*d.funcs));
+	assert_non_null(d.funcs);
+	d.funcs_nr = 1;
+	d.funcs[0] = (struct diff_func){ .f = { 0, -1 }, .compared = true };
+	assert_int_equal(diff_match__blocks(&d, 0), 0);
+	assert_int_equal(d.pairs_nr, 1);
+	assert_int_equal(d.pairs[0].b[DIFF_BASE], 0);
+	assert_int_equal(d.pairs[0].b[DIFF_NEW], -1);
+	assert_int_equal(d.pairs[0].key, DIFF_KEY_NONE);
+	assert_int_equal(d.funcs[0].first_pair, 0);
+	assert_int_equal(d.funcs[0].pairs_nr, 1);
+	free(fa.blocks);
+	free(fa.rows);
+	free(d.funcs);
+	free(d.pairs);
+}
+
+/* Whole comparisons of small streams. */
+
+static void read_into(struct stream *s, const char *text)
+{
+	char err[512];
+	FILE *f = tmpfile();
+
+	assert_non_null(f);
+	fputs(text, f);
+	rewind(f);
+	if (stream__read(s, f, "t.hbs", err, sizeof(err)))
+		fail_msg("%s", err);
+	fclose(f);
+	assert_int_equal(stream__finish(s), 0);
+}
+
+/* The streams of the comparison being made: they outlive it. */
+static struct stream streams[DIFF__SIDES];
+
+static int compare(struct diff *d, const char *base, const char *nw, const struct diff_opts *o)
+{
+	struct diff_input in[DIFF__SIDES];
+
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		stream__init(&streams[s]);
+		read_into(&streams[s], s == DIFF_BASE ? base : nw);
+		in[s] = (struct diff_input){ s == DIFF_BASE ? "BASE" : "NEW", "t.hbs", &streams[s], NULL };
+	}
+	return diff__build(d, in, o);
+}
+
+static void release(struct diff *d)
+{
+	diff__release(d);
+	for (int s = 0; s < DIFF__SIDES; s++)
+		stream__release(&streams[s]);
+}
+
+#define STREAM(ev, total, body) \
+	"hotblocks-stream 1\nevent 0 " ev "\ntotal 0 all " #total " " #total "\n" body "end\n"
+#define LOOP(id, addr, name) \
+	"object " #id " jit pid=1 e_machine=62 addr=" addr " size=11 code-index=" #id \
+	" load-time=1 dump=/d name=" name "\ncode " #id " 0x0 31c089f901c8ffc975fac3\n"
+
+/* Other code (xor eax, eax; ret): not folded with a LOOP of the same name. */
+#define RET(id, addr, name) \
+	"object " #id " jit pid=1 e_machine=62 addr=" addr " size=3 code-index=" #id \
+	" load-time=1 dump=/d name=" name "\ncode " #id " 0x0 31c0c3\n"
+
+static const struct diff_opts defaults = { .min_delta = -1, .top = SIZE_MAX };
+
+static void shares_deltas_and_threshold(void **state)
+{
+	/* f: 40% -> 20%; g: 0.05% -> 0.06% (under the threshold: compared by totals) */
+	static const char base[] = STREAM("cpu-clock", 10000,
+		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "g")
+		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 5 1\n");
+	static const char nw[] = STREAM("cpu-clock", 5000,
+		LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "g")
+		"sample 0 0 0x4 1000 1\nsample 1 0 0x4 3 1\n");
+	struct diff d;
+
+	assert_int_equal(compare(&d, base, nw, &defaults), 0);
+	assert_true(d.min_delta == 0.1);
+	assert_int_equal(d.funcs_nr, 2);
+	assert_string_equal(d.funcs[0].name[DIFF_BASE], "f");
+	assert_true(d.funcs[0].delta == -20.0);
+	assert_int_equal(d.funcs[0].delta_samples, -3000);
+	assert_true(d.funcs[0].compared);
+	assert_false(d.funcs[1].compared);
+	assert_int_equal(d.funcs[1].pairs_nr, 0);
+	assert_int_equal(d.compared_nr, 1);
+	/* f's loop block, the same code: key code */
+	assert_int_equal(d.pairs_nr, 1);
+	assert_int_equal(d.pairs[0].key, DIFF_KEY_CODE);
+	assert_int_equal(d.shown_nr, 1);
+	assert_true(d.pairs[0].shown);
+	/* the function table: f passes the threshold, g does not */
+	assert_int_equal(d.funcs_shown_nr, 1);
+	release(&d);
+
+	/* --all compares every function, and shows every pair and function */
+	struct diff_opts all = defaults;
+
+	all.all = true;
+	assert_int_equal(compare(&d, base, nw, &all), 0);
+	assert_int_equal(d.compared_nr, 2);
+	assert_int_equal(d.shown_nr, 2);
+	assert_int_equal(d.funcs_shown_nr, 2);
+	release(&d);
+
+	/* --counts: the default threshold is 0.1% of the larger total (10 samples) */
+	struct diff_opts counts = defaults;
+
+	counts.counts = true;
+	assert_int_equal(compare(&d, base, nw, &counts), 0);
+	assert_true(d.min_delta == 10.0);
+	assert_true(d.funcs[0].compared);
+	assert_false(d.funcs[1].compared);
+	release(&d);
+
+	/* --top 0 shows nothing, but still compares */
+	struct diff_opts top = defaults;
+
+	top.top = 0;
+	assert_int_equal(compare(&d, base, nw, &top), 0);
+	assert_int_equal(d.shown_nr, 0);
+	assert_int_equal(d.pairs_nr, 1);
+	assert_int_equal(d.pairs[0].rank, 1);
+	release(&d);
+}
+
+static void events_by_name(void **state)
+{
+	static const char base[] = STREAM("cpu-clock", 10, LOOP(0, "0x1000", "f") "sample 0 0 0x4 10 1\n");
+	static const char nw[] = STREAM("cycles", 10, LOOP(0, "0x1000", "f") "sample 0 0 0x4 10 1\n");
+	static const char none[] = "hotblocks-stream 1\nend\n";
+	struct diff d;
+	struct diff_opts o = defaults;
+
+	/* BASE's first event must be NEW's too */
+	assert_int_equal(compare(&d, base, nw, &defaults), -ENOENT);
+	release(&d);
+	o.event = "cycles";
+	assert_int_equal(compare(&d, base, nw, &o), -ENOENT);
+	release(&d);
+	o.event = "cpu-clock";
+	assert_int_equal(compare(&d, base, base, &o), 0);
+	release(&d);
+	/* a side with no events at all has no samples of any */
+	assert_int_equal(compare(&d, none, base, &defaults), 0);
+	assert_int_equal(d.total[DIFF_BASE], 0);
+	assert_int_equal(d.funcs_nr, 1);
+	assert_int_equal(d.funcs[0].obj[DIFF_BASE], UINT32_MAX);
+	assert_true(d.funcs[0].share[DIFF_NEW] == 100.0);
+	release(&d);
+	assert_int_equal(compare(&d, none, none, &defaults), 0);
+	assert_int_equal(d.funcs_nr, 0);
+	assert_int_equal(d.pairs_nr, 0);
+	release(&d);
+}
+
+/* --function keeps pairs of which either side matches, by the best way it matches. */
+static void function_selects_on_either_side(void **state)
+{
+	static const char base[] = STREAM("e", 100, LOOP(0, "0x1000", "JS:*work%20/a.js:1:1")
+		LOOP(1, "0x2000", "other") "sample 0 0 0x4 10 1\nsample 1 0 0x4 10 1\n");
+	static const char nw[] = STREAM("e", 100, LOOP(0, "0x1000", "JS:*work%20/b/a.js:1:1")
+		LOOP(1, "0x2000", "other") "sample 0 0 0x4 10 1\nsample 1 0 0x4 20 1\n");
+	struct diff d;
+	struct diff_opts o = defaults;
+
+	o.function = "work";
+	assert_int_equal(compare(&d, base, nw, &o), 0);
+	assert_int_equal(d.funcs_nr, 1);
+	assert_int_equal(d.funcs[0].match, DIFF_FUNC_NAME);
+	release(&d);
+	o.function = "nothing";
+	assert_int_equal(compare(&d, base, nw, &o), 0);
+	assert_int_equal(d.funcs_nr, 0);
+	release(&d);
+}
+
+/* The sign every output shows, and the size the page paints. */
+static void signs_and_changes(void **state)
+{
+	struct diff d = { .total = { 10000, 5000 } };
+
+	assert_int_equal(diff__sign(&d, 0.0, 0), 0);
+	/* what prints as 0.00 has no sign, whatever the samples */
+	assert_int_equal(diff__sign(&d, 0.004, 3), 0);
+	assert_int_equal(diff__sign(&d, -0.004, -3), 0);
+	assert_int_equal(diff__sign(&d, 0.006, 0), 1);
+	assert_int_equal(diff__sign(&d, -20.0, -3000), -1);
+	assert_true(diff__change(&d, -20.0, -3000) == 0.2);
+	assert_true(diff__change(&d, 0.0, 5) == 0.0);
+	/* counts: the samples' sign, their share of the larger total */
+	d.opts.counts = true;
+	assert_int_equal(diff__sign(&d, 0.004, 3), 1);
+	assert_int_equal(diff__sign(&d, 5.0, -1), -1);
+	assert_int_equal(diff__sign(&d, 5.0, 0), 0);
+	assert_true(diff__change(&d, -20.0, -3000) == 0.3);
+	(void)state;
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+	size_t n = 0;
+
+	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
+		n++;
+	return n;
+}
+
+/* The drawn box of id in page: its <g> up to its end. */
+static char *box_of(const char *page, const char *id)
+{
+	char key[64];
+	const char *at, *end;
+
+	snprintf(key, sizeof(key), "id=\"%s\">", id);
+	at = strstr(page, key);
+	if (!at)
+		fail_msg("no box %s", id);
+	while (at > page && strncmp(at, "<g ", 3))
+		at--;
+	end = strstr(at, "</g>");
+	assert_non_null(end);
+	return strndup(at, (size_t)(end - at));
+}
+
+/*
+ * The page of a comparison: f 40% -> 20% (its loop block paired by code),
+ * gone only in BASE (5%), fresh only in NEW (10%). Each pair's row holds
+ * JSON's numbers; each box is painted by its pair's change, the largest
+ * (f's -20 points) the darkest green; blocks of one side only are marked;
+ * a block's listing names its partner.
+ */
+static void html_page(void **state)
+{
+	static const char base[] = STREAM("cpu-clock", 10000,
+		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "gone")
+		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 500 1\n");
+	static const char nw[] = STREAM("cpu-clock", 5000,
+		LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "fresh")
+		"sample 0 0 0x4 1000 1\nsample 1 0 0x4 500 1\n");
+	struct render_opts ro = { 0 };
+	struct heat_scale cs;
+	struct diff d;
+	char *page = NULL, *box, fill[32];
+	size_t len = 0;
+	FILE *f;
+
+	assert_int_equal(compare(&d, base, nw, &defaults), 0);
+	assert_int_equal(d.shown_nr, 3);
+	f = open_memstream(&page, &len);
+	assert_int_equal(render_diff_html(f, &d, &ro), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(!strncmp(page, "<!DOCTYPE html>", 15));
+	assert_non_null(strstr(page, "Content-Security-Policy"));
+	/* by change: f (-20), fresh (+10), gone (-5) */
+	assert_int_equal(count(page, "<tr class=\"pair"), 3);
+	assert_non_null(strstr(page, "<tr class=\"pair\" data-rank=\"1\" data-func=\"d0\" "
+			       "data-goto=\"d0n-l4\" data-key=\"code\" data-delta=\"-20.0000\" "
+			       "data-delta-samples=\"-3000\" data-base-start=\"4\" data-base-samples="
+			       "\"4000\" data-base-share=\"40.0000\" data-new-start=\"4\" "
+			       "data-new-samples=\"1000\" data-new-share=\"20.0000\">"));
+	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"2\" data-func=\"d1\" "
+			       "data-goto=\"d1n-l4\" data-key=\"\""));
+	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"3\" data-func=\"d2\" "
+			       "data-goto=\"d2b-l4\" data-key=\"\""));
+	/* the cells as the text output prints them */
+	assert_non_null(strstr(page, "<td class=\"n\">40.00%</td><td class=\"n\">20.00%</td>"
+			       "<td class=\"n delta down\" style=\"background:#00441b;color:#ffffff\">"
+			       "-20.00%</td><td class=\"match\">code 100%</td>"));
+	assert_non_null(strstr(page, "<td class=\"n\">-</td><td class=\"n\">10.00%</td>"));
+	assert_non_null(strstr(page, "<td class=\"match\">NEW only</td>"));
+	/* a section per function, a graph per side it has */
+	assert_int_equal(count(page, "<section class=\"func diff\""), 3);
+	assert_int_equal(count(page, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"d"), 4);
+	/* f: both sides' loop block the darkest green, emphasised; partners named */
+	for (int s = 0; s < 2; s++) {
+		box = box_of(page, s ? "d0b-b4" : "d0n-b4");
+		assert_non_null(strstr(box, "<g class=\"node em\""));
+		assert_non_null(strstr(box, "fill=\"#00441b\""));
+		assert_non_null(strstr(box, "0x4  -20.00%"));
+		free(box);
+	}
+	assert_non_null(strstr(page, "id=d0n-l4 data-box=d0n-b4 data-start=4 data-end=10 "
+			       "data-samples=1000 data-rank=1 data-delta=-20.0000 data-pair-rank=1 "
+			       "data-pair=d0b-l4>"));
+	/* BASE's block of the pair has no rank of its own: n / p go to NEW's */
+	assert_non_null(strstr(page, "id=d0b-l4 data-box=d0b-b4 data-start=4 data-end=10 "
+			       "data-samples=4000 data-delta=-20.0000 data-pair-rank=1 data-pair=d0n-l4>"));
+	/* f's blocks without samples on either side: grey, cold */
+	box = box_of(page, "d0n-b0");
+	assert_non_null(strstr(box, "<g class=\"node cold\""));
+	assert_non_null(strstr(box, "fill=\"#f2f2f2\""));
+	free(box);
+	/* fresh: NEW only, red on the page's scale, marked */
+	heat_scale__init(&cs, 0.2);
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)change_scale__colour(&cs, 1, 0.1).fill);
+	box = box_of(page, "d1n-b4");
+	assert_non_null(strstr(box, "<g class=\"node em mark\""));
+	assert_non_null(strstr(box, fill));
+	assert_non_null(strstr(box, "NEW only"));
+	free(box);
+	assert_non_null(strstr(page, "data-rank=2 data-delta=10.0000 data-pair-rank=2 data-only=NEW>"));
+	/* gone: BASE only, green, marked; its BASE block carries the rank */
+	snprintf(fill, sizeof(fill), "fill=\"#%06x\"", (unsigned)change_scale__colour(&cs, -1, 0.05).fill);
+	box = box_of(page, "d2b-b4");
+	assert_non_null(strstr(box, "<g class=\"node em mark\""));
+	assert_non_null(strstr(box, fill));
+	assert_non_null(strstr(box, "BASE only"));
+	free(box);
+	assert_non_null(strstr(page, "data-rank=3 data-delta=-5.0000 data-pair-rank=3 data-only=BASE>"));
+	assert_null(strstr(page, "d1b-"));
+	assert_null(strstr(page, "d2n-"));
+	free(page);
+	release(&d);
+	(void)state;
+}
+
+/* Among functions of one identity, the same tier pairs first, then by heat. */
+static void tiers_pair_first(void **state)
+{
+	static const char base[] = STREAM("e", 100,
+		LOOP(0, "0x1000", "JS:*work%20/a.js:5:1") LOOP(1, "0x2000", "JS:^work%20/a.js:5:1")
+		"sample 0 0 0x4 50 1\nsample 1 0 0x4 5 1\n");
+	/* NEW: a hot Sparkplug code and a cold TurboFan one */
+	static const char nw[] = STREAM("e", 100,
+		LOOP(0, "0x1000", "JS:^work%20/a.js:5:1") LOOP(1, "0x2000", "JS:*work%20/a.js:5:1")
+		RET(2, "0x3000", "JS:*work%20/a.js:5:1")
+		"sample 0 0 0x4 60 1\nsample 1 0 0x4 2 1\nsample 2 0 0x0 1 1\n");
+	struct diff d;
+	size_t seen = 0;
+
+	assert_int_equal(compare(&d, base, nw, &defaults), 0);
+	assert_int_equal(d.funcs_nr, 3);
+	for (size_t i = 0; i < d.funcs_nr; i++) {
+		const struct diff_func *f = &d.funcs[i];
+
+		if (f->obj[DIFF_BASE] == UINT32_MAX) {
+			/* the colder of NEW's two TurboFan codes is left alone */
+			assert_int_equal(f->obj[DIFF_NEW], 2);
+			assert_int_equal(f->match, DIFF_FUNC_NONE);
+			seen++;
+			continue;
+		}
+		assert_int_equal(f->match, DIFF_FUNC_IDENTITY);
+		/* * with *, ^ with ^ */
+		assert_int_equal(f->obj[DIFF_NEW], f->obj[DIFF_BASE] == 0 ? 1 : 0);
+		seen++;
+	}
+	assert_int_equal(seen, 3);
+	release(&d);
+}
+
+static void wire_names(void **state)
+{
+	assert_string_equal(diff__key_name(DIFF_KEY_CODE), "code");
+	assert_string_equal(diff__key_name(DIFF_KEY_WASM), "wasm");
+	assert_string_equal(diff__key_name(DIFF_KEY_SOURCE), "source");
+	assert_string_equal(diff__key_name(DIFF_KEY_ASM), "asm");
+	assert_null(diff__key_name(DIFF_KEY_NONE));
+	assert_null(diff__key_name((enum diff_key)99));
+	assert_string_equal(diff__func_match_name(DIFF_FUNC_IDENTITY), "identity");
+	assert_string_equal(diff__func_match_name(DIFF_FUNC_NAME), "name");
+	assert_null(diff__func_match_name(DIFF_FUNC_NONE));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(identities),
+		cmocka_unit_test(identity_is_cut_to_the_buffer),
+		cmocka_unit_test(wasm_offsets_pair_moved_blocks),
+		cmocka_unit_test(little_overlap_is_no_pair),
+		cmocka_unit_test(source_lines_come_before_instructions),
+		cmocka_unit_test(instructions_pair_by_text_then_likeness),
+		cmocka_unit_test(one_side_only),
+		cmocka_unit_test(shares_deltas_and_threshold),
+		cmocka_unit_test(events_by_name),
+		cmocka_unit_test(function_selects_on_either_side),
+		cmocka_unit_test(tiers_pair_first),
+		cmocka_unit_test(wire_names),
+		cmocka_unit_test(signs_and_changes),
+		cmocka_unit_test(html_page),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

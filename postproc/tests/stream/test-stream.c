@@ -1,0 +1,727 @@
+/* SPDX-License-Identifier: MIT */
+/* Unit tests of the annotated stream reader (postproc/stream/stream.c). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <malloc.h>
+
+#include <cmocka.h>
+
+#include "stream/stream.h"
+
+#define OBJ_JIT(id, extra) \
+	"object " #id " jit pid=7 e_machine=62 addr=0x1000 size=16 code-index=3 " \
+	"load-time=99 dump=/tmp/jit-7.dump name=alpha" extra "\n"
+
+static char err[1024];
+
+/* Read text as file "t.hbs" into s; returns stream__read's result. */
+static int read_text(struct stream *s, const char *text)
+{
+	FILE *f = tmpfile();
+	int ret;
+
+	assert_non_null(f);
+	fputs(text, f);
+	rewind(f);
+	err[0] = '\0';
+	ret = stream__read(s, f, "t.hbs", err, sizeof(err));
+	fclose(f);
+	return ret;
+}
+
+/* Expect text to be refused with a message starting with want. */
+static void refused(const char *text, const char *want)
+{
+	struct stream s;
+	int ret;
+
+	stream__init(&s);
+	ret = read_text(&s, text);
+	if (ret != -EINVAL || strncmp(err, want, strlen(want)))
+		fail_msg("got %d '%s', want -EINVAL '%s...'", ret, err, want);
+	stream__release(&s);
+}
+
+static void escapes_are_decoded(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   "event 0 cpu%2Dclock%25\n"
+				   "object 0 native pid=1 e_machine=62 addr=0x10 size=4 "
+				   "dso=/a%20b/lib%0A.so sym-start=0x20 name=f%C3%A9%7F%25x=\n"
+				   "end\n"), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.events_nr, 1);
+	assert_string_equal(s.events[0].name, "cpu-clock%");
+	assert_int_equal(s.objects_nr, 1);
+	assert_string_equal(s.objects[0].path, "/a b/lib\n.so");
+	assert_string_equal(s.objects[0].name, "f\xc3\xa9\x7f%x=");
+	assert_int_equal(s.objects[0].kind, HB_KIND_NATIVE);
+	assert_int_equal(s.objects[0].sym_start, 0x20);
+	stream__release(&s);
+}
+
+static void empty_string_is_allowed(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   "object 0 cwasm pid=1 e_machine=62 addr=0x10 size=4 "
+				   "dso= sym-start=0x0 name=\n"
+				   "end\n"), 0);
+	assert_string_equal(s.objects[0].path, "");
+	assert_string_equal(s.objects[0].name, "");
+	assert_int_equal(s.objects[0].kind, HB_KIND_CWASM);
+	stream__release(&s);
+}
+
+static void bad_escapes_are_refused(void **state)
+{
+	refused("hotblocks-stream 1\nevent 0 a%G0\nend\n", "t.hbs:2: event name: bad %-escape");
+	refused("hotblocks-stream 1\nevent 0 a%2\nend\n", "t.hbs:2: event name: bad %-escape");
+	refused("hotblocks-stream 1\nevent 0 a%00b\nend\n", "t.hbs:2: event name: NUL byte");
+}
+
+static void two_sections_are_merged(void **state)
+{
+	struct stream s;
+	const struct stream_object *a, *b;
+
+	stream__init(&s);
+	/* Local ids differ between sections; identity (dump, code-index, load-time, addr) does not. */
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   "event 0 cycles\n"
+				   "event 1 instructions\n"
+				   "total 0 all 100 1000\n"
+				   "total 0 jit 60 600\n"
+				   "total 1 all 7 70\n"
+				   OBJ_JIT(0, "")
+				   "code 0 0x0 b900000000\n"
+				   "sample 0 0 0x0 40 400\n"
+				   "sample 0 0 0x5 20 200\n"
+				   "sample 0 1 0x5 7 70\n"
+				   "end\n"
+				   "hotblocks-stream 1\n"
+				   "event 0 instructions\n"
+				   "event 1 cycles\n"
+				   "total 1 all 50 500\n"
+				   "total 1 jit 5 50\n"
+				   "object 0 native pid=7 e_machine=62 addr=0x2000 size=8 dso=/lib.so "
+				   "sym-start=0x40 name=beta\n"
+				   OBJ_JIT(3, "")
+				   "code 3 0x0 b900000000ffc1\n"
+				   "sample 0 1 0x2 9 90\n"
+				   "sample 3 1 0x5 1 10\n"
+				   "sample 3 1 0x7 4 40\n"
+				   "end\n"), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.sections, 2);
+	assert_int_equal(s.events_nr, 2);
+	assert_string_equal(s.events[0].name, "cycles");
+	assert_int_equal(s.events[0].samples[HB_CLASS_ALL], 150);
+	assert_int_equal(s.events[0].period[HB_CLASS_ALL], 1500);
+	assert_int_equal(s.events[0].samples[HB_CLASS_JIT], 65);
+	assert_int_equal(s.events[1].samples[HB_CLASS_ALL], 7);
+	assert_int_equal(s.objects_nr, 2);
+	a = &s.objects[0];
+	b = &s.objects[1];
+	assert_string_equal(a->name, "alpha");
+	assert_string_equal(b->name, "beta");
+	/* The second section had more code bytes, the common ones agree. */
+	assert_int_equal(a->code_nr, 7);
+	assert_memory_equal(a->code, "\xb9\x00\x00\x00\x00\xff\xc1", 7);
+	/* (ev, off) sorted, equal keys summed. */
+	assert_int_equal(a->samples_nr, 4);
+	assert_int_equal(a->samples[0].ev, 0);
+	assert_int_equal(a->samples[0].off, 0);
+	assert_int_equal(a->samples[0].samples, 40);
+	assert_int_equal(a->samples[1].off, 5);
+	assert_int_equal(a->samples[1].samples, 21);
+	assert_int_equal(a->samples[1].period, 210);
+	assert_int_equal(a->samples[2].off, 7);
+	assert_int_equal(a->samples[2].samples, 4);
+	assert_int_equal(a->samples[3].ev, 1);
+	assert_int_equal(a->samples[3].samples, 7);
+	assert_int_equal(b->samples_nr, 1);
+	assert_int_equal(b->samples[0].ev, 0);
+	assert_int_equal(b->samples[0].samples, 9);
+	assert_int_equal(stream__find_event(&s, "instructions"), 1);
+	assert_int_equal(stream__find_event(&s, "nope"), -1);
+	stream__release(&s);
+}
+
+/* fakejit-style CODE_MOVE: object 1 is object 0's code at another address. */
+static void moved_code_is_folded_into_the_original(void **state)
+{
+	static const char sec[] =
+		"hotblocks-stream 1\nevent 0 e\ntotal 0 all 10 10\n"
+		"object 0 jit pid=1 e_machine=62 addr=0x1000 size=2 code-index=2 load-time=5 dump=/d name=gamma\n"
+		"code 0 0x0 90c3\n"
+		"object 1 jit pid=1 e_machine=62 addr=0x2040 size=2 code-index=2 load-time=9 dump=/d name=gamma\n"
+		"code 1 0x0 90c3\n"
+		"object 2 jit pid=1 e_machine=62 addr=0x3000 size=2 code-index=3 load-time=9 dump=/d name=other\n"
+		"code 2 0x0 90c3\n"
+		"sample 0 0 0x0 3 3\nsample 1 0 0x0 4 4\nsample 1 0 0x1 1 1\nsample 2 0 0x0 2 2\nend\n";
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, sec), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[1].moved_into, 0);
+	assert_int_equal(s.objects[0].moves, 1);
+	/* Another code_index with the same bytes is other code. */
+	assert_int_equal(s.objects[2].moved_into, UINT32_MAX);
+	assert_int_equal(s.objects[0].samples_nr, 2);
+	assert_int_equal(s.objects[0].samples[0].samples, 7);
+	assert_int_equal(s.objects[0].samples[1].samples, 1);
+	assert_int_equal(s.objects[1].samples_nr, 0);
+	assert_int_equal(s.objects[2].samples[0].samples, 2);
+	stream__release(&s);
+}
+
+static void files_are_merged(void **state)
+{
+	static const char sec[] = "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+				  OBJ_JIT(0, "") "sample 0 0 0x1 3 3\nend\n";
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, sec), 0);
+	assert_int_equal(read_text(&s, sec), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].samples_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 6);
+	assert_int_equal(s.events[0].samples[HB_CLASS_ALL], 6);
+	stream__release(&s);
+}
+
+static void different_identity_is_another_object(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	/* Same name and code index, later load-time: a re-load, so a new object. */
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n" OBJ_JIT(0, "")
+				   "object 1 jit pid=7 e_machine=62 addr=0x1000 size=16 code-index=3 "
+				   "load-time=100 dump=/tmp/jit-7.dump name=alpha\n"
+				   "end\n"), 0);
+	assert_int_equal(s.objects_nr, 2);
+	stream__release(&s);
+}
+
+static void unknown_kinds_are_skipped_and_counted(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "# a comment\n\nhotblocks-stream 1\n"
+				   "flux-capacitor 1 2 3\n"
+				   "event 0 e\n"
+				   "total 0 all 5 5\n"
+				   "total 0 unattributed.new-class 1 1\n"
+				   "object 0 interp pid=1 whatever=1\n"
+				   "code 0 0x0 00\n"
+				   "sample 0 0 0x0 1 1\n"
+				   OBJ_JIT(1, " future=yes")
+				   "sample 1 0 0x0 4 4 weight=2\n"
+				   "another-kind\n"
+				   "end\n"), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.skipped_kinds, 2);
+	assert_int_equal(s.skipped_classes, 1);
+	assert_int_equal(s.skipped_objects, 1);
+	assert_int_equal(s.skipped_object_lines, 2);
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 4);
+	stream__release(&s);
+}
+
+static void newer_major_version_is_refused(void **state)
+{
+	refused("# written by a newer plugin\nhotblocks-stream 2\nend\n",
+		"t.hbs:2: stream version 2 is not supported (this hotblocks reads version 1)");
+	refused("hotblocks-stream 1\nend\nhotblocks-stream 10\nend\n",
+		"t.hbs:3: stream version 10 is not supported");
+	refused("hotblocks-stream x\nend\n", "t.hbs:1: stream version: 'x' is not");
+}
+
+static void truncated_section_is_refused(void **state)
+{
+	refused("hotblocks-stream 1\nevent 0 e\n", "t.hbs:2: truncated stream: the section started "
+		"at line 1 has no 'end'");
+	refused("hotblocks-stream 1\nend\nhotblocks-stream 1\nevent 0 e\nhotblocks-stream 1\nend\n",
+		"t.hbs:5: new section before the end of the one started at line 3");
+	refused("hotblocks-stream 1\nevent 0 e\nen", "t.hbs:3: last line has no newline");
+}
+
+static void not_a_stream_is_refused(void **state)
+{
+	refused("", "t.hbs+0x0: empty input: no 'hotblocks-stream' section");
+	refused("# only a comment\n", "t.hbs:1: no 'hotblocks-stream' section in its 1 line");
+	refused("  7f00 fib+0x3 (/tmp/x.cwasm)\n",
+		"t.hbs:1: expected 'hotblocks-stream 1' (not a hotblocks stream?)");
+	refused("# c\nevent 0 e\n", "t.hbs:2: expected 'hotblocks-stream 1'");
+	refused("hotblocks-stream 1\nend\nend\n", "t.hbs:3: 'end' outside a section");
+}
+
+static void malformed_numbers_are_refused(void **state)
+{
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all 1x 0\nend\n",
+		"t.hbs:3: samples: '1x' is not an unsigned decimal number");
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all -1 0\nend\n",
+		"t.hbs:3: samples: '-1' is not");
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all 18446744073709551616 0\nend\n",
+		"t.hbs:3: samples: 18446744073709551616 is out of range");
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all  0\nend\n",
+		"t.hbs:3: samples: empty number");
+	refused("hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, "") "sample 0 0 7 1 1\nend\n",
+		"t.hbs:4: sample offset: '7' is not a 0x-prefixed hex number");
+	refused("hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, "") "sample 0 0 0x 1 1\nend\n",
+		"t.hbs:4: sample offset: '0x' is not");
+	refused("hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, "")
+		"sample 0 0 0x10000000000000000 1 1\nend\n",
+		"t.hbs:4: sample offset: 0x10000000000000000 is out of range");
+	refused("hotblocks-stream 1\nobject 0 jit pid=7 e_machine=62 addr=0x1000 size=1e3 "
+		"code-index=3 load-time=99 dump=d name=n\nend\n", "t.hbs:2: size: '1e3' is not");
+	refused("hotblocks-stream 1\nobject 0 jit pid=4294967296 e_machine=62 addr=0x1000 size=1 "
+		"code-index=3 load-time=99 dump=d name=n\nend\n", "t.hbs:2: object 0: pid");
+}
+
+static void malformed_records_are_refused(void **state)
+{
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all 1\nend\n",
+		"t.hbs:3: 'total' record: 3 fields, expected 4");
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 0 all 1 1 junk\nend\n",
+		"t.hbs:3: 'total' record: unexpected field 'junk'");
+	refused("hotblocks-stream 1\nevent 0 e\ntotal 1 all 1 1\nend\n",
+		"t.hbs:3: event 1 was not defined in this section");
+	refused("hotblocks-stream 1\nevent 0 e\nevent 0 f\nend\n",
+		"t.hbs:3: event 0 defined twice");
+	refused("hotblocks-stream 1\nevent 0 e\nsample 0 0 0x0 1 1\nend\n",
+		"t.hbs:3: object 0 was not defined in this section");
+	/* Ids are local to their section. */
+	refused("hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, "") "end\n"
+		"hotblocks-stream 1\nevent 0 e\nsample 0 0 0x0 1 1\nend\n",
+		"t.hbs:7: object 0 was not defined");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") OBJ_JIT(0, "") "end\n",
+		"t.hbs:3: object 0 defined twice");
+	refused("hotblocks-stream 1\nobject 0 jit pid=7 e_machine=62 size=16 code-index=3 "
+		"load-time=99 dump=/tmp/jit-7.dump name=alpha\nend\n",
+		"t.hbs:2: object 0: no 'addr=' field");
+	refused("hotblocks-stream 1\nobject 0 native pid=1 e_machine=62 addr=0x10 size=4 "
+		"dso=x name=f\nend\n", "t.hbs:2: object 0: no 'sym-start=' field");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, " size=3") "end\n",
+		"t.hbs:2: object 0: field 'size' given twice");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, " oops") "end\n",
+		"t.hbs:2: 'object' record: unexpected field 'oops'");
+	refused("hotblocks-stream 1\nend extra\n", "t.hbs:2: 'end' takes no fields");
+}
+
+static void code_with_a_gap_is_refused(void **state)
+{
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x0 b900\ncode 0 0x4 00\nend\n",
+		"t.hbs:4: code of object 0: chunk at 0x4, expected 0x2 (gap)");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x2 b900\nend\n",
+		"t.hbs:3: code of object 0: chunk at 0x2, expected 0x0 (gap)");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x0 b900\ncode 0 0x1 00\nend\n",
+		"t.hbs:4: code of object 0: chunk at 0x1, expected 0x2 (overlap)");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "")
+		"code 0 0x0 00112233445566778899aabbccddeeff00\nend\n",
+		"t.hbs:3: code of object 0 runs past its size 16");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x0 b90\nend\n",
+		"t.hbs:3: code bytes: odd number of hex digits");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x0 b9zz\nend\n",
+		"t.hbs:3: code bytes: 'z' is not a hex digit");
+	refused("hotblocks-stream 1\n" OBJ_JIT(0, "") "code 0 0x0 b900\nend\n"
+		"hotblocks-stream 1\n" OBJ_JIT(5, "") "code 5 0x0 b901\nend\n",
+		"t.hbs:7: code of object 5 at 0x1 differs from an earlier section's");
+}
+
+static void code_chunks_are_joined(void **state)
+{
+	struct stream s;
+	char line[256], text[2048];
+	uint8_t want[130];
+	int i;
+
+	/* Three chunks, the largest the writer makes, then a short one. */
+	snprintf(text, sizeof(text), "hotblocks-stream 1\nobject 0 native pid=1 e_machine=62 "
+		 "addr=0x10 size=200 dso=x sym-start=0x0 name=f\n");
+	for (i = 0; i < 130; i++)
+		want[i] = (uint8_t)(i * 7);
+	for (i = 0; i < 130; i += HB_STREAM_CODE_CHUNK) {
+		int n = 130 - i < HB_STREAM_CODE_CHUNK ? 130 - i : HB_STREAM_CODE_CHUNK, k;
+		size_t len = (size_t)snprintf(line, sizeof(line), "code 0 0x%x ", i);
+
+		for (k = 0; k < n; k++)
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "%02x", want[i + k]);
+		strcat(text, line);
+		strcat(text, "\n");
+	}
+	strcat(text, "end\n");
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(s.objects[0].code_nr, 130);
+	assert_memory_equal(s.objects[0].code, want, 130);
+	stream__release(&s);
+}
+
+/* A line of n bytes: prefix, then x up to n. Caller frees. */
+static char *long_line(const char *prefix, size_t n)
+{
+	char *line = malloc(n + 1);
+
+	assert_non_null(line);
+	assert_true(strlen(prefix) <= n);
+	memcpy(line, prefix, strlen(prefix));
+	memset(line + strlen(prefix), 'x', n - strlen(prefix));
+	line[n] = '\0';
+	return line;
+}
+
+/* STREAM.md "Lines": HB_STREAM_LINE_MAX bytes are a line; one more loses its record only. */
+static void a_line_at_the_limit_is_read_and_one_past_it_is_lost(void **state)
+{
+	char *at = long_line("warning a", HB_STREAM_LINE_MAX), *past = long_line("warning b", HB_STREAM_LINE_MAX + 1);
+	char *text = malloc(3 * HB_STREAM_LINE_MAX);
+	struct stream s;
+
+	assert_non_null(text);
+	sprintf(text, "hotblocks-stream 1\n%s\n%s\nevent 0 e\nend\n", at, past);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(s.warnings_nr, 1);
+	assert_int_equal(strlen(s.warnings[0].text), HB_STREAM_LINE_MAX - strlen("warning "));
+	assert_int_equal(s.events_nr, 1);
+	assert_int_equal(s.lost_nr, 1);
+	assert_string_equal(s.lost[0].origin, "t.hbs");
+	assert_int_equal(s.lost[0].line, 3);
+	assert_int_equal(s.lost[0].bytes, HB_STREAM_LINE_MAX + 1);
+	assert_string_equal(s.lost[0].kind, "warning");
+	assert_false(s.lost[0].has_id);
+	assert_int_equal(s.lost_lines, 0);
+	stream__release(&s);
+	free(text);
+	free(at);
+	free(past);
+}
+
+/*
+ * The audit's case: a 1 MB `object` line (a 360 KB name, escaped) in the
+ * middle of a section. Its object, and the code, debug and sample lines that
+ * name it, are lost and counted; everything else is read.
+ */
+static void an_overlong_object_loses_itself_and_its_lines_only(void **state)
+{
+	char *obj = long_line("object 1 jit pid=7 e_machine=62 addr=0x2000 size=16 code-index=4 "
+			      "load-time=99 dump=/tmp/jit-7.dump name=", 1081234);
+	char *text = malloc(1081234 + 4096);
+	struct stream s;
+
+	assert_non_null(text);
+	sprintf(text, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 12 12\ntotal 0 jit 12 12\n"
+		OBJ_JIT(0, "") "%s\n" OBJ_JIT(2, "")
+		"code 1 0x0 b900\ndebug 1 0x2000 3 0 a.js\nsample 1 0 0x1 7 7\n"
+		"code 0 0x0 b900\nsample 0 0 0x1 2 2\nsample 2 0 0x1 3 3\nend\n"
+		"hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(1, "") "sample 1 0 0x1 4 4\nend\n", obj);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.sections, 2);
+	assert_int_equal(s.events[0].samples[HB_CLASS_ALL], 12);
+	/* Objects 0 and 2 of the first section (one identity) and the second section's 1. */
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].code_nr, 2);
+	assert_int_equal(s.objects[0].samples_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 2 + 3 + 4);
+	assert_int_equal(s.lost_nr, 1);
+	assert_int_equal(s.lost[0].line, 6);
+	assert_int_equal(s.lost[0].bytes, 1081234);
+	assert_string_equal(s.lost[0].kind, "object");
+	assert_true(s.lost[0].has_id);
+	assert_int_equal(s.lost[0].id, 1);
+	assert_int_equal(s.lost[0].lines, 3);
+	assert_int_equal(s.lost[0].samples, 7);
+	assert_int_equal(s.lost_lines, 3);
+	assert_int_equal(s.lost_samples, 7);
+	stream__release(&s);
+	free(text);
+	free(obj);
+}
+
+static void an_overlong_event_loses_its_totals_and_samples(void **state)
+{
+	char *ev = long_line("event 1 ", HB_STREAM_LINE_MAX + 10);
+	char *text = malloc(HB_STREAM_LINE_MAX + 4096);
+	struct stream s;
+
+	assert_non_null(text);
+	sprintf(text, "hotblocks-stream 1\nevent 0 e\n%s\ntotal 0 all 5 5\ntotal 1 all 6 6\n"
+		OBJ_JIT(0, "") "sample 0 1 0x1 6 6\nsample 0 0 0x1 5 5\nend\n", ev);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.events_nr, 1);
+	assert_int_equal(s.events[0].samples[HB_CLASS_ALL], 5);
+	assert_int_equal(s.objects[0].samples_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 5);
+	assert_int_equal(s.lost_nr, 1);
+	assert_string_equal(s.lost[0].kind, "event");
+	assert_int_equal(s.lost[0].lines, 2);
+	assert_int_equal(s.lost[0].samples, 6);
+	stream__release(&s);
+	free(text);
+	free(ev);
+}
+
+static void overlong_lines_that_make_the_sections_are_refused(void **state)
+{
+	char *line = long_line("", HB_STREAM_LINE_MAX + 1), *text = malloc(3 * HB_STREAM_LINE_MAX);
+
+	assert_non_null(text);
+	/* Not a stream at all (say a perf.data given by mistake). */
+	sprintf(text, "%s\nhotblocks-stream 1\nend\n", line);
+	refused(text, "t.hbs:1: line of 65537 bytes, longer than a stream's lines can be (65536) (not a hotblocks stream?)");
+	free(line);
+	line = long_line("end ", HB_STREAM_LINE_MAX + 1);
+	sprintf(text, "hotblocks-stream 1\n%s\n", line);
+	refused(text, "t.hbs:2: line of 65537 bytes, longer than a stream's lines can be (65536)");
+	/* A cut stream stays a cut stream, however long its last line. */
+	sprintf(text, "hotblocks-stream 1\n%s", line);
+	refused(text, "t.hbs:2: last line has no newline (truncated stream?)");
+	free(line);
+	free(text);
+}
+
+/* STREAM.md "Lines": the writer's shortened strings carry their full length. */
+static void full_lengths_of_shortened_strings_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   OBJ_JIT(0, " name-length=368645 dump-length=20000")
+				   "object 1 native pid=1 e_machine=62 addr=0x10 size=4 dso=/a%E2%80%A6 "
+				   "sym-start=0x20 name=f dso-length=5000\n"
+				   "end\n"), 0);
+	assert_int_equal(s.objects[0].name_length, 368645);
+	assert_int_equal(s.objects[0].path_length, 20000);
+	assert_int_equal(s.objects[1].name_length, 0);
+	assert_int_equal(s.objects[1].path_length, 5000);
+	stream__release(&s);
+}
+
+static void lines_near_the_buffer_size_are_read(void **state)
+{
+	/* A line that straddles the reader's first 64 KiB buffer, at the limit. */
+	char *line = long_line("warning ", HB_STREAM_LINE_MAX);
+	char *text = malloc(HB_STREAM_LINE_MAX + 64);
+	struct stream s;
+
+	assert_non_null(text);
+	sprintf(text, "hotblocks-stream 1\n%s\nevent 0 e\nend\n", line);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(s.events_nr, 1);
+	assert_int_equal(s.lost_nr, 0);
+	stream__release(&s);
+	free(text);
+	free(line);
+}
+
+static void many_samples_merge_without_loss(void **state)
+{
+	/* Enough distinct offsets to grow the hash table several times, twice over. */
+	size_t cap = 1 << 20, len = 0, i, k;
+	char *text = malloc(cap);
+	struct stream s;
+
+	assert_non_null(text);
+	for (k = 0; k < 2; k++) {
+		len += (size_t)snprintf(text + len, cap - len, "hotblocks-stream 1\nevent 0 e\n"
+					OBJ_JIT(0, ""));
+		for (i = 0; i < 5000; i++)
+			len += (size_t)snprintf(text + len, cap - len, "sample 0 0 0x%zx 1 2\n",
+						i * 3);
+		len += (size_t)snprintf(text + len, cap - len, "end\n");
+	}
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[0].samples_nr, 5000);
+	for (i = 0; i < 5000; i++) {
+		assert_int_equal(s.objects[0].samples[i].off, i * 3);
+		assert_int_equal(s.objects[0].samples[i].samples, 2);
+		assert_int_equal(s.objects[0].samples[i].period, 4);
+	}
+	stream__release(&s);
+	free(text);
+}
+
+/*
+ * DEBUG_INFO entries are kept from the first section that has them, whatever
+ * the memory the reader's tables reuse held before. glibc's M_PERTURB fills
+ * every new allocation with 253 ^ 0xff = 2, the value that once made a
+ * section-local flag read as "an earlier section supplied them", so the
+ * entries vanished. Checked by hand: one object, two entries, then a second
+ * section repeating the object with other entries, which must not be added.
+ */
+static void debug_entries_survive_recycled_memory(void **state)
+{
+	struct stream s;
+
+	mallopt(M_PERTURB, 253);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\n"
+				   OBJ_JIT(0, "")
+				   "object 1 jit pid=7 e_machine=62 addr=0x2000 size=16 code-index=4 "
+				   "load-time=99 dump=/tmp/jit-7.dump name=two\n"
+				   "debug 0 0x1000 10 0 a.js\n"
+				   "debug 0 0x1004 11 0 %FF\n"
+				   "debug 1 0x1000 20 0 b.js\n"
+				   "end\n"
+				   "hotblocks-stream 1\n"
+				   OBJ_JIT(5, "")
+				   "debug 5 0x1000 99 0 other.js\n"
+				   "end\n"), 0);
+	mallopt(M_PERTURB, 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 2);
+	assert_int_equal(s.objects[0].debug_nr, 2);
+	assert_int_equal(s.objects[0].debug[0].line, 10);
+	assert_string_equal(s.objects[0].debug[0].file, "a.js");
+	assert_int_equal(s.objects[0].debug[1].line, 11);
+	assert_int_equal(s.objects[1].debug_nr, 1);
+	assert_int_equal(s.objects[1].debug[0].line, 20);
+	stream__release(&s);
+}
+
+/* One section of an object line and a sample: what conflicting inputs are made of. */
+#define SECTION(obj) "hotblocks-stream 1\nevent 0 cycles\n" obj "sample 0 0 0x0 1 1\nend\n"
+
+/*
+ * The same object (by identity) in two sections must agree on what describes
+ * its code; otherwise one section's bytes would be shown with the other's
+ * machine or name. Each case checked by hand against STREAM.md's identity.
+ */
+static void conflicting_metadata_is_refused(void **state)
+{
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=183 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): e_machine 183 conflicts with e_machine 62 of the same object at t.hbs:3");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=32 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): size 32 conflicts with size 16");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=8 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"),
+		"t.hbs:8: object 0 (alpha): pid 8 conflicts with pid 7");
+	refused(SECTION(OBJ_JIT(0, "")) SECTION("object 0 jit pid=7 e_machine=62 addr=0x1000 size=16 "
+		"code-index=3 load-time=99 dump=/tmp/jit-7.dump name=beta\n"),
+		"t.hbs:8: object 0: name 'beta' conflicts with 'alpha' of the same code load at t.hbs:3");
+	refused(SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=1 e_machine=183 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n"),
+		"t.hbs:8: object 0 (f): e_machine 183 conflicts with e_machine 62");
+}
+
+/* A native object's pid and address change from run to run: not a conflict. */
+static void native_objects_of_two_runs_merge(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s,
+		SECTION("object 0 native pid=1 e_machine=62 addr=0x10 size=4 dso=/lib.so sym-start=0x20 name=f\n")
+		SECTION("object 0 native pid=2 e_machine=62 addr=0x7f10 size=4 dso=/lib.so sym-start=0x20 name=f\n")),
+		0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 1);
+	assert_int_equal(s.objects[0].samples[0].samples, 2);
+	stream__release(&s);
+}
+
+/* The plugin's warning lines are kept (decoded, once per text) for the report. */
+static void warnings_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\nwarning a%20b\nwarning c\nend\n"
+				   "hotblocks-stream 1\nwarning a%20b\nend\n"), 0);
+	assert_int_equal(s.warnings_nr, 2);
+	assert_string_equal(s.warnings[0].text, "a b");
+	assert_string_equal(s.warnings[0].origin, "t.hbs");
+	assert_string_equal(s.warnings[1].text, "c");
+	stream__release(&s);
+}
+
+/* The jitdumps each run read are kept (decoded): inputs no report may replace. */
+static void jitdumps_of_each_run_are_kept(void **state)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, "hotblocks-stream 1\ninput a.data\n"
+				   "jitdump /r/jit-1.dump pid=1 loads=2 status=ok\n"
+				   "jitdump /r/jit%202.dump pid=2 loads=0 status=truncated\nend\n"
+				   "hotblocks-stream 1\ninput b.data\nend\n"), 0);
+	assert_int_equal(s.runs_nr, 2);
+	assert_string_equal(s.runs[0].input, "a.data");
+	assert_int_equal(s.runs[0].jitdumps_nr, 2);
+	assert_string_equal(s.runs[0].jitdumps[0], "/r/jit-1.dump");
+	assert_string_equal(s.runs[0].jitdumps[1], "/r/jit 2.dump");
+	assert_int_equal(s.runs[1].jitdumps_nr, 0);
+	stream__release(&s);
+}
+
+static void names_of_enums(void **state)
+{
+	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
+	assert_string_equal(stream__class_name(HB_CLASS_TABLE_FULL), "unattributed.table-full");
+	assert_string_equal(stream__class_name(HB_CLASS__NR), "?");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(escapes_are_decoded),
+		cmocka_unit_test(empty_string_is_allowed),
+		cmocka_unit_test(bad_escapes_are_refused),
+		cmocka_unit_test(two_sections_are_merged),
+		cmocka_unit_test(moved_code_is_folded_into_the_original),
+		cmocka_unit_test(files_are_merged),
+		cmocka_unit_test(different_identity_is_another_object),
+		cmocka_unit_test(unknown_kinds_are_skipped_and_counted),
+		cmocka_unit_test(newer_major_version_is_refused),
+		cmocka_unit_test(truncated_section_is_refused),
+		cmocka_unit_test(not_a_stream_is_refused),
+		cmocka_unit_test(malformed_numbers_are_refused),
+		cmocka_unit_test(malformed_records_are_refused),
+		cmocka_unit_test(code_with_a_gap_is_refused),
+		cmocka_unit_test(code_chunks_are_joined),
+		cmocka_unit_test(a_line_at_the_limit_is_read_and_one_past_it_is_lost),
+		cmocka_unit_test(an_overlong_object_loses_itself_and_its_lines_only),
+		cmocka_unit_test(an_overlong_event_loses_its_totals_and_samples),
+		cmocka_unit_test(overlong_lines_that_make_the_sections_are_refused),
+		cmocka_unit_test(full_lengths_of_shortened_strings_are_kept),
+		cmocka_unit_test(lines_near_the_buffer_size_are_read),
+		cmocka_unit_test(many_samples_merge_without_loss),
+		cmocka_unit_test(debug_entries_survive_recycled_memory),
+		cmocka_unit_test(conflicting_metadata_is_refused),
+		cmocka_unit_test(native_objects_of_two_runs_merge),
+		cmocka_unit_test(warnings_are_kept),
+		cmocka_unit_test(jitdumps_of_each_run_are_kept),
+		cmocka_unit_test(names_of_enums),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -202,6 +202,14 @@ void diff_significance__set_alpha(struct diff_significance *s, double alpha)
 	s->crit = crit_quantile(s, alpha / 2.0);
 }
 
+void diff_significance__assume(struct diff_significance *s, double tau2)
+{
+	if (s->df > 0)
+		return;
+	s->tau2 = tau2 > 0.0 ? tau2 : 0.0;
+	s->assumed = true;
+}
+
 void diff_significance__init(struct diff_significance *s, enum diff_significance_scale scale,
 			     const struct diff_significance_spread *base,
 			     const struct diff_significance_spread *nw)

@@ -87,7 +87,8 @@ struct diff_significance {
 	double n[2];		/* BASE, NEW: samples (shares), or runs (counts) */
 	double run_size[2];	/* shares: a run's samples */
 	double tau2;		/* run-to-run variance, relative (>= 0; 0: sampling only) */
-	double df;		/* tau2's degrees of freedom; 0: not measured (tau2 0) */
+	double df;		/* tau2's degrees of freedom; 0: not measured */
+	bool assumed;		/* tau2 is diff_significance__assume's, not measured */
 	double x2, x2_df;	/* the chi-square of both sides' runs (0: not measured) */
 	double p;		/* its p-value: the runs differ beyond sampling when small */
 	double crit;		/* 1 - alpha/2 quantile: normal, or Student's t with df */
@@ -125,6 +126,13 @@ int diff_significance__spread(enum diff_significance_scale scale, const uint64_t
 void diff_significance__init(struct diff_significance *s, enum diff_significance_scale scale,
 			     const struct diff_significance_spread *base,
 			     const struct diff_significance_spread *nw);
+
+/*
+ * Where the spread could not be measured (s->df 0: one run a side), take
+ * tau2 as the run-to-run variance instead of none, and say so (assumed).
+ * Nothing changes where it was measured.
+ */
+void diff_significance__assume(struct diff_significance *s, double tau2);
 
 /* After changing s->alpha: its critical value again. */
 void diff_significance__set_alpha(struct diff_significance *s, double alpha);

@@ -348,6 +348,32 @@ static void noise_level_is_the_half_width_at_a_share(void **state)
 	assert_close(diff_significance__half_width(&s, 0.1), 2 * w, 2e-3);
 }
 
+/*
+ * One run a side: the spread can only be assumed. wasmtime-O2 against
+ * wasmtime-O2-2 (test-data/diff, hash 1457 of 1864 and 1383 of 1848
+ * samples): told apart by sampling noise alone (statsmodels' p 0.0168
+ * above), not with tau 5% (phi = 1 + 0.0025 * 1864 * 0.78 * 0.22 = 1.8).
+ * Where the spread was measured, an assumption changes nothing.
+ */
+static void a_spread_is_assumed_only_where_none_was_measured(void **state)
+{
+	struct diff_significance s;
+	struct diff_significance_test t;
+
+	plain(&s, DIFF_SIGNIFICANCE_SHARES, 1864, 1848);
+	diff_significance__test(&s, 1457, 1383, &t);
+	assert_close(t.p, share_refs[4].p, 1e-6);
+	diff_significance__assume(&s, 0.0025);
+	assert_true(s.assumed);
+	assert_close(s.tau2, 0.0025, 0);
+	diff_significance__test(&s, 1457, 1383, &t);
+	assert_true(t.p > 0.05 && t.lo < 0 && t.hi > 0);
+	model(&s, DIFF_SIGNIFICANCE_SHARES, 1864, 1864, 1848, 1848, 0.0001, 6);
+	diff_significance__assume(&s, 0.0025);
+	assert_false(s.assumed);
+	assert_close(s.tau2, 0.0001, 1e-12);
+}
+
 /* Simulation. */
 
 static uint64_t splitmix(uint64_t *x)
@@ -528,6 +554,7 @@ int main(void)
 		cmocka_unit_test(least_detectable_change_is_the_brute_forces),
 		cmocka_unit_test(nothing_below_the_least_detectable_change_is_significant),
 		cmocka_unit_test(noise_level_is_the_half_width_at_a_share),
+		cmocka_unit_test(a_spread_is_assumed_only_where_none_was_measured),
 		cmocka_unit_test(without_change_one_run_a_side_false_positives_stay_below_5_percent),
 		cmocka_unit_test(without_change_runs_that_differ_are_not_called_a_change),
 		cmocka_unit_test(a_change_of_4_points_in_2000_samples_is_found),

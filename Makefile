@@ -178,6 +178,9 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
 $(B)/tools/mkcwasm: $(B)/postproc/addrmap.o $(B)/postproc/leb128.o $(B)/postproc/util.o
+# diff-significance applies the comparison's test to a hotblocks diff (its test).
+$(B)/tools/diff-significance: $(B)/postproc/diff-significance.o
+$(B)/tools/diff-significance: TOOL_LIBS += -lm
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 

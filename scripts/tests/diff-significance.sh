@@ -18,7 +18,6 @@
 . "$(dirname "$0")/lib.sh"
 need_private_tmp
 
-D=$top/test-data/diff
 sig=$top/build/tools/diff-significance
 js=$top/scripts/tests/diff-significance.js
 rec=/tmp/hotblocks-rec/diff
@@ -31,11 +30,7 @@ fi
 v8="v8-base v8-changed v8-changed-2 v8-base-2 v8-base-3 v8-base-4 v8-base-5 v8-base-6 v8-base-7"
 wt="wasmtime-O2 wasmtime-O2-2 wasmtime-O2-3 wasmtime-O2-4 wasmtime-O2-5 wasmtime-O2-6 wasmtime-O2-7 wasmtime-O2-8"
 for c in $v8 $wt; do
-	mkdir -p "$rec/$c"
-	cp "$D/$c"/jit-*.dump "$rec/$c/"
-	case $c in wasmtime-*) cp "$D/wasmtime-O2/module.cwasm" "$rec/$c/" ;; esac
-	plugin_stream "$D/$c/perf.data" "$tmp/$c.hbs" 2>"$tmp/$c.plugin-err" ||
-		not_ok "perf script --dlfilter hotblocks.so on test-data/diff/$c" "$tmp/$c.plugin-err"
+	diff_stream "$c" "$tmp/$c.hbs"
 done
 # side NAME RUN...: the runs' streams, concatenated (several runs merged)
 side() {

@@ -16,7 +16,21 @@ static double normal_sf(double x)
 	return 0.5 * erfc(x / M_SQRT2);
 }
 
-/* The continued fraction of the incomplete beta function (modified Lentz). */
+/*
+ * One step of a continued fraction's evaluation by the modified Lentz
+ * method, for the term an / (bn + ...): updates c and d, returns the factor
+ * the value is multiplied by (1 when it has converged).
+ */
+static double lentz_step(double *c, double *d, double an, double bn)
+{
+	*d = bn + an * *d;
+	*c = bn + an / *c;
+	*d = 1.0 / (fabs(*d) < TINY ? TINY : *d);
+	*c = fabs(*c) < TINY ? TINY : *c;
+	return *c * *d;
+}
+
+/* The continued fraction of the incomplete beta function. */
 static double beta_cf(double a, double b, double x)
 {
 	double c = 1.0, d = 1.0 - (a + b) * x / (a + 1.0), h;
@@ -24,18 +38,10 @@ static double beta_cf(double a, double b, double x)
 	d = 1.0 / (fabs(d) < TINY ? TINY : d);
 	h = d;
 	for (int m = 1; m <= 10000; m++) {
-		double m2 = 2.0 * m, step[2], del = 1.0;
+		double m2 = 2.0 * m, del;
 
-		step[0] = m * (b - m) * x / ((a - 1.0 + m2) * (a + m2));
-		step[1] = -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2));
-		for (int k = 0; k < 2; k++) {
-			d = 1.0 + step[k] * d;
-			c = 1.0 + step[k] / c;
-			d = 1.0 / (fabs(d) < TINY ? TINY : d);
-			c = fabs(c) < TINY ? TINY : c;
-			del = d * c;
-			h *= del;
-		}
+		h *= lentz_step(&c, &d, m * (b - m) * x / ((a - 1.0 + m2) * (a + m2)), 1.0);
+		h *= del = lentz_step(&c, &d, -(a + m) * (a + b + m) * x / ((a + m2) * (a + 1.0 + m2)), 1.0);
 		if (fabs(del - 1.0) < 1e-16)
 			break;
 	}
@@ -82,21 +88,14 @@ static double gamma_q(double a, double x)
 		}
 		return 1.0 - sum * front;
 	}
-	/* the continued fraction of Q (modified Lentz) */
+	/* the continued fraction of Q */
 	b = x + 1.0 - a;
 	c = 1.0 / TINY;
 	d = 1.0 / b;
 	h = d;
 	for (int i = 1; i <= 10000; i++) {
-		double an = -i * (i - a);
-
 		b += 2.0;
-		d = an * d + b;
-		c = b + an / c;
-		d = 1.0 / (fabs(d) < TINY ? TINY : d);
-		c = fabs(c) < TINY ? TINY : c;
-		del = d * c;
-		h *= del;
+		h *= del = lentz_step(&c, &d, -i * (i - a), b);
 		if (fabs(del - 1.0) < 1e-16)
 			break;
 	}

@@ -134,7 +134,7 @@ void diff_significance__init(struct diff_significance *s, enum diff_significance
  */
 void diff_significance__assume(struct diff_significance *s, double tau2);
 
-/* After changing s->alpha: its critical value again. */
+/* Set s->alpha, and the critical value of its intervals with it. */
 void diff_significance__set_alpha(struct diff_significance *s, double alpha);
 
 /* Test a pair of a samples (BASE) and b samples (NEW). */

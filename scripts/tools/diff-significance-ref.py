@@ -125,7 +125,7 @@ def values():
     out.append("/* {a, A, run_a, b, B, run_b, tau2, df, lo, hi, p}: each side statsmodels 0.15.0")
     out.append(" * proportion_confint(wilson) of x / phi of n / phi, phi = 1 + tau2 run p (1 - p),")
     out.append(" * combined (MOVER); the p-value by brentq on its alpha (scipy 1.17.1) */")
-    out.append("static const struct share_ref share_refs[] = {")
+    out.append("static const struct ref share_refs[] = {")
     for a, A, ma, b, B, mb, tau2, df in cases:
         lo, hi = share_ci(a, A, b, B, 2 * stats.norm.sf(crit(df)), tau2, ma, mb)
         p = p_value(share_ci, a, A, b, B, tau2, df, ma, mb)
@@ -136,14 +136,14 @@ def values():
     cases = [(3, 1, 10, 1, 0, 0), (0, 1, 7, 1, 0, 0), (1500, 3, 1300, 3, 0, 0),
              (3759, 3, 3689, 3, 0.0005, 4), (12, 2, 3, 1, 0, 0), (400, 1, 460, 1, 0, 0),
              (400, 1, 460, 1, 0.002, 9)]
-    out.append("/* {a, runs_a, b, runs_b, tau2, df, lo, hi, p}: each side statsmodels")
+    out.append("/* {a, runs_a, -, b, runs_b, -, tau2, df, lo, hi, p}: each side statsmodels")
     out.append(" * confint_poisson(score) of x / phi over its runs, phi = 1 + tau2 x / runs,")
     out.append(" * scaled back, combined (MOVER) */")
-    out.append("static const struct count_ref count_refs[] = {")
+    out.append("static const struct ref count_refs[] = {")
     for a, ka, b, kb, tau2, df in cases:
         lo, hi = count_ci(a, ka, b, kb, 2 * stats.norm.sf(crit(df)), tau2)
         p = p_value(count_ci, a, ka, b, kb, tau2, df)
-        out.append("\t{ %d, %d, %d, %d, %.17g, %.17g, %.17g, %.17g, %.17g }," %
+        out.append("\t{ %d, %d, 0, %d, %d, 0, %.17g, %.17g, %.17g, %.17g, %.17g }," %
                    (a, ka, b, kb, tau2, df, lo, hi, p))
     out.append("};")
     out.append("/* {df, t quantile 0.975}: scipy.stats.t.isf(0.025, df); df 0: the normal's */")

@@ -36,11 +36,7 @@ rec=/tmp/hotblocks-rec/diff
 trap 'rm -rf "$tmp" "$rec"' EXIT
 rm -rf "$rec"
 for c in v8-base v8-changed wasmtime-O0 wasmtime-O2; do
-	mkdir -p "$rec/$c"
-	cp "$D/$c"/jit-*.dump "$rec/$c/"
-	case $c in wasmtime-*) cp "$D/$c/module.cwasm" "$rec/$c/" ;; esac
-	plugin_stream "$D/$c/perf.data" "$tmp/$c.hbs" 2>"$tmp/$c.plugin-err" ||
-		not_ok "perf script --dlfilter hotblocks.so on test-data/diff/$c" "$tmp/$c.plugin-err"
+	diff_stream "$c" "$tmp/$c.hbs"
 done
 
 # page CASE BASE NEW [only] -- OPTIONS...: every check above on one comparison.

@@ -26,12 +26,7 @@ trap 'rm -rf "$tmp" "$rec" /tmp/hotblocks-rec/v8-versions/node-20 /tmp/hotblocks
 	rmdir /tmp/hotblocks-rec/v8-versions 2>/dev/null' EXIT
 rm -rf "$rec"
 for c in v8-base v8-changed v8-changed-2 wasmtime-O0 wasmtime-O2 wasmtime-O2-2; do
-	mkdir -p "$rec/$c"
-	cp "$D/$c"/jit-*.dump "$rec/$c/"
-	case $c in wasmtime-O2-2) cp "$D/wasmtime-O2/module.cwasm" "$rec/$c/" ;;
-	wasmtime-*) cp "$D/$c/module.cwasm" "$rec/$c/" ;; esac
-	plugin_stream "$D/$c/perf.data" "$tmp/$c.hbs" 2>"$tmp/$c.plugin-err" ||
-		not_ok "perf script --dlfilter hotblocks.so on test-data/diff/$c" "$tmp/$c.plugin-err"
+	diff_stream "$c" "$tmp/$c.hbs"
 done
 cwasm() { echo "$D/wasmtime-$1/module.cwasm"; }
 

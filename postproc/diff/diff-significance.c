@@ -234,14 +234,22 @@ void diff_significance__init(struct diff_significance *s, enum diff_significance
 	diff_significance__set_alpha(s, DIFF_SIGNIFICANCE_ALPHA);
 }
 
+void diff_significance__interval(const struct diff_significance *s, uint64_t a, uint64_t b,
+				 struct diff_significance_test *t)
+{
+	double x = (double)a, y = (double)b;
+
+	mover(s, x, y, s->crit, &t->lo, &t->hi);
+	t->delta = side_bounds(s, 1, y, 0.0).est - side_bounds(s, 0, x, 0.0).est;
+	t->p = 1.0;
+}
+
 void diff_significance__test(const struct diff_significance *s, uint64_t a, uint64_t b,
 			     struct diff_significance_test *t)
 {
 	double x = (double)a, y = (double)b, lo = 0.0, hi = 1.0;
 
-	mover(s, x, y, s->crit, &t->lo, &t->hi);
-	t->delta = side_bounds(s, 1, y, 0.0).est - side_bounds(s, 0, x, 0.0).est;
-	t->p = 1.0;
+	diff_significance__interval(s, a, b, t);
 	if (t->delta == 0.0 || !(s->n[0] > 0.0) || !(s->n[1] > 0.0))
 		return;
 	/*

@@ -140,6 +140,9 @@ void diff_significance__set_alpha(struct diff_significance *s, double alpha);
 /* Test a pair of a samples (BASE) and b samples (NEW). */
 void diff_significance__test(const struct diff_significance *s, uint64_t a, uint64_t b,
 			     struct diff_significance_test *t);
+/* Its delta and interval alone (p left 1): for a pair not tested, in O(1). */
+void diff_significance__interval(const struct diff_significance *s, uint64_t a, uint64_t b,
+				 struct diff_significance_test *t);
 
 /*
  * Benjamini-Hochberg: q[i] is the least FDR at which p[i] is among the

@@ -65,6 +65,14 @@ static void put_num(FILE *out, char style, double v)
 		fprintf(out, "%.4f", v);
 }
 
+static void put_6g(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
 /* A change's test: ", "delta_per_run": ..., "significant": ..., "p": ..., "q": ..., "interval": [lo, hi]". */
 static void put_test(FILE *out, double delta_per_run, const struct diff_test *t)
 {
@@ -163,10 +171,10 @@ static void put_noise(FILE *out, const struct diff *d)
 
 	fprintf(out, "  \"noise\": {\"method\": \"newcombe\", \"alpha\": %.4g, \"fdr\": %.4g, "
 		"\"quantile\": \"%s\", \"critical\": %.4f,\n    \"spread\": {\"measured\": %s, "
-		"\"assumed\": %s, \"tau\": %.4f, \"df\": ", m->alpha, m->fdr,
+		"\"assumed\": %s, \"tau\": %.6g, \"df\": ", m->alpha, m->fdr,
 		measured ? "t" : "normal", m->crit, measured ? "true" : "false",
 		m->assumed ? "true" : "false", sqrt(m->tau2));
-	put_num(out, 'g', measured ? m->df : NAN);
+	put_6g(out, measured ? m->df : NAN);
 	fputs(", \"chi_square\": ", out);
 	put_num(out, 'g', measured ? m->x2 : NAN);
 	fputs(", \"chi_square_df\": ", out);

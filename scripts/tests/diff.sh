@@ -38,8 +38,9 @@ hb diff --all --json --cwasm "$(cwasm O2)" --wasm "$D/base.wasm" "$tmp/wasmtime-
 	"$tmp/wasmtime-O2.hbs" >"$tmp/self-wt.json" 2>"$tmp/self-wt.err"
 check "wasmtime stream against itself (with --cwasm): the same" node "$js" self "$tmp/self-wt.json"
 hb diff "$tmp/v8-base.hbs" "$tmp/v8-base.hbs" >"$tmp/self.txt" 2>&1
-check "against itself, the text says no block changed" \
-	grep -q "(no block changed by 0.1 points or more)" "$tmp/self.txt"
+check "against itself, the text says nothing changed beyond noise, and compares no block" sh -c \
+	"grep -q '(no function changed beyond noise, nor its code: none compared block by block; --all compares them)' '$tmp/self.txt' &&
+	 grep -q '^\* beyond noise (Benjamini-Hochberg, 5% false discoveries): 0 of [0-9]* function pairs, 0 of 0 block pairs' '$tmp/self.txt'"
 
 # 2. V8, one hot loop changed. By hand (README.md): mix's two unrolled loop
 # copies are +0x49 (ends je, the exit test) and +0x8b (ends jne 0x40, the back
@@ -55,12 +56,14 @@ check "V8: hash's masked text is the same (score 1)" sh -c \
 	"grep -q '\"base\": {\"start\": 73, .*\"key\": \"asm\", \"score\": 1.000' '$tmp/v8.json'"
 hb diff "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8.txt" 2>"$tmp/v8-text.err"
 check "V8: the text table names the pair and how it matched" grep -Eq \
-	'^ +8\.97% +24\.88% +\+15\.91% +asm [0-9]+% +`JS:mix-2-turbofan` :: block 0x49 -> 0x49$' "$tmp/v8.txt"
+	'^ +8\.97% +24\.88% +\+15\.91%\* +asm [0-9]+% +`JS:mix-2-turbofan` :: block 0x49 -> 0x49$' "$tmp/v8.txt"
 check "V8: mix and hash are paired by identity in the function table" \
-	grep -Eq '^ +18\.08% +48\.58% +\+30\.50% +identity +`JS:mix-2-turbofan`$' "$tmp/v8.txt"
+	grep -Eq '^ +18\.08% +48\.58% +\+30\.50%\* +identity +`JS:mix-2-turbofan`$' "$tmp/v8.txt"
 hb diff --color=always "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-color.txt" 2>&1
 check "--color: more share in red, less in green" sh -c \
 	"grep -q \"$(printf '\033')\[31m *+15.91%\" '$tmp/v8-color.txt' && grep -q \"$(printf '\033')\[32m *-15.65%\" '$tmp/v8-color.txt'"
+check "--color: a change within noise is dim, neither red nor green" sh -c \
+	"grep -q \"$(printf '\033')\[2m *-0.41%$(printf '\033')\[0m  *identity *\\\`pthread_rwlock_unlock\" '$tmp/v8-color.txt'"
 check "no colour when stdout is not a terminal" sh -c "! grep -q \"$(printf '\033')\" '$tmp/v8.txt'"
 hb diff --counts --json "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-counts.json" 2>/dev/null
 check "--counts ranks by the change in samples" node "$js" counts "$tmp/v8-counts.json"
@@ -71,7 +74,7 @@ check "--top 2 shows two block pairs" test "$(grep -c ' :: block ' "$tmp/v8-top.
 
 hb diff --listing --top 1 "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-list.txt" 2>/dev/null
 check "--listing: the top pair, then BASE's and NEW's block in the report's layout" sh -c \
-	"grep -q '^== 1: \`JS:mix-2-turbofan\` :: 8.97% -> 24.88% (+15.91%), asm [0-9]*%$' '$tmp/v8-list.txt' &&
+	"grep -q '^== 1: \`JS:mix-2-turbofan\` :: 8.97% -> 24.88% (+15.91%\*, 95% \[+[0-9.]*, +[0-9.]*\], beyond noise), asm [0-9]*%$' '$tmp/v8-list.txt' &&
 	 grep -q '^BASE: \`JS:mix-2-turbofan\` :: block 0x49 :: 8.97% total samples$' '$tmp/v8-list.txt' &&
 	 grep -q '^NEW:  \`JS:mix-2-turbofan\` :: block 0x49 :: 24.88% total samples$' '$tmp/v8-list.txt' &&
 	 grep -q '^ *[0-9.]*% *rol     ecx, 5$' '$tmp/v8-list.txt'"

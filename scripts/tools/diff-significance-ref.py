@@ -10,6 +10,14 @@
                                       test on data drawn with and without a
                                       change (numpy's generator, an
                                       implementation of the test of its own)
+  diff-significance-ref.py check FILE a `hotblocks diff --json` document's
+                                      tests against the libraries: every
+                                      pair's interval, p and q (recomputed
+                                      from its samples, the sides' totals or
+                                      runs and the noise the document says),
+                                      its significance; prints the largest
+                                      relative differences, exits 1 beyond
+                                      the document's rounding
 
 Needs scipy and statsmodels from PyPI, e.g. in a venv under build/:
   python3 -m venv build/stats-venv && build/stats-venv/bin/pip install scipy statsmodels
@@ -331,5 +339,74 @@ def simulate():
         print("  N %5d: block 3 significant in %.4f of %d sims" % (N, (p[:, 3] <= thr).mean(), sims))
 
 
+def check(path):
+    """A hotblocks diff --json document against the libraries (see the top)."""
+    import json
+    d = json.load(open(path))
+    n, counts = d["noise"], d["selection"]["counts"]
+    sp = n["spread"]
+    tau2 = sp["tau"] ** 2
+    df = sp["df"] if sp["measured"] else 0.0
+    sides = [d["sides"][s] for s in ("base", "new")]
+    if counts:
+        k = [max(len(s["runs"]), 1) for s in sides]
+        ci = lambda a, b, al: count_ci(a, k[0], b, k[1], al, tau2)
+        pv = lambda a, b: p_value(count_ci, a, k[0], b, k[1], tau2, df)
+        unit = 1.0
+    else:
+        # a run's samples: sum of squares over sum, of the runs with samples
+        run = []
+        for s in sides:
+            t = [r["total_samples"] for r in s["runs"] if r["total_samples"]] or [s["total_samples"]]
+            run.append(sum(x * x for x in t) / max(sum(t), 1))
+        T = [s["total_samples"] for s in sides]
+        ci = lambda a, b, al: share_ci(a, T[0], b, T[1], al, tau2, run[0], run[1])
+        pv = lambda a, b: p_value(share_ci, a, T[0], b, T[1], tau2, df, run[0], run[1])
+        unit = 100.0
+    alpha = 2 * stats.norm.sf(crit(df))
+    worst = {"interval": 0.0, "p": 0.0, "q": 0.0}
+    fams = {"functions": [], "blocks": []}
+    for f in d["functions"]:
+        fams["functions"].append(((f["base"] or {}).get("samples", 0), (f["new"] or {}).get("samples", 0), f))
+        for b in f["blocks"]:
+            fams["blocks"].append(((b["base"] or {}).get("samples", 0), (b["new"] or {}).get("samples", 0), b))
+    bad = 0
+    for fam, pairs in fams.items():
+        tested = [(a, b, x) for a, b, x in pairs if a + b >= n["min_samples"]]
+        ps = [pv(a, b) for a, b, _ in tested]
+        unseen = n["tests"]["blocks_unseen"] if fam == "blocks" else 0
+        qs = stats.false_discovery_control(ps + [1.0] * unseen) if ps else []
+        for (a, b, x), p, q in zip(tested, ps, qs):
+            lo, hi = ci(a, b, alpha)
+            for key, want, got in (("interval", lo * unit, x["interval"][0]),
+                                   ("interval", hi * unit, x["interval"][1]),
+                                   ("p", p, x["p"]), ("q", min(q, 1.0), x["q"])):
+                # the document rounds: 4 decimals (intervals), 4 digits (p,
+                # q), 6 digits tau and df (which the recomputation starts from)
+                tol = 1e-4 if key == "interval" else 5e-4 * abs(want) + 1e-300
+                err = abs(want - got)
+                worst[key] = max(worst[key], err / max(abs(want), 0.01 if key == "interval" else 1e-300))
+                if err > tol and err > 1e-6 * abs(want):
+                    print("%s: %s %r (a %d, b %d): %.6g, document %.6g" % (fam, key, x.get("base"), a, b, want, got))
+                    bad += 1
+            if x["significant"] != bool(q <= n["fdr"]):
+                print("%s: significance of (a %d, b %d) q %.4g" % (fam, a, b, q))
+                bad += 1
+        for a, b, x in pairs:
+            if a + b < n["min_samples"] and (x["significant"] or x["q"] is not None):
+                print("%s: (a %d, b %d) below min_samples is tested" % (fam, a, b))
+                bad += 1
+        if len(tested) != n["tests"][fam]:
+            print("%s: %d tested here, %d in the document" % (fam, len(tested), n["tests"][fam]))
+            bad += 1
+    print("largest relative differences: interval %.2g, p %.2g, q %.2g; %d mismatches" %
+          (worst["interval"], worst["p"], worst["q"], bad))
+    sys.exit(1 if bad else 0)
+
+
 if __name__ == "__main__":
-    {"values": values, "simulate": simulate}[sys.argv[1] if len(sys.argv) > 1 else "values"]()
+    cmd = sys.argv[1] if len(sys.argv) > 1 else "values"
+    if cmd == "check":
+        check(sys.argv[2])
+    else:
+        {"values": values, "simulate": simulate}[cmd]()

@@ -221,9 +221,6 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 $(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # cwasm-stream reads them with its decoder.
 $(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
-# diff-significance applies the comparison's test to a hotblocks diff (its test).
-$(B)/tools/diff-significance: $(B)/postproc/diff/diff-significance.o
-$(B)/tools/diff-significance: TOOL_LIBS += -lm
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 

@@ -73,6 +73,15 @@ static void put_6g(FILE *out, double v)
 		fputs("null", out);
 }
 
+/* as selection.min_delta is written */
+static void put_15g(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
+	else
+		fputs("null", out);
+}
+
 /* A change's test: ", "delta_per_run": ..., "significant": ..., "p": ..., "q": ..., "interval": [lo, hi]". */
 static void put_test(FILE *out, double delta_per_run, const struct diff_test *t)
 {
@@ -188,7 +197,7 @@ static void put_noise(FILE *out, const struct diff *d)
 	fprintf(out, "},\n    \"half_width\": {\"%s\": %.4f, \"%s\": %.4f}, \"min_delta\": ",
 		d->opts.counts ? "100" : "1", n->half_width[0], d->opts.counts ? "1000" : "10",
 		n->half_width[1]);
-	put_num(out, 'g', n->min_delta);
+	put_15g(out, n->min_delta);
 	fputs(", \"min_samples\": ", out);
 	if (n->min_samples == UINT64_MAX)
 		fputs("null", out);

@@ -120,7 +120,7 @@ static size_t adjust(const struct diff *d, struct diff_test *tests, size_t nr, s
 
 	for (size_t i = 0; i < nr; i++)
 		m += ((struct diff_test *)((char *)tests + i * stride))->tested;
-	p = malloc((m + unseen ? m + unseen : 1) * sizeof(*p));
+	p = calloc(m ? m : 1, sizeof(*p));
 	if (!p)
 		return (size_t)-1;
 	for (size_t i = 0; i < nr; i++) {
@@ -129,9 +129,7 @@ static size_t adjust(const struct diff *d, struct diff_test *tests, size_t nr, s
 		if (t->tested)
 			p[k++] = t->p;
 	}
-	for (size_t i = 0; i < unseen; i++)
-		p[k++] = 1.0;
-	if (diff_significance__adjust(p, p, k)) {
+	if (diff_significance__adjust_in(p, p, k, k + unseen)) {
 		free(p);
 		return (size_t)-1;
 	}

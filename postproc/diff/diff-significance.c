@@ -293,11 +293,18 @@ static int ranked_cmp(const void *x, const void *y)
 
 int diff_significance__adjust(const double *p, double *q, size_t n)
 {
+	return diff_significance__adjust_in(p, q, n, n);
+}
+
+int diff_significance__adjust_in(const double *p, double *q, size_t n, size_t family)
+{
 	struct ranked_p *r;
 	double least = 1.0;
 
 	if (!n)
 		return 0;
+	if (family < n)
+		family = n;
 	r = malloc(n * sizeof(*r));
 	if (!r)
 		return -ENOMEM;
@@ -305,7 +312,7 @@ int diff_significance__adjust(const double *p, double *q, size_t n)
 		r[i] = (struct ranked_p){ p[i], i };
 	qsort(r, n, sizeof(*r), ranked_cmp);
 	for (size_t k = n; k-- > 0;) {
-		double v = r[k].p * (double)n / (double)(k + 1);
+		double v = r[k].p * (double)family / (double)(k + 1);
 
 		if (v < least)
 			least = v;

@@ -150,6 +150,12 @@ void diff_significance__interval(const struct diff_significance *s, uint64_t a, 
  * (capped at 1). p and q may be the same array. Returns 0 or -ENOMEM.
  */
 int diff_significance__adjust(const double *p, double *q, size_t n);
+/*
+ * The same for n tests of a family of more (family >= n), the others with
+ * p = 1 (not seen): they rank last, so each q is the least over the ranks at
+ * or after it of p * family / rank (capped at 1). n log n, whatever family.
+ */
+int diff_significance__adjust_in(const double *p, double *q, size_t n, size_t family);
 
 /*
  * The least samples a pair (a + b) must have to be significant at all: with

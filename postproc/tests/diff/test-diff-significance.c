@@ -273,6 +273,26 @@ static void benjamini_hochberg_is_scipys(void **state)
 	assert_int_equal(diff_significance__adjust(NULL, NULL, 0), 0);
 }
 
+/* A family of more tests than seen: as if the others were there with p = 1. */
+static void benjamini_hochberg_of_a_larger_family(void **state)
+{
+	enum { N = sizeof(bh_p) / sizeof(*bh_p), MORE = 7 };
+	double all[N + MORE], q_all[N + MORE], q[N];
+
+	memcpy(all, bh_p, sizeof(bh_p));
+	for (size_t i = N; i < N + MORE; i++)
+		all[i] = 1.0;
+	assert_int_equal(diff_significance__adjust(all, q_all, N + MORE), 0);
+	assert_int_equal(diff_significance__adjust_in(bh_p, q, N, N + MORE), 0);
+	for (size_t i = 0; i < N; i++)
+		assert_close(q[i], q_all[i], 1e-15);
+	/* a family smaller than the tests is the tests */
+	assert_int_equal(diff_significance__adjust_in(bh_p, q, N, 1), 0);
+	for (size_t i = 0; i < N; i++)
+		assert_close(q[i], bh_q[i], 1e-12);
+	(void)state;
+}
+
 static void least_detectable_change_is_the_brute_forces(void **state)
 {
 	for (size_t i = 0; i < sizeof(least_refs) / sizeof(*least_refs); i++) {
@@ -541,6 +561,7 @@ int main(void)
 		cmocka_unit_test(spread_is_pearsons_chi_square_of_the_runs),
 		cmocka_unit_test(spread_pools_small_categories_and_needs_two_runs),
 		cmocka_unit_test(benjamini_hochberg_is_scipys),
+		cmocka_unit_test(benjamini_hochberg_of_a_larger_family),
 		cmocka_unit_test(least_detectable_change_is_the_brute_forces),
 		cmocka_unit_test(nothing_below_the_least_detectable_change_is_significant),
 		cmocka_unit_test(noise_level_is_the_half_width_at_a_share),

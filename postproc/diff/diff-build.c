@@ -196,7 +196,8 @@ static int func_cmp(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* Pairs by the same order, then function, then their place in it. */
+/* Pairs by the same order (by default, those beyond noise first), then
+ * function, then their place in it. */
 static int pair_cmp(const void *a, const void *b, void *arg)
 {
 	const struct diff *d = arg;
@@ -207,6 +208,9 @@ static int pair_cmp(const void *a, const void *b, void *arg)
 	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
 	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
 
+	/* by default the changes beyond noise first: they are what is shown */
+	if (d->by_noise && x->test.significant != y->test.significant)
+		return x->test.significant ? -1 : 1;
 	if (mx != my)
 		return mx > my ? -1 : 1;
 	if (hx != hy)
@@ -312,6 +316,7 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 	 * floor of old, 0.1 points or a sample a run */
 	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
 		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
+	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
 
 	for (i = 0; i < d->funcs_nr; i++) {
 		struct diff_func *f = &d->funcs[i];
@@ -338,11 +343,10 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 	 * more samples than its function: a pair whose larger side is below
 	 * the threshold cannot hold a pair of blocks above it, and is compared
 	 * by its totals alone. By default (the threshold the least change the
-	 * test can tell), only those that changed beyond noise, or whose code
-	 * changed and that have the samples a change needs to be told
-	 * (test.tested), of the others: the same code taking the same share
-	 * holds block changes that are noise, or moves within it that --all or
-	 * --min-delta shows.
+	 * test can tell), only those that changed beyond noise: a function
+	 * taking the same share holds block changes that are noise, or moves
+	 * within it, which --all or --min-delta shows (JIT code is another code
+	 * in every run: "its code changed" would take every JIT function).
 	 */
 	for (i = 0; i < d->funcs_nr; i++) {
 		struct diff_func *f = &d->funcs[i];
@@ -351,8 +355,8 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 					   fmax(f->share[0], f->share[1]);
 
 		f->compared = o->all || bound >= d->min_delta;
-		if (f->compared && !o->all && o->min_delta < 0 && !o->function)
-			f->compared = f->test.significant || (both && !f->same_code && f->test.tested);
+		if (d->by_noise)
+			f->compared &= f->test.significant;
 		for (int s = 0; s < DIFF__SIDES; s++)
 			if (f->compared && f->obj[s] != UINT32_MAX) {
 				d->work->side[s].candidate[f->obj[s]] = true;
@@ -409,13 +413,15 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 		d->ranked[i] = (uint32_t)i;
 	if (d->pairs_nr > 1)
 		qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
-	/* Ranked by magnitude: the pairs that pass are a prefix. */
+	/* Ranked by magnitude (by default, beyond noise first): the pairs that
+	 * pass are a prefix. */
 	for (i = 0; i < d->pairs_nr; i++) {
 		struct diff_pair *p = &d->pairs[d->ranked[i]];
 
 		p->rank = (uint32_t)(i + 1);
 		if (d->shown_nr == i && d->shown_nr < o->top &&
-		    (o->all || magnitude(d, p->delta, p->delta_per_run) >= d->min_delta)) {
+		    (o->all || magnitude(d, p->delta, p->delta_per_run) >= d->min_delta) &&
+		    (!d->by_noise || p->test.significant)) {
 			p->shown = true;
 			d->shown_nr++;
 		}

@@ -148,8 +148,8 @@ struct diff_opts {
 	/* Shown pairs changed by at least this much: percentage points, or
 	 * samples per run with counts. Negative: the default, the least change
 	 * that can be beyond noise (diff_noise.min_delta); and then only the
-	 * functions that changed beyond noise, or whose code changed, are
-	 * compared block by block. */
+	 * functions that changed beyond noise are compared block by block, and
+	 * the pairs beyond noise shown (diff.by_noise). */
 	double min_delta;
 	/* The run-to-run spread to assume where no side's runs measure one
 	 * (tau, relative: 0.05). 0: the default (DIFF_NOISE_SPREAD); negative:
@@ -190,6 +190,10 @@ struct diff {
 	size_t runs[DIFF__SIDES];	/* each side's runs (sections), at least 1 */
 	/* counts over several runs on a side: the counts shown are per run */
 	bool per_run;
+	/* The default selection (no --min-delta, --all or --function): the
+	 * functions compared block by block are those whose change is beyond
+	 * noise, and the pairs shown (ranked first) those beyond noise. */
+	bool by_noise;
 	struct diff_noise noise;
 	uint64_t jit[DIFF__SIDES];	/* W of each side */
 	/* Every pair of sampled functions (with --function: selected on a side),
@@ -199,8 +203,10 @@ struct diff {
 	size_t funcs_shown_nr;		/* funcs[0 .. funcs_shown_nr) pass min_delta and top */
 	struct diff_pair *pairs;	/* of the compared functions, grouped by function */
 	size_t pairs_nr;
-	uint32_t *ranked;		/* every pair, by |delta| (or |delta_samples|) */
-	size_t shown_nr;		/* ranked[0 .. shown_nr) pass min_delta and top */
+	uint32_t *ranked;		/* every pair, by |delta| (or |delta_per_run|);
+					 * by_noise: those beyond noise first */
+	size_t shown_nr;		/* ranked[0 .. shown_nr) pass min_delta and top
+					 * (by_noise: and are beyond noise) */
 	size_t compared_nr;		/* funcs compared block by block */
 	size_t keys[DIFF_KEY__NR];	/* pairs of both sides matched by each key */
 	/* --function selects no sampled function of either side. */

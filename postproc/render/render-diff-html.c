@@ -186,6 +186,8 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 		plural(d->shown_nr));
 	if (d->opts.all)
 		fputs(" (every pair with samples)", out);
+	else if (d->by_noise)
+		fputs(" beyond noise, in the functions that changed beyond noise", out);
 	else
 		fprintf(out, " changed by at least %g %s", d->min_delta,
 			d->opts.counts ? "samples" : "points");
@@ -302,9 +304,12 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 					" ", block_start(d, f, p, s));
 		fputs("</a></td></tr>\n", out);
 	}
-	if (!d->shown_nr && !d->compared_nr && d->opts.min_delta < 0 && !d->opts.all)
-		fputs("<tr><td colspan=\"6\" class=\"empty\">no function changed beyond noise, nor its "
-		      "code: none compared block by block (--all compares them)</td></tr>\n", out);
+	if (!d->shown_nr && d->by_noise && !d->compared_nr)
+		fputs("<tr><td colspan=\"6\" class=\"empty\">no function changed beyond noise: none "
+		      "compared block by block (--all compares them)</td></tr>\n", out);
+	else if (!d->shown_nr && d->by_noise)
+		fputs("<tr><td colspan=\"6\" class=\"empty\">no block changed beyond noise (--all "
+		      "shows every pair)</td></tr>\n", out);
 	else if (!d->shown_nr)
 		fprintf(out, "<tr><td colspan=\"6\" class=\"empty\">no block changed by %g %s or more"
 			"</td></tr>\n", d->min_delta, d->opts.counts ? "samples" : "points");

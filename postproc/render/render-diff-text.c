@@ -250,9 +250,11 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		}
 		fputc('\n', out);
 	}
-	if (!d->shown_nr && !d->compared_nr && d->opts.min_delta < 0 && !d->opts.all)
-		fprintf(out, "%35s(no function changed beyond noise, nor its code: none compared "
-			"block by block; --all compares them)\n", "");
+	if (!d->shown_nr && d->by_noise && !d->compared_nr)
+		fprintf(out, "%35s(no function changed beyond noise: none compared block by block;"
+			" --all compares them)\n", "");
+	else if (!d->shown_nr && d->by_noise)
+		fprintf(out, "%35s(no block changed beyond noise; --all shows every pair)\n", "");
 	else if (!d->shown_nr)
 		fprintf(out, "%35s(no block changed by %g %s or more)\n", "", d->min_delta,
 			d->opts.counts ? "samples" : "points");

@@ -99,11 +99,8 @@ done
 # of two runs, with perf's counts (perf script -F ip,sym, the .cwasm back in
 # place: both recordings ran its mapped code).
 d=$R/49.0.3/f64
-for k in jitdump perfmap; do
-	perf --no-pager script -i "$d/$k/perf.data" -F ip,sym 2>/dev/null |
-		awk '{ print $2 }' | sort | uniq -c >"$tmp/perf-$k.syms"
-done
-perf_count() { awk -v s="$2" '$2 == s { print $1 }' "$tmp/perf-$1.syms"; }
+for k in jitdump perfmap; do perf_syms "$d/$k/perf.data" "$tmp/perf-$k.syms"; done
+perf_count() { perf_sym_count "$tmp/perf-$1.syms" "$2"; }
 cat "$tmp/49.0.3-f64-jitdump.hbs" "$tmp/49.0.3-f64-perfmap.hbs" | hb --json --all >"$tmp/m.json" 2>/dev/null
 for f in interp:1 blend:2; do
 	n=${f%:*} i=${f#*:}

@@ -132,11 +132,8 @@ for f in JS:hash-1-turbofan JS:mix-2-turbofan; do
 		node "$js" merged "$tmp/m-v8.json" "$tmp/v8-changed.json" "$tmp/v8-changed-2.json" "$f"
 done
 # wasmtime: perf's own attribution through the .cwasm's symbols gives the sums.
-for r in O2 O2-2; do
-	perf --no-pager script -i "$D/wasmtime-$r/perf.data" -F ip,sym 2>/dev/null |
-		awk '{ print $2 }' | sort | uniq -c >"$tmp/perf-$r.syms"
-done
-perf_count() { awk -v s="$2" '$2 == s { print $1 }' "$tmp/perf-$1.syms"; }
+for r in O2 O2-2; do perf_syms "$D/wasmtime-$r/perf.data" "$tmp/perf-$r.syms"; done
+perf_count() { perf_sym_count "$tmp/perf-$1.syms" "$2"; }
 cat "$tmp/wasmtime-O2.hbs" "$tmp/wasmtime-O2-2.hbs" | hb --json --all >"$tmp/m-wt.json" 2>/dev/null
 for f in hash:1 mix:2; do
 	n=${f%:*} i=${f#*:}

@@ -94,6 +94,13 @@ plugin_stream() {
 	perf --no-pager script -i "$pd" --dlfilter "$PLUGIN" --dlarg "out=$out" $args
 }
 
+# perf_syms PERF_DATA OUT: perf's own attribution of each sample (perf script
+# -F ip,sym), counted by symbol into OUT; perf_sym_count OUT SYM: SYM's count.
+perf_syms() {
+	perf --no-pager script -i "$1" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c >"$2"
+}
+perf_sym_count() { awk -v s="$2" '$2 == s { print $1 }' "$1"; }
+
 # diff_stream CASE OUT: the stream of the recording test-data/diff/CASE
 # (README.md there) into OUT, its dump and .cwasm put back where it ran
 # (/tmp/hotblocks-rec/diff/CASE, in this test's private /tmp); the later

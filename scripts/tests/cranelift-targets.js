@@ -13,8 +13,10 @@
 //
 // Jump tables are found here from LLVM's text alone, by the shape Cranelift
 // gives its br_table (the bounds check gives the number of entries N):
-//   aarch64  cmp wI, #N; b.hs default; csel; adr xT, #d; ldrsw; add; br xT,
-//            N little-endian 32-bit entries at T (relative to T)
+//   aarch64  cmp wI, #N; mov xD, #N; csel xD, xI, xD, lo; adr xT, #d; ldrsw;
+//            add; br xT, N + 1 little-endian 32-bit entries at T (relative to
+//            T), the last the default's (wasmtime 50; wasmtime 49 branched
+//            to the default instead, cmp; b.hs default; csel, and had N)
 //   s390x    clgfi %rI, N; jghe default; larl %rT, T; agf %rT, 0(%rX,%rT);
 //            br %rT, N big-endian 32-bit entries at T (relative to T)
 //   riscv64  li aX, N; bltu rI, aX, L; auipc a0, 0; jr D(a0) (default); L:
@@ -77,9 +79,12 @@ function tablesOf(o) {
 			const m = a.text.match(/^adr (x\d+), #(-?\d+)$/);
 			if (!m) continue;
 			const br = ins.slice(i + 1, i + 4).find(x => x.text === `br ${m[1]}`);
-			const cmp = ins.slice(Math.max(0, i - 4), i).reverse().map(x => x.text.match(/^cmp w\d+, #(\d+)$/)).find(x => x);
+			const before = ins.slice(Math.max(0, i - 4), i);
+			const cmp = before.slice().reverse().map(x => x.text.match(/^cmp w\d+, #(\d+)$/)).find(x => x);
 			if (!br || !cmp) continue;
-			const start = a.addr + parseInt(m[2], 10), n = parseInt(cmp[1], 10);
+			// no branch to the default: the index is clamped to N, the default's entry
+			const clamped = !before.some(x => /^b\.hs /.test(x.text));
+			const start = a.addr + parseInt(m[2], 10), n = parseInt(cmp[1], 10) + (clamped ? 1 : 0);
 			const cases = [];
 			for (let k = 0; k < n; k++) cases.push(start + int32(o, start + 4 * k, false));
 			t.push({ jump: br.addr, start, end: start + 4 * n, data: true, cases, entries: [] });

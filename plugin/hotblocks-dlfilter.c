@@ -21,6 +21,7 @@
  * the process with the documented status (end_run()).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -66,6 +67,7 @@ static int find_input(struct run *run)
 	if (perf_cmdline__read(&cmd) < 0)
 		return -ENOMEM;
 	run->defer = cmd.filters;
+	run->symfs = cmd.symfs;
 	input = run->opts.perf_data ? run->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
 	run->perf_data = strdup(input);
@@ -103,8 +105,16 @@ HB_EXPORT int start(void **data, void *ctx)
 	if (find_input(run) < 0)
 		return -ENOMEM;
 	run->progress = isatty(STDERR_FILENO);
+	/* One walk of perf.data: the jitdump markers, and the maps natives are resolved by. */
+	struct perfdata_visitor maps_visitor;
+	struct dumps_walk walk = { .also = &maps_visitor };
+
+	resolve__visitor(&run->resolve, &maps_visitor);
 	dumps__discover(&run->dumps, run->perf_data, run->classify.live, run->opts.jitdir,
-			run->opts.jitdumps, run->opts.jitdumps_nr);
+			run->opts.jitdumps, run->opts.jitdumps_nr, &walk);
+	resolve__ready(&run->resolve, walk.ret, &walk.st,
+		       run->classify.live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
+		       run->symfs ? "perf script --symfs reads the files from another root" : NULL);
 	if (output__open(run) < 0)
 		end_run(EXIT_OUTPUT);
 	run->started = true;
@@ -146,6 +156,30 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 	return 1;
 }
 
+/* A file with samples no symbol or FDE covers: say so, and why (the report's
+ * notes name the files whose functions only FDEs named). */
+static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
+{
+	if (st->no_symbol)
+		run__warn(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
+			  st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
+}
+
+/* What the plugin's own resolution of natives left to perf, and what it lacked. */
+static void explain_natives(struct run *run)
+{
+	if (run->opts.stats)
+		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
+			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", run->resolve.maps.files_nr,
+			run->resolve.files_indexed, run->resolve.symbols_indexed, resolve__memory(&run->resolve) / 1024,
+			run->resolve.pmaps_nr, run->resolve.deferred);
+	if (run->resolve.deferred)
+		run__warn(run, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", run->resolve.deferred,
+			  run->resolve.deferred == 1 ? "" : "s", run->resolve.usable ? "" : ": ",
+			  run->resolve.usable ? " (guest or unknown cpumode)" : run->resolve.why_not);
+	resolve__files_without_symbols(&run->resolve, warn_no_symbols, run);
+}
+
 HB_EXPORT int stop(void *data, void *ctx)
 {
 	struct run *run = data;
@@ -163,6 +197,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	run__place_held(run);
 	dumps__warn_unfinished(&run->dumps);
 	run__explain_unresolved(run);
+	explain_natives(run);
 	int ret = output__write(run);
 
 	run__free(run);

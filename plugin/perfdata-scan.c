@@ -16,6 +16,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/perf_event.h>
 #include <zstd.h>
 
 /*
@@ -25,17 +26,42 @@
 #define PERF_MAGIC2		0x32454c4946524550ULL	/* "PERFILE2" written little-endian */
 #define PERF_PIPE_HDR_SIZE	16	/* magic, size */
 #define PERF_FILE_HDR_MIN	72	/* magic .. event_types section, no feature bitmap */
+#define PERF_FILE_ATTR_SIZE_OFF	16	/* u64 attr_size: one attr section entry */
+#define PERF_FILE_ATTRS_OFF	24	/* struct perf_file_section attrs { u64 offset, size } */
 #define PERF_FILE_DATA_OFF	40	/* struct perf_file_section data { u64 offset, size } */
+#define PERF_FILE_FEATURES_OFF	72	/* adds_features: a 256-bit bitmap, as 4 u64 */
+#define PERF_FILE_HDR_FEATURES	104	/* a header this long has the bitmap */
+#define HEADER_BUILD_ID		2	/* feature bit: the build-id table */
 #define PERF_EV_HDR_SIZE	8	/* u32 type, u16 misc, u16 size (size includes the header) */
 
 #define PERF_RECORD_MMAP	1
+#define PERF_RECORD_EXIT	4
+#define PERF_RECORD_FORK	7
 #define PERF_RECORD_MMAP2	10
+#define PERF_RECORD_HEADER_ATTR	64	/* pipe mode: perf_event_attr, then u64 ids */
+#define PERF_RECORD_HEADER_BUILD_ID 67	/* pipe mode: one build-id (as the feature section's) */
 #define PERF_RECORD_COMPRESSED	81	/* header, zstd data to the end of the record */
 #define PERF_RECORD_COMPRESSED2	83	/* header, u64 data_size, zstd data, padding to 8 (2025 perf) */
 
 #define MMAP_PID_OFF		8	/* after the header: u32 pid, u32 tid */
+#define MMAP_START_OFF		16	/* u64 start, len, pgoff */
 #define MMAP_NAME_OFF		40	/* pid, tid, u64 start, len, pgoff */
+#define MMAP2_ID_OFF		40	/* u32 maj, min, u64 ino, ino_generation; or u8 size, 3 pad, build id[20] */
+#define MMAP2_PROT_OFF		64	/* u32 prot, flags */
 #define MMAP2_NAME_OFF		72	/* ... + maj/min/ino/ino_generation or build id (24), prot, flags */
+#define TASK_SIZE		32	/* header, u32 pid, ppid, tid, ptid, u64 time */
+#define BUILD_ID_NAME_OFF	36	/* header, s32 pid, u8 build_id[20], u8 size, 3 pad */
+#define BUILD_ID_MISC_SIZE	(1 << 15)	/* the record's size byte is valid (else 20) */
+
+/* perf_event_attr, as far as the walk reads it. */
+#define ATTR_SIZE_OFF		4	/* u32 size of the attr */
+#define ATTR_SAMPLE_TYPE_OFF	24
+#define ATTR_FLAGS_OFF		40	/* the bitfield: disabled is bit 0 */
+#define ATTR_MIN_SIZE		48
+#define ATTR_SAMPLE_ID_ALL	18	/* bit of the bitfield */
+/* Attrs and ids kept to lay out the sample_id of non-sample records. */
+#define MAX_ATTRS		256
+#define MAX_ATTR_IDS		65536
 
 /*
  * Decompression bounds. perf itself gives one COMPRESSED record at most the
@@ -51,10 +77,20 @@
 #define DBUF_CHUNK		(1U << 20)	/* output produced between two record walks */
 #define DBUF_CARRY		65536	/* a cut-off record is < 64 KiB (u16 size) */
 
+/* Where a non-sample record's time is: u64 slots from the record's end (0: none). */
+struct attr_layout {
+	uint64_t sample_type;
+	bool sample_id_all;
+};
+
+struct attr_id {
+	uint64_t id;
+	uint32_t attr;
+};
+
 struct scan {
 	const char *name;
-	perfdata_jitdump_cb cb;
-	void *arg;
+	const struct perfdata_visitor *v;
 	struct perfdata_scan_stats *st;
 	char *err;
 	size_t errlen;
@@ -71,7 +107,24 @@ struct scan {
 	uint64_t dtotal_max;	/* bound on decompressed_bytes */
 	bool inflate_off;	/* bound reached or no memory: skip the rest */
 	bool dcorrupt;		/* a decompressed record had size < 8 */
+
+	/* The recording's attrs, for the sample_id of non-sample records. */
+	struct attr_layout attrs[MAX_ATTRS];
+	size_t attrs_nr;
+	struct attr_id *ids;	/* sorted by id once ids_sorted */
+	size_t ids_nr, ids_alloc;
+	bool ids_sorted;
+	int time_slot;		/* one layout for all: u64 slots of the time from the end; 0 none */
+	bool by_identifier;	/* layouts differ: the last u64 (IDENTIFIER) names the attr */
+
+	/* A file walked in its mapping: the pages behind the walk are given back
+	 * as it goes, so memory does not grow with the recording. */
+	const uint8_t *mapped;
+	uint64_t dropped;	/* bytes of the mapping given back */
 };
+
+/* Pages given back this many bytes at a time. */
+#define DROP_CHUNK (32u << 20)
 
 static int fail(struct scan *s, int errnum, uint64_t off, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -146,10 +199,110 @@ bool perfdata__is_jitdump_name(const char *name, size_t len)
 	return true;
 }
 
-static int mmap_record(struct scan *s, const uint8_t *p, size_t size, size_t name_off)
+/* u64 slots of the time from the end of a sample_id laid out by sample_type; 0: no time. */
+static int time_slot_of(const struct attr_layout *a)
 {
+	static const uint64_t after_time[] = {
+		PERF_SAMPLE_ID, PERF_SAMPLE_STREAM_ID, PERF_SAMPLE_CPU, PERF_SAMPLE_IDENTIFIER,
+	};
+	int slot = 1;
+
+	if (!a->sample_id_all || !(a->sample_type & PERF_SAMPLE_TIME))
+		return 0;
+	for (size_t i = 0; i < sizeof(after_time) / sizeof(after_time[0]); i++)
+		slot += !!(a->sample_type & after_time[i]);
+	return slot;
+}
+
+static int id_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct attr_id *)a)->id, y = ((const struct attr_id *)b)->id;
+
+	return x < y ? -1 : x > y;
+}
+
+/* After the attrs changed: one time slot for all, or one per attr by IDENTIFIER. */
+static void layout_times(struct scan *s)
+{
+	bool same = true, ident = s->attrs_nr > 0;
+
+	s->time_slot = 0;
+	s->by_identifier = false;
+	for (size_t i = 0; i < s->attrs_nr; i++) {
+		same &= time_slot_of(&s->attrs[i]) == time_slot_of(&s->attrs[0]);
+		ident &= !!(s->attrs[i].sample_type & PERF_SAMPLE_IDENTIFIER);
+	}
+	if (s->attrs_nr && same)
+		s->time_slot = time_slot_of(&s->attrs[0]);
+	else if (ident)
+		s->by_identifier = true;
+	s->st->timed = s->time_slot || s->by_identifier;
+	s->ids_sorted = false;
+}
+
+/* A perf_event_attr of len bytes at p, with its ids; false when it cannot be kept. */
+static bool add_attr(struct scan *s, const uint8_t *p, size_t len)
+{
+	struct attr_layout *a;
+	uint64_t flags;
+
+	if (len < ATTR_MIN_SIZE || s->attrs_nr == MAX_ATTRS)
+		return false;
+	a = &s->attrs[s->attrs_nr++];
+	a->sample_type = get64(s, p + ATTR_SAMPLE_TYPE_OFF);
+	flags = get64(s, p + ATTR_FLAGS_OFF);
+	/* A bitfield: the first member is the lowest bit in a little-endian
+	 * writer's u64 and the highest in a big-endian one's. */
+	a->sample_id_all = s->swapped ^ (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) ?
+			   (flags >> (63 - ATTR_SAMPLE_ID_ALL)) & 1 : (flags >> ATTR_SAMPLE_ID_ALL) & 1;
+	return true;
+}
+
+static void add_attr_id(struct scan *s, uint64_t id)
+{
+	if (s->ids_nr == s->ids_alloc) {
+		size_t alloc = s->ids_alloc ? s->ids_alloc * 2 : 64;
+		struct attr_id *v = alloc <= MAX_ATTR_IDS ? reallocarray(s->ids, alloc, sizeof(*v)) : NULL;
+
+		if (!v)
+			return;
+		s->ids = v;
+		s->ids_alloc = alloc;
+	}
+	s->ids[s->ids_nr++] = (struct attr_id){ id, (uint32_t)(s->attrs_nr - 1) };
+	s->ids_sorted = false;
+}
+
+/* The sample_id time of a non-sample record whose body takes min bytes. */
+static bool record_time(struct scan *s, const uint8_t *p, size_t size, size_t min, uint64_t *time)
+{
+	int slot = s->time_slot;
+
+	if (s->by_identifier) {
+		struct attr_id key, *hit;
+
+		if (size < min + 8)
+			return false;
+		if (!s->ids_sorted) {
+			qsort(s->ids, s->ids_nr, sizeof(*s->ids), id_cmp);
+			s->ids_sorted = true;
+		}
+		key.id = get64(s, p + size - 8);
+		hit = s->ids_nr ? bsearch(&key, s->ids, s->ids_nr, sizeof(*s->ids), id_cmp) : NULL;
+		slot = hit ? time_slot_of(&s->attrs[hit->attr]) : 0;
+	}
+	if (!slot || size < min + 8 * (size_t)slot)
+		return false;
+	*time = get64(s, p + size - 8 * (size_t)slot);
+	return true;
+}
+
+static int mmap_record(struct scan *s, const uint8_t *p, size_t size, bool mmap2)
+{
+	size_t name_off = mmap2 ? MMAP2_NAME_OFF : MMAP_NAME_OFF;
 	const char *name = (const char *)p + name_off;
 	const char *nul;
+	int ret = 0;
 
 	s->st->mmaps++;
 	/* The name is NUL-padded to 8 bytes and may be followed by sample_id fields. */
@@ -157,10 +310,99 @@ static int mmap_record(struct scan *s, const uint8_t *p, size_t size, size_t nam
 		s->st->malformed++;
 		return 0;
 	}
+	if (s->v->mmap) {
+		struct perfdata_mmap m = {
+			.pid = get32(s, p + MMAP_PID_OFF), .tid = get32(s, p + MMAP_PID_OFF + 4),
+			.start = get64(s, p + MMAP_START_OFF), .len = get64(s, p + MMAP_START_OFF + 8),
+			.pgoff = get64(s, p + MMAP_START_OFF + 16), .mmap2 = mmap2,
+			.misc = get16(s, p + 4), .filename = name,
+		};
+		size_t body = (size_t)(nul - (const char *)p) + 1;
+
+		m.has_time = record_time(s, p, size, body, &m.time);
+		if (mmap2) {
+			m.prot = get32(s, p + MMAP2_PROT_OFF);
+			m.flags = get32(s, p + MMAP2_PROT_OFF + 4);
+			if (m.misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				m.build_id_size = p[MMAP2_ID_OFF] <= sizeof(m.build_id) ? p[MMAP2_ID_OFF] :
+						  sizeof(m.build_id);
+				memcpy(m.build_id, p + MMAP2_ID_OFF + 4, m.build_id_size);
+			} else {
+				m.maj = get32(s, p + MMAP2_ID_OFF);
+				m.min = get32(s, p + MMAP2_ID_OFF + 4);
+				m.ino = get64(s, p + MMAP2_ID_OFF + 8);
+				m.ino_generation = get64(s, p + MMAP2_ID_OFF + 16);
+			}
+		} else {
+			/* perf: an MMAP record is executable unless marked as data. */
+			m.prot = m.misc & PERF_RECORD_MISC_MMAP_DATA ? PROT_READ : PROT_READ | PROT_EXEC;
+		}
+		if ((ret = s->v->mmap(s->v->arg, &m)))
+			return ret;
+	}
 	if (!perfdata__is_jitdump_name(name, (size_t)(nul - name)))
 		return 0;
 	s->st->markers++;
-	return s->cb ? s->cb(s->arg, get32(s, p + MMAP_PID_OFF), name) : 0;
+	return s->v->jitdump ? s->v->jitdump(s->v->arg, get32(s, p + MMAP_PID_OFF), name) : 0;
+}
+
+static int task_record(struct scan *s, const uint8_t *p, size_t size, bool exit)
+{
+	struct perfdata_task t;
+
+	if (size < TASK_SIZE) {
+		s->st->malformed++;
+		return 0;
+	}
+	s->st->tasks++;
+	if (!s->v->task)
+		return 0;
+	t = (struct perfdata_task){
+		.exit = exit, .misc = get16(s, p + 4),
+		.pid = get32(s, p + 8), .ppid = get32(s, p + 12),
+		.tid = get32(s, p + 16), .ptid = get32(s, p + 20),
+	};
+	if (!record_time(s, p, size, TASK_SIZE, &t.time))
+		t.time = get64(s, p + 24);
+	return s->v->task(s->v->arg, &t);
+}
+
+/* One build-id entry of size bytes at p (a record header first); false when malformed. */
+static int build_id_entry(struct scan *s, const uint8_t *p, size_t size, bool *bad)
+{
+	struct perfdata_build_id b;
+	const char *name = (const char *)p + BUILD_ID_NAME_OFF;
+	uint16_t misc = get16(s, p + 4);
+
+	*bad = size <= BUILD_ID_NAME_OFF || !memchr(name, '\0', size - BUILD_ID_NAME_OFF);
+	if (*bad)
+		return 0;
+	s->st->build_ids++;
+	if (!s->v->build_id)
+		return 0;
+	b = (struct perfdata_build_id){ .misc = misc, .pid = (int32_t)get32(s, p + 8), .filename = name };
+	memcpy(b.id, p + 12, sizeof(b.id));
+	b.size = misc & BUILD_ID_MISC_SIZE ? p[32] : sizeof(b.id);
+	if (b.size > sizeof(b.id))
+		b.size = sizeof(b.id);
+	return s->v->build_id(s->v->arg, &b);
+}
+
+/* Pipe mode: HEADER_ATTR carries what the file header's attr section does. */
+static int attr_record(struct scan *s, const uint8_t *p, size_t size)
+{
+	uint32_t alen;
+
+	if (size < PERF_EV_HDR_SIZE + ATTR_MIN_SIZE)
+		return 0;
+	alen = get32(s, p + PERF_EV_HDR_SIZE + ATTR_SIZE_OFF);
+	if (alen < ATTR_MIN_SIZE || alen > size - PERF_EV_HDR_SIZE ||
+	    !add_attr(s, p + PERF_EV_HDR_SIZE, alen))
+		return 0;
+	for (size_t off = PERF_EV_HDR_SIZE + alen; off + 8 <= size; off += 8)
+		add_attr_id(s, get64(s, p + off));
+	layout_times(s);
+	return 0;
 }
 
 static int inflate_payload(struct scan *s, const uint8_t *src, size_t len);
@@ -173,9 +415,21 @@ static int record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 	s->st->records++;
 	switch (get32(s, p)) {
 	case PERF_RECORD_MMAP:
-		return mmap_record(s, p, size, MMAP_NAME_OFF);
+		return mmap_record(s, p, size, false);
 	case PERF_RECORD_MMAP2:
-		return mmap_record(s, p, size, MMAP2_NAME_OFF);
+		return mmap_record(s, p, size, true);
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		return task_record(s, p, size, get32(s, p) == PERF_RECORD_EXIT);
+	case PERF_RECORD_HEADER_ATTR:
+		return attr_record(s, p, size);
+	case PERF_RECORD_HEADER_BUILD_ID: {
+		bool bad;
+		int ret = build_id_entry(s, p, size, &bad);
+
+		s->st->malformed += bad;
+		return ret;
+	}
 	case PERF_RECORD_COMPRESSED:
 		s->st->compressed++;
 		/* perf never compresses compressed data; do not recurse on hostile input. */
@@ -344,6 +598,74 @@ static int walk(struct scan *s, const uint8_t *buf, uint64_t off, uint64_t end, 
 		if (ret)
 			return ret;
 		off += size;
+		if (buf == s->mapped && off - s->dropped >= 2 * (uint64_t)DROP_CHUNK) {
+			/* read-only and private: the pages come back from the file if needed */
+			madvise((void *)(buf + s->dropped), DROP_CHUNK, MADV_DONTNEED);
+			s->dropped += DROP_CHUNK;
+		}
+	}
+	return 0;
+}
+
+/* The file header's attr section: the layout of every record's sample_id. */
+static void read_attrs(struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize)
+{
+	uint64_t asize = get64(s, buf + PERF_FILE_ATTR_SIZE_OFF);
+	uint64_t off = get64(s, buf + PERF_FILE_ATTRS_OFF), size = get64(s, buf + PERF_FILE_ATTRS_OFF + 8);
+
+	s->attrs_nr = s->ids_nr = 0;
+	/* Each entry: a perf_event_attr, then the section {offset, size} of its u64 ids. */
+	if (asize < ATTR_MIN_SIZE + 16 || off > len || size > len - off || hsize < PERF_FILE_DATA_OFF) {
+		layout_times(s);
+		return;
+	}
+	for (uint64_t e = off; e + asize <= off + size; e += asize) {
+		uint64_t ioff = get64(s, buf + e + asize - 16), isize = get64(s, buf + e + asize - 8);
+
+		if (!add_attr(s, buf + e, (size_t)(asize - 16)))
+			break;
+		if (ioff <= len && isize <= len - ioff)
+			for (uint64_t i = 0; i + 8 <= isize; i += 8)
+				add_attr_id(s, get64(s, buf + ioff + i));
+	}
+	layout_times(s);
+}
+
+/*
+ * The feature sections follow the data section: one {offset, size} per set
+ * bit of adds_features, in bit order. Only HEADER_BUILD_ID is read; a section
+ * that is cut short or malformed is left, the records are what matters.
+ */
+static int read_build_ids(struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize,
+			  uint64_t data_end)
+{
+	uint64_t words[4], idx = 0, off, size;
+
+	if (hsize < PERF_FILE_HDR_FEATURES)
+		return 0;
+	for (int i = 0; i < 4; i++)
+		words[i] = get64(s, buf + PERF_FILE_FEATURES_OFF + 8 * i);
+	if (!(words[0] >> HEADER_BUILD_ID & 1))
+		return 0;
+	idx = (uint64_t)__builtin_popcountll(words[0] & ((1ULL << HEADER_BUILD_ID) - 1));
+	if (data_end > len || (len - data_end) / 16 <= idx)
+		return 0;
+	off = get64(s, buf + data_end + 16 * idx);
+	size = get64(s, buf + data_end + 16 * idx + 8);
+	if (off > len || size > len - off)
+		return 0;
+	for (uint64_t e = off; e + PERF_EV_HDR_SIZE <= off + size;) {
+		uint16_t rsize = get16(s, buf + e + 6);
+		bool bad;
+		int ret;
+
+		if (rsize < PERF_EV_HDR_SIZE || rsize > off + size - e)
+			break;
+		if ((ret = build_id_entry(s, buf + e, rsize, &bad)))
+			return ret;
+		if (bad)
+			break;
+		e += rsize;
 	}
 	return 0;
 }
@@ -351,6 +673,7 @@ static int walk(struct scan *s, const uint8_t *buf, uint64_t off, uint64_t end, 
 static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 {
 	uint64_t magic, hsize, doff, dsize;
+	int ret;
 
 	if (len < PERF_PIPE_HDR_SIZE)
 		return fail(s, -EINVAL, 0, "truncated header (%zu bytes)", len);
@@ -367,6 +690,8 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 	hsize = get64(s, buf + 8);
 	if (hsize == PERF_PIPE_HDR_SIZE) {
 		s->st->pipe_format = 1;
+		s->attrs_nr = s->ids_nr = 0;
+		layout_times(s);
 		return walk(s, buf, PERF_PIPE_HDR_SIZE, len, true);
 	}
 	if (hsize < PERF_FILE_HDR_MIN)
@@ -379,16 +704,18 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 		return fail(s, -EINVAL, PERF_FILE_DATA_OFF,
 			    "data section 0x%" PRIx64 "+0x%" PRIx64 " runs past end of file (0x%zx bytes)",
 			    doff, dsize, len);
-	return walk(s, buf, doff, doff + dsize, false);
+	read_attrs(s, buf, len, hsize);
+	if ((ret = walk(s, buf, doff, doff + dsize, false)))
+		return ret;
+	return read_build_ids(s, buf, len, hsize, doff + dsize);
 }
 
-static void scan_init(struct scan *s, const char *name, perfdata_jitdump_cb cb, void *arg,
+static void scan_init(struct scan *s, const char *name, const struct perfdata_visitor *v,
 		      struct perfdata_scan_stats *stats, char *err, size_t errlen)
 {
 	*s = (struct scan){
 		.name = name ? name : "perf.data",
-		.cb = cb,
-		.arg = arg,
+		.v = v,
 		.st = stats,
 		.err = err,
 		.errlen = errlen,
@@ -402,8 +729,10 @@ static void scan_release(struct scan *s)
 {
 	ZSTD_freeDCtx(s->dctx);
 	free(s->dbuf);
+	free(s->ids);
 	s->dctx = NULL;
 	s->dbuf = NULL;
+	s->ids = NULL;
 }
 
 /* The bytes of one more input file: they raise the bound on decompressed output. */
@@ -425,15 +754,14 @@ static void stream_end(struct scan *s)
 		inflate_reset(s);
 }
 
-int perfdata__scan_buf(const uint8_t *buf, size_t len, const char *name,
-		       perfdata_jitdump_cb cb, void *arg,
+int perfdata__walk_buf(const uint8_t *buf, size_t len, const char *name, const struct perfdata_visitor *v,
 		       struct perfdata_scan_stats *stats, char *err, size_t errlen)
 {
 	struct perfdata_scan_stats local;
 	struct scan s;
 	int ret;
 
-	scan_init(&s, name, cb, arg, stats ? stats : &local, err, errlen);
+	scan_init(&s, name, v, stats ? stats : &local, err, errlen);
 	scan_input(&s, s.name, len);
 	ret = scan_buf(&s, buf, len);
 	stream_end(&s);
@@ -535,6 +863,7 @@ static int scan_dir(struct scan *s, const char *path)
 	if (ret)
 		goto out_free;
 	scan_input(s, sub, m.len);
+	s->mapped = m.addr, s->dropped = 0;
 	ret = scan_buf(s, mapped_bytes(&m), m.len);
 	stream_end(s);
 	unmap_file(&m);
@@ -557,6 +886,7 @@ static int scan_dir(struct scan *s, const char *path)
 		if (ret)
 			break;
 		scan_input(s, sub, m.len);
+		s->mapped = m.addr, s->dropped = 0;
 		ret = walk(s, mapped_bytes(&m), 0, m.len, true);
 		stream_end(s);
 		unmap_file(&m);
@@ -569,7 +899,24 @@ out_free:
 	return ret;
 }
 
+int perfdata__scan_buf(const uint8_t *buf, size_t len, const char *name,
+		       perfdata_jitdump_cb cb, void *arg,
+		       struct perfdata_scan_stats *stats, char *err, size_t errlen)
+{
+	struct perfdata_visitor v = { .jitdump = cb, .arg = arg };
+
+	return perfdata__walk_buf(buf, len, name, &v, stats, err, errlen);
+}
+
 int perfdata__scan(const char *path, perfdata_jitdump_cb cb, void *arg,
+		   struct perfdata_scan_stats *stats, char *err, size_t errlen)
+{
+	struct perfdata_visitor v = { .jitdump = cb, .arg = arg };
+
+	return perfdata__walk(path, &v, stats, err, errlen);
+}
+
+int perfdata__walk(const char *path, const struct perfdata_visitor *v,
 		   struct perfdata_scan_stats *stats, char *err, size_t errlen)
 {
 	struct perfdata_scan_stats local;
@@ -578,7 +925,7 @@ int perfdata__scan(const char *path, perfdata_jitdump_cb cb, void *arg,
 	bool is_dir;
 	int ret;
 
-	scan_init(&s, path, cb, arg, stats ? stats : &local, err, errlen);
+	scan_init(&s, path, v, stats ? stats : &local, err, errlen);
 	ret = map_file(path, &m, &is_dir, err, errlen);
 	if (ret > 0 && is_dir) {
 		ret = scan_dir(&s, path);
@@ -590,6 +937,7 @@ int perfdata__scan(const char *path, perfdata_jitdump_cb cb, void *arg,
 	if (ret)
 		return ret;
 	scan_input(&s, path, m.len);
+	s.mapped = m.addr, s.dropped = 0;
 	ret = scan_buf(&s, mapped_bytes(&m), m.len);
 	stream_end(&s);
 	scan_release(&s);

@@ -23,11 +23,12 @@ struct run *run__new(const struct perf_dlfilter_fns *perf)
 	run->perf = perf;
 	run->out_fd = -1;
 	natives__init(&run->natives);
+	resolve__init(&run->resolve);
 	if (dumps__init(&run->dumps, run__warn, run) < 0 || counts__init(&run->counts, MAX_COUNT_SLOTS) < 0) {
 		run__free(run);
 		return NULL;
 	}
-	classify__init(&run->classify, perf, &run->dumps, &run->natives, &run->opts);
+	classify__init(&run->classify, perf, &run->dumps, &run->natives, &run->resolve, &run->opts);
 	return run;
 }
 
@@ -36,6 +37,7 @@ void run__free(struct run *run)
 	if (!run)
 		return;
 	dumps__release(&run->dumps);
+	resolve__release(&run->resolve);
 	natives__release(&run->natives);
 	counts__release(&run->counts);
 	classify__release(&run->classify);
@@ -191,7 +193,7 @@ static void tally_ambiguous(struct run *run, uint32_t pid, uint64_t ip)
 static void place(struct run *run, uint32_t ev, uint32_t pid, uint64_t ip, uint64_t period,
 		  const struct classify_verdict *v)
 {
-	if (v->cls == HB_CLASS_JIT || v->cls == HB_CLASS_NATIVE) {
+	if (v->cls == HB_CLASS_JIT || v->cls == HB_CLASS_NATIVE || v->cls == HB_CLASS_PERFMAP) {
 		count(run, ev, period, v);
 		return;
 	}

@@ -21,6 +21,7 @@
 #include "natives.h"
 #include "options.h"
 #include "pending.h"
+#include "resolve.h"
 #include "stream-format.h"
 
 /* Events beyond this many are counted as the last one (with a warning). */
@@ -59,10 +60,12 @@ struct run {
 	struct options opts;
 	char *perf_data;	/* the recording perf reads; "-" for a pipe */
 	bool defer;		/* perf filters samples itself: classify only what it keeps */
+	bool symfs;		/* perf script --symfs: natives go through perf's resolution */
 	int out_fd;		/* out=FILE, opened and checked in start(); -1: stdout */
 
 	struct dumps dumps;
 	struct natives natives;
+	struct resolve resolve;	/* native samples resolved without perf's symbols */
 	struct counts counts;
 	struct classify classify;	/* live: the input is a pipe, dumps may still be growing */
 	struct pending pending;

@@ -18,6 +18,7 @@ static bool describe(struct stream_writer_object *so, const struct run *run, uin
 			.kind = o->cwasm ? HB_KIND_CWASM : HB_KIND_NATIVE, .id = id, .pid = o->pid,
 			.e_machine = o->e_machine, .addr = o->addr, .size = o->size, .name = o->name,
 			.code = o->code, .code_len = o->code_len, .dso = o->dso, .sym_start = o->sym_start,
+			.source = native_source_name(o->source),
 		};
 	} else {
 		const struct dump_file *df;

@@ -138,6 +138,8 @@ static void write_object(FILE *f, const struct stream_writer_object *o, size_t s
 		fputs(" dso=", f);
 		path_len = stream_writer__put_string(f, o->dso ? o->dso : "");
 		fprintf(f, " sym-start=0x%" PRIx64, o->sym_start);
+		if (o->source)
+			fprintf(f, " source=%s", o->source);
 	}
 	fputs(" name=", f);
 	name_len = stream_writer__put_string(f, o->name ? o->name : "");

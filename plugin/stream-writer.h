@@ -29,6 +29,7 @@ struct stream_writer_object {
 	/* native, cwasm */
 	const char *dso;
 	uint64_t sym_start;
+	const char *source;	/* how the function was found (STREAM.md `object`); NULL: not said */
 };
 
 struct stream_writer_jitdump {

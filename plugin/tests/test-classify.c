@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 #include <cmocka.h>
 
@@ -31,6 +32,7 @@ static struct perf_event_attr attr;
 static struct perf_dlfilter_al al;
 static bool have_al;
 static int object_code_calls;
+static int resolve_ip_calls;
 
 static struct perf_event_attr *fake_attr(void *ctx)
 {
@@ -39,6 +41,7 @@ static struct perf_event_attr *fake_attr(void *ctx)
 
 static const struct perf_dlfilter_al *fake_resolve_ip(void *ctx)
 {
+	resolve_ip_calls++;
 	return have_al ? &al : NULL;
 }
 
@@ -84,6 +87,7 @@ static int setup(void **state)
 	clock_of_events(MONO);
 	have_al = false;
 	object_code_calls = 0;
+	resolve_ip_calls = 0;
 	*state = f;
 	return 0;
 }
@@ -350,6 +354,124 @@ static void a_native_symbol_is_one_object_with_its_code_read_once(void **state)
 	classes_sum_to_all(run);
 }
 
+/* A function of this test's own file, for the plugin's own resolution to find. */
+__attribute__((noinline, used)) int hb_native_target(int x);
+__attribute__((noinline, used)) int hb_native_target(int x)
+{
+	return x * 3 + 1;
+}
+
+/* The recording's mmap record of the file mapping code address ip in this
+ * process, as pid 42 at time 10, handed to the resolver as perf.data's walk
+ * would; then the walk ends (why: the reason it cannot be used, or NULL). */
+static void with_own_map(struct run *run, uintptr_t ip, const char *why)
+{
+	struct perfdata_visitor v;
+	struct perfdata_scan_stats st = { .timed = 1 };
+	char line[4096], path[4096];
+	unsigned long start, end, pgoff;
+	bool found = false;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	assert_non_null(maps);
+	while (!found && fgets(line, sizeof(line), maps))
+		found = sscanf(line, "%lx-%lx %*s %lx %*s %*s %4095s", &start, &end, &pgoff, path) == 4 &&
+			start <= ip && ip < end;
+	fclose(maps);
+	assert_true(found);
+	struct perfdata_mmap m = {
+		.pid = 42, .tid = 42, .start = start, .len = end - start, .pgoff = pgoff, .time = 10,
+		.has_time = true, .mmap2 = true, .misc = PERF_RECORD_MISC_USER,
+		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .filename = path,
+	};
+
+	resolve__visitor(&run->resolve, &v);
+	assert_int_equal(v.mmap(v.arg, &m), 0);
+	resolve__ready(&run->resolve, 0, &st, why);
+}
+
+static void native_samples_are_decided_without_perf(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	uintptr_t fn = (uintptr_t)hb_native_target;
+
+	with_own_map(run, fn, NULL);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 150, 1);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 160, 1);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 170, 1);
+	/* perf's symbols were never asked for */
+	assert_int_equal(resolve_ip_calls, 0);
+	assert_int_equal(object_code_calls, 0);
+	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 3);
+	assert_int_equal(run->natives.nr, 1);
+	const struct native_obj *o = &run->natives.objs[0];
+
+	assert_string_equal(o->name, "hb_native_target");
+	assert_int_equal(o->addr, fn);
+	assert_int_equal(o->pid, 42);
+	assert_int_equal(o->source, NATIVE_FROM_SYMTAB);
+	/* its bytes, from the file */
+	assert_true(o->code_len > 1 && o->code_len == o->size);
+	assert_memory_equal(o->code, (const void *)fn, o->code_len);
+	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 1), 2);
+	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0), 1);
+	/* an address of no map of that process: no-map, still without perf */
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x10, 180, 1);
+	assert_int_equal(total(run, 0, HB_CLASS_NO_MAP), 1);
+	assert_int_equal(resolve_ip_calls, 0);
+	assert_int_equal(run->resolve.deferred, 0);
+	classes_sum_to_all(run);
+}
+
+static void guest_samples_and_unusable_maps_go_to_perf(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	uintptr_t fn = (uintptr_t)hb_native_target;
+
+	with_own_map(run, fn, NULL);
+	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_GUEST_USER, 42, fn, 150, 1);
+	assert_int_equal(resolve_ip_calls, 1);
+	assert_int_equal(run->resolve.deferred, 1);
+	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 1);
+	assert_string_equal(run->natives.objs[0].name, "main");
+	assert_int_equal(run->natives.objs[0].source, NATIVE_FROM_PERF);
+	classes_sum_to_all(run);
+}
+
+static void a_pipe_leaves_natives_to_perf(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+	uintptr_t fn = (uintptr_t)hb_native_target;
+
+	with_own_map(run, fn, "perf script reads a pipe");
+	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 150, 1);
+	assert_int_equal(resolve_ip_calls, 1);
+	assert_int_equal(run->resolve.deferred, 1);
+	assert_false(run->resolve.usable);
+	assert_string_equal(run->resolve.why_not, "perf script reads a pipe");
+	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 1);
+	classes_sum_to_all(run);
+}
+
+/* perf maps: the line's function, counted in class perfmap, no code bytes. */
+static void a_perf_map_line_is_a_function_without_code(void **state)
+{
+	struct run *run = ((struct fixture *)*state)->run;
+
+	resolve_as("/tmp/perf-7.map", "LazyCompile:*hot /x.js:1", 0x7f0000002000, 0x10);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 1, 1);
+	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 2, 1);
+	assert_int_equal(total(run, 0, HB_CLASS_PERFMAP), 2);
+	assert_int_equal(run->natives.nr, 1);
+	assert_int_equal(run->natives.objs[0].source, NATIVE_FROM_PERF_MAP);
+	assert_int_equal(run->natives.objs[0].addr, 0x7f0000002000);
+	assert_int_equal(object_code_calls, 0);
+	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x10), 2);
+	classes_sum_to_all(run);
+}
+
 static void jit_only_leaves_the_rest_unresolved(void **state)
 {
 	struct run *run = ((struct fixture *)*state)->run;
@@ -460,6 +582,10 @@ int main(void)
 		T(without_times_a_reused_address_is_ambiguous_and_its_loads_named),
 		T(perf_resolves_the_rest),
 		T(a_native_symbol_is_one_object_with_its_code_read_once),
+		T(native_samples_are_decided_without_perf),
+		T(guest_samples_and_unusable_maps_go_to_perf),
+		T(a_pipe_leaves_natives_to_perf),
+		T(a_perf_map_line_is_a_function_without_code),
 		T(jit_only_leaves_the_rest_unresolved),
 		T(live_mode_holds_samples_until_the_dump_catches_up),
 		T(events_are_told_apart_and_bounded),

@@ -338,6 +338,7 @@ static int build_func(struct report *rep, const struct build_env *env, const str
 			.name = obj->name, .path = obj->path, .jit = obj->kind == HB_KIND_JIT,
 			.e_machine = obj->e_machine, .pid = obj->pid, .address = obj->addr,
 			.size = obj->size, .code_bytes = obj->code_nr, .sym_start = obj->sym_start,
+			.source = obj->source[0] ? obj->source : NULL,
 			.code_index = obj->code_index, .load_time = obj->load_time,
 		},
 		.display_name = af ? af->display : obj->name,

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/elfsyms.h"
 #include "lib/util.h"
 #include "targets.h"
 
@@ -14,7 +15,16 @@ struct span {
 	uint64_t time;		/* jit: load time; map: mapping time */
 	uint64_t pgoff;		/* map: the file offset at addr */
 	const char *name;	/* load or symbol name; map: the path */
-	long obj;		/* stream object, or -1 */
+	long obj;		/* stream object, or -1; map: its index in stream.maps */
+};
+
+/* A mapped file's symbols, opened at its first target (files[] by path). */
+struct file_syms {
+	const char *path;
+	const uint8_t *build_id;
+	size_t build_id_size;
+	struct elfsyms *es;	/* NULL: not opened yet, or out of memory */
+	bool opened;
 };
 
 /* Sorted by (pid, addr), with the largest size, to find those covering an address. */
@@ -29,6 +39,10 @@ struct targets {
 	struct spans jit;	/* jit objects and code loads (a load that is an object once) */
 	struct spans file;	/* native and cwasm objects: symbols */
 	struct spans maps;	/* file mappings */
+	struct file_syms *files;
+	size_t files_nr, files_alloc;
+	struct elfsyms_config cfg;
+	char buildid_dir[4096];
 };
 
 static int span_cmp(const void *a, const void *b)
@@ -100,11 +114,17 @@ int targets__new(struct targets **out, const struct stream *s)
 		const struct stream_map *m = &s->maps[i];
 
 		t->maps.v[t->maps.nr++] = (struct span){ m->pid, m->addr, m->size, m->time, m->pgoff,
-							 m->path, -1 };
+							 m->path, (long)i };
 	}
 	spans_sort(&t->jit, true);
 	spans_sort(&t->file, false);
 	spans_sort(&t->maps, true);
+	/* where perf looks for a file's debug files: its build-id cache, /usr/lib/debug */
+	if (getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR"))
+		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
+	else if (getenv("HOME"))
+		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s/.debug", getenv("HOME"));
+	t->cfg = (struct elfsyms_config){ t->buildid_dir[0] ? t->buildid_dir : NULL, "/usr/lib/debug", false };
 	*out = t;
 	return 0;
 }
@@ -116,6 +136,9 @@ void targets__free(struct targets *t)
 	free(t->jit.v);
 	free(t->file.v);
 	free(t->maps.v);
+	for (size_t i = 0; i < t->files_nr; i++)
+		elfsyms__free(t->files[i].es);
+	free(t->files);
 	free(t);
 }
 
@@ -156,7 +179,29 @@ static const struct span *covering(const struct spans *sp, uint32_t pid, uint64_
 	return before ? before : after;
 }
 
-bool targets__find(const struct targets *t, size_t from, uint64_t addr, struct target *out)
+/* The symbols of the file of map m, opened at its first use; NULL: none. */
+static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
+{
+	size_t i;
+
+	for (i = 0; i < t->files_nr; i++)
+		if (!strcmp(t->files[i].path, m->path) && t->files[i].build_id_size == m->build_id_size &&
+		    !memcmp(t->files[i].build_id, m->build_id, m->build_id_size))
+			break;
+	if (i == t->files_nr) {
+		if (VEC_GROW(t->files, t->files_nr + 1, t->files_alloc))
+			return NULL;
+		t->files[t->files_nr++] = (struct file_syms){ m->path, m->build_id, m->build_id_size,
+							      NULL, false };
+	}
+	if (!t->files[i].opened) {
+		t->files[i].opened = true;
+		t->files[i].es = elfsyms__open(m->path, m->build_id, m->build_id_size, &t->cfg);
+	}
+	return t->files[i].es && elfsyms__status(t->files[i].es) == ELFSYMS_OK ? t->files[i].es : NULL;
+}
+
+bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target *out)
 {
 	const struct stream_object *o = &t->s->objects[from];
 	/* native code has no load time: what is mapped last */
@@ -170,7 +215,15 @@ bool targets__find(const struct targets *t, size_t from, uint64_t addr, struct t
 		return true;
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
-		*out = (struct target){ c->name, addr - c->addr + c->pgoff, -1, true };
+		uint64_t off = addr - c->addr + c->pgoff;
+		struct elfsyms *es = file_syms(t, &t->s->maps[c->obj]);
+		struct elfsyms_hit h;
+
+		/* an FDE's bounds name nothing: the file, as perf names unknown code */
+		if (es && elfsyms__find(es, off, &h) && h.name)
+			*out = (struct target){ h.name, off - h.start, -1, false };
+		else
+			*out = (struct target){ c->name, off, -1, true };
 		return true;
 	}
 	return false;

@@ -16,11 +16,13 @@
 
 /* Where a target lands. */
 struct target {
-	const char *name;	/* the code load or symbol (its stream name), or the
-				 * file when in_file; borrowed from the stream */
+	const char *name;	/* the code load or symbol (the stream's name, or the
+				 * file's ELF symbol, raw), or the file when in_file;
+				 * borrowed from the stream or the index */
 	uint64_t off;		/* from its first byte; in_file: the offset in the file */
 	long obj;		/* the stream object it lands in (code with samples), or -1 */
-	bool in_file;		/* only a file mapping covers it: name is its path */
+	bool in_file;		/* a file mapping covers it, and no symbol of the file
+				 * there: name is its path */
 };
 
 struct targets;
@@ -37,8 +39,11 @@ void targets__free(struct targets *t);
  * process, the JIT code load covering addr that was live when from was
  * loaded (the newest loaded before it; else, for code loaded later, the
  * first), else the sampled native or cwasm symbol covering it, else the
- * newest file mapping covering it. False when nothing covers addr.
+ * newest file mapping covering it: the symbol perf finds in that file there
+ * (plugin/elfsyms.h: .symtab, .dynsym, name@plt; the file read now, refused
+ * when its build-id is not the recording's), else the file. False when
+ * nothing covers addr. Files are read once each.
  */
-bool targets__find(const struct targets *t, size_t from, uint64_t addr, struct target *out);
+bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target *out);
 
 #endif

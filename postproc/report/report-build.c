@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate/names.h"
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
 #include "lib/strbuf.h"
@@ -78,7 +79,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 /* What every function's rows are made with: where targets out of a
  * function land, and which listed function each stream object is. */
 struct build_env {
-	const struct targets *targets;	/* NULL: not known */
+	struct targets *targets;	/* NULL: not known */
 	const uint32_t *obj_func;	/* stream object -> report.funcs, UINT32_MAX: not listed */
 };
 
@@ -123,6 +124,7 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	const struct stream *s = c->r->stream;
 	const struct stream_object *obj = &s->objects[c->rf->obj];
 	const char *name, *tail;
+	char *demangled = NULL;
 	struct strbuf sb = { 0 };
 	struct target t;
 	char hex[24];
@@ -140,10 +142,14 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 			name = af->display;
 		if (c->env->obj_func[t.obj] != UINT32_MAX)
 			row->target_func = (int32_t)c->env->obj_func[t.obj];
-	} else if (t.in_file && strrchr(name, '/')) {
-		name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
+	} else if (t.in_file) {
+		if (strrchr(name, '/'))
+			name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
+	} else if ((demangled = names__demangle(name))) {
+		name = demangled;	/* a file's symbol, shown as a sampled one is */
 	}
 	strbuf_addstr(&sb, name);
+	free(demangled);
 	if (t.off || t.in_file)
 		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
 	if (!(row->target_name = own(c->rep, &sb)))

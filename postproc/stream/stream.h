@@ -141,6 +141,8 @@ struct stream_map {
 	uint64_t pgoff;		/* the file offset mapped at addr */
 	uint64_t time;		/* when it was mapped, perf's clock (0: before the recording) */
 	char *path;		/* owned, decoded */
+	uint8_t build_id[20];	/* the recording's, build_id_size bytes (0: none given) */
+	uint8_t build_id_size;
 };
 
 /* A `warning` line of the plugin's, kept for the report (once per distinct text). */

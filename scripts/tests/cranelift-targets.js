@@ -185,7 +185,42 @@ for (const f of report.functions) {
 		nEntries += t.entries.length;
 	}
 }
+// ---- calls and jumps out of a function: the address, and the symbol LLVM
+// has there (aarch64 prints it; s390x's target is an address; riscv64's
+// auipc ra, HI; jalr LO(ra) goes to the auipc's address + HI * 4096 + LO)
+const syms = [...od].map(([name, o]) => ({ name, start: o.start })).sort((a, b) => a.start - b.start);
+const symAt = a => { let r = null; for (const x of syms) if (x.start <= a) r = x; return r; };
+const badX = [];
+let nOut = 0;
+for (const f of report.functions) {
+	const o = od.get(f.wasm_function ? f.wasm_function.symbol : f.name);
+	if (!o) continue;
+	for (const i of f.instructions) {
+		if (i.target_address === undefined) continue;
+		const k = o.insns.findIndex(x => x.addr === o.start + i.offset), x = o.insns[k];
+		const where = `${f.name}+0x${i.offset.toString(16)}`;
+		let t = NaN, m;
+		if (!x) { badX.push(`${where}: no LLVM instruction there`); continue; }
+		if ((m = x.text.match(/^(?:bl|b|b\.\w+|brasl %r\d+,|jg\w*|brcl \d+,) 0x([0-9a-f]+)/)))
+			t = parseInt(m[1], 16);
+		else if ((m = x.text.match(/^jalr (-?\d+)\((\w+)\)$/)) && k > 0) {
+			const a = o.insns[k - 1].text.match(new RegExp(`^auipc ${m[2]}, (\\d+)$`));
+			if (a) t = o.insns[k - 1].addr + ((parseInt(a[1], 10) << 12) | 0) + parseInt(m[1], 10);
+		}
+		if (!Number.isFinite(t)) { badX.push(`${where}: LLVM's ${JSON.stringify(x.text)} has no target we read`); continue; }
+		nOut++;
+		const sym = symAt(t), off = sym ? t - sym.start : 0;
+		const listed = i.target_function !== undefined ? report.functions[i.target_function] : null;
+		const want = sym ? (listed ? listed.display_name : sym.name) + (off ? "+0x" + off.toString(16) : "") : null;
+		if (i.target_address - f.address !== t - o.start)
+			badX.push(`${where}: target 0x${i.target_address.toString(16)}, LLVM's 0x${t.toString(16)} is 0x${(f.address + t - o.start).toString(16)}`);
+		else if (want !== null && i.target_name !== want)
+			badX.push(`${where}: ${JSON.stringify(i.asm)} (${i.target_name}), LLVM's symbol there: ${want}`);
+	}
+}
+if (!nOut) badX.push("no call or jump out of a function");
 if (!nTables) badT.push("no jump table found in LLVM's disassembly");
 result("boundaries", badB, `${nRows} rows of ${nFuncs} functions, instruction by instruction as LLVM decodes them`);
+result("targets", badX, `${nOut} calls and jumps out of a function: the address LLVM gives, named by its symbol there`);
 result("tables", badT, `${nTables} tables, ${nCases} cases${nEntries ? `, ${nEntries} entries that are jumps` : ""}: rows, block leaders${dotPath ? ", case edges" : ""}`);
 process.exit(checks.status());

@@ -20,21 +20,7 @@
 #include <cmocka.h>
 
 #include "annotate/targets.h"
-
-static void load(struct stream *s, const char *text)
-{
-	char err[512];
-	FILE *f = tmpfile();
-
-	assert_non_null(f);
-	fputs(text, f);
-	rewind(f);
-	stream__init(s);
-	if (stream__read(s, f, "t.hbs", err, sizeof(err)))
-		fail_msg("%s", err);
-	fclose(f);
-	assert_int_equal(stream__finish(s), 0);
-}
+#include "tests/stream/stream-text.h"
 
 /*
  * pid 7: caller (jit, loaded at 500) at 0x1000; at 0x2000 "old" (loaded at
@@ -66,7 +52,7 @@ static void targets_land_where_the_code_was_when_the_caller_was_loaded(void **st
 	struct targets *t;
 	struct target x;
 
-	load(&s, stream_text);
+	stream_text__load(&s, stream_text);
 	assert_int_equal(s.loads_nr, 4);
 	assert_int_equal(s.maps_nr, 1);
 	assert_int_equal(s.maps[0].build_id_size, 2);

@@ -282,6 +282,11 @@ int cfg__capstone_version(int *minor)
 	return major;
 }
 
+void cfg__prepare(void)
+{
+	cs_support(CS_ARCH_ALL);
+}
+
 void cfg_func__release(struct cfg_func *f)
 {
 	free(f->insns);

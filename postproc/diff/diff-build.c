@@ -273,9 +273,8 @@ static void decide_shown(struct diff *d)
 			if (f->f[s] < 0)
 				continue;
 			rf = &d->side[s].report.funcs[f->f[s]];
-			for (size_t r = 0; r < rf->rows_nr; r++)
-				if (rf->rows[r].samples > d->row_max[s])
-					d->row_max[s] = rf->rows[r].samples;
+			if (rf->row_max > d->row_max[s])
+				d->row_max[s] = rf->row_max;
 		}
 	}
 	d->function_unmatched = d->opts.function && !d->funcs_nr;

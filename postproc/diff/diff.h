@@ -96,6 +96,9 @@ struct diff_func {
 struct diff_pair {
 	uint32_t func;			/* index in diff.funcs */
 	int32_t b[DIFF__SIDES];		/* index in that side's report_func.blocks; -1: absent */
+	/* That block (b >= 0): [start, end) and its rows, known with its
+	 * function closed (report__func_open). */
+	uint32_t start[DIFF__SIDES], end[DIFF__SIDES], insns[DIFF__SIDES];
 	enum diff_key key;
 	double score;			/* how alike by that key: 0..1 (1 = the same) */
 	uint64_t samples[DIFF__SIDES];

@@ -77,7 +77,9 @@ static void put_func_name(FILE *out, const struct diff_func *f)
 static uint32_t block_start(const struct diff *d, const struct diff_func *f,
 			    const struct diff_pair *p, int s)
 {
-	return d->side[s].report.funcs[f->f[s]].blocks[p->b[s]].start;
+	(void)d;
+	(void)f;
+	return p->start[s];
 }
 
 /* --- the header ------------------------------------------------------------ */
@@ -411,6 +413,8 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		if (f->f[s] < 0)
 			continue;
 		v.rf = &d->side[s].report.funcs[f->f[s]];
+		if ((ret = report__func_open(&d->side[s].report, (size_t)f->f[s])))
+			return ret;
 		snprintf(v.prefix, sizeof(v.prefix), "d%zu%c", i, side_letter[s]);
 		v.pair_of = malloc((v.rf->blocks_nr ? v.rf->blocks_nr : 1) * sizeof(*v.pair_of));
 		if (!v.pair_of)
@@ -425,6 +429,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		}
 		ret = put_side(out, &v, &heat[s], bar_max[s]);
 		free(v.pair_of);
+		report__func_close(&d->side[s].report, (size_t)f->f[s]);
 	}
 	fputs("</section>\n", out);
 	return ret;

@@ -159,7 +159,7 @@ static void put_func_table(FILE *out, const struct report *rep)
 			"</td>", f->kind, f->samples, pct_of(pct, rep, f->samples));
 		if (f->disassembled)
 			fprintf(out, "<td class=\"n\">%zu of %zu</td><td class=\"n\">%zu</td></tr>\n",
-				f->sampled_blocks_nr, f->blocks_nr, f->shown_blocks_nr);
+				f->sampled_blocks_nr, f->code_blocks_nr, f->shown_blocks_nr);
 		else
 			fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", out);
 	}
@@ -211,8 +211,12 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 	if (!rep->funcs_nr)
 		fputs(rep->total ? "<p class=\"empty\">No block to show.</p>\n" :
 				   "<p class=\"empty\">No samples.</p>\n", out);
-	for (size_t i = 0; i < rep->funcs_nr && !ret; i++)
-		ret = put_func(out, rep, i, &heat, rep->row_max);
+	for (size_t i = 0; i < rep->funcs_nr && !ret; i++) {
+		ret = report__func_open(rep, i);
+		if (!ret)
+			ret = put_func(out, rep, i, &heat, rep->row_max);
+		report__func_close(rep, i);
+	}
 	if (ret)
 		return ret;
 	(void)o;

@@ -321,9 +321,15 @@ static int render_locked(FILE *out, const struct report *rep)
 	fprintf(out, "  \"blocks_shown\": %zu,\n", rep->shown_nr);
 
 	fputs("  \"functions\": [", out);
+	/* one function at a time: --all writes every one whole */
 	for (i = 0; i < rep->funcs_nr; i++) {
+		int ret = report__func_open(rep, i);
+
+		if (ret)
+			return ret;
 		fputs(i ? ",\n" : "\n", out);
 		put_func(out, &rep->funcs[i]);
+		report__func_close(rep, i);
 	}
 	fputs(rep->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -73,6 +73,10 @@ static void build(struct fixture *x, const char *text, double percent, bool all)
 	x->ro = (struct rank_opts){ .percent = percent, .top = NO_TOP, .no_threshold = all };
 	assert_int_equal(rank__build(&x->r, &x->s, 0, &x->ro), 0);
 	assert_int_equal(report__build(&x->rep, &x->r, &x->ro, NULL, &o), 0);
+	/* whole functions: each opened here, as an output opens it, for the
+	 * checks below to read (report__release closes them) */
+	for (size_t i = 0; i < x->rep.funcs_nr; i++)
+		assert_int_equal(report__func_open(&x->rep, i), 0);
 }
 
 static void release(struct fixture *x)

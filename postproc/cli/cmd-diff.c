@@ -140,6 +140,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->format = &formats[FORMAT_text];
 	if (o->diff.all && o->diff.top == 20)
 		o->diff.top = SIZE_MAX;
+	o->diff.shown_only = !(o->format->needs & FORMAT_EVERY_PAIR);
 }
 
 /* The notes of each side's report, prefixed with the side, then the

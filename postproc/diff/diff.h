@@ -122,6 +122,10 @@ struct diff_opts {
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
 	bool listing;			/* text: each shown pair's blocks after the tables */
+	/* The output shows the shown pairs alone (not how many functions were
+	 * compared, nor every pair): blocks are compared only in the functions
+	 * that could hold a shown pair, the most that could first. */
+	bool shown_only;
 };
 
 struct diff {

@@ -255,7 +255,8 @@ static int compare(struct options *o, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &d, notes, render });
+	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &d, notes, render, 0,
+						  NULL });
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {

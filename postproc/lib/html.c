@@ -82,3 +82,47 @@ int html_puts(FILE *out, const char *s)
 {
 	return html_escape(out, s, strlen(s));
 }
+
+int html_json_str(FILE *out, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run = 0, n = strlen(s), len;
+	uint32_t cp;
+	const char *rep;
+
+	if (fputc('"', out) == EOF)
+		return -EIO;
+	while (i < n) {
+		len = utf8_decode(p + i, n - i, &cp);
+		rep = NULL;
+		if (!len || (utf8_is_control(cp) && cp != '\t' && cp != '\n'))
+			rep = "\xef\xbf\xbd";
+		else if (cp == '"')
+			rep = "\\\"";
+		else if (cp == '\\')
+			rep = "\\\\";
+		else if (cp == '\t')
+			rep = "\\t";
+		else if (cp == '\n')
+			rep = "\\n";
+		else if (cp == '<')
+			rep = "\\u003c";
+		else if (cp == '>')
+			rep = "\\u003e";
+		else if (cp == '&')
+			rep = "\\u0026";
+		if (!rep) {
+			i += len;
+			continue;
+		}
+		if (i > run && fwrite(s + run, 1, i - run, out) != i - run)
+			return -EIO;
+		if (fputs(rep, out) == EOF)
+			return -EIO;
+		i += len ? len : 1;
+		run = i;
+	}
+	if (i > run && fwrite(s + run, 1, i - run, out) != i - run)
+		return -EIO;
+	return fputc('"', out) == EOF ? -EIO : 0;
+}

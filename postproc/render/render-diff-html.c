@@ -376,7 +376,8 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	const struct diff_side *side = &d->side[v->s];
 	const struct report_graph_paint paint = { paint_block, v };
 	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
-	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true };
+	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true,
+				  false };
 	char pct[64];
 	int ret;
 

@@ -11,9 +11,11 @@
  * go in, hottest first, while they fit; one that does not is left out of
  * the page, never cut, and its row in the table of functions says so with
  * the command that shows it; the page says how many were left out and why.
- * A page of every function (--all) carries each listing and graph as data
+ * A page of every function (--all), and a page whose functions would not
+ * all fit its budget as markup, carries each listing and graph as data
  * (html_listing__data), built in the browser when the function first comes
- * into view, so that about three times as much fits.
+ * into view: about three times as much fits, and the page opens as fast as
+ * a small one (a browser parses data it does not build yet quickly).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -419,7 +421,8 @@ struct section {
  * counted with it), until little is left; then the page is measured whole
  * and the last ones given back until it fits.
  */
-static int fit_budget(struct page *pg, const char *title, struct section **out, size_t *out_nr)
+static int fit_budget(struct page *pg, const char *title, bool probe, struct section **out,
+		      size_t *out_nr)
 {
 	const struct report *rep = pg->rep;
 	/* Past this many in a row that do not fit, no other is tried: each
@@ -445,6 +448,8 @@ static int fit_budget(struct page *pg, const char *title, struct section **out, 
 
 		if (misfits >= MISFITS || least_size(pg, f) + ROW > room) {
 			misfits += misfits < MISFITS;
+			if (probe)
+				break;
 			continue;
 		}
 		if ((ret = func_section(pg, i, pg->rank[i], &buf, &len)))
@@ -452,6 +457,8 @@ static int fit_budget(struct page *pg, const char *title, struct section **out, 
 		if (len + ROW > room) {
 			free(buf);
 			misfits++;
+			if (probe)
+				break;
 			continue;
 		}
 		misfits = 0;
@@ -517,7 +524,16 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 		if (rep->ranked[k].func >= 0)
 			pg.rank[rep->ranked[k].func] = k + 1;
 	if (o->page_budget) {
-		ret = fit_budget(&pg, title, &sections, &sections_nr);
+		/* as markup while every function fits; past that, as data */
+		ret = fit_budget(&pg, title, !pg.data, &sections, &sections_nr);
+		if (!ret && !pg.data && pg.left_out) {
+			for (size_t k = 0; k < sections_nr; k++)
+				free(sections[k].buf);
+			free(sections);
+			sections = NULL;
+			pg.data = true;
+			ret = fit_budget(&pg, title, false, &sections, &sections_nr);
+		}
 	} else {
 		/* no budget: every function, written as it goes */
 		for (size_t i = 0; i < rep->funcs_nr; i++)

@@ -45,10 +45,13 @@ AB := build-asan
 WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
-PLUGIN_PKGS := libzstd
+PLUGIN_PKGS := libzstd libelf liblzma
 POSTPROC_PKGS := capstone libelf libdw libgvc
-PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS))
-PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS))
+# libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
+# asks for it (its client pulls in libcurl, which every other run would load
+# for nothing). libiberty (perf's demangler, see POSTPROC_LIBS) and libdl are linked.
+PLUGIN_CFLAGS = $(shell $(PKG_CONFIG) --cflags $(PLUGIN_PKGS) libdebuginfod)
+PLUGIN_LIBS = $(shell $(PKG_CONFIG) --libs $(PLUGIN_PKGS)) -liberty -ldl
 # The disassembler is capstone >= 5, which decodes AVX-512 (EVEX). Without one on
 # the system, scripts/fetch-capstone unpacks Debian 13's libcapstone-dev into
 # $(B)/capstone and its capstone.pc (found first) links it statically.
@@ -210,9 +213,10 @@ $(AB)/tests/postproc-$(2): $(AB)/$(1:.c=.o) $(call test_links,$(AB),$(3),$(2))
 	$(Q)$$(CC) $$(ASAN_FLAGS) -o $$@ $$^ $$(POSTPROC_LIBS) $$(TEST_LIBS)
 endef
 
-# Test-data generators may use libelf (writing .cwasm-format ELF files).
+# Test-data generators may use libelf (writing .cwasm-format ELF files);
+# perf-demangle shows names as perf does, with libiberty.
 TOOL_CFLAGS = $(shell $(PKG_CONFIG) --cflags libelf)
-TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf)
+TOOL_LIBS = $(shell $(PKG_CONFIG) --libs libelf) -liberty
 $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

@@ -11,13 +11,14 @@
 /* Re-read growing dumps on a miss at most this often (ns). */
 #define REFRESH_INTERVAL_NS 1000000ULL
 
-void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf,
-		    struct dumps *dumps, struct natives *natives, const struct options *opts)
+void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf, struct dumps *dumps,
+		    struct natives *natives, struct resolve *resolve, const struct options *opts)
 {
 	memset(c, 0, sizeof(*c));
 	c->perf = perf;
 	c->dumps = dumps;
 	c->natives = natives;
+	c->resolve = resolve;
 	c->opts = opts;
 }
 
@@ -72,6 +73,40 @@ static bool is_kernel_mode(uint8_t cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
+/* A user-space sample the JIT code did not take: the plugin's own resolution
+ * (resolve.h), or perf's when the plugin cannot decide (false). */
+static bool native_early(struct classify *c, const struct perf_dlfilter_sample *s, struct classify_verdict *v)
+{
+	struct resolve_hit h;
+
+	/* guest samples: perf's answer depends on its --guest* options */
+	if (s->cpumode != PERF_RECORD_MISC_USER) {
+		c->resolve->deferred++;
+		return false;
+	}
+	resolve__sample(c->resolve, c->natives, (uint32_t)s->pid, s->ip, s->time, &h);
+	switch (h.kind) {
+	case RESOLVE_SYMBOL:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_NATIVE, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
+		return true;
+	case RESOLVE_PERFMAP:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
+		return true;
+	case RESOLVE_NO_SYMBOL:
+		*v = in_class(HB_CLASS_NO_SYMBOL);
+		return true;
+	case RESOLVE_JIT_NO_LOAD:
+		*v = in_class(HB_CLASS_JIT_NO_LOAD);
+		return true;
+	case RESOLVE_NO_MAP:
+		*v = in_class(HB_CLASS_NO_MAP);
+		return true;
+	case RESOLVE_DEFER:
+	default:
+		return false;
+	}
+}
+
 bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, bool time_aware,
 		     struct classify_verdict *v)
 {
@@ -101,17 +136,22 @@ bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, b
 		*v = in_class(HB_CLASS_NOT_RESOLVED);
 		return true;
 	}
-	return false;
+	return native_early(c, s, v);
+}
+
+/* perf's dso of anonymous executable memory: its process's perf map. */
+static bool perf_map_dso(const char *dso)
+{
+	size_t n = strlen(dso);
+
+	return !strncmp(dso, "/tmp/perf-", 10) && n > 4 && !strcmp(dso + n - 4, ".map");
 }
 
 /* Memory perf knows no file for: where JITs put their code. */
 static bool jit_looking(const char *dso)
 {
-	size_t n = strlen(dso);
-
 	return !strncmp(dso, "//anon", 6) || !strncmp(dso, "[anon", 5) ||
-	       !strncmp(dso, "/memfd:", 7) ||
-	       (!strncmp(dso, "/tmp/perf-", 10) && n > 4 && !strcmp(dso + n - 4, ".map"));
+	       !strncmp(dso, "/memfd:", 7) || perf_map_dso(dso);
 }
 
 static void read_native_code(struct classify *c, struct native_obj *o, void *ctx)
@@ -150,6 +190,22 @@ struct classify_verdict classify__resolved(struct classify *c, const struct perf
 		return in_class(HB_CLASS_NO_MAP);
 	if (al->is_kernel_ip)
 		return in_class(HB_CLASS_KERNEL);
+	/* a perf map's line: the function is named, its bytes are not known */
+	if (perf_map_dso(al->dso) && al->sym) {
+		id = natives__get(c->natives, al->dso, al->sym, al->sym_start, &created);
+		if (id < 0)
+			return in_class(HB_CLASS_TABLE_FULL);
+		if (created) {
+			struct native_obj *o = &c->natives->objs[id];
+
+			o->addr = al->sym_start;
+			o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
+			o->pid = (uint32_t)s->pid;
+			o->source = NATIVE_FROM_PERF_MAP;
+		}
+		return (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | (uint32_t)id,
+						  .off = al->symoff };
+	}
 	if (jit_looking(al->dso))
 		return (struct classify_verdict){ .cls = HB_CLASS_JIT_NO_LOAD, .hold = c->live };
 	if (!al->sym)
@@ -159,13 +215,19 @@ struct classify_verdict classify__resolved(struct classify *c, const struct perf
 
 	if (slot->sym == al->sym && slot->dso == al->dso && slot->sym_start == al->sym_start)
 		return native(slot->id, al->symoff);
-	id = natives__get(c->natives, al->dso, al->sym, al->sym_start, &created);
+	/* the function under the name the plugin's own resolution gives it */
+	enum native_source source = NATIVE_FROM_PERF;
+	const char *name = resolve__name(c->resolve, al->dso, al->buildid, al->buildid_size, al->addr,
+					 al->sym_start, &source);
+
+	id = natives__get(c->natives, al->dso, name ? name : al->sym, al->sym_start, &created);
 	if (id < 0)
 		return in_class(HB_CLASS_TABLE_FULL);
 	*slot = (struct native_cache_slot){ al->dso, al->sym, al->sym_start, id };
 	if (created) {
 		struct native_obj *o = &c->natives->objs[id];
 
+		o->source = (uint8_t)source;
 		o->addr = s->ip - al->symoff;
 		o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
 		o->pid = (uint32_t)s->pid;

@@ -2,9 +2,11 @@
 /*
  * Sample classification: which class, and for attributed samples which object
  * and offset, each sample counts for (STREAM.md "total classes"). Kernel and
- * JIT samples are settled from what perf's sample carries; everything else
- * goes through perf's symbol resolution. Classification only decides: it
- * returns a verdict, and the run (run.c) counts it, holds it back or warns.
+ * JIT samples are settled from what perf's sample carries, native ones by the
+ * plugin's own resolution (resolve.h); only what that cannot decide goes
+ * through perf's symbol resolution (NATIVE.md "Where perf still resolves").
+ * Classification only decides: it returns a verdict, and the run (session.c)
+ * counts it, holds it back or warns.
  */
 #ifndef PLUGIN_CLASSIFY_H
 #define PLUGIN_CLASSIFY_H
@@ -17,6 +19,7 @@
 #include "dumps.h"
 #include "natives.h"
 #include "options.h"
+#include "resolve.h"
 #include "stream-format.h"
 
 /* Object ids in the counts: JIT objects are code map ids, native objects have the top bit set. */
@@ -25,12 +28,13 @@
 /* What classification decided about one sample. */
 struct classify_verdict {
 	enum hb_sample_class cls;	/* the class it counts in */
-	/* HB_CLASS_JIT and HB_CLASS_NATIVE: the object (a code map id, or a
-	 * natives id | NATIVE_ID_BIT) and the offset in it the sample is counted at */
+	/* HB_CLASS_JIT, HB_CLASS_NATIVE and HB_CLASS_PERFMAP: the object (a code
+	 * map id, or a natives id | NATIVE_ID_BIT) and the offset in it the
+	 * sample is counted at */
 	uint32_t obj;
 	uint64_t off;
 	/* A jitdump code load covers the address: which one depends on the
-	 * event's clock (run__check_time_aware says when it was not usable). */
+	 * event's clock (session__check_time_aware says when it was not usable). */
 	bool in_jit_code;
 	/* Live mode: a load may still be written for it. Hold it back and ask
 	 * again (classify__held) when the dumps are complete; cls if it cannot be held. */
@@ -55,6 +59,7 @@ struct classify {
 	const struct perf_dlfilter_fns *perf;	/* borrowed: perf's callbacks */
 	struct dumps *dumps;			/* borrowed: the jitdumps and their code map */
 	struct natives *natives;		/* borrowed: native objects, added to here */
+	struct resolve *resolve;		/* borrowed: the plugin's own native resolution */
 	const struct options *opts;		/* borrowed: --dlarg jit-only sends nothing to perf */
 	bool live;				/* perf reads a pipe: dumps may still grow */
 	struct native_cache_slot native[NATIVE_CACHE_SLOTS];
@@ -62,21 +67,23 @@ struct classify {
 	uint8_t *code_buf;		/* for perf's object_code(), allocated on first use */
 };
 
-/* A classifier over dumps and natives, told the options (all must outlive
- * it); not live until set so. */
-void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf,
-		    struct dumps *dumps, struct natives *natives, const struct options *opts);
+/* A classifier over dumps, natives and the native resolver, told the options
+ * (all must outlive it); not live until set so. */
+void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf, struct dumps *dumps,
+		    struct natives *natives, struct resolve *resolve, const struct options *opts);
 void classify__release(struct classify *c);
 
-/* Kernel samples and samples in a jitdump's code (time_aware: the sample's
- * event has times comparable with the dumps'): true with *v filled. false:
- * the sample needs perf's symbols (classify__resolved). */
+/* Kernel samples, samples in a jitdump's code (time_aware: the sample's
+ * event has times comparable with the dumps') and native ones the plugin
+ * resolves: true with *v filled. false: the sample needs perf's symbols
+ * (classify__resolved). */
 bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, bool time_aware,
 		     struct classify_verdict *v);
 
 /* The rest, through perf's resolve_ip(ctx): native symbols (a new one's code
- * read once through object_code), JIT-looking memory no load covers, no
- * symbol, no map. */
+ * read once through object_code, its name the one the plugin's index gives
+ * the same function), perf maps' functions, JIT-looking memory no load
+ * covers, no symbol, no map. */
 struct classify_verdict classify__resolved(struct classify *c, const struct perf_dlfilter_sample *s,
 					   void *ctx);
 

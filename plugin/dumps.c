@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "dumps.h"
-#include "perfdata-scan.h"
+#include "perfdata.h"
 
 int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg)
 {
@@ -416,14 +416,41 @@ size_t dumps__refresh(struct dumps *d)
 	return added;
 }
 
+/* The walk's callbacks: the dumps' markers, and whatever else shares the walk. */
+struct shared_walk {
+	struct dumps *d;
+	const struct perfdata_visitor *also;
+};
+
 static int on_marker(void *arg, uint32_t pid, const char *path)
 {
-	dumps__add(arg, path, pid);
+	dumps__add(((struct shared_walk *)arg)->d, path, pid);
 	return 0;
 }
 
+static int on_mmap(void *arg, const struct perfdata_mmap *m)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->mmap ? v->mmap(v->arg, m) : 0;
+}
+
+static int on_task(void *arg, const struct perfdata_task *t)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->task ? v->task(v->arg, t) : 0;
+}
+
+static int on_build_id(void *arg, const struct perfdata_build_id *b)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->build_id ? v->build_id(v->arg, b) : 0;
+}
+
 void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
-		     const char *const *named, size_t named_nr)
+		     const char *const *named, size_t named_nr, struct dumps_walk *walk)
 {
 	char err[512];
 	char cwd[PATH_MAX];
@@ -443,8 +470,20 @@ void dumps__discover(struct dumps *d, const char *perf_data, bool live, const ch
 
 	if (!live) {
 		struct perfdata_scan_stats st = { 0 };
+		struct shared_walk sw = { d, walk && walk->also ? walk->also : &(struct perfdata_visitor){ 0 } };
+		struct perfdata_visitor v = {
+			.jitdump = on_marker, .mmap = walk && walk->also ? on_mmap : NULL,
+			.task = walk && walk->also ? on_task : NULL,
+			.build_id = walk && walk->also ? on_build_id : NULL, .arg = &sw,
+		};
+		int ret = perfdata__walk(perf_data, &v, &st, err, sizeof(err));
 
-		if (perfdata__scan(perf_data, on_marker, d, &st, err, sizeof(err)) < 0)
+		if (walk) {
+			walk->walked = true;
+			walk->ret = ret;
+			walk->st = st;
+		}
+		if (ret < 0)
 			d->warn(d->warn_arg, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
 		else if (st.compressed_failed)
 			d->warn(d->warn_arg, "%s: %" PRIu64 " compressed records could not be read; "

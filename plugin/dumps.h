@@ -10,6 +10,7 @@
 
 #include "codemap.h"
 #include "jitdump.h"
+#include "perfdata.h"
 
 typedef void (*dumps_warn_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -88,6 +89,15 @@ void dumps__try_pid(struct dumps *d, uint32_t pid);
  * loads. Returns the number of new loads. */
 size_t dumps__refresh(struct dumps *d);
 
+/* The walk of perf.data that discovery makes, shared with whoever else reads
+ * its records (the native resolver's mmaps) so that the file is read once. */
+struct dumps_walk {
+	const struct perfdata_visitor *also;	/* in: more callbacks (its jitdump is not called) */
+	bool walked;				/* out: perf.data was walked (not live) */
+	int ret;				/* out: perfdata__walk's result */
+	struct perfdata_scan_stats st;		/* out */
+};
+
 /*
  * Find the recording's dumps (JITDUMP.md "How the plugin finds the dumps"):
  * the fallback directories in search order (jitdir when not NULL, the
@@ -96,7 +106,7 @@ size_t dumps__refresh(struct dumps *d);
  * dump found by name), then the files the user named. Problems are warned.
  */
 void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
-		     const char *const *named, size_t named_nr);
+		     const char *const *named, size_t named_nr, struct dumps_walk *walk);
 
 /* perf is done: warn about dumps that end mid-record or whose header runs
  * past the end, and about records that were skipped. */

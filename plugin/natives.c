@@ -27,6 +27,17 @@ struct dso_info {
 #define HOST_E_MACHINE EM_NONE
 #endif
 
+const char *native_source_name(enum native_source s)
+{
+	static const char *const names[] = {
+#define NATIVE_SOURCE_NAME(suffix, name) name,
+		NATIVE_SOURCES(NATIVE_SOURCE_NAME)
+#undef NATIVE_SOURCE_NAME
+	};
+
+	return (unsigned)s < NATIVE_FROM__NR ? names[s] : "?";
+}
+
 void natives__init(struct natives *n)
 {
 	memset(n, 0, sizeof(*n));

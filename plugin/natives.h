@@ -7,6 +7,27 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* How a native object's function was found (the stream's source=, STREAM.md `object`). */
+#define NATIVE_SOURCES(X)			\
+	X(PERF, "perf")		/* perf's own resolution (resolve_ip) */	\
+	X(SYMTAB, "symtab")	/* a .symtab: the file's or a debug file's */	\
+	X(DYNSYM, "dynsym")	/* the .dynsym of a stripped file */		\
+	X(PLT, "plt")		/* a PLT entry: name@plt */			\
+	X(MINIDEBUG, "minidebuginfo")	/* the .symtab in .gnu_debugdata */	\
+	X(DEBUGINFOD, "debuginfod")	/* a debug file from debuginfod */	\
+	X(EH_FRAME, "eh-frame")	/* no symbol: the bounds of an .eh_frame FDE */	\
+	X(PERF_MAP, "perf-map")	/* a line of /tmp/perf-<pid>.map (no code bytes) */
+
+enum native_source {
+#define NATIVE_SOURCE_ENUM(suffix, name) NATIVE_FROM_##suffix,
+	NATIVE_SOURCES(NATIVE_SOURCE_ENUM)
+#undef NATIVE_SOURCE_ENUM
+	NATIVE_FROM__NR
+};
+
+/* The wire name of a source; "?" outside the enum. */
+const char *native_source_name(enum native_source s);
+
 struct native_obj {
 	char *dso;		/* owned: the file perf mapped */
 	char *name;		/* owned: symbol name */
@@ -16,6 +37,7 @@ struct native_obj {
 	uint32_t pid;		/* first pid seen */
 	uint16_t e_machine;	/* from the DSO's ELF header, else the host's */
 	bool cwasm;		/* ELF OSABI 200: a wasmtime compiled module */
+	uint8_t source;		/* enum native_source */
 	uint8_t *code;		/* owned, code_len bytes from the symbol start (may be fewer than size) */
 	size_t code_len;
 };

@@ -14,7 +14,8 @@ const char options__usage[] =
 	"  perf-data=FILE  the perf.data to scan for jitdump paths (default: perf's -i, else ./perf.data)\n"
 	"  jitdump=FILE    also read this jit-<pid>.dump (repeatable)\n"
 	"  jitdir=DIR      look for jit-<pid>.dump in DIR too\n"
-	"  jit-only        count only JIT samples (much faster; native code is not resolved)\n"
+	"  jit-only        count only JIT samples (native code is not resolved)\n"
+	"  stats           print what resolving native code read (files, symbols, memory) to stderr\n"
 	"  help            print this and stop\n"
 	"Record with `perf record -k mono` so JIT samples can be matched by time (with\n"
 	"--per-thread add -T: without it perf records no sample times).\n"
@@ -55,6 +56,8 @@ int options__parse(struct options *o, int argc, char **argv, const char **bad)
 			o->jitdir = a + 7;
 		} else if (!strcmp(a, "jit-only")) {
 			o->jit_only = true;
+		} else if (!strcmp(a, "stats")) {
+			o->stats = true;
 		} else if (!strcmp(a, "help")) {
 			return OPTIONS_HELP;
 		} else {

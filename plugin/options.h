@@ -13,6 +13,7 @@ struct options {
 	size_t jitdumps_nr;
 	const char *jitdir;	/* jitdir=DIR (borrowed; the last one given) */
 	bool jit_only;		/* jit-only */
+	bool stats;		/* stats: what resolving natives cost, on standard error */
 };
 
 enum options_result {

@@ -10,7 +10,7 @@
 #include "perf-cmdline.h"
 
 enum { NO_VALUE, VALUE };	/* VALUE: attached (-C0, --cpu=0) or the next word */
-enum { OTHER, INPUT, FILTER };
+enum { OTHER, INPUT, FILTER, SYMBOLS };
 
 /*
  * perf script's options (perf 6.1, `perf script -h`) that matter here, read
@@ -53,7 +53,7 @@ static const struct perf_option {
 	{ 0,   "max-blocks",	 VALUE,	   OTHER },
 	{ 0,   "max-stack",	 VALUE,	   OTHER },
 	{ 0,   "stop-bt",	 VALUE,	   OTHER },
-	{ 0,   "symfs",		 VALUE,	   OTHER },
+	{ 0,   "symfs",		 VALUE,	   SYMBOLS },	/* every file read under another root */
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -205,6 +205,8 @@ int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len)
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		if (held[i] && options[i].role == FILTER)
 			c->filters = true;
+		if (held[i] && options[i].role == SYMBOLS)
+			c->symfs = true;
 		if (held[i] && options[i].role == INPUT)
 			input = held[i];
 	}

@@ -30,6 +30,7 @@
 	X(ALL, "all")                                           \
 	X(JIT, "jit")                                           \
 	X(NATIVE, "native")                                     \
+	X(PERFMAP, "perfmap")                                   \
 	X(KERNEL, "kernel")                                     \
 	X(BEFORE_LOAD, "unattributed.before-load")              \
 	X(AMBIGUOUS, "unattributed.ambiguous")                  \

@@ -211,7 +211,7 @@ static void the_searched_list_names_each_place_once(void **state)
 	snprintf(dir, sizeof(dir), "%s/rec", f->dir);
 	/* Back in cwd before anything is checked: a failure must not leave the others there. */
 	assert_int_equal(chdir(dir), 0);
-	dumps__discover(&f->d, "perf.data", false, NULL, NULL, 0);
+	dumps__discover(&f->d, "perf.data", false, NULL, NULL, 0, NULL);
 	int added = dumps__add(&f->d, recorded, 101);
 
 	dumps__try_pid(&f->d, 101);
@@ -428,7 +428,7 @@ static void discovery_takes_markers_then_the_files_the_user_named(void **state)
 	write_dump(path_of(state, "rec/jit-201.dump"), 201, 1);
 	write_dump(named, 300, 1);
 	write_perf_data(perf_data, pids, paths, 1);
-	dumps__discover(&f->d, perf_data, false, NULL, user, 2);
+	dumps__discover(&f->d, perf_data, false, NULL, user, 2, NULL);
 	assert_int_equal(f->d.nr, 2);
 	assert_string_equal(f->d.files[0].jd->path, marked);
 	assert_int_equal(f->d.files[0].pid, 200);
@@ -460,7 +460,7 @@ static void an_unreadable_perf_data_leaves_the_fallbacks(void **state)
 	fclose(fp);
 	snprintf(dir, sizeof(dir), "%s/jd", f->dir);
 	write_dump(path_of(state, "rec/jit-202.dump"), 202, 1);
-	dumps__discover(&f->d, perf_data, false, dir, NULL, 0);
+	dumps__discover(&f->d, perf_data, false, dir, NULL, 0, NULL);
 	saw_warning(state, "(jitdump paths recorded in it are unknown; using fallbacks)");
 	assert_false(f->d.markers_known);
 	/* jitdir first, then perf.data's directory. */
@@ -475,7 +475,7 @@ static void a_pipe_is_not_scanned(void **state)
 	char cwd[4096];
 
 	/* Live mode: perf.data is perf's standard input, never read here. */
-	dumps__discover(&f->d, "-", true, NULL, NULL, 0);
+	dumps__discover(&f->d, "-", true, NULL, NULL, 0, NULL);
 	no_warnings(state);
 	assert_false(f->d.markers_known);
 	assert_int_equal(f->d.dirs_nr, 1);

@@ -44,10 +44,11 @@ void rank__sort(struct rank_block *blocks, size_t nr)
 		qsort(blocks, nr, sizeof(*blocks), block_cmp);
 }
 
-static bool counts_as_jit(enum hb_object_kind kind)
+static bool counts_as_jit(const struct stream_object *obj)
 {
-	/* What the reference calls Wasm samples: JIT code and wasmtime's .cwasm images. */
-	return kind == HB_KIND_JIT || kind == HB_KIND_CWASM;
+	/* What the reference calls Wasm samples: JIT code and wasmtime's .cwasm
+	 * images; code a perf map names is JIT code too. */
+	return obj->kind == HB_KIND_JIT || obj->kind == HB_KIND_CWASM || !strcmp(obj->source, "perf-map");
 }
 
 /* The range of obj's samples for event ev (samples are sorted by (ev, off)). */
@@ -76,7 +77,7 @@ static void object_input(const struct stream_object *obj, struct cfg_input *in)
 		 * its constant pool and padding, in a jit dump's load and in the
 		 * .cwasm's symbol alike: the same bytes get the same blocks however
 		 * they were seen. A native ELF symbol's size is exact. */
-		.flags = counts_as_jit(obj->kind) ? CFG_TRAILING_DATA : 0,
+		.flags = counts_as_jit(obj) ? CFG_TRAILING_DATA : 0,
 	};
 }
 
@@ -485,7 +486,7 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 				best = m;
 		}
 		r->attributed = sat_add(r->attributed, sum);
-		if (counts_as_jit(obj->kind))
+		if (counts_as_jit(obj))
 			r->jit = sat_add(r->jit, sum);
 	}
 	r->percent_of = r->total;

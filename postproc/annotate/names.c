@@ -2,6 +2,7 @@
 /* Names as people look for them (names.h). */
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -64,7 +65,25 @@ size_t name_distance(const char *pattern, const char *name)
 	return row[n] <= (m / 3 > 2 ? m / 3 : 2) ? row[n] + 1 : NAME_FAR;
 }
 
+/* A PLT entry (name@plt) or a versioned symbol (name@@VERSION), as the
+ * plugin names native code: the name before the '@' demangled, the rest
+ * kept after it. */
 char *names__demangle(const char *name)
 {
-	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	char *dm = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	const char *at = strchr(name, '@');
+	char *head, *out;
+
+	if (dm || !at || at == name || !(head = strndup(name, (size_t)(at - name))))
+		return dm;
+	dm = cplus_demangle(head, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO);
+	free(head);
+	if (!dm || !(out = malloc(strlen(dm) + strlen(at) + 1))) {
+		free(dm);
+		return NULL;
+	}
+	strcpy(out, dm);
+	strcat(out, at);
+	free(dm);
+	return out;
 }

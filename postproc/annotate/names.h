@@ -22,8 +22,9 @@
 #define NAME_FAR ((size_t)-1)
 size_t name_distance(const char *pattern, const char *name);
 
-/* name demangled for display (C++, Rust; malloc()ed), or NULL when it is
- * no mangled name (or memory ran out). */
+/* name demangled for display (C++, Rust; name@plt and name@@VERSION with
+ * the part before the '@' demangled; malloc()ed), or NULL when it is no
+ * mangled name (or memory ran out). */
 char *names__demangle(const char *name);
 
 #endif

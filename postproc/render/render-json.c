@@ -180,6 +180,8 @@ static void put_func(FILE *out, const struct report_func *f)
 		put_key_str(out, in, "symbol", code->name);
 		fputs(",\n", out);
 		put_key_u64(out, in, "sym_start", code->sym_start);
+		fputs(",\n", out);
+		put_key_str(out, in, "source", code->source);
 	}
 	fputs(",\n", out);
 	put_key_u64(out, in, "e_machine", code->e_machine);

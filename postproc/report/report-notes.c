@@ -284,6 +284,95 @@ static int unattributed(struct report *rep, const struct rank *r)
 	return 0;
 }
 
+/* Functions a perf map names: ranked and counted, but a perf map gives no
+ * code bytes. Their samples and count, for the note on objects without code. */
+static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t *samples_out,
+			      uint64_t *funcs_out)
+{
+	uint64_t samples = 0, funcs = 0;
+
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		if (strcmp(r->stream->objects[r->funcs[i].obj].source, "perf-map") ||
+		    r->funcs[i].status != RANK_NO_CODE)
+			continue;
+		samples = sat_add(samples, r->funcs[i].samples);
+		funcs++;
+	}
+	*samples_out = samples;
+	*funcs_out = funcs;
+	if (funcs)
+		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " function%s a perf map names"
+		     " (/tmp/perf-<pid>.map): ranked and counted, but a perf map has no code bytes, so no"
+		     " blocks; record a jitdump for those (node --perf-prof, wasmtime --profile=jitdump)",
+		     samples, plural(samples), funcs, plural(funcs));
+	return 0;
+}
+
+struct file_samples {
+	const char *path;
+	uint64_t samples;
+};
+
+static int by_path(const void *a, const void *b)
+{
+	return strcmp(((const struct file_samples *)a)->path, ((const struct file_samples *)b)->path);
+}
+
+static int by_samples(const void *a, const void *b)
+{
+	const struct file_samples *x = a, *y = b;
+
+	return x->samples != y->samples ? (x->samples > y->samples ? -1 : 1) : strcmp(x->path, y->path);
+}
+
+/* The files whose functions had no symbol, hottest first: named as perf names
+ * unknown code, by their .eh_frame bounds. Says which, and how to get names. */
+static int files_without_symbols(struct report *rep, const struct rank *r)
+{
+	enum { TOP = 3 };
+	struct file_samples *f = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*f));
+	size_t nf = 0, nfiles = 0, len = 0;
+	uint64_t samples = 0;
+	char names[512];
+
+	if (!f)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		const struct stream_object *o = &r->stream->objects[r->funcs[i].obj];
+
+		if (!strcmp(o->source, "eh-frame") && r->funcs[i].samples) {
+			f[nf++] = (struct file_samples){ o->path, r->funcs[i].samples };
+			samples = sat_add(samples, r->funcs[i].samples);
+		}
+	}
+	/* one entry per file, then the hottest first */
+	qsort(f, nf, sizeof(*f), by_path);
+	for (size_t i = 0; i < nf; i++) {
+		if (nfiles && !strcmp(f[nfiles - 1].path, f[i].path))
+			f[nfiles - 1].samples = sat_add(f[nfiles - 1].samples, f[i].samples);
+		else
+			f[nfiles++] = f[i];
+	}
+	qsort(f, nfiles, sizeof(*f), by_samples);
+	names[0] = '\0';
+	for (size_t k = 0; k < nfiles && k < TOP; k++) {
+		const char *base = strrchr(f[k].path, '/');
+
+		len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s%s %.1f%%",
+					k ? ", " : "", base ? base + 1 : f[k].path,
+					100.0 * (double)f[k].samples / (double)samples);
+	}
+	free(f);
+	if (samples)
+		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in functions without symbols, of %zu stripped file%s"
+		     " (%s%s): named by their .eh_frame bounds, as perf names unknown code (FILE+0xOFFSET);"
+		     " for their names install the files' debug symbols (Debian: the -dbgsym package of"
+		     " the package `dpkg -S FILE` names, from the debug archive), or let debuginfod fetch"
+		     " them: DEBUGINFOD_URLS=https://debuginfod.debian.net perf script ...",
+		     samples, plural(samples), nfiles, plural(nfiles), names, nfiles > TOP ? ", ..." : "");
+	return 0;
+}
+
 int report_notes__input(struct report *rep, const struct rank *r, const struct rank_opts *ro,
 			struct annotator *annot, const char *live_origin)
 {
@@ -305,10 +394,15 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 		     s->skipped_object_lines, plural(s->skipped_object_lines));
 	if (r->event >= 0 && unattributed(rep, r))
 		return -ENOMEM;
-	if (r->nocode_objects)
+	uint64_t pm_samples, pm_funcs;
+
+	if (perf_map_functions(rep, r, &pm_samples, &pm_funcs) || files_without_symbols(rep, r))
+		return -ENOMEM;
+	/* the others without code bytes (the perf map's have their note) */
+	if (r->nocode_objects > pm_funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes:"
-		     " counted, in no block", r->nocode_samples, plural(r->nocode_samples),
-		     r->nocode_objects, plural(r->nocode_objects));
+		     " counted, in no block", r->nocode_samples - pm_samples, plural(r->nocode_samples - pm_samples),
+		     r->nocode_objects - pm_funcs, plural(r->nocode_objects - pm_funcs));
 	if (r->failed_objects)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled"
 		     " (%s): counted, in no block", r->failed_samples, plural(r->failed_samples),

@@ -165,6 +165,8 @@ struct report_code {
 	uint64_t size;
 	uint64_t code_bytes;		/* the code bytes the stream has */
 	uint64_t sym_start;		/* native and cwasm: the symbol's address in its file */
+	const char *source;		/* native and cwasm: how the plugin found the function
+					 * (STREAM.md `source=`); NULL: the stream does not say */
 	uint64_t code_index;		/* jit: the load's code index */
 	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
 };

@@ -206,7 +206,7 @@ struct obj_fields {
 	enum hb_object_kind kind;
 	uint64_t pid, e_machine, addr, size, code_index, load_time, sym_start;
 	uint64_t name_length, dump_length, dso_length;
-	char *name, *dump, *dso;
+	char *name, *dump, *dso, *source;
 };
 
 enum { F_DEC, F_HEX, F_STR };
@@ -237,6 +237,8 @@ static const struct obj_key {
 	{ "name-length", F_DEC, offsetof(struct obj_fields, name_length), K_ALL, true },
 	{ "dump-length", F_DEC, offsetof(struct obj_fields, dump_length), K_JIT, true },
 	{ "dso-length", F_DEC, offsetof(struct obj_fields, dso_length), K_FILE, true },
+	/* how the plugin found a native function (STREAM.md `object`) */
+	{ "source", F_STR, offsetof(struct obj_fields, source), K_FILE, true },
 };
 
 static uint64_t obj_hash(const struct obj_fields *o)
@@ -291,6 +293,8 @@ static int new_object(struct parser *p, const struct obj_fields *o, uint64_t has
 	obj->sym_start = o->sym_start;
 	obj->name_length = o->name_length;
 	obj->path_length = o->kind == HB_KIND_JIT ? o->dump_length : o->dso_length;
+	if (o->source)
+		snprintf(obj->source, sizeof(obj->source), "%s", o->source);
 	obj->origin = p->fname;
 	obj->origin_line = p->line;
 	obj->name = strdup(o->name);

@@ -74,6 +74,9 @@ struct stream_object {
 	/* The full lengths in bytes of a name and path the writer shortened
 	 * (`name-length=`, `dump-length=` / `dso-length=`), else 0. */
 	uint64_t name_length, path_length;
+	/* native/cwasm: how the plugin found the function (STREAM.md `source=`):
+	 * "symtab", "eh-frame", "perf-map", ...; "" when the writer did not say */
+	char source[16];
 	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
 	size_t code_nr, code_alloc;
 	/* owned: DEBUG_INFO entries in record order, from the first section that had them */

@@ -127,11 +127,16 @@ for c in $cases; do
 	# The 46.0.1 artifacts have the plain address map, the 48.0.2 ones blocks:
 	# the same checker decodes either by the engine version; hotblocks must not
 	# need to be told.
-	# (notes of samples in the wasmtime binary, absent here, are expected)
+	# (notes of samples in the wasmtime binary, absent here, are expected, and
+	# so are the plugin's of files with samples no symbol covers, e.g. a
+	# [vdso] of another kernel than the recording's; when perf's build-id
+	# cache has this wasmtime, its Rust functions of one name in several
+	# crates are several codes of that name: notes about the binary too)
 	# (a component without DWARF loses nothing: no word about [Source] either)
 	check "$c: no warning from hotblocks about the real .cwasm, CLIF or module" \
 		sh -c "! grep -h -e warning: -e 'missing CLIF' -e differ -e '\[Source\]' \
-			$tmp/$v-$p-*.err | grep ."
+			$tmp/$v-$p-*.err | grep -v -e 'samples in code no symbol or .eh_frame entry covers' \
+			-e \"^hotblocks: note: '.*' names [0-9]* different codes\" | grep ."
 	rm -rf "$rec"
 done
 

@@ -55,7 +55,8 @@ struct html_listing {
 					 * change); else coloured by the row's heat */
 	/* The listing and graph as data (html_listing__data), which the page's
 	 * script builds into this same markup when the function first comes
-	 * into view: a page of every function (--all), whole. */
+	 * into view: a page of every function (--all), or one whose functions
+	 * would not all fit its budget as markup. */
 	bool data;
 };
 

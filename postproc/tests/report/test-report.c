@@ -271,15 +271,17 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_false(alpha->wasm_offsets || alpha->wasm.matched);
 
 	/* the header: classes by wire name, the unattributed apart */
-	assert_int_equal(x.rep.classes_nr, 10);
+	assert_int_equal(x.rep.classes_nr, 11);
 	assert_string_equal(x.rep.classes[0].name, "jit");
-	assert_string_equal(x.rep.classes[2].name, "kernel");
-	assert_int_equal(x.rep.classes[2].samples, 10);
-	assert_string_equal(x.rep.classes[4].name, "ambiguous");
-	assert_true(x.rep.classes[4].unattributed);
-	assert_string_equal(x.rep.classes[7].name, "no-map");
-	assert_true(x.rep.classes[7].unattributed);
-	assert_int_equal(x.rep.classes[7].samples, 7);
+	assert_string_equal(x.rep.classes[2].name, "perfmap");
+	assert_false(x.rep.classes[2].unattributed);
+	assert_string_equal(x.rep.classes[3].name, "kernel");
+	assert_int_equal(x.rep.classes[3].samples, 10);
+	assert_string_equal(x.rep.classes[5].name, "ambiguous");
+	assert_true(x.rep.classes[5].unattributed);
+	assert_string_equal(x.rep.classes[8].name, "no-map");
+	assert_true(x.rep.classes[8].unattributed);
+	assert_int_equal(x.rep.classes[8].samples, 7);
 	assert_int_equal(x.rep.no_code, 5);
 	assert_int_equal(x.rep.unaligned, 2);
 	assert_true(x.rep.selection.threshold);

@@ -1,0 +1,10 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Puts the stripped-python3 recording where the tests read it
+# (/tmp/hotblocks-rec/stripped-python3/perf.data). Its samples are in this
+# machine's python3.11, libc and libm, read at report time: when one of them
+# is not the build recorded, the program is recorded again
+# (../restore-same-build.sh). The last line on stdout says which: "committed"
+# or "recorded afresh".
+here=$(cd "$(dirname "$0")" && pwd)
+exec "$here/../restore-same-build.sh" "$here" stripped-python3 4

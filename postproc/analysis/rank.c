@@ -312,13 +312,15 @@ static int join(struct rank *r, size_t fi, struct folded *fo, struct allocs *al)
 		};
 		r->sums_nr++;
 	}
-	memcpy(r->insns + r->insns_nr, fo->insns, fo->insns_nr * sizeof(*fo->insns));
+	/* (none: the arrays may not exist yet, and memcpy takes no NULL) */
+	if (fo->insns_nr)
+		memcpy(r->insns + r->insns_nr, fo->insns, fo->insns_nr * sizeof(*fo->insns));
 	r->insns_nr += fo->insns_nr;
-	memcpy(r->targets + r->targets_nr, fo->targets, fo->targets_nr * sizeof(*fo->targets));
+	if (fo->targets_nr)
+		memcpy(r->targets + r->targets_nr, fo->targets, fo->targets_nr * sizeof(*fo->targets));
 	r->targets_nr += fo->targets_nr;
 	return 0;
 }
-
 
 /* Objects being folded by threads: the next to take, and where each goes. */
 struct fold_work {

@@ -331,14 +331,13 @@ static int put_func(FILE *out, const struct page *pg, size_t i, size_t rank)
 	snprintf(prefix, sizeof(prefix), "f%zu", i);
 	l.prefix = prefix;
 	fprintf(out, "<section class=\"func\" id=\"%s\" data-samples=\"%" PRIu64 "\" data-address=\""
-		"%" PRIu64 "\" data-pid=\"%" PRIu64 "\" data-name=\"", prefix, f->samples, f->code.address,
-		f->code.pid);
-	html_puts(out, f->display_name);
-	fputc('"', out);
+		"%" PRIu64 "\" data-pid=\"%" PRIu64 "\"", prefix, f->samples, f->code.address, f->code.pid);
 	/* where it opens: its hottest block */
 	if (f->disassembled && f->has_hottest)
 		fprintf(out, " data-hot=\"%s\"", report_graph__id(id, prefix, 'l', f->hottest));
-	fprintf(out, ">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#%s\">", rank,
+	fputs(" data-name=\"", out);
+	html_puts(out, f->display_name);
+	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#%s\">", rank,
 		prefix);
 	html_puts(out, f->display_name);
 	fprintf(out, "</a> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h2>\n",

@@ -426,14 +426,15 @@ static void page_is_self_contained_and_escaped(void **state)
 	assert_non_null(strstr(page, "id=\"totals\" data-total=\"100\" data-jit=\"83\""));
 	assert_int_equal(count(page, "<section class=\"func\""), 2);
 	assert_non_null(strstr(page, "<section class=\"func\" id=\"f0\" data-samples=\"42\" "
-				     "data-address=\"4096\" data-pid=\"7\" data-name=\"&lt;script&gt;"));
+				     "data-address=\"4096\" data-pid=\"7\" data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;"));
 	assert_true(strstr(page, "id=\"f0\" data-samples=\"42\"") <
 		    strstr(page, "id=\"f1\" data-samples=\"41\""));
 	assert_non_null(strstr(page, "<tr data-func=\"f0\">"));
 	assert_int_equal(count(page, "<svg xmlns="), 2);
 	/* each opens at its hottest block: the loop's at 0x5 */
-	assert_non_null(strstr(page, "data-name=\"&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;\" "
-				     "data-hot=\"f0-l5\">"));
+	assert_non_null(strstr(page, "data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;\">"));
 	/* no budget: nothing said to be left out */
 	assert_null(strstr(page, "id=\"budget\""));
 	free(page);

@@ -109,6 +109,10 @@ static int data_text(struct builder *b, struct pinsn *pi, const uint8_t *p, size
 	return 0;
 }
 
+/*
+ * "{mnemonic:7} {operands}" as the reference prints it, a target outside
+ * the function the address it goes to (cfg_text__cs).
+ */
 static int cs_text(struct builder *b, struct pinsn *pi, const cs_insn *in)
 {
 	char *buf;
@@ -117,7 +121,7 @@ static int cs_text(struct builder *b, struct pinsn *pi, const cs_insn *in)
 		return 0;
 	if (!(buf = text_room(b)))
 		return -ENOMEM;
-	cfg_text__cs(buf, b->arch, in, pi->in.flags, pi->in.target);
+	cfg_text__cs(buf, b->arch, in, pi->in.flags, pi->in.target, b->in->size, b->in->addr);
 	text_keep(b, &pi->textoff);
 	return 0;
 }
@@ -172,8 +176,8 @@ static void resolve_pair(struct builder *b, long i)
 	struct pinsn *pi = &b->pool[i];
 	long k;
 
-	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg ||
-	    (pi->in.flags & (INSN_JUMP | INSN_INDIRECT)) != (INSN_JUMP | INSN_INDIRECT))
+	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg || !(pi->in.flags & INSN_INDIRECT) ||
+	    !(pi->in.flags & (INSN_JUMP | INSN_CALL)))
 		return;
 	k = prev_insn(b, i);
 	if (k < 0 || b->pool[k].addr_reg != pi->jump_reg)
@@ -234,7 +238,10 @@ static long decode_at(struct builder *b, uint32_t off, uint8_t by)
 		pi->addr_reg = (uint16_t)reg;
 		pi->addr = a;
 	}
-	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
+	/* riscv64 calls too: auipc ra, HI; jalr ra, LO(ra) is a call to a known place */
+	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT) ||
+	    ((flags & (INSN_CALL | INSN_INDIRECT)) == (INSN_CALL | INSN_INDIRECT) &&
+	     (arch->flags & ARCH_JUMP_PAIRS))) {
 		int32_t disp;
 
 		pi->jump_reg = (uint16_t)arch->jump_reg(ci, &disp);

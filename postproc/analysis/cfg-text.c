@@ -13,10 +13,14 @@
 
 /* "{mnemonic:7} {operands}" as the reference prints it, targets function-relative. */
 void cfg_text__cs(char buf[CFG_TEXT_MAX], const struct arch *arch, const cs_insn *in,
-		  uint16_t flags, uint64_t target)
+		  uint16_t flags, uint64_t target, uint64_t size, uint64_t addr)
 {
 	const char *ops = in->op_str, *last;
 
+	/* outside the function: the address it goes to, never an offset
+	 * before the function wrapped to 64 bits (report_row.target_name) */
+	if (target >= size)
+		target += addr;
 	if (!*ops) {
 		snprintf(buf, CFG_TEXT_MAX, "%s", in->mnemonic);
 	} else if (!(flags & INSN_HAS_TARGET)) {
@@ -153,7 +157,7 @@ const char *cfg_text__insn(struct cfg_text *t, const struct cfg_insn *insn, char
 		/* its flags as decoding found them, before a riscv64 pair made a
 		 * jump direct (whose text stays capstone's) */
 		flags = arch->classify(t->ci, &target);
-		cfg_text__cs(buf, arch, t->ci, flags, target);
+		cfg_text__cs(buf, arch, t->ci, flags, target, t->in.size, t->in.addr);
 	}
 	return buf;
 }

@@ -28,9 +28,11 @@
 int cfg_text__capstone(const struct arch *arch, csh *cs, char *err, size_t errlen);
 
 /* "{mnemonic:7} {operands}" as the reference prints it; with INSN_HAS_TARGET
- * in flags the target function-relative, "0x<hex>" (arch's prefix first). */
+ * in flags the target, "0x<hex>" (arch's prefix first), function-relative
+ * when inside the function's size bytes, else the address it goes to (the
+ * code's run-time address addr plus the offset). */
 void cfg_text__cs(char buf[CFG_TEXT_MAX], const struct arch *arch, const cs_insn *in,
-		  uint16_t flags, uint64_t target);
+		  uint16_t flags, uint64_t target, uint64_t size, uint64_t addr);
 
 /* n bytes capstone gave up on: the architecture's own decoding of them (not
  * of bytes cut short), which sets *flags, else ".byte   0x.., 0x..". */

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* The report between ranking and the outputs, built (report-build.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/cfg-text.h"
+#include "annotate/names.h"
 #include "annotate/source-text.h"
+#include "annotate/targets.h"
 #include "lib/strbuf.h"
+#include "lib/util.h"
 #include "report-build.h"
 #include "report-edges.h"
 #include "report-notes.h"
@@ -73,6 +77,13 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	return 0;
 }
 
+/* What every function's rows are made with: where targets out of a
+ * function land, and which listed function each stream object is. */
+struct build_env {
+	struct targets *targets;	/* NULL: not known */
+	uint32_t *obj_func;		/* stream object -> report.funcs, UINT32_MAX: not listed */
+};
+
 /*
  * Rows of functions of the shown blocks kept built after an output closed
  * them (a text report reads a function's blocks in rank order, here and
@@ -86,6 +97,7 @@ struct report_build {
 	const struct rank *r;
 	struct annotator *annot;
 	struct report_opts o;
+	struct build_env env;		/* owned */
 	size_t *rank_of;		/* [funcs_nr]: the function's index in rank.funcs */
 	uint32_t *kept;			/* functions built and not whole, in build order */
 	size_t kept_nr, kept_alloc, kept_rows;
@@ -96,12 +108,15 @@ struct report_func_store {
 	char *texts;			/* the shown rows' texts (not whole) */
 	struct rank_decoded decoded;	/* whole: its disassembly, which its rows'
 					 * texts are in */
+	char **strs;			/* its rows' target names and the cells made with them */
+	size_t strs_nr, strs_alloc;
 	bool built;			/* blocks, rows and edges are there */
 	unsigned users;			/* opened and not closed */
 };
 
 /* What one function's rows are made with. */
 struct func_ctx {
+	const struct build_env *env;
 	struct report *rep;
 	const struct rank *r;
 	const struct rank_func *rf;
@@ -112,7 +127,80 @@ struct func_ctx {
 	const char *span_file;
 	unsigned span_line;
 	enum report_source source_rows;
+	struct report_func_store *store;	/* where its strings go */
 };
+
+/* sb's text, owned by the function's store from now on (dropped with its
+ * rows); NULL when out of memory. sb is left empty. */
+static char *own(struct report_func_store *st, struct strbuf *sb)
+{
+	char *s = sb->buf;
+
+	if (sb->oom || !s || VEC_GROW(st->strs, st->strs_nr + 1, st->strs_alloc)) {
+		strbuf_release(sb);
+		return NULL;
+	}
+	*sb = (struct strbuf){ 0 };
+	return st->strs[st->strs_nr++] = s;
+}
+
+/*
+ * A direct branch or call out of the function: where it goes, and what lands
+ * there (report_row.target_name). The assembly cell ends in the target's
+ * address ("call    0x7f3a40001000", "bl      #0x7f3a40001000"): the name
+ * takes its place; where it ends otherwise (riscv64's auipc + jalr, whose
+ * text is the offset the jalr adds), the name follows in angle brackets.
+ */
+static int name_target(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in)
+{
+	const struct stream *s = c->r->stream;
+	const struct stream_object *obj = &s->objects[c->rf->obj];
+	const char *name, *tail;
+	char *demangled = NULL;
+	struct strbuf sb = { 0 };
+	struct target t;
+	char hex[24];
+	size_t n, hn;
+
+	row->target_outside = true;
+	row->target_address = obj->addr + in->target;
+	if (!c->env->targets || !targets__find(c->env->targets, c->rf->obj, row->target_address, &t))
+		return 0;
+	name = t.name;
+	if (t.obj >= 0) {
+		const struct annot_func *af = c->annot ? annotator__func(c->annot, s, (size_t)t.obj) : NULL;
+
+		if (af)
+			name = af->display;
+		if (c->env->obj_func[t.obj] != UINT32_MAX)
+			row->target_func = (int32_t)c->env->obj_func[t.obj];
+	} else if (t.in_file) {
+		if (strrchr(name, '/'))
+			name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
+	} else if ((demangled = names__demangle(name))) {
+		name = demangled;	/* a file's symbol, shown as a sampled one is */
+	}
+	strbuf_addstr(&sb, name);
+	free(demangled);
+	if (t.off || t.in_file)
+		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
+	if (!(row->target_name = own(c->store, &sb)))
+		return -ENOMEM;
+	hn = (size_t)snprintf(hex, sizeof(hex), "0x%" PRIx64, row->target_address);
+	n = strlen(row->text);
+	tail = row->text + n - (n >= hn ? hn : 0);
+	if (n > hn && !strcmp(tail, hex)) {
+		if (tail > row->text && tail[-1] == '#')	/* aarch64's immediate */
+			tail--;
+		strbuf_add(&sb, row->text, (size_t)(tail - row->text));
+		strbuf_addstr(&sb, row->target_name);
+	} else {
+		strbuf_addf(&sb, "%s <%s>", row->text, row->target_name);
+	}
+	if (!(row->text = own(c->store, &sb)))
+		return -ENOMEM;
+	return 0;
+}
 
 static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in,
 		    uint64_t samples, int32_t block, int32_t target_block)
@@ -124,7 +212,11 @@ static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg
 	*row = (struct report_row){
 		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
 		.samples = samples, .block = block, .target_block = target_block,
+		.target_func = -1,
 	};
+	if ((in->flags & (INSN_HAS_TARGET | INSN_TABLE)) == INSN_HAS_TARGET &&
+	    in->target >= c->r->stream->objects[c->rf->obj].code_nr && name_target(c, row, in))
+		return -ENOMEM;
 	if (!af)
 		return 0;
 
@@ -308,6 +400,7 @@ static int fill_shown(struct func_ctx *c, struct report_func *f, size_t fi)
 			rank__insn(r, sum, j, &off, &target, &insn);
 			at[f->rows_nr] = sb.len;
 			cfg_text__insn(texts, &insn, buf);
+			insn.text = buf;
 			strbuf_add(&sb, buf, strlen(buf) + 1);
 			if ((insn.flags & INSN_HAS_TARGET) && insn.target < rf->code_end)
 				to = listed_block_at(f, insn.target);
@@ -315,6 +408,9 @@ static int fill_shown(struct func_ctx *c, struct report_func *f, size_t fi)
 				       rank__samples_at(r, fi, insn.off), (int32_t)b, to);
 			if (ret)
 				goto out;
+			/* its text in texts below, unless a target's name made another */
+			if (f->rows[f->rows_nr].text == buf)
+				f->rows[f->rows_nr].text = NULL;
 			f->rows_nr++;
 		}
 	}
@@ -325,7 +421,8 @@ static int fill_shown(struct func_ctx *c, struct report_func *f, size_t fi)
 	f->store->texts = sb.buf;
 	sb = (struct strbuf){ 0 };
 	for (size_t i = 0; i < f->rows_nr; i++)
-		f->rows[i].text = f->store->texts + at[i];
+		if (!f->rows[i].text)
+			f->rows[i].text = f->store->texts + at[i];
 	ret = 0;
 out:
 	cfg_text__close(texts);
@@ -447,6 +544,10 @@ static void unbuild(struct report_func *f)
 	FREE_AND_NULL(f->edges);
 	f->blocks_nr = f->rows_nr = f->edges_nr = 0;
 	FREE_AND_NULL(f->store->texts);
+	for (size_t i = 0; i < f->store->strs_nr; i++)
+		free(f->store->strs[i]);
+	FREE_AND_NULL(f->store->strs);
+	f->store->strs_nr = f->store->strs_alloc = 0;
 	rank_decoded__release(&f->store->decoded);
 	f->store->built = false;
 }
@@ -488,10 +589,10 @@ int report__func_open(const struct report *rep, size_t i)
 		return 0;
 	}
 	rf = &b->r->funcs[b->rank_of[i]];
-	c = (struct func_ctx){ (struct report *)rep, b->r, rf, b->annot,
+	c = (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
 			       b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
 			       NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
-							   REPORT_SOURCE_DEFAULT };
+							   REPORT_SOURCE_DEFAULT, f->store };
 	f->store->built = true;
 	f->store->users = 1;
 	if (f->whole) {
@@ -534,8 +635,9 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 {
 	uint32_t *at = NULL;	/* rank.funcs index -> funcs index, UINT32_MAX: not listed */
 	uint32_t *place = NULL;	/* rank.sums index -> a shown block's place in its function */
+	uint32_t *obj_func = NULL;	/* stream object -> funcs index, UINT32_MAX: not listed */
 	bool *built = NULL;
-	size_t i;
+	size_t i, nobj = r->stream->objects_nr;
 	int ret = -ENOMEM;
 
 	memset(rep, 0, sizeof(*rep));
@@ -550,19 +652,25 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	rep->build = calloc(1, sizeof(*rep->build));
 	built = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*built));
 	rep->shown = malloc((r->shown_nr ? r->shown_nr : 1) * sizeof(*rep->shown));
-	if (!at || !rep->funcs || !rep->ranked || !rep->build || !built || !rep->shown)
+	obj_func = malloc((nobj ? nobj : 1) * sizeof(*obj_func));
+	if (!at || !rep->funcs || !rep->ranked || !rep->build || !built || !rep->shown || !obj_func)
 		goto out;
+	for (i = 0; i < nobj; i++)
+		obj_func[i] = UINT32_MAX;
 	for (i = 0; i < r->funcs_nr; i++) {
 		size_t k = r->by_heat[i];
 		const struct rank_func *rf = &r->funcs[k];
 
 		at[k] = UINT32_MAX;
 		if (o->list_selected ? rf->selected : rf->shown)
-			at[k] = (uint32_t)rep->funcs_nr++;
+			obj_func[rf->obj] = at[k] = (uint32_t)rep->funcs_nr++;
 	}
 	*rep->build = (struct report_build){ .r = r, .annot = annot, .o = *o };
-	if (!(rep->build->rank_of = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(size_t))))
+	if (!(rep->build->rank_of = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(size_t))) ||
+	    targets__new(&rep->build->env.targets, r->stream))
 		goto out;
+	rep->build->env.obj_func = obj_func;
+	obj_func = NULL;
 	for (i = 0; i < r->funcs_nr; i++)
 		if (at[i] != UINT32_MAX)
 			rep->build->rank_of[at[i]] = i;
@@ -632,6 +740,7 @@ out:
 	free(at);
 	free(place);
 	free(built);
+	free(obj_func);
 	return ret;
 }
 
@@ -650,6 +759,8 @@ void report__release(struct report *rep)
 	if (rep->build) {
 		free(rep->build->rank_of);
 		free(rep->build->kept);
+		free(rep->build->env.obj_func);
+		targets__free(rep->build->env.targets);
 	}
 	free(rep->build);
 	free(rep->funcs);

@@ -228,6 +228,11 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 $(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # cwasm-stream reads them with its decoder.
 $(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
+# redecode-check checks ranking's disassembly with the post-processor's layers.
+$(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream lib,$(call layer_a,$(B),$(d))) | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -Ipostproc -o $@ $< $(filter %.a,$^) $(POSTPROC_LIBS)
 # The tools that write jitdumps take its layout from the plugin's declaration.
 $(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
 

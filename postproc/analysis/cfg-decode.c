@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cfg-decode.h"
+#include "cfg-text.h"
 #include "lib/little-endian.h"
 #include "lib/util.h"
 
@@ -16,8 +17,7 @@
  * sequence: Cranelift emits lea/adr, a sign-extending load, an add, then the jump. */
 #define JTAB_LOOKBACK 6
 
-/* Longest assembly cell: capstone's mnemonic[32] + op_str[160] + padding. */
-#define TEXT_MAX 200
+#define TEXT_MAX CFG_TEXT_MAX
 
 /* One instruction while building, before the final address-ordered list. */
 struct pinsn {
@@ -50,32 +50,27 @@ struct builder {
 	uint32_t *todo;		/* offsets whose path is still to be followed */
 	size_t todo_nr, todo_alloc;
 	size_t strtab_nr, strtab_alloc;
+	bool text;		/* write the assembly cells (not CFG_NO_TEXT) */
 };
 
-/* Store one assembly cell; *off is where it starts in the strtab. */
-static int add_text(struct builder *b, uint32_t *off, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int add_text(struct builder *b, uint32_t *off, const char *fmt, ...)
+/* Room for one cell in the string table, or NULL: out of memory. */
+static char *text_room(struct builder *b)
 {
-	struct cfg_func *f = b->f;
-	va_list ap;
-	int n;
-
 	if (b->strtab_nr + TEXT_MAX > UINT32_MAX ||
-	    VEC_GROW(f->strtab, b->strtab_nr + TEXT_MAX, b->strtab_alloc))
-		return -ENOMEM;
-	va_start(ap, fmt);
-	n = vsnprintf(f->strtab + b->strtab_nr, TEXT_MAX, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		n = 0;
-	if (n >= TEXT_MAX)
-		n = TEXT_MAX - 1;
-	f->strtab[b->strtab_nr + n] = '\0';
+	    VEC_GROW(b->f->strtab, b->strtab_nr + TEXT_MAX, b->strtab_alloc))
+		return NULL;
+	return b->f->strtab + b->strtab_nr;
+}
+
+/* The cell just written at text_room kept: *off is where it starts. */
+static void text_keep(struct builder *b, uint32_t *off)
+{
+	char *t = b->f->strtab + b->strtab_nr;
+	size_t n = strnlen(t, TEXT_MAX - 1);
+
+	t[n] = '\0';
 	*off = (uint32_t)b->strtab_nr;
 	b->strtab_nr += n + 1;
-	return 0;
 }
 
 /* Append an instruction over [off, off + size) (no byte of it covered yet); its
@@ -100,46 +95,35 @@ static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t f
 	return (long)b->pool_nr++;
 }
 
-/* ".byte   0x.., 0x.." for n bytes capstone gave up on (or a hand decoding). */
+/* A data row's cell (and the flags of an architecture's own decoding). */
 static int data_text(struct builder *b, struct pinsn *pi, const uint8_t *p, size_t n)
 {
-	char text[TEXT_MAX];
-	uint16_t flags = INSN_DATA;
-	size_t len;
+	char local[TEXT_MAX], *buf = local;
 
-	if (!pi->cut && b->arch->raw && b->arch->raw(p, n, &flags, text, sizeof(text))) {
-		pi->in.flags = flags;
-		return add_text(b, &pi->textoff, "%s", text);
-	}
-	len = (size_t)snprintf(text, sizeof(text), "%-7s ", ".byte");
-	for (size_t i = 0; i < n && len < sizeof(text); i++)
-		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s0x%02x", i ? ", " : "",
-					p[i]);
-	return add_text(b, &pi->textoff, "%s", text);
+	/* Without text, still asked: its decoding may give the row flags. */
+	if (b->text && !(buf = text_room(b)))
+		return -ENOMEM;
+	cfg_text__data(buf, b->arch, p, n, pi->cut, &pi->in.flags);
+	if (b->text)
+		text_keep(b, &pi->textoff);
+	return 0;
 }
 
 /*
- * "{mnemonic:7} {operands}" as the reference prints it, a target inside the
- * function function-relative; one outside it is the address it goes to (the
- * code's run-time address plus the offset), never an offset before the
- * function wrapped to 64 bits: the report names it (report_row.target_name).
+ * "{mnemonic:7} {operands}" as the reference prints it, a target outside
+ * the function the address it goes to (cfg_text__cs).
  */
 static int cs_text(struct builder *b, struct pinsn *pi, const cs_insn *in)
 {
-	const char *ops = in->op_str, *last;
-	uint64_t t = pi->in.target;
+	char *buf;
 
-	if (!*ops)
-		return add_text(b, &pi->textoff, "%s", in->mnemonic);
-	if (!(pi->in.flags & INSN_HAS_TARGET))
-		return add_text(b, &pi->textoff, "%-7s %s", in->mnemonic, ops);
-	if (t >= b->in->size)
-		t += b->in->addr;
-	/* capstone writes a target of 0 as "0" / "#0": make every target 0x<hex> */
-	last = strrchr(ops, ' ');
-	last = last ? last + 1 : ops;
-	return add_text(b, &pi->textoff, "%-7s %.*s%s%" PRIx64, in->mnemonic, (int)(last - ops),
-			ops, b->arch->target_prefix, t);
+	if (!b->text)
+		return 0;
+	if (!(buf = text_room(b)))
+		return -ENOMEM;
+	cfg_text__cs(buf, b->arch, in, pi->in.flags, pi->in.target, b->in->size, b->in->addr);
+	text_keep(b, &pi->textoff);
+	return 0;
 }
 
 /* Data rows over [off, end): one per skipdata unit, as capstone would give them. */
@@ -147,7 +131,7 @@ static int add_data_rows(struct builder *b, uint32_t off, uint32_t end, uint8_t 
 {
 	while (off < end) {
 		uint32_t n = end - off < b->arch->skip ? end - off : b->arch->skip;
-		long i = add_pinsn(b, off, (uint16_t)n, INSN_DATA, 0, by);
+		long i = add_pinsn(b, off, (uint16_t)n, INSN_DATA | (cut ? INSN_CUT : 0), 0, by);
 		int ret;
 
 		if (i < 0)
@@ -395,7 +379,6 @@ static int add_table(struct builder *b, long jump)
 		const uint8_t *p = b->in->code + pos;
 		int64_t t;
 		long i;
-		int ret;
 
 		if (width == 4) {
 			uint32_t e = big ? (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 |
@@ -417,14 +400,14 @@ static int add_table(struct builder *b, long jump)
 			      (uint64_t)t, by);
 		if (i < 0)
 			return (int)i;
-		if (width == 4)
-			ret = add_text(b, &b->pool[i].textoff, "%-7s 0x%" PRIx64 " - 0x%" PRIx32,
-				       ".long", (uint64_t)t, start);
-		else
-			ret = add_text(b, &b->pool[i].textoff, "%-7s 0x%" PRIx64 " + 0x%" PRIx64,
-				       ".quad", b->in->addr, (uint64_t)t);
-		if (ret)
-			return ret;
+		if (b->text) {
+			char *buf = text_room(b);
+
+			if (!buf)
+				return -ENOMEM;
+			cfg_text__table(buf, width, (uint64_t)t, start, b->in->addr);
+			text_keep(b, &b->pool[i].textoff);
+		}
 		if (inline_table && t > pos && t < limit)
 			limit = (uint32_t)t;
 		pos += width;
@@ -619,7 +602,7 @@ static int finish_insns(struct builder *b, struct fin **fin)
 			continue;
 		pi = &b->pool[b->start[off]];
 		f->insns[n] = pi->in;
-		f->insns[n].text = f->strtab + pi->textoff;
+		f->insns[n].text = b->text ? f->strtab + pi->textoff : NULL;
 		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
 					  (b->arch->flags & ARCH_JUMP_PAIRS) && pi->table_end > pi->table ?
 					  ARCH_JUMP_ENTRY : 0 };
@@ -689,34 +672,15 @@ static int disassemble(struct builder *b)
 	return ret;
 }
 
-/* capstone's skipdata callback: the length of the undecodable instruction at offset. */
-static size_t skip_insn(const uint8_t *code, size_t size, size_t offset, void *arch)
-{
-	return offset < size ? ((const struct arch *)arch)->insn_len(code + offset, size - offset) : 0;
-}
-
 int cfg_decode__insns(struct cfg_func *out, const struct cfg_input *in, const struct arch *arch,
 		      struct fin **fin, char *err, size_t errlen)
 {
-	struct builder b = { .f = out, .arch = arch, .in = in };
-	cs_err cerr;
+	struct builder b = { .f = out, .arch = arch, .in = in, .text = !(in->flags & CFG_NO_TEXT) };
 	int ret;
 
 	*fin = NULL;
-	cerr = cs_open(b.arch->cs_arch, b.arch->cs_mode, &b.cs);
-	if (cerr != CS_ERR_OK) {
-		return errf(err, errlen, cerr == CS_ERR_MEM ? -ENOMEM : -ENOTSUP,
-			    "capstone cannot open %s: %s", b.arch->name, cs_strerror(cerr));
-	}
-	/* Intel syntax is capstone's x86 default, as in the reference */
-	cs_option(b.cs, CS_OPT_DETAIL, CS_OPT_ON);
-	cs_option(b.cs, CS_OPT_SKIPDATA, CS_OPT_ON);
-	if (b.arch->insn_len) {
-		/* undecodable bytes: one data row per instruction the encoding announces */
-		cs_opt_skipdata sd = { .callback = skip_insn, .user_data = (void *)b.arch };
-
-		cs_option(b.cs, CS_OPT_SKIPDATA_SETUP, (size_t)&sd);
-	}
+	if ((ret = cfg_text__capstone(arch, &b.cs, err, errlen)))
+		return ret;
 	b.ci = cs_malloc(b.cs);
 	ret = b.ci ? disassemble(&b) : -ENOMEM;
 	if (b.ci)
@@ -730,3 +694,4 @@ int cfg_decode__insns(struct cfg_func *out, const struct cfg_input *in, const st
 	free(b.todo);
 	return ret;
 }
+

@@ -21,6 +21,10 @@ enum {
 	 * function (an ELF symbol's size), and code reached only through a jump
 	 * table elsewhere (GCC's switch tables in .rodata) is still code. */
 	CFG_TRAILING_DATA = 1 << 0,
+	/* No assembly cells (every insns[].text NULL): what ranking builds,
+	 * which needs the blocks alone; cfg_text__insn writes the cell of any
+	 * one instruction later, the same as a decoding with text would. */
+	CFG_NO_TEXT = 1 << 1,
 };
 
 struct cfg_insn {

@@ -11,12 +11,30 @@
 #include "cfg.h"
 #include "lib/util.h"
 
+/*
+ * The instruction starting at each offset, or -1: the passes below look up
+ * every target, so a table of the function's size (4 bytes a byte, while
+ * it is built) rather than a search each.
+ */
+static int32_t *insn_index(const struct cfg_func *f)
+{
+	int32_t *at = malloc((f->size ? f->size : 1) * sizeof(*at));
+
+	if (!at)
+		return NULL;
+	memset(at, 0xff, f->size * sizeof(*at));
+	for (size_t i = 0; i < f->insns_nr; i++)
+		at[f->insns[i].off] = (int32_t)i;
+	return at;
+}
+
 /* Index of the instruction at a target inside [0, end), or -1. */
-static long target_insn(const struct cfg_func *f, const struct cfg_insn *in, uint32_t end)
+static long target_insn(const struct cfg_func *f, const int32_t *at, const struct cfg_insn *in,
+			uint32_t end)
 {
 	if (!cfg_insn__has_branch_target(in) || in->target >= end)
 		return -1;
-	return cfg_func__insn_at(f, in->target);
+	return at[in->target];
 }
 
 /*
@@ -26,7 +44,7 @@ static long target_insn(const struct cfg_func *f, const struct cfg_insn *in, uin
  * last return (V8's deoptimisation exits, OSR prologues) stays code. What follows
  * is trailing data.
  */
-static int find_code_end(struct cfg_func *f, const struct fin *fin)
+static int find_code_end(struct cfg_func *f, const struct fin *fin, const int32_t *at)
 {
 	size_t n = f->insns_nr, sp = 0, *stack;
 	uint8_t *seen;
@@ -59,12 +77,12 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
 			if (i + 1 < n && !fin[i].cut && !(in->flags & INSN_TABLE) &&
 			    (!cfg_insn__ends_block(in->flags) || (in->flags & INSN_COND)))
 				PUSH(i + 1);
-			t = target_insn(f, in, f->size);
+			t = target_insn(f, at, in, f->size);
 			if (t >= 0)
 				PUSH((size_t)t);
 			/* the rows of a recognised table, each of which leads to its case */
 			if (fin[i].table_end > fin[i].table) {
-				long j = cfg_func__insn_at(f, fin[i].table);
+				long j = fin[i].table < f->size ? at[fin[i].table] : -1;
 
 				for (; j >= 0 && (size_t)j < n && f->insns[j].off < fin[i].table_end; j++)
 					PUSH((size_t)j);
@@ -72,7 +90,7 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin)
 		}
 		/* every direct target of the code so far is code too */
 		for (; scan < n && f->insns[scan].off < end; scan++) {
-			long t = target_insn(f, &f->insns[scan], f->size);
+			long t = target_insn(f, at, &f->insns[scan], f->size);
 
 			if (t >= 0)
 				PUSH((size_t)t);
@@ -111,7 +129,7 @@ static int add_table_of(struct cfg_func *f, const struct fin *fin, size_t i, siz
  * that cannot fall through (jump, conditional branch, return, trap, data cut
  * short by a surer decoding), and the first and the next after a jump table's rows.
  */
-static int split(struct cfg_func *f, const struct fin *fin)
+static int split(struct cfg_func *f, const struct fin *fin, const int32_t *at)
 {
 	size_t n = 0, nblocks = 0, tables_alloc = 0;
 	uint8_t *leader;
@@ -126,7 +144,7 @@ static int split(struct cfg_func *f, const struct fin *fin)
 	leader[0] = 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct cfg_insn *in = &f->insns[i];
-		long t = target_insn(f, in, f->code_end);
+		long t = target_insn(f, at, in, f->code_end);
 		bool table = in->flags & INSN_TABLE;
 
 		if (t >= 0)
@@ -174,6 +192,7 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 {
 	const struct arch *arch;
 	struct fin *fin = NULL;
+	int32_t *at = NULL;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
@@ -193,13 +212,16 @@ int cfg_func__build_from(struct cfg_func *out, const struct cfg_input *in, char 
 	if (err && errlen)
 		err[0] = '\0';
 	ret = cfg_decode__insns(out, in, arch, &fin, err, errlen);
+	if (!ret && !(at = insn_index(out)))
+		ret = -ENOMEM;
 	if (!ret)
-		ret = find_code_end(out, fin);
+		ret = find_code_end(out, fin, at);
 	if (!ret && !(in->flags & CFG_TRAILING_DATA))
 		out->code_end = out->size;
 	if (!ret)
-		ret = split(out, fin);
+		ret = split(out, fin, at);
 	free(fin);
+	free(at);
 	if (!ret)
 		return 0;
 	cfg_func__release(out);
@@ -280,6 +302,11 @@ int cfg__capstone_version(int *minor)
 	if (minor)
 		*minor = min;
 	return major;
+}
+
+void cfg__prepare(void)
+{
+	cs_support(CS_ARCH_ALL);
 }
 
 void cfg_func__release(struct cfg_func *f)

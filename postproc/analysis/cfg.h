@@ -78,6 +78,10 @@ uint64_t cfg_table__case(const struct cfg_func *f, const struct cfg_table *t, si
  * Before 5 it cannot decode AVX-512 (EVEX) instructions. */
 int cfg__capstone_version(int *minor);
 
+/* Before disassembling on several threads: capstone 4 fills its tables at
+ * its first use, which threads must not race to do. */
+void cfg__prepare(void);
+
 /* Free everything *f owns and zero it. */
 void cfg_func__release(struct cfg_func *f);
 

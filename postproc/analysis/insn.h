@@ -24,6 +24,9 @@ enum {
 				 * INSN_HAS_TARGET, 4 or 8 bytes, target = the case it
 				 * sends control to (not on riscv64, whose tables are
 				 * jumps: see struct cfg_table) */
+	INSN_CUT = 1 << 9,	/* with INSN_DATA: bytes of a guessed instruction cut
+				 * short where a surer one starts (not undecodable
+				 * bytes, nor a table entry): nothing falls through it */
 };
 
 #endif

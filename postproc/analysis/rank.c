@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* Fold one event's samples into the blocks of each sampled object, rank and select them. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "rank.h"
 
@@ -64,25 +66,38 @@ static const struct stream_sample *event_samples(const struct stream_object *obj
 	return i ? obj->samples + i : obj->samples;
 }
 
-/* Disassemble f's object and put each sample in its instruction and block. */
-static int sum_samples(struct rank *r, struct rank_func *f, const struct stream_sample *smp, size_t nr)
+/* What obj is disassembled from: its bytes, address and how to read them (no seeds). */
+static void object_input(const struct stream_object *obj, struct cfg_input *in)
 {
-	const struct stream_object *obj = &r->stream->objects[f->obj];
-	uint32_t *seeds;
-	uint64_t *weights;
+	/* Only the bytes the stream has: STREAM.md forbids inventing the rest. */
+	*in = (struct cfg_input){
+		.e_machine = (int)obj->e_machine, .code = obj->code, .size = obj->code_nr,
+		.addr = obj->addr,
+		/* JIT code may carry trailing metadata (V8's), and wasmtime's code
+		 * its constant pool and padding, in a jit dump's load and in the
+		 * .cwasm's symbol alike: the same bytes get the same blocks however
+		 * they were seen. A native ELF symbol's size is exact. */
+		.flags = counts_as_jit(obj) ? CFG_TRAILING_DATA : 0,
+	};
+}
+
+void rank__input(const struct rank *r, size_t fi, struct cfg_input *in)
+{
+	object_input(&r->stream->objects[r->funcs[fi].obj], in);
+}
+
+/* Disassemble obj (with code bytes), seeded with every sampled offset of any
+ * event: an executed instruction start. flags are added to its own. */
+static int disassemble(const struct stream_object *obj, unsigned flags, struct cfg_func *cfg,
+		       char *err, size_t errlen)
+{
+	uint32_t *seeds = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*seeds));
+	uint64_t *weights = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*weights));
+	struct cfg_input in;
 	size_t i, nseeds = 0;
-	char err[256];
 	int ret;
 
-	if (!obj->code_nr) {
-		f->status = RANK_NO_CODE;
-		r->nocode_objects++;
-		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
-		return 0;
-	}
-	/* Every sampled offset, of any event, is an executed instruction start. */
-	seeds = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*seeds));
-	weights = malloc((obj->samples_nr ? obj->samples_nr : 1) * sizeof(*weights));
+	memset(cfg, 0, sizeof(*cfg));
 	if (!seeds || !weights) {
 		free(seeds);
 		free(weights);
@@ -93,85 +108,291 @@ static int sum_samples(struct rank *r, struct rank_func *f, const struct stream_
 			seeds[nseeds] = (uint32_t)obj->samples[i].off;
 			weights[nseeds++] = obj->samples[i].samples;
 		}
-	/* Only the bytes the stream has: STREAM.md forbids inventing the rest. */
-	struct cfg_input in = {
-		.e_machine = (int)obj->e_machine, .code = obj->code, .size = obj->code_nr,
-		.addr = obj->addr, .seeds = seeds, .seed_weights = weights, .seeds_nr = nseeds,
-		/* JIT code may carry trailing metadata (V8's), and wasmtime's code
-		 * its constant pool and padding, in a jit dump's load and in the
-		 * .cwasm's symbol alike: the same bytes get the same blocks however
-		 * they were seen. A native ELF symbol's size is exact. */
-		.flags = counts_as_jit(obj) ? CFG_TRAILING_DATA : 0,
-	};
+	object_input(obj, &in);
+	in.seeds = seeds;
+	in.seed_weights = weights;
+	in.seeds_nr = nseeds;
+	in.flags |= flags;
 	err[0] = '\0';
-	ret = cfg_func__build_from(&f->cfg, &in, err, sizeof(err));
+	ret = cfg_func__build_from(cfg, &in, err, errlen);
 	free(seeds);
 	free(weights);
+	return ret;
+}
+
+/* Where each of one event's samples smp[0..nr) of a disassembled object
+ * goes: its block (block_samples, may be NULL), its instruction
+ * (insn_samples, may be NULL), or in none (*unaligned, *outside); *row_max
+ * the most on one instruction. */
+static void place_samples(const struct cfg_func *cfg, const struct stream_sample *smp, size_t nr,
+			  uint64_t *insn_samples, uint64_t *block_samples, uint64_t *block_row_max,
+			  uint64_t *unaligned, uint64_t *outside, uint64_t *row_max)
+{
+	for (size_t i = 0; i < nr; i++) {
+		uint64_t off = smp[i].off, n = smp[i].samples;
+		long insn, block;
+
+		/* Past the code bytes the stream has: no instruction to put them on. */
+		if (off >= cfg->size) {
+			*outside = sat_add(*outside, n);
+			continue;
+		}
+		/* Sampled offsets were decoded first: each starts an instruction, but
+		 * for one inside a hotter one's (code bytes unlike those that ran). */
+		insn = cfg_func__insn_at(cfg, (uint32_t)off);
+		if (insn < 0) {
+			*unaligned = sat_add(*unaligned, n);
+			continue;
+		}
+		/* (offsets are distinct: one sample entry per instruction) */
+		if (insn_samples)
+			insn_samples[insn] = n;
+		if (n > *row_max)
+			*row_max = n;
+		block = cfg_func__block_at(cfg, (uint32_t)off);
+		if (block < 0) {
+			*outside = sat_add(*outside, n);
+			continue;
+		}
+		if (block_samples)
+			block_samples[block] = sat_add(block_samples[block], n);
+		if (block_row_max && n > block_row_max[block])
+			block_row_max[block] = n;
+	}
+}
+
+/* One object's fold before it joins the ranking: its sampled blocks and their
+ * instructions (first_insn and first_target relative to insns and targets). */
+struct folded {
+	struct rank_sum *sums;
+	size_t sums_nr;
+	struct rank_insn *insns;
+	size_t insns_nr;
+	uint64_t *targets;
+	size_t targets_nr;
+};
+
+static void folded_release(struct folded *fo)
+{
+	free(fo->sums);
+	free(fo->insns);
+	free(fo->targets);
+	memset(fo, 0, sizeof(*fo));
+}
+
+/*
+ * Disassemble f's object, put each of the event's samples smp[0..nr) in its
+ * instruction and block, and keep (of a selected object) its sampled blocks
+ * and their instructions in *fo; the disassembly is dropped. Touches f and
+ * *fo only: objects are folded on several threads.
+ */
+static int fold(const struct stream *s, struct rank_func *f, const struct stream_sample *smp,
+		size_t nr, struct folded *fo)
+{
+	const struct stream_object *obj = &s->objects[f->obj];
+	struct cfg_func cfg;
+	uint64_t *block_samples, *block_row_max;
+	size_t k = 0, ni = 0, nt = 0;
+	char err[256];
+	int ret;
+
+	memset(fo, 0, sizeof(*fo));
+	if (!obj->code_nr) {
+		f->status = RANK_NO_CODE;
+		return 0;
+	}
+	ret = disassemble(obj, CFG_NO_TEXT, &cfg, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;
 	if (ret) {
 		f->status = RANK_FAILED;
 		f->error = strdup(err[0] ? err : strerror(-ret));
-		if (!f->error)
-			return -ENOMEM;
+		return f->error ? 0 : -ENOMEM;
+	}
+	f->status = RANK_DISASSEMBLED;
+	f->insns_nr = (uint32_t)cfg.insns_nr;
+	f->blocks_nr = (uint32_t)cfg.blocks_nr;
+	f->code_end = cfg.code_end;
+	block_samples = calloc(cfg.blocks_nr ? cfg.blocks_nr : 1, sizeof(*block_samples));
+	block_row_max = calloc(cfg.blocks_nr ? cfg.blocks_nr : 1, sizeof(*block_row_max));
+	if (!block_samples || !block_row_max) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	place_samples(&cfg, smp, nr, NULL, block_samples, block_row_max, &f->unaligned, &f->outside,
+		      &f->row_max);
+	for (size_t b = 0; f->selected && b < cfg.blocks_nr; b++) {
+		if (!block_samples[b])
+			continue;
+		fo->sums_nr++;
+		ni += cfg.blocks[b].nr;
+		for (size_t i = cfg.blocks[b].first; i < cfg.blocks[b].first + cfg.blocks[b].nr; i++)
+			nt += (cfg.insns[i].flags & INSN_HAS_TARGET) != 0;
+	}
+	ret = -ENOMEM;
+	if (fo->sums_nr && (!(fo->sums = malloc(fo->sums_nr * sizeof(*fo->sums))) ||
+			    !(fo->insns = malloc(ni * sizeof(*fo->insns))) ||
+			    !(fo->targets = malloc((nt ? nt : 1) * sizeof(*fo->targets)))))
+		goto out;
+	for (size_t b = 0; fo->sums_nr && b < cfg.blocks_nr; b++) {
+		const struct cfg_block *blk = &cfg.blocks[b];
+
+		if (!block_samples[b])
+			continue;
+		fo->sums[k++] = (struct rank_sum){
+			.block = (uint32_t)b, .start = blk->start, .end = blk->end,
+			.samples = block_samples[b], .row_max = block_row_max[b],
+			.first_insn = fo->insns_nr, .first_target = fo->targets_nr,
+			.insns = (uint32_t)blk->nr,
+		};
+		for (size_t i = blk->first; i < blk->first + blk->nr; i++) {
+			const struct cfg_insn *in = &cfg.insns[i];
+
+			fo->insns[fo->insns_nr++] = (struct rank_insn){ in->size, in->flags };
+			if (in->flags & INSN_HAS_TARGET)
+				fo->targets[fo->targets_nr++] = in->target;
+		}
+	}
+	ret = 0;
+out:
+	if (ret)
+		folded_release(fo);
+	free(block_samples);
+	free(block_row_max);
+	cfg_func__release(&cfg);
+	return ret;
+}
+
+/* The room of rank's growing arrays. */
+struct allocs {
+	size_t blocks, sums, insns, targets;
+};
+
+/* f (funcs[fi]), folded into fo, joins the ranking: its tallies, its sampled
+ * blocks. In the order objects are taken, whatever thread folded them. */
+static int join(struct rank *r, size_t fi, struct folded *fo, struct allocs *al)
+{
+	struct rank_func *f = &r->funcs[fi];
+
+	switch (f->status) {
+	case RANK_NO_CODE:
+		r->nocode_objects++;
+		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
+		return 0;
+	case RANK_FAILED:
 		if (!r->failed_objects)
 			r->failed_error = f->error;
 		r->failed_objects++;
 		r->failed_samples = sat_add(r->failed_samples, f->samples);
 		return 0;
-	}
-	f->status = RANK_DISASSEMBLED;
-	f->insn_samples = calloc(f->cfg.insns_nr ? f->cfg.insns_nr : 1, sizeof(uint64_t));
-	f->block_samples = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint64_t));
-	f->block_rank = calloc(f->cfg.blocks_nr ? f->cfg.blocks_nr : 1, sizeof(uint32_t));
-	if (!f->insn_samples || !f->block_samples || !f->block_rank)
-		return -ENOMEM;
-	for (i = 0; i < nr; i++) {
-		uint64_t off = smp[i].off, n = smp[i].samples;
-		long insn, block;
-
-		/* Past the code bytes the stream has: no instruction to put them on. */
-		if (off >= f->cfg.size) {
-			f->outside = sat_add(f->outside, n);
-			continue;
-		}
-		/* Sampled offsets were decoded first: each starts an instruction, but
-		 * for one inside a hotter one's (code bytes unlike those that ran). */
-		insn = cfg_func__insn_at(&f->cfg, (uint32_t)off);
-		if (insn < 0) {
-			f->unaligned = sat_add(f->unaligned, n);
-			continue;
-		}
-		f->insn_samples[insn] = sat_add(f->insn_samples[insn], n);
-		block = cfg_func__block_at(&f->cfg, (uint32_t)off);
-		if (block < 0)
-			f->outside = sat_add(f->outside, n);
-		else
-			f->block_samples[block] = sat_add(f->block_samples[block], n);
+	default:
+		break;
 	}
 	r->unaligned_samples = sat_add(r->unaligned_samples, f->unaligned);
 	r->outside_samples = sat_add(r->outside_samples, f->outside);
+	if (!fo->sums_nr)
+		return 0;
+	if (r->blocks_nr + fo->sums_nr >= UINT32_MAX ||
+	    VEC_GROW(r->blocks, r->blocks_nr + fo->sums_nr, al->blocks) ||
+	    VEC_GROW(r->sums, r->sums_nr + fo->sums_nr, al->sums) ||
+	    VEC_GROW(r->insns, r->insns_nr + fo->insns_nr, al->insns) ||
+	    VEC_GROW(r->targets, r->targets_nr + fo->targets_nr, al->targets))
+		return -ENOMEM;
+	f->first_sum = r->sums_nr;
+	f->sums_nr = fo->sums_nr;
+	for (size_t k = 0; k < fo->sums_nr; k++) {
+		struct rank_sum *sum = &r->sums[r->sums_nr];
+
+		*sum = fo->sums[k];
+		sum->first_insn += r->insns_nr;
+		sum->first_target += r->targets_nr;
+		r->blocks[r->blocks_nr++] = (struct rank_block){
+			.func = (uint32_t)fi, .block = sum->block, .start = sum->start,
+			.sum = (uint32_t)r->sums_nr, .samples = sum->samples,
+		};
+		r->sums_nr++;
+	}
+	/* (none: the arrays may not exist yet, and memcpy takes no NULL) */
+	if (fo->insns_nr)
+		memcpy(r->insns + r->insns_nr, fo->insns, fo->insns_nr * sizeof(*fo->insns));
+	r->insns_nr += fo->insns_nr;
+	if (fo->targets_nr)
+		memcpy(r->targets + r->targets_nr, fo->targets, fo->targets_nr * sizeof(*fo->targets));
+	r->targets_nr += fo->targets_nr;
 	return 0;
 }
 
-/* Append the sampled blocks of f (funcs[fi]) to r->blocks. */
-static int collect_blocks(struct rank *r, size_t fi, size_t *alloc)
-{
-	const struct rank_func *f = &r->funcs[fi];
+/* Objects being folded by threads: the next to take, and where each goes. */
+struct fold_work {
+	const struct stream *stream;
+	long event;
+	struct rank_func *funcs;
+	const size_t *which;		/* indexes in funcs */
+	struct folded *out;		/* [nr] */
+	int *ret;			/* [nr] */
+	size_t nr;
+	size_t next;			/* taken atomically */
+};
 
-	if (!f->selected || f->status != RANK_DISASSEMBLED)
-		return 0;
-	for (size_t j = 0; j < f->cfg.blocks_nr; j++) {
-		if (!f->block_samples[j])
-			continue;
-		if (r->blocks_nr >= UINT32_MAX || VEC_GROW(r->blocks, r->blocks_nr + 1, *alloc))
-			return -ENOMEM;
-		r->blocks[r->blocks_nr++] = (struct rank_block){
-			.func = (uint32_t)fi, .block = (uint32_t)j, .start = f->cfg.blocks[j].start,
-			.samples = f->block_samples[j],
-		};
+static void *fold_worker(void *arg)
+{
+	struct fold_work *w = arg;
+	size_t k;
+
+	while ((k = __atomic_fetch_add(&w->next, 1, __ATOMIC_RELAXED)) < w->nr) {
+		struct rank_func *f = &w->funcs[w->which[k]];
+		const struct stream_sample *smp;
+		size_t nr;
+
+		smp = event_samples(&w->stream->objects[f->obj], w->event, &nr);
+		w->ret[k] = fold(w->stream, f, smp, nr, &w->out[k]);
 	}
-	return 0;
+	return NULL;
+}
+
+/* Threads to fold on: one per processor, at most 8 (HOTBLOCKS_THREADS=N
+ * sets it: 1 folds on the calling thread alone). */
+static unsigned fold_threads(void)
+{
+	const char *env = getenv("HOTBLOCKS_THREADS");
+	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
+
+/*
+ * Fold funcs[which[0..nr)] (on threads when there are several), then join
+ * them in that order: the ranking is the same however they were folded.
+ */
+static int fold_batch(struct rank *r, const size_t *which, size_t nr, struct allocs *al)
+{
+	struct fold_work w = { r->stream, r->event, r->funcs, which, NULL, NULL, nr, 0 };
+	pthread_t threads[8];
+	unsigned want = fold_threads(), started = 0;
+	int ret = -ENOMEM;
+
+	w.out = calloc(nr ? nr : 1, sizeof(*w.out));
+	w.ret = calloc(nr ? nr : 1, sizeof(*w.ret));
+	if (!w.out || !w.ret)
+		goto out;
+	/* capstone 4 fills its tables at its first use: once, here */
+	if (want > 1 && nr > 1)
+		cfg__prepare();
+	for (; want > 1 && nr > 1 && started < want - 1 && started < nr - 1; started++)
+		if (pthread_create(&threads[started], NULL, fold_worker, &w))
+			break;
+	fold_worker(&w);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+	ret = 0;
+	for (size_t k = 0; k < nr && !ret; k++)
+		ret = w.ret[k] ? w.ret[k] : join(r, which[k], &w.out[k], al);
+out:
+	for (size_t k = 0; w.out && k < nr; k++)
+		folded_release(&w.out[k]);
+	free(w.out);
+	free(w.ret);
+	return ret;
 }
 
 /* How many of the ranked r->blocks pass the threshold and --top. */
@@ -220,7 +441,8 @@ static int order_by_heat(struct rank *r)
 
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
 {
-	size_t i, j, alloc = 0, blocks_alloc = 0, *order = NULL, built = 0, batch = 1;
+	size_t i, j, alloc = 0, *order = NULL, built = 0, batch = 1;
+	struct allocs allocs = { 0 };
 	uint64_t *scratch = NULL;
 	bool lazy = !o->disassemble_all && !o->no_threshold;
 	enum name_match best = NAME_MATCH_NONE;
@@ -310,19 +532,10 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	while (built < order_nr) {
 		size_t end = built + batch < order_nr ? built + batch : order_nr;
 
-		for (; built < end; built++) {
-			struct rank_func *f = &r->funcs[order[built]];
-			const struct stream_sample *smp;
-			size_t nr;
-
-			smp = event_samples(&s->objects[f->obj], ev, &nr);
-			ret = sum_samples(r, f, smp, nr);
-			if (ret)
-				goto out;
-			ret = collect_blocks(r, order[built], &blocks_alloc);
-			if (ret)
-				goto out;
-		}
+		ret = fold_batch(r, order + built, end - built, &allocs);
+		if (ret)
+			goto out;
+		built = end;
 		batch *= 2;
 		if (!lazy || built == order_nr)
 			continue;
@@ -348,11 +561,8 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 	scratch = malloc((r->blocks_nr ? r->blocks_nr : 1) * sizeof(*scratch));
 	if (!scratch)
 		goto out;
-	for (i = 0; i < r->blocks_nr; i++) {
-		struct rank_block *b = &r->blocks[i];
-
-		r->funcs[b->func].block_rank[b->block] = (uint32_t)(i + 1);
-	}
+	for (i = 0; i < r->blocks_nr; i++)
+		r->sums[r->blocks[i].sum].rank = (uint32_t)(i + 1);
 	r->shown_nr = shown_count(r, o, scratch);
 	/* Say nothing of a cap that shows the same blocks as the reference's rule. */
 	if (r->percent_capped && rank__threshold(scratch, r->blocks_nr, r->total, o->percent,
@@ -369,20 +579,90 @@ out:
 
 void rank__release(struct rank *r)
 {
-	size_t i;
-
-	for (i = 0; i < r->funcs_nr; i++) {
-		struct rank_func *f = &r->funcs[i];
-
-		free(f->error);
-		free(f->insn_samples);
-		free(f->block_samples);
-		free(f->block_rank);
-		if (f->status == RANK_DISASSEMBLED)
-			cfg_func__release(&f->cfg);
-	}
+	for (size_t i = 0; i < r->funcs_nr; i++)
+		free(r->funcs[i].error);
 	free(r->funcs);
 	free(r->by_heat);
 	free(r->blocks);
+	free(r->sums);
+	free(r->insns);
+	free(r->targets);
 	memset(r, 0, sizeof(*r));
+}
+
+uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off)
+{
+	const struct rank_func *f = &r->funcs[fi];
+	const struct stream_sample *smp;
+	size_t lo = 0, hi;
+
+	smp = event_samples(&r->stream->objects[f->obj], r->event, &hi);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (smp[mid].off == off)
+			return smp[mid].samples;
+		if (smp[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return 0;
+}
+
+void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, uint32_t *off,
+		size_t *target, struct cfg_insn *insn)
+{
+	const struct rank_insn *ri = &r->insns[sum->first_insn + k];
+
+	*insn = (struct cfg_insn){ *off, ri->size, ri->flags, 0, NULL };
+	if (ri->flags & INSN_HAS_TARGET)
+		insn->target = r->targets[(*target)++];
+	*off += ri->size;
+}
+
+int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d)
+{
+	const struct rank_func *f = &r->funcs[fi];
+	const struct stream_object *obj = &r->stream->objects[f->obj];
+	const struct stream_sample *smp;
+	uint64_t unaligned = 0, outside = 0, row_max = 0;
+	char err[256];
+	size_t nr;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	if (f->status != RANK_DISASSEMBLED)
+		return -EINVAL;
+	ret = disassemble(obj, 0, &d->cfg, err, sizeof(err));
+	if (ret)
+		return ret == -ENOMEM ? ret : -EIO;
+	if (d->cfg.insns_nr != f->insns_nr || d->cfg.blocks_nr != f->blocks_nr ||
+	    d->cfg.code_end != f->code_end)
+		return -EIO;
+	d->insn_samples = calloc(f->insns_nr ? f->insns_nr : 1, sizeof(*d->insn_samples));
+	d->block_samples = calloc(f->blocks_nr ? f->blocks_nr : 1, sizeof(*d->block_samples));
+	d->block_rank = calloc(f->blocks_nr ? f->blocks_nr : 1, sizeof(*d->block_rank));
+	if (!d->insn_samples || !d->block_samples || !d->block_rank)
+		return -ENOMEM;
+	smp = event_samples(obj, r->event, &nr);
+	place_samples(&d->cfg, smp, nr, d->insn_samples, d->block_samples, NULL, &unaligned, &outside,
+		      &row_max);
+	for (size_t k = 0; k < f->sums_nr; k++) {
+		const struct rank_sum *sum = &r->sums[f->first_sum + k];
+
+		if (sum->block >= f->blocks_nr || d->block_samples[sum->block] != sum->samples)
+			return -EIO;
+		d->block_rank[sum->block] = sum->rank;
+	}
+	return 0;
+}
+
+void rank_decoded__release(struct rank_decoded *d)
+{
+	cfg_func__release(&d->cfg);
+	free(d->insn_samples);
+	free(d->block_samples);
+	free(d->block_rank);
+	memset(d, 0, sizeof(*d));
 }

@@ -35,15 +35,44 @@ enum rank_status {
 	RANK_SKIPPED,		/* not disassembled: too cold for any of its blocks to be shown */
 };
 
-/* One sampled object. */
+/*
+ * An instruction of a sampled block, kept when its function's disassembly
+ * is dropped: a row a report may show. Its offset is where the one before
+ * it in its block ends; its target (with INSN_HAS_TARGET) is the block's
+ * next in rank.targets; its text, cfg_text__insn's.
+ */
+struct rank_insn {
+	uint16_t size;
+	uint16_t flags;			/* INSN_* */
+};
+
+/* A sampled block of a disassembled, selected object: what ranking keeps of it. */
+struct rank_sum {
+	uint32_t block;			/* its index among the object's blocks (cfg.blocks) */
+	uint32_t start, end;		/* [start, end) */
+	uint32_t rank;			/* 1-based place in rank.blocks */
+	uint64_t samples;
+	uint64_t row_max;		/* the most samples at one of its instructions */
+	size_t first_insn;		/* its instructions: rank.insns[first_insn .. + insns) */
+	size_t first_target;		/* their targets: rank.targets[first_target ..] */
+	uint32_t insns;
+};
+
+/*
+ * One sampled object. Its disassembly is not kept: what a report needs of
+ * it without the code is here (the counts, its sampled blocks and their
+ * instructions); rank__decode builds the rest again.
+ */
 struct rank_func {
 	size_t obj;			/* index in stream.objects */
 	enum rank_status status;
 	char *error;			/* owned: cfg_func__build's message, RANK_FAILED only */
-	struct cfg_func cfg;		/* owned, RANK_DISASSEMBLED only */
-	uint64_t *insn_samples;		/* owned: [cfg.insns_nr], samples at each instruction start */
-	uint64_t *block_samples;	/* owned: [cfg.blocks_nr] */
-	uint32_t *block_rank;		/* owned: [cfg.blocks_nr], 1-based place in rank.blocks, 0 = none */
+	/* RANK_DISASSEMBLED: what the disassembly held (cfg.h) */
+	uint32_t insns_nr, blocks_nr, code_end;
+	/* Its sampled blocks (selected objects only), in address order:
+	 * rank.sums[first_sum .. first_sum + sums_nr). */
+	size_t first_sum, sums_nr;
+	uint64_t row_max;		/* the most samples at one instruction start */
 	uint64_t samples;		/* every sample of the event in this object */
 	uint64_t unaligned;		/* inside [0, code_end) but not at an instruction start */
 	uint64_t outside;		/* at or past code_end: trailing data or unknown bytes */
@@ -55,8 +84,9 @@ struct rank_func {
 /* One block with samples. */
 struct rank_block {
 	uint32_t func;			/* index in rank.funcs */
-	uint32_t block;			/* index in that function's cfg.blocks */
+	uint32_t block;			/* index among that function's blocks (cfg.blocks) */
 	uint32_t start;			/* that block's start offset */
+	uint32_t sum;			/* index in rank.sums */
 	uint64_t samples;
 };
 
@@ -73,6 +103,12 @@ struct rank {
 					 * functions every output uses */
 	struct rank_block *blocks;	/* blocks with samples of selected funcs, hottest first */
 	size_t blocks_nr;
+	struct rank_sum *sums;		/* the same blocks, by function (rank_func.first_sum) */
+	size_t sums_nr;
+	struct rank_insn *insns;	/* their instructions (rank_sum.first_insn) */
+	size_t insns_nr;
+	uint64_t *targets;		/* their instructions' targets (rank_sum.first_target) */
+	size_t targets_nr;
 	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
 	uint64_t skipped_objects;	/* RANK_SKIPPED */
 	/* What could not go into a block, over every disassembled object. */
@@ -98,11 +134,43 @@ struct rank {
  * the selection in o. Objects are disassembled hottest first, and only until
  * no object left could have a block among those shown (a block never has more
  * samples than its object): the rest are RANK_SKIPPED, unless
- * o->disassemble_all or o->no_threshold. Returns 0 or -ENOMEM; r must be
- * released either way. r borrows s.
+ * o->disassemble_all or o->no_threshold. Each disassembly is dropped once
+ * its sums are taken (memory follows the sampled blocks, not the code),
+ * and objects are disassembled on several threads, the result the same as
+ * on one. Returns 0 or -ENOMEM; r must be released either way. r borrows s.
  */
 int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o);
 void rank__release(struct rank *r);
+
+/* A disassembled object built again, with its text, and its samples. */
+struct rank_decoded {
+	struct cfg_func cfg;
+	uint64_t *insn_samples;		/* [cfg.insns_nr]: samples at each instruction start */
+	uint64_t *block_samples;	/* [cfg.blocks_nr] */
+	uint32_t *block_rank;		/* [cfg.blocks_nr]: 1-based place in rank.blocks, 0 = none */
+};
+
+/*
+ * Disassemble funcs[fi] (RANK_DISASSEMBLED) again, from exactly what
+ * rank__build built it from, with text: the same instructions and blocks
+ * (a disassembly is a function of its input). Returns 0, -ENOMEM, or -EIO
+ * if it came out otherwise (a bug); d must be released either way.
+ */
+int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d);
+void rank_decoded__release(struct rank_decoded *d);
+
+/* What funcs[fi] is disassembled from: its code, address and flags (no
+ * seeds), for cfg_text__open (the object's code must outlive it). */
+void rank__input(const struct rank *r, size_t fi, struct cfg_input *in);
+
+/* The samples of the event at offset off of funcs[fi]: a row's count. */
+uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off);
+
+/* Instruction k of sum's block, as cfg.h has it (no text); *off and *target
+ * carry on from instruction k - 1's: start them at sum's start and first
+ * target, and ask in order. */
+void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, uint32_t *off,
+		size_t *target, struct cfg_insn *insn);
 
 /*
  * The reference's threshold (`wasmtime hot-blocks --percent`, JSON.md "Ranking

@@ -120,6 +120,17 @@ const struct annot_func *annotator__func(struct annotator *a, const struct strea
 	return &a->funcs[idx];
 }
 
+const char *annotator__name(struct annotator *a, const struct stream *s, size_t idx)
+{
+	const char *name = s->objects[idx].name;
+
+	if (!a || annotator__bind(a, s))
+		return name;
+	if (a->done[idx])
+		return a->funcs[idx].display;
+	return annot_texts__keep(&a->texts, names__demangle(name), name);
+}
+
 /* Whether obj has a sample of event ev. */
 static bool sampled(const struct stream_object *obj, long ev)
 {

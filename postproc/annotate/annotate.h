@@ -42,6 +42,14 @@ int annotator__bind(struct annotator *a, const struct stream *s);
 const struct annot_func *annotator__func(struct annotator *a, const struct stream *s, size_t idx);
 
 /*
+ * A name to show for object idx: its display name when annotator__func has
+ * looked at it, else its name demangled, without looking further: a table
+ * of every sampled function names them all, and looking at each would count
+ * them in the summary (annotator__summary). a may be NULL: the stream's name.
+ */
+const char *annotator__name(struct annotator *a, const struct stream *s, size_t idx);
+
+/*
  * Whether memory ran out for a display name or a source cell: they are then
  * shown raw or missing, and the report should not be taken as complete.
  */

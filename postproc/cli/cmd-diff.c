@@ -156,6 +156,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 		o->format = &formats[FORMAT_text];
 	if (o->diff.all && o->diff.top == 20)
 		o->diff.top = SIZE_MAX;
+	o->diff.shown_only = !(o->format->needs & FORMAT_EVERY_PAIR);
 }
 
 /* The notes of each side's report, prefixed with the side, then the
@@ -273,7 +274,8 @@ static int compare(struct options *o, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &d, notes, render });
+	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &d, notes, render, 0,
+						  NULL });
 out:
 	diff__release(&d);
 	for (int s = 0; s < DIFF__SIDES; s++) {

@@ -10,6 +10,7 @@
 #include "cmd.h"
 #include "options.h"
 #include "pipeline.h"
+#include "lib/strbuf.h"
 #include "report/report-build.h"
 
 static const char usage_head[] =
@@ -44,6 +45,10 @@ struct options {
 	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
+	size_t page_budget;
+	/* What shows one function as the command line shows the rest: its
+	 * event and column inputs, then the streams (render_opts.command). */
+	struct strbuf command;
 };
 
 static double parse_percent(const char *arg)
@@ -60,6 +65,43 @@ static double parse_percent(const char *arg)
 	return v;
 }
 
+/* SIZE of --page-budget: bytes, or with k, M or G (1024s); 0: no limit. */
+static size_t parse_size(const char *opt, const char *arg)
+{
+	unsigned long long v, unit = 1;
+	char *end;
+
+	errno = 0;
+	v = strtoull(arg, &end, 10);
+	if (*end && !end[1])
+		unit = *end == 'k' || *end == 'K' ? 1ull << 10 : *end == 'M' ? 1ull << 20 :
+		       *end == 'G' ? 1ull << 30 : 0;
+	if (*arg < '0' || *arg > '9' || errno || !unit || (*end && end[1]) || v > SIZE_MAX / unit)
+		message__usage_error("%s takes a size in bytes, or with k, M or G (8M), not '%s'", opt,
+				     arg);
+	return (size_t)(v * unit);
+}
+
+/* 'arg' for a shell: in single quotes, each ' as '\''. */
+static void add_quoted(struct strbuf *sb, const char *arg)
+{
+	strbuf_addstr(sb, " '");
+	for (; *arg; arg++)
+		if (*arg == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *arg);
+	strbuf_addch(sb, '\'');
+}
+
+/* --OPTION 'ARG' (or --OPTION) for the command that shows one function. */
+static void add_option(struct strbuf *sb, const char *option, const char *arg)
+{
+	strbuf_addf(sb, " --%s", option);
+	if (arg)
+		add_quoted(sb, arg);
+}
+
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	struct options_parser p;
@@ -70,6 +112,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->rank.percent = 50.0;
 	o->rank.top = SIZE_MAX;
 	o->color = CLI_COLOR_AUTO;
+	o->page_budget = RENDER_PAGE_BUDGET;
+	strbuf_addstr(&o->command, "hotblocks");
 	options__init(&p, C_REPORT, argc, argv);
 	while ((id = options__next(&p, &arg, &format))) {
 		switch (id) {
@@ -78,6 +122,7 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_EVENT:
 			o->event = arg;
+			add_option(&o->command, "event", arg);
 			break;
 		case OPT_OUTPUT:
 			o->output = arg;
@@ -102,15 +147,22 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_CWASM:
 			o->annot.cwasm = arg;
+			add_option(&o->command, "cwasm", arg);
 			break;
 		case OPT_CLIF:
 			o->annot.clif_dir = arg;
+			add_option(&o->command, "clif", arg);
 			break;
 		case OPT_WASM:
 			o->annot.wasm = arg;
+			add_option(&o->command, "wasm", arg);
 			break;
 		case OPT_NO_SOURCE:
 			o->annot.no_source = true;
+			add_option(&o->command, "no-source", NULL);
+			break;
+		case OPT_PAGE_BUDGET:
+			o->page_budget = parse_size("--page-budget", arg);
 			break;
 		case OPT_SOURCE_LINES:
 			o->source_lines = true;
@@ -130,6 +182,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	cli__output_file(&o->output, o->format_file);
 	if (!o->format)
 		o->format = &formats[FORMAT_text];
+	for (int i = optind; i < argc; i++)
+		add_quoted(&o->command, argv[i]);
 }
 
 /* The notes of the report, those about the annotation inputs (annotation) or the others. */
@@ -201,7 +255,12 @@ static int report(struct options *o, int nfiles, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &rep, notes, render });
+	if (o->command.oom) {
+		message__error("out of memory");
+		goto out;
+	}
+	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &rep, notes, render,
+						  o->page_budget, o->command.buf });
 out:
 	report__release(&rep);
 	rank__release(&r);
@@ -215,7 +274,11 @@ int cmd_report(int argc, char **argv)
 {
 	struct options o = { 0 };
 
+	int ret;
+
 	parse_options(argc, argv, &o);
 	cli__check_output(o.output, argv + optind, argc - optind, &o.annot, 1);
-	return report(&o, argc - optind, argv + optind);
+	ret = report(&o, argc - optind, argv + optind);
+	strbuf_release(&o.command);
+	return ret;
 }

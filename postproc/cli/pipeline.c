@@ -23,7 +23,7 @@ int pipeline__read(struct stream *s, char *const *files, int n)
 
 int pipeline__write(const struct pipeline *p)
 {
-	struct render_opts ro = { 0 };
+	struct render_opts ro = { .page_budget = p->page_budget, .command = p->command };
 	struct output_file out;
 	int ret;
 

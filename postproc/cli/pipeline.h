@@ -37,6 +37,8 @@ struct pipeline {
 	/* Write the model in format f to out (0, -EIO, -ENOMEM). */
 	int (*render)(FILE *out, const void *model, const struct output_format *f,
 		      const struct render_opts *o);
+	size_t page_budget;		/* render_opts.page_budget */
+	const char *command;		/* render_opts.command */
 };
 
 /*

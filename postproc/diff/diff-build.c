@@ -282,97 +282,58 @@ static void decide_shown(struct diff *d)
 			if (f->f[s] < 0)
 				continue;
 			rf = &d->side[s].report.funcs[f->f[s]];
-			for (size_t r = 0; r < rf->rows_nr; r++)
-				if (rf->rows[r].samples > d->row_max[s])
-					d->row_max[s] = rf->rows[r].samples;
+			if (rf->row_max > d->row_max[s])
+				d->row_max[s] = rf->row_max;
 		}
 	}
 	d->function_unmatched = d->opts.function && !d->funcs_nr;
 }
 
-int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o)
+/* The first round of diff__build's for the shown pairs alone. */
+#define DIFF_ROUND 64
+
+/* The most a pair of blocks of f can change (magnitude's unit). */
+static double bound(const struct diff *d, const struct diff_func *f)
 {
+	if (d->opts.counts)
+		return fmax(per_run(d, 0, f->samples[0]), per_run(d, 1, f->samples[1]));
+	return fmax(f->share[0], f->share[1]);
+}
+
+/* Functions by bound, the largest first; ties in funcs order. */
+static int bound_cmp(const void *a, const void *b, void *arg)
+{
+	const struct diff *d = arg;
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	double bx = bound(d, &d->funcs[x]), by = bound(d, &d->funcs[y]);
+
+	if (bx != by)
+		return bx > by ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Compare the blocks of funcs[which[0..nr)]: the sides ranked and reported
+ * over those functions, their blocks paired, the pairs ranked and the shown
+ * ones taken.
+ */
+static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
+{
+	const struct diff_opts *o = &d->opts;
 	size_t i;
 	int ret;
 
-	memset(d, 0, sizeof(*d));
-	d->opts = *o;
-	if (!(d->work = calloc(1, sizeof(*d->work))))
-		return -ENOMEM;
-	for (int s = 0; s < DIFF__SIDES; s++) {
-		d->side[s].label = in[s].label;
-		d->side[s].files = in[s].files;
-		d->work->side[s].stream = in[s].stream;
-		d->work->side[s].annot = in[s].annot;
-	}
-	if ((ret = find_events(d)))
-		return ret;
-	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
-		return ret;
-
-	if ((ret = diff_noise__model(d)))
-		return ret;
-	/* no change can be significant (a side without samples): the plain
-	 * floor of old, 0.1 points or a sample a run */
-	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
-		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
-	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
-
-	for (i = 0; i < d->funcs_nr; i++) {
-		struct diff_func *f = &d->funcs[i];
-
-		for (int s = 0; s < DIFF__SIDES; s++) {
-			f->share[s] = share(f->samples[s], d->total[s]);
-			if (f->obj[s] != UINT32_MAX)
-				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
-		}
-		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
-		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
-		f->delta_per_run = per_run(d, DIFF_NEW, f->samples[DIFF_NEW]) -
-				   per_run(d, DIFF_BASE, f->samples[DIFF_BASE]);
-		f->sign = diff__sign(d, f->delta, f->delta_per_run);
-		f->change = diff__change(d, f->delta, f->delta_per_run);
-		if (f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX)
-			f->same_code = same_code(&d->work->side[0].stream->objects[f->obj[0]],
-						 &d->work->side[1].stream->objects[f->obj[1]]);
-	}
-	if ((ret = diff_noise__test_funcs(d)))
-		return ret;
-	/*
-	 * Which function pairs are compared block by block. A block never has
-	 * more samples than its function: a pair whose larger side is below
-	 * the threshold cannot hold a pair of blocks above it, and is compared
-	 * by its totals alone. By default (the threshold the least change the
-	 * test can tell), only those that changed beyond noise: a function
-	 * taking the same share holds block changes that are noise, or moves
-	 * within it, which --all or --min-delta shows (JIT code is another code
-	 * in every run: "its code changed" would take every JIT function).
-	 */
-	for (i = 0; i < d->funcs_nr; i++) {
-		struct diff_func *f = &d->funcs[i];
+	for (size_t k = 0; k < nr; k++) {
+		struct diff_func *f = &d->funcs[which[k]];
 		bool both = f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX;
-		double bound = o->counts ? fmax(per_run(d, 0, f->samples[0]), per_run(d, 1, f->samples[1])) :
-					   fmax(f->share[0], f->share[1]);
 
-		f->compared = o->all || bound >= d->min_delta;
-		if (d->by_noise)
-			f->compared &= f->test.significant;
+		f->compared = true;
 		for (int s = 0; s < DIFF__SIDES; s++)
-			if (f->compared && f->obj[s] != UINT32_MAX) {
+			if (f->obj[s] != UINT32_MAX) {
 				d->work->side[s].candidate[f->obj[s]] = true;
 				d->work->side[s].same_code[f->obj[s]] = f->same_code || !both;
 			}
-		if (!f->compared)
-			f->same_code = false;
 	}
-	if (d->funcs_nr > 1)
-		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
-	/* Ranked by magnitude: the functions that pass are a prefix too. */
-	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
-	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
-				    d->funcs[d->funcs_shown_nr].delta_per_run) >= d->min_delta))
-		d->funcs_shown_nr++;
-
 	for (int s = 0; s < DIFF__SIDES; s++)
 		if ((ret = build_side(d, s)))
 			return ret;
@@ -426,6 +387,139 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 			d->shown_nr++;
 		}
 	}
+	return 0;
+}
+
+/* Undo compare_blocks, for a round of more functions. */
+static void uncompare(struct diff *d)
+{
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		struct diff_work_side *side = &d->work->side[s];
+
+		report__release(&d->side[s].report);
+		rank__release(&side->rank);
+		memset(side->candidate, 0, side->stream->objects_nr * sizeof(*side->candidate));
+	}
+	for (size_t i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+
+		f->compared = false;
+		f->first_pair = f->pairs_nr = 0;
+		f->f[0] = f->f[1] = -1;
+	}
+	FREE_AND_NULL(d->ranked);
+	d->pairs_nr = d->shown_nr = d->compared_nr = 0;
+	memset(d->keys, 0, sizeof(d->keys));
+}
+
+int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o)
+{
+	uint32_t *eligible;
+	size_t i, eligible_nr = 0, limit;
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->opts = *o;
+	if (!(d->work = calloc(1, sizeof(*d->work))))
+		return -ENOMEM;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		d->side[s].label = in[s].label;
+		d->side[s].files = in[s].files;
+		d->work->side[s].stream = in[s].stream;
+		d->work->side[s].annot = in[s].annot;
+	}
+	if ((ret = find_events(d)))
+		return ret;
+	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
+		return ret;
+
+	if ((ret = diff_noise__model(d)))
+		return ret;
+	/* no change can be significant (a side without samples): the plain
+	 * floor of old, 0.1 points or a sample a run */
+	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
+		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
+	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
+
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			f->share[s] = share(f->samples[s], d->total[s]);
+			if (f->obj[s] != UINT32_MAX)
+				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
+		}
+		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
+		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
+		f->delta_per_run = per_run(d, DIFF_NEW, f->samples[DIFF_NEW]) -
+				   per_run(d, DIFF_BASE, f->samples[DIFF_BASE]);
+		f->sign = diff__sign(d, f->delta, f->delta_per_run);
+		f->change = diff__change(d, f->delta, f->delta_per_run);
+		if (f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX)
+			f->same_code = same_code(&d->work->side[0].stream->objects[f->obj[0]],
+						 &d->work->side[1].stream->objects[f->obj[1]]);
+	}
+	if ((ret = diff_noise__test_funcs(d)))
+		return ret;
+	if (d->funcs_nr > 1)
+		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	/* Ranked by magnitude: the functions that pass are a prefix too. */
+	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
+	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
+				    d->funcs[d->funcs_shown_nr].delta_per_run) >= d->min_delta))
+		d->funcs_shown_nr++;
+
+	/*
+	 * Which function pairs are compared block by block. A block never has
+	 * more samples than its function: a pair whose larger side is below
+	 * the threshold cannot hold a pair of blocks above it, and is compared
+	 * by its totals alone. By default (the threshold the least change the
+	 * test can tell), only those that changed beyond noise: a function
+	 * taking the same share holds block changes that are noise, or moves
+	 * within it, which --all or --min-delta shows (JIT code is another code
+	 * in every run: "its code changed" would take every JIT function).
+	 * Those that can hold a shown pair, the most that can first.
+	 */
+	if (!(eligible = malloc((d->funcs_nr ? d->funcs_nr : 1) * sizeof(*eligible))))
+		return -ENOMEM;
+	for (i = 0; i < d->funcs_nr; i++)
+		if ((o->all || bound(d, &d->funcs[i]) >= d->min_delta) &&
+		    (!d->by_noise || d->funcs[i].test.significant))
+			eligible[eligible_nr++] = (uint32_t)i;
+	if (eligible_nr > 1)
+		qsort_r(eligible, eligible_nr, sizeof(*eligible), bound_cmp, d);
+	/*
+	 * An output of the shown pairs alone (the text) needs the blocks of a
+	 * function only while it could hold one: compare the most that could
+	 * first, in rounds of 64, 256, ... functions, until the last shown
+	 * pair changed more than the next function could (a pair never changes
+	 * more than the larger side of its function). The others show every
+	 * pair of every function that can hold a shown one. By default a pair
+	 * is shown only beyond noise, a test over the family of every compared
+	 * pair: all the functions that can hold one are compared, so that the
+	 * test is the same whatever the output.
+	 */
+	limit = o->shown_only && !o->all && !d->by_noise && o->top != SIZE_MAX ? DIFF_ROUND :
+										   eligible_nr;
+	for (;;) {
+		if (limit > eligible_nr)
+			limit = eligible_nr;
+		if ((ret = compare_blocks(d, eligible, limit)))
+			break;
+		if (limit == eligible_nr || (d->shown_nr && d->shown_nr == o->top &&
+		    magnitude(d, d->pairs[d->ranked[d->shown_nr - 1]].delta,
+			      d->pairs[d->ranked[d->shown_nr - 1]].delta_per_run) >
+		    bound(d, &d->funcs[eligible[limit]])))
+			break;
+		uncompare(d);
+		limit *= 4;
+	}
+	free(eligible);
+	if (ret)
+		return ret;
+	for (i = 0; i < d->funcs_nr; i++)
+		if (!d->funcs[i].compared)
+			d->funcs[i].same_code = false;
 	decide_shown(d);
 	return 0;
 }

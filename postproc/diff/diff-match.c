@@ -853,6 +853,16 @@ static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32
 		.score = fa && fb ? fa->score : 0.0,
 		.samples = { fa ? fa->samples : 0, fb ? fb->samples : 0 },
 	};
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		const struct report_block *blk;
+
+		if (p->b[s] < 0)
+			continue;
+		blk = &m->side[s].f->blocks[p->b[s]];
+		p->start[s] = blk->start;
+		p->end[s] = blk->end;
+		p->insns[s] = blk->insns;
+	}
 	if (p->key != DIFF_KEY_NONE)
 		d->keys[p->key]++;
 	return 0;
@@ -865,9 +875,13 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	size_t most = 1;
 	int ret = -ENOMEM;
 
+	/* one pair's functions open at a time */
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct report_func *f = df->f[s] >= 0 ? &d->side[s].report.funcs[df->f[s]] : NULL;
 
+		if (f && (ret = report__func_open(&d->side[s].report, (size_t)df->f[s])))
+			goto out;
+		ret = -ENOMEM;
 		if (fside_build(&m.side[s], f))
 			goto out;
 		for (size_t i = 0; i < m.side[s].nr; i++)
@@ -903,8 +917,11 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	df->pairs_nr = d->pairs_nr - df->first_pair;
 	ret = 0;
 out:
-	for (int s = 0; s < DIFF__SIDES; s++)
+	for (int s = 0; s < DIFF__SIDES; s++) {
 		fside_release(&m.side[s]);
+		if (df->f[s] >= 0)
+			report__func_close(&d->side[s].report, (size_t)df->f[s]);
+	}
 	free(m.c);
 	free(m.lcs_row);
 	free(m.cnt);

@@ -128,6 +128,9 @@ struct diff_func {
 struct diff_pair {
 	uint32_t func;			/* index in diff.funcs */
 	int32_t b[DIFF__SIDES];		/* index in that side's report_func.blocks; -1: absent */
+	/* That block (b >= 0): [start, end) and its rows, known with its
+	 * function closed (report__func_open). */
+	uint32_t start[DIFF__SIDES], end[DIFF__SIDES], insns[DIFF__SIDES];
 	enum diff_key key;
 	double score;			/* how alike by that key: 0..1 (1 = the same) */
 	uint64_t samples[DIFF__SIDES];
@@ -160,6 +163,10 @@ struct diff_opts {
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
 	bool listing;			/* text: each shown pair's blocks after the tables */
+	/* The output shows the shown pairs alone (not how many functions were
+	 * compared, nor every pair): blocks are compared only in the functions
+	 * that could hold a shown pair, the most that could first. */
+	bool shown_only;
 };
 
 /* The noise of the comparison: what a change must exceed (diff-noise.c). */

@@ -39,29 +39,53 @@ char *text_sanitize(const char *s, size_t n, bool keep_newlines)
 	return out;
 }
 
-int html_escape(FILE *out, const char *s, size_t n)
+/* What a character becomes in a page's text and attributes, or NULL: itself. */
+static const char *html_rep(uint32_t cp)
+{
+	switch (cp) {
+	case '&': return "&amp;";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '"': return "&quot;";
+	case '\'': return "&#39;";
+	default: return NULL;
+	}
+}
+
+/* What a character becomes in a JSON string inside a page's <script>, or
+ * NULL: itself (<, > and & as \u escapes: no tag can close the script). */
+static const char *json_rep(uint32_t cp)
+{
+	switch (cp) {
+	case '"': return "\\\"";
+	case '\\': return "\\\\";
+	case '\t': return "\\t";
+	case '\n': return "\\n";
+	case '<': return "\\u003c";
+	case '>': return "\\u003e";
+	case '&': return "\\u0026";
+	default: return NULL;
+	}
+}
+
+/*
+ * s[0..n) with each character rep() replaces replaced, and a byte that is
+ * not UTF-8 or a control character other than tab and newline as U+FFFD;
+ * runs of plain bytes copied in one call.
+ */
+static int escape_with(FILE *out, const char *s, size_t n, const char *(*rep_of)(uint32_t))
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0, len;
 	uint32_t cp;
 	const char *rep;
 
-	/* Copy runs of plain bytes in one call; stop at each byte to replace. */
 	while (i < n) {
 		len = utf8_decode(p + i, n - i, &cp);
-		rep = NULL;
 		if (!len || (utf8_is_control(cp) && cp != '\t' && cp != '\n'))
 			rep = "\xef\xbf\xbd";
-		else if (cp == '&')
-			rep = "&amp;";
-		else if (cp == '<')
-			rep = "&lt;";
-		else if (cp == '>')
-			rep = "&gt;";
-		else if (cp == '"')
-			rep = "&quot;";
-		else if (cp == '\'')
-			rep = "&#39;";
+		else
+			rep = rep_of(cp);
 		if (!rep) {
 			i += len;
 			continue;
@@ -78,7 +102,19 @@ int html_escape(FILE *out, const char *s, size_t n)
 	return 0;
 }
 
+int html_escape(FILE *out, const char *s, size_t n)
+{
+	return escape_with(out, s, n, html_rep);
+}
+
 int html_puts(FILE *out, const char *s)
 {
 	return html_escape(out, s, strlen(s));
+}
+
+int html_json_str(FILE *out, const char *s)
+{
+	if (fputc('"', out) == EOF || escape_with(out, s, strlen(s), json_rep))
+		return -EIO;
+	return fputc('"', out) == EOF ? -EIO : 0;
 }

@@ -33,4 +33,13 @@ int html_escape(FILE *out, const char *s, size_t n);
 /* html_escape of a NUL-terminated string. */
 int html_puts(FILE *out, const char *s);
 
+/*
+ * s as a JSON string that a page's script element may hold as data: the
+ * text html_escape shows (bytes that are not valid UTF-8 and control
+ * characters other than tab and line feed as U+FFFD), '"' and '\\' and the
+ * tab and line feed escaped, and '<', '>', '&' as \u003c, \u003e, \u0026, so
+ * that nothing in it ends the element or reads as markup. Returns 0 or -EIO.
+ */
+int html_json_str(FILE *out, const char *s);
+
 #endif

@@ -20,6 +20,9 @@ enum format_need {
 					 * and edge */
 	FORMAT_WHOLE = 1 << 4,		/* always whole: it draws their graphs */
 	FORMAT_FILE = 1 << 5,		/* --NAME=FILE names the file it goes to */
+	FORMAT_EVERY_PAIR = 1 << 6,	/* its comparison tells every pair of every
+					 * function that can hold a shown one, and
+					 * how many were compared (diff.h, shown_only) */
 };
 
 enum format_id {

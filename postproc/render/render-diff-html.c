@@ -95,7 +95,9 @@ static void put_func_name(FILE *out, const struct diff_func *f)
 static uint32_t block_start(const struct diff *d, const struct diff_func *f,
 			    const struct diff_pair *p, int s)
 {
-	return d->side[s].report.funcs[f->f[s]].blocks[p->b[s]].start;
+	(void)d;
+	(void)f;
+	return p->start[s];
 }
 
 /* --- the header ------------------------------------------------------------ */
@@ -432,7 +434,8 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	const struct diff_side *side = &d->side[v->s];
 	const struct report_graph_paint paint = { paint_block, v };
 	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
-	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true };
+	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true,
+				  false };
 	char pct[64];
 	int ret;
 
@@ -470,6 +473,8 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		if (f->f[s] < 0)
 			continue;
 		v.rf = &d->side[s].report.funcs[f->f[s]];
+		if ((ret = report__func_open(&d->side[s].report, (size_t)f->f[s])))
+			return ret;
 		snprintf(v.prefix, sizeof(v.prefix), "d%zu%c", i, side_letter[s]);
 		v.pair_of = malloc((v.rf->blocks_nr ? v.rf->blocks_nr : 1) * sizeof(*v.pair_of));
 		if (!v.pair_of)
@@ -484,6 +489,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		}
 		ret = put_side(out, &v, &heat[s], bar_max[s]);
 		free(v.pair_of);
+		report__func_close(&d->side[s].report, (size_t)f->f[s]);
 	}
 	fputs("</section>\n", out);
 	return ret;

@@ -41,15 +41,12 @@ static void put_side_func(FILE *out, const struct diff *d, const struct diff_fun
 static void put_side_block(FILE *out, const struct diff *d, const struct diff_func *f,
 			   const struct diff_pair *p, int s)
 {
-	const struct report_block *b;
-
 	if (p->b[s] < 0) {
 		fputs("null", out);
 		return;
 	}
-	b = &d->side[s].report.funcs[f->f[s]].blocks[p->b[s]];
 	fprintf(out, "{\"start\": %" PRIu32 ", \"end\": %" PRIu32 ", \"insns\": %" PRIu32
-		", \"samples\": %" PRIu64 ", \"share\": %.4f}", b->start, b->end, b->insns,
+		", \"samples\": %" PRIu64 ", \"share\": %.4f}", p->start[s], p->end[s], p->insns[s],
 		p->samples[s], p->share[s]);
 }
 

@@ -240,13 +240,10 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		put_func_name(out, f);
 		fputs(" :: block", out);
 		for (int s = 0; s < DIFF__SIDES; s++) {
-			const struct report_func *rf;
-
 			if (!has[s])
 				continue;
-			rf = &d->side[s].report.funcs[f->f[s]];
 			fprintf(out, "%s0x%" PRIx32, s == DIFF_NEW && has[DIFF_BASE] ? " -> " : " ",
-				rf->blocks[p->b[s]].start);
+				p->start[s]);
 		}
 		fputc('\n', out);
 	}
@@ -264,9 +261,10 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
  * --listing: each shown pair, then its blocks in the report's layout, BASE's
  * then NEW's, each with the shares of its own side.
  */
-static void put_listing(FILE *out, const struct diff *d, bool color)
+static int put_listing(FILE *out, const struct diff *d, bool color)
 {
 	char a[64], b[64], delta[80], range[80];
+	int ret;
 
 	for (size_t i = 0; i < d->shown_nr; i++) {
 		const struct diff_pair *p = &d->pairs[d->ranked[i]];
@@ -296,9 +294,13 @@ static void put_listing(FILE *out, const struct diff *d, bool color)
 				continue;
 			fputs(s == DIFF_BASE ? "BASE: " : "NEW:  ", out);
 			ref = (struct report_ref){ (uint32_t)f->f[s], (uint32_t)p->b[s] };
+			if ((ret = report__func_open(&d->side[s].report, ref.func)))
+				return ret;
 			render_text__block(out, &d->side[s].report, &ref, color);
+			report__func_close(&d->side[s].report, ref.func);
 		}
 	}
+	return 0;
 }
 
 int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *o)
@@ -306,7 +308,11 @@ int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *
 	put_header(out, d);
 	put_funcs(out, d, o->color);
 	put_pairs(out, d, o->color);
-	if (d->opts.listing)
-		put_listing(out, d, o->color);
+	if (d->opts.listing) {
+		int ret = put_listing(out, d, o->color);
+
+		if (ret)
+			return ret;
+	}
 	return ferror(out) ? -EIO : 0;
 }

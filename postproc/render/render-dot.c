@@ -60,18 +60,23 @@ int render_dot(FILE *out, const struct report *rep, const struct render_opts *o)
 		const struct report_func *f = &rep->funcs[i];
 		struct graph g;
 
-		if (!f->disassembled || !f->blocks_nr)
+		if (!f->disassembled || !f->code_blocks_nr)
 			continue;
+		if ((ret = report__func_open(rep, i)))
+			break;
 		snprintf(prefix, sizeof(prefix), "f%zu", i);
 		fmt_pct(pct, sizeof(pct), report_graph__share(rep, f->samples) * 100);
 		if (asprintf(&label, "%s: %" PRIu64 " sample%s (%s%%)", f->display_name, f->samples,
-			     plural(f->samples), pct) < 0)
+			     plural(f->samples), pct) < 0) {
+			report__func_close(rep, i);
 			return -ENOMEM;
+		}
 		ret = report_graph__build(&g, rep, f, prefix, label, &heat, 0);
 		if (!ret)
 			ret = put_graph(out, &g, f, label, prefix);
 		graph__release(&g);
 		free(label);
+		report__func_close(rep, i);
 	}
 	if (!ret && ferror(out))
 		ret = -EIO;

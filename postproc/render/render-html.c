@@ -1,17 +1,29 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The HTML report: one self-contained page (html-page.h) with the report's
- * header facts and notes, a ranked table of the listed functions, and for
- * each its control-flow graph (report-graph.h, laid out by Graphviz and
- * drawn as SVG) beside its listing (html-listing.h). The numbers are the
- * report's, as JSON gives them: every count is in a data- attribute, every
- * share is count / total as the text table prints it.
+ * header facts and notes, a table ranking every sampled function, and for
+ * each listed function its control-flow graph (report-graph.h, laid out by
+ * Graphviz and drawn as SVG) beside its listing (html-listing.h). The
+ * numbers are the report's, as JSON gives them: every count is in a data-
+ * attribute, every share is count / total as the text table prints it.
+ *
+ * A page has a size budget (render_opts.page_budget): the listed functions
+ * go in, hottest first, while they fit; one that does not is left out of
+ * the page, never cut, and its row in the table of functions says so with
+ * the command that shows it; the page says how many were left out and why.
+ * A page of every function (--all), and a page whose functions would not
+ * all fit its budget as markup, carries each listing and graph as data
+ * (html_listing__data), built in the browser when the function first comes
+ * into view: about three times as much fits, and the page opens as fast as
+ * a small one (a browser parses data it does not build yet quickly).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "render/html/html-listing.h"
 #include "render/html/html-page.h"
@@ -91,8 +103,44 @@ static void put_classes(FILE *out, const struct report *rep)
 	fputs("</tbody></table>\n", out);
 }
 
-static void put_summary(FILE *out, const struct report *rep, const struct heat_scale *heat)
+/* The page as it is decided: which listed functions are in it. */
+struct page {
+	const struct report *rep;
+	const struct render_opts *o;
+	struct heat_scale heat;
+	bool data;			/* listings and graphs as data (--all) */
+	bool *in_page;			/* [funcs_nr] */
+	size_t *rank;			/* [funcs_nr]: 1-based place among every sampled function */
+	size_t in_page_nr;
+	size_t left_out;		/* listed functions not in the page */
+	uint64_t left_out_samples;
+};
+
+/* What the budget left out, and why (nothing when it left out nothing). */
+static void put_budget(FILE *out, const struct page *pg)
 {
+	const struct report *rep = pg->rep;
+	char size[32], pct[64];
+
+	if (!pg->left_out)
+		return;
+	if (pg->o->page_budget % (1 << 20) == 0)
+		snprintf(size, sizeof(size), "%zu MiB", pg->o->page_budget >> 20);
+	else if (pg->o->page_budget % (1 << 10) == 0)
+		snprintf(size, sizeof(size), "%zu KiB", pg->o->page_budget >> 10);
+	else
+		snprintf(size, sizeof(size), "%zu bytes", pg->o->page_budget);
+	fprintf(out, "<p class=\"budget\" id=\"budget\" data-left-out=\"%zu\">This page holds <b>%zu</b> of"
+		" the %zu functions it lists: the other <b>%zu</b> (%s%% of all samples) would take it"
+		" past its budget of %s (<code>--page-budget</code> changes it; 0: no limit). Each is"
+		" in the table of functions below with the command that shows it.</p>\n",
+		pg->left_out, pg->in_page_nr, rep->funcs_nr, pg->left_out,
+		pct_of(pct, rep, pg->left_out_samples), size);
+}
+
+static void put_summary(FILE *out, const struct page *pg)
+{
+	const struct report *rep = pg->rep;
 	static const char *const note_class[] = {
 		[REPORT_NOTE_INPUT] = "input", [REPORT_NOTE_LOSS] = "loss",
 		[REPORT_NOTE_SELECTION] = "selection", [REPORT_NOTE_ANNOTATION] = "annotation",
@@ -122,6 +170,7 @@ static void put_summary(FILE *out, const struct report *rep, const struct heat_s
 			plural(rep->skipped_records));
 	fputs("</p>\n", out);
 	put_selection(out, rep);
+	put_budget(out, pg);
 	put_classes(out, rep);
 	if (rep->notes_nr) {
 		fputs("<ul class=\"notes\">\n", out);
@@ -134,53 +183,161 @@ static void put_summary(FILE *out, const struct report *rep, const struct heat_s
 		}
 		fputs("</ul>\n", out);
 	}
-	html_page__legend(out, heat);
+	html_page__legend(out, &pg->heat);
 	html_page__edge_keys(out);
 	fputs("<span class=\"ek\"><span class=\"box em\"></span> shown block</span>"
 	      "<span class=\"ek\"><span class=\"box fold\"></span> folded cold blocks</span></div>\n"
 	      "</section>\n", out);
 }
 
-static void put_func_table(FILE *out, const struct report *rep)
+/* The first rows of the table of functions, whatever they are; past them, a
+ * function has a row when it is in the page or left out of it (at most
+ * TABLE_LEFT_OUT of those), and the others are told by the count. */
+#define TABLE_HEAD 100
+#define TABLE_LEFT_OUT 500
+
+/* "N more functions (P% of all samples)..." for ranked[from .. to) without rows. */
+static void put_more(FILE *out, const struct page *pg, size_t from, size_t to)
 {
+	const struct report *rep = pg->rep;
+	uint64_t samples = 0;
+	size_t shown = 0, left = 0;
 	char pct[64];
 
-	fprintf(out, "<section id=\"functions\">\n<h2>Functions <small>%zu, hottest first</small></h2>\n"
-		"<table id=\"ftable\"><thead><tr><th class=\"n\">#</th><th>function</th><th>kind</th>"
-		"<th class=\"n\">samples</th><th class=\"n\">share</th><th class=\"n\">blocks sampled"
-		"</th><th class=\"n\">shown</th></tr></thead><tbody>\n", rep->funcs_nr);
-	for (size_t i = 0; i < rep->funcs_nr; i++) {
-		const struct report_func *f = &rep->funcs[i];
+	for (size_t k = from; k < to; k++) {
+		const struct report_ranked *r = &rep->ranked[k];
 
-		fprintf(out, "<tr data-func=\"f%zu\"><td class=\"n\">%zu</td><td><a href=\"#f%zu\">",
-			i, i + 1, i);
-		html_puts(out, f->display_name);
-		fprintf(out, "</a></td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s%%"
-			"</td>", f->kind, f->samples, pct_of(pct, rep, f->samples));
-		if (f->disassembled)
-			fprintf(out, "<td class=\"n\">%zu of %zu</td><td class=\"n\">%zu</td></tr>\n",
-				f->sampled_blocks_nr, f->blocks_nr, f->shown_blocks_nr);
-		else
-			fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", out);
+		samples = sat_add(samples, r->samples);
+		shown += r->shown_blocks != 0;
+		left += r->func >= 0;
 	}
-	fputs("</tbody></table>\n</section>\n", out);
+	fprintf(out, "<tr class=\"more\" data-functions=\"%zu\"><td class=\"n\">%zu&ndash;%zu</td>"
+		"<td colspan=\"6\">%zu more function%s, %s%% of all samples", to - from, from + 1, to,
+		to - from, plural(to - from), pct_of(pct, rep, samples));
+	if (left)
+		fprintf(out, "; %zu of them listed (%zu with shown blocks) but not in this page", left,
+			shown);
+	fputs(": <code>hotblocks --json --all</code> lists every sampled function</td></tr>\n", out);
 }
 
-static int put_func(FILE *out, const struct report *rep, size_t i, const struct heat_scale *heat,
-		    uint64_t bar_max)
+/* The command that shows funcs[i] alone, for a shell, then escaped for the page. */
+static void put_command(FILE *out, const struct page *pg, size_t rank, const char *name)
 {
+	struct strbuf sb = { 0 };
+
+	strbuf_addf(&sb, "hotblocks --html=f%zu.html --function '", rank);
+	for (const char *c = name; *c; c++)
+		if (*c == '\'')
+			strbuf_addstr(&sb, "'\\''");
+		else
+			strbuf_addch(&sb, *c);
+	strbuf_addch(&sb, '\'');
+	/* the rest of the command line: after "hotblocks" */
+	if (pg->o->command && !strncmp(pg->o->command, "hotblocks", 9))
+		strbuf_addstr(&sb, pg->o->command + 9);
+	fputs("<code class=\"cmd\">", out);
+	html_puts(out, sb.oom ? "hotblocks --function NAME" : sb.buf);
+	fputs("</code>", out);
+	strbuf_release(&sb);
+}
+
+static void put_func_row(FILE *out, const struct page *pg, size_t k)
+{
+	const struct report *rep = pg->rep;
+	const struct report_ranked *r = &rep->ranked[k];
+	const struct report_func *f = r->func >= 0 ? &rep->funcs[r->func] : NULL;
+	bool in = f && pg->in_page[r->func];
+	char pct[64];
+
+	if (in)
+		fprintf(out, "<tr data-func=\"f%" PRId32 "\"><td class=\"n\">%zu</td><td><a href=\"#f%" PRId32
+			"\">", r->func, k + 1, r->func);
+	else
+		fprintf(out, "<tr class=\"%s\"><td class=\"n\">%zu</td><td>",
+			f ? "out" : r->selected ? "noshow" : "unsel", k + 1);
+	html_puts(out, r->display_name);
+	fputs(in ? "</a>" : "", out);
+	if (f && !in) {
+		fputs("<div class=\"left\">not in this page (its budget): ", out);
+		put_command(out, pg, k + 1, r->display_name);
+		fputs("</div>", out);
+	}
+	fprintf(out, "</td><td>%s</td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s%%</td>",
+		r->kind, r->samples, pct_of(pct, rep, r->samples));
+	if (f && f->disassembled)
+		fprintf(out, "<td class=\"n\">%zu of %zu</td><td class=\"n\">%zu</td></tr>\n",
+			f->sampled_blocks_nr, f->code_blocks_nr, f->shown_blocks_nr);
+	else if (f)
+		fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", out);
+	else
+		fprintf(out, "<td class=\"n\">-</td><td class=\"n\">%s</td></tr>\n",
+			r->selected ? "none" : "-");
+}
+
+/*
+ * Every sampled function, ranked; those with a section link to it, the
+ * others say why they have none: no shown block, not selected, or the
+ * page's budget (with the command that shows it). Long tails are told by
+ * their count and share.
+ */
+static void put_func_table(FILE *out, const struct page *pg)
+{
+	const struct report *rep = pg->rep;
+	size_t more_from = SIZE_MAX, left_rows = 0;
+
+	fprintf(out, "<section id=\"functions\">\n<h2>Functions <small>%zu sampled, hottest first; %zu"
+		" listed, %zu in this page</small></h2>\n"
+		"<table id=\"ftable\"><thead><tr><th class=\"n\">#</th><th>function</th><th>kind</th>"
+		"<th class=\"n\">samples</th><th class=\"n\">share</th><th class=\"n\">blocks sampled"
+		"</th><th class=\"n\">shown</th></tr></thead><tbody>\n", rep->ranked_nr, rep->funcs_nr,
+		pg->in_page_nr);
+	/* (what a row without a link is: the key after the table) */
+	for (size_t k = 0; k < rep->ranked_nr; k++) {
+		const struct report_ranked *r = &rep->ranked[k];
+		bool in = r->func >= 0 && pg->in_page[r->func];
+		bool left = r->func >= 0 && !in && left_rows < TABLE_LEFT_OUT;
+
+		if (k >= TABLE_HEAD && !in && !left) {
+			if (more_from == SIZE_MAX)
+				more_from = k;
+			continue;
+		}
+		if (more_from != SIZE_MAX)
+			put_more(out, pg, more_from, k);
+		more_from = SIZE_MAX;
+		left_rows += r->func >= 0 && !in;
+		put_func_row(out, pg, k);
+	}
+	if (more_from != SIZE_MAX)
+		put_more(out, pg, more_from, rep->ranked_nr);
+	fputs("</tbody></table>\n", out);
+	if (rep->ranked_nr > pg->in_page_nr)
+		fputs("<p class=\"tkey\">A function without a link has no section here: <i>none</i>,"
+		      " no block of it is among the shown blocks; in grey with <i>-</i>, --function"
+		      " does not select it; in brown, the page's budget left it out (the command"
+		      " shows it).</p>\n", out);
+	fputs("</section>\n", out);
+}
+
+
+static int put_func(FILE *out, const struct page *pg, size_t i, size_t rank)
+{
+	const struct report *rep = pg->rep;
 	const struct report_func *f = &rep->funcs[i];
-	struct html_listing l = { rep, f, NULL, heat, bar_max, NULL, NULL, false };
-	char prefix[32], pct[64];
+	struct html_listing l = { rep, f, NULL, &pg->heat, rep->row_max, NULL, NULL, false, pg->data };
+	char prefix[32], pct[64], id[REPORT_ID_MAX];
 	int ret;
 
 	snprintf(prefix, sizeof(prefix), "f%zu", i);
 	l.prefix = prefix;
 	fprintf(out, "<section class=\"func\" id=\"%s\" data-samples=\"%" PRIu64 "\" data-address=\""
-		"%" PRIu64 "\" data-pid=\"%" PRIu64 "\" data-name=\"", prefix, f->samples,
-		f->code.address, f->code.pid);
+		"%" PRIu64 "\" data-pid=\"%" PRIu64 "\"", prefix, f->samples, f->code.address, f->code.pid);
+	/* where it opens: its hottest block */
+	if (f->disassembled && f->has_hottest)
+		fprintf(out, " data-hot=\"%s\"", report_graph__id(id, prefix, 'l', f->hottest));
+	fputs(" data-name=\"", out);
 	html_puts(out, f->display_name);
-	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#%s\">", i + 1,
+	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#%s\">", rank,
 		prefix);
 	html_puts(out, f->display_name);
 	fprintf(out, "</a> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h2>\n",
@@ -190,13 +347,163 @@ static int put_func(FILE *out, const struct report *rep, size_t i, const struct 
 	return ret;
 }
 
+/* Function i's section, written into memory: its size decides whether it goes in. */
+static int func_section(const struct page *pg, size_t i, size_t rank, char **buf, size_t *len)
+{
+	FILE *m = open_memstream(buf, len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = report__func_open(pg->rep, i);
+	if (!ret)
+		ret = put_func(m, pg, i, rank);
+	report__func_close(pg->rep, i);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	if (ret) {
+		free(*buf);
+		*buf = NULL;
+	}
+	return ret;
+}
+
+/* What f's section takes at least: a row of its listing is a few bytes
+ * even as data. A function that cannot fit is not even written. */
+static size_t least_size(const struct page *pg, const struct report_func *f)
+{
+	return f->code_rows_nr * (pg->data ? 8 : 20);
+}
+
+/* The page before its functions: the head, the summary, the table. */
+static int page_top(FILE *out, const struct page *pg, const char *title)
+{
+	html_page__begin(out, title);
+	put_summary(out, pg);
+	put_func_table(out, pg);
+	if (!pg->rep->funcs_nr)
+		fputs(pg->rep->total ? "<p class=\"empty\">No block to show.</p>\n" :
+				       "<p class=\"empty\">No samples.</p>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* The bytes page_top and html_page__end write for pg. */
+static int fixed_size(const struct page *pg, const char *title, size_t *size)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int ret;
+
+	if (!m)
+		return -ENOMEM;
+	ret = page_top(m, pg, title);
+	if (!ret)
+		ret = html_page__end(m);
+	if (fclose(m) && !ret)
+		ret = -ENOMEM;
+	free(buf);
+	*size = len;
+	return ret;
+}
+
+/* A function's section in the page, written before the page is. */
+struct section {
+	size_t func;
+	char *buf;
+	size_t len;
+};
+
+/*
+ * Which functions fit in the budget: in rank order, each written into
+ * memory and kept while the page stays within it (the table's row for each
+ * counted with it), until little is left; then the page is measured whole
+ * and the last ones given back until it fits.
+ */
+static int fit_budget(struct page *pg, const char *title, bool probe, struct section **out,
+		      size_t *out_nr)
+{
+	const struct report *rep = pg->rep;
+	/* Past this many in a row that do not fit, no other is tried: each
+	 * costs its disassembly and layout. */
+	enum { MISFITS = 64, ROW = 600 };
+	struct section *v = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(*v));
+	size_t nr = 0, used = 0, base, misfits = 0;
+	int ret = -ENOMEM;
+
+	if (!v)
+		return -ENOMEM;
+	/* the room the page takes without sections, as if all were left out */
+	for (size_t i = 0; i < rep->funcs_nr; i++)
+		pg->in_page[i] = false;
+	pg->left_out = rep->funcs_nr;
+	if ((ret = fixed_size(pg, title, &base)))
+		goto out;
+	for (size_t i = 0; i < rep->funcs_nr; i++) {
+		const struct report_func *f = &rep->funcs[i];
+		size_t room = pg->o->page_budget > base + used ? pg->o->page_budget - base - used : 0;
+		char *buf;
+		size_t len;
+
+		if (misfits >= MISFITS || least_size(pg, f) + ROW > room) {
+			misfits += misfits < MISFITS;
+			if (probe)
+				break;
+			continue;
+		}
+		if ((ret = func_section(pg, i, pg->rank[i], &buf, &len)))
+			goto out;
+		if (len + ROW > room) {
+			free(buf);
+			misfits++;
+			if (probe)
+				break;
+			continue;
+		}
+		misfits = 0;
+		v[nr++] = (struct section){ i, buf, len };
+		used += len + ROW;
+		pg->in_page[i] = true;
+	}
+	/* measured whole: the ones last in given back until it fits */
+	for (;;) {
+		size_t sum = 0;
+
+		pg->in_page_nr = nr;
+		pg->left_out = rep->funcs_nr - nr;
+		pg->left_out_samples = 0;
+		for (size_t i = 0; i < rep->funcs_nr; i++)
+			if (!pg->in_page[i])
+				pg->left_out_samples = sat_add(pg->left_out_samples, rep->funcs[i].samples);
+		if ((ret = fixed_size(pg, title, &base)))
+			goto out;
+		for (size_t k = 0; k < nr; k++)
+			sum += v[k].len;
+		if (!nr || base + sum <= pg->o->page_budget)
+			break;
+		nr--;
+		pg->in_page[v[nr].func] = false;
+		free(v[nr].buf);
+	}
+	*out = v;
+	*out_nr = nr;
+	return 0;
+out:
+	for (size_t k = 0; k < nr; k++)
+		free(v[k].buf);
+	free(v);
+	return ret;
+}
+
 int render_html(FILE *out, const struct report *rep, const struct render_opts *o)
 {
-	struct heat_scale heat;
+	struct page pg = { .rep = rep, .o = o, .data = rep->selection.all };
+	struct section *sections = NULL;
 	char title[160], name[96];
+	size_t sections_nr = 0;
 	int ret = 0;
 
-	report_graph__heat(&heat, rep);
+	report_graph__heat(&pg.heat, rep);
 	if (rep->funcs_nr)
 		html_page__short(name, sizeof(name), rep->funcs[0].display_name, 80);
 	if (rep->funcs_nr > 1)
@@ -205,16 +512,50 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 		snprintf(title, sizeof(title), "hotblocks: %s", name);
 	else
 		snprintf(title, sizeof(title), "hotblocks: no blocks");
-	html_page__begin(out, title);
-	put_summary(out, rep, &heat);
-	put_func_table(out, rep);
-	if (!rep->funcs_nr)
-		fputs(rep->total ? "<p class=\"empty\">No block to show.</p>\n" :
-				   "<p class=\"empty\">No samples.</p>\n", out);
-	for (size_t i = 0; i < rep->funcs_nr && !ret; i++)
-		ret = put_func(out, rep, i, &heat, rep->row_max);
+	pg.in_page = calloc(rep->funcs_nr ? rep->funcs_nr : 1, sizeof(*pg.in_page));
+	pg.rank = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(*pg.rank));
+	if (!pg.in_page || !pg.rank) {
+		free(pg.in_page);
+		free(pg.rank);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < rep->ranked_nr; k++)
+		if (rep->ranked[k].func >= 0)
+			pg.rank[rep->ranked[k].func] = k + 1;
+	if (o->page_budget) {
+		/* as markup while every function fits; past that, as data */
+		ret = fit_budget(&pg, title, !pg.data, &sections, &sections_nr);
+		if (!ret && !pg.data && pg.left_out) {
+			for (size_t k = 0; k < sections_nr; k++)
+				free(sections[k].buf);
+			free(sections);
+			sections = NULL;
+			pg.data = true;
+			ret = fit_budget(&pg, title, false, &sections, &sections_nr);
+		}
+	} else {
+		/* no budget: every function, written as it goes */
+		for (size_t i = 0; i < rep->funcs_nr; i++)
+			pg.in_page[i] = true;
+		pg.in_page_nr = rep->funcs_nr;
+	}
+	if (!ret)
+		ret = page_top(out, &pg, title);
+	for (size_t k = 0; k < sections_nr && !ret; k++)
+		if (fwrite(sections[k].buf, 1, sections[k].len, out) != sections[k].len)
+			ret = -EIO;
+	for (size_t i = 0; !o->page_budget && i < rep->funcs_nr && !ret; i++) {
+		ret = report__func_open(rep, i);
+		if (!ret)
+			ret = put_func(out, &pg, i, pg.rank[i]);
+		report__func_close(rep, i);
+	}
+	for (size_t k = 0; k < sections_nr; k++)
+		free(sections[k].buf);
+	free(sections);
+	free(pg.in_page);
+	free(pg.rank);
 	if (ret)
 		return ret;
-	(void)o;
 	return html_page__end(out);
 }

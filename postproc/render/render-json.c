@@ -331,10 +331,41 @@ static int render_locked(FILE *out, const struct report *rep)
 	fprintf(out, ", \"all\": %s},\n", rep->selection.all ? "true" : "false");
 	fprintf(out, "  \"blocks_shown\": %zu,\n", rep->shown_nr);
 
+	/* Every sampled function, ranked: which are listed, which are shown. */
+	fputs("  \"sampled_functions\": [", out);
+	for (i = 0; i < rep->ranked_nr; i++) {
+		const struct report_ranked *f = &rep->ranked[i];
+
+		PUTS(i ? ",\n    {\"name\": " : "\n    {\"name\": ", out);
+		put_str(out, f->name);
+		PUTS(", \"display_name\": ", out);
+		put_str(out, f->display_name);
+		PUTS(", \"kind\": \"", out);
+		PUTS(f->kind, out);
+		PUTS("\", \"samples\": ", out);
+		put_u64(out, f->samples);
+		PUTS(f->selected ? ", \"selected\": true" : ", \"selected\": false", out);
+		PUTS(", \"shown_blocks\": ", out);
+		put_u64(out, f->shown_blocks);
+		PUTS(", \"function\": ", out);
+		if (f->func >= 0)
+			put_u64(out, (uint64_t)f->func);
+		else
+			PUTS("null", out);
+		PUTC('}', out);
+	}
+	fputs(rep->ranked_nr ? "\n  ],\n" : "],\n", out);
+
 	fputs("  \"functions\": [", out);
+	/* one function at a time: --all writes every one whole */
 	for (i = 0; i < rep->funcs_nr; i++) {
+		int ret = report__func_open(rep, i);
+
+		if (ret)
+			return ret;
 		fputs(i ? ",\n" : "\n", out);
 		put_func(out, &rep->funcs[i]);
+		report__func_close(rep, i);
 	}
 	fputs(rep->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
 	return ferror(out) ? -EIO : 0;

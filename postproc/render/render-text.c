@@ -167,6 +167,18 @@ void render_text__block(FILE *out, const struct report *rep, const struct report
 	put_block(out, rep, ref, color);
 }
 
+/* Block ref, its function opened for it (report__func_open). */
+static int open_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
+{
+	int ret = report__func_open(rep, ref->func);
+
+	if (ret)
+		return ret;
+	put_block(out, rep, ref, color);
+	report__func_close(rep, ref->func);
+	return 0;
+}
+
 int render_text(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];
@@ -179,7 +191,11 @@ int render_text(FILE *out, const struct report *rep, const struct render_opts *o
 		if (rep->shown_nr)
 			fputc('\n', out);
 	}
-	for (size_t i = 0; i < rep->shown_nr; i++)
-		put_block(out, rep, &rep->shown[i], o->color);
+	for (size_t i = 0; i < rep->shown_nr; i++) {
+		int ret = open_block(out, rep, &rep->shown[i], o->color);
+
+		if (ret)
+			return ret;
+	}
 	return ferror(out) ? -EIO : 0;
 }

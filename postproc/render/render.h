@@ -15,7 +15,16 @@
 
 struct render_opts {
 	bool color;		/* text: ANSI colours on the sample cells */
+	/* --html: the most bytes a page may take (0: no limit); past it, a
+	 * function gets its row in the table with the command that shows it. */
+	size_t page_budget;
+	/* That command but for --function NAME and the output, shell-quoted:
+	 * "hotblocks [--event E] [--cwasm F ...] STREAM..." (NULL: unknown). */
+	const char *command;
 };
+
+/* --page-budget's default: 8 MiB, what a browser opens in well under a second. */
+#define RENDER_PAGE_BUDGET ((size_t)8 << 20)
 
 /*
  * The outputs (formats.def lists them): each writes a report, or a

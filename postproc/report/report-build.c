@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/cfg-text.h"
 #include "annotate/names.h"
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
@@ -80,7 +81,37 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
  * function land, and which listed function each stream object is. */
 struct build_env {
 	struct targets *targets;	/* NULL: not known */
-	const uint32_t *obj_func;	/* stream object -> report.funcs, UINT32_MAX: not listed */
+	uint32_t *obj_func;		/* stream object -> report.funcs, UINT32_MAX: not listed */
+};
+
+/*
+ * Rows of functions of the shown blocks kept built after an output closed
+ * them (a text report reads a function's blocks in rank order, here and
+ * there): about 38 MB. Past it, they are dropped, to be built again if an
+ * output opens them again.
+ */
+#define KEPT_ROWS (1u << 18)
+
+/* What a function's rows are built from when an output opens it. */
+struct report_build {
+	const struct rank *r;
+	struct annotator *annot;
+	struct report_opts o;
+	struct build_env env;		/* owned */
+	size_t *rank_of;		/* [funcs_nr]: the function's index in rank.funcs */
+	uint32_t *kept;			/* functions built and not whole, in build order */
+	size_t kept_nr, kept_alloc, kept_rows;
+};
+
+/* What a function of the report owns besides its arrays. */
+struct report_func_store {
+	char *texts;			/* the shown rows' texts (not whole) */
+	struct rank_decoded decoded;	/* whole: its disassembly, which its rows'
+					 * texts are in */
+	char **strs;			/* its rows' target names and the cells made with them */
+	size_t strs_nr, strs_alloc;
+	bool built;			/* blocks, rows and edges are there */
+	unsigned users;			/* opened and not closed */
 };
 
 /* What one function's rows are made with. */
@@ -96,20 +127,21 @@ struct func_ctx {
 	const char *span_file;
 	unsigned span_line;
 	enum report_source source_rows;
+	struct report_func_store *store;	/* where its strings go */
 };
 
-/* sb's text, owned by the report from now on (report.strs); NULL when out
- * of memory. sb is left empty. */
-static char *own(struct report *rep, struct strbuf *sb)
+/* sb's text, owned by the function's store from now on (dropped with its
+ * rows); NULL when out of memory. sb is left empty. */
+static char *own(struct report_func_store *st, struct strbuf *sb)
 {
 	char *s = sb->buf;
 
-	if (sb->oom || !s || VEC_GROW(rep->strs, rep->strs_nr + 1, rep->strs_alloc)) {
+	if (sb->oom || !s || VEC_GROW(st->strs, st->strs_nr + 1, st->strs_alloc)) {
 		strbuf_release(sb);
 		return NULL;
 	}
 	*sb = (struct strbuf){ 0 };
-	return rep->strs[rep->strs_nr++] = s;
+	return st->strs[st->strs_nr++] = s;
 }
 
 /*
@@ -152,7 +184,7 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	free(demangled);
 	if (t.off || t.in_file)
 		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
-	if (!(row->target_name = own(c->rep, &sb)))
+	if (!(row->target_name = own(c->store, &sb)))
 		return -ENOMEM;
 	hn = (size_t)snprintf(hex, sizeof(hex), "0x%" PRIx64, row->target_address);
 	n = strlen(row->text);
@@ -165,27 +197,25 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	} else {
 		strbuf_addf(&sb, "%s <%s>", row->text, row->target_name);
 	}
-	if (!(row->text = own(c->rep, &sb)))
+	if (!(row->text = own(c->store, &sb)))
 		return -ENOMEM;
 	return 0;
 }
 
-static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_t block)
+static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in,
+		    uint64_t samples, int32_t block, int32_t target_block)
 {
-	const struct cfg_insn *in = &c->rf->cfg.insns[i];
 	const struct annot_func *af = c->af;
 	struct annot_cell cells[ANNOT__NR];
 	bool with_source;
 
 	*row = (struct report_row){
 		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
-		.samples = c->rf->insn_samples[i], .block = block, .target_block = -1,
+		.samples = samples, .block = block, .target_block = target_block,
 		.target_func = -1,
 	};
-	if (in->flags & INSN_HAS_TARGET)
-		row->target_block = (int32_t)report__block_at_start(&c->rf->cfg, in->target);
 	if ((in->flags & (INSN_HAS_TARGET | INSN_TABLE)) == INSN_HAS_TARGET &&
-	    in->target >= c->rf->cfg.size && name_target(c, row, in))
+	    in->target >= c->r->stream->objects[c->rf->obj].code_nr && name_target(c, row, in))
 		return -ENOMEM;
 	if (!af)
 		return 0;
@@ -239,78 +269,166 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 	return 0;
 }
 
-/* The blocks of a disassembled function, and its listed rows. */
-static int fill_blocks_and_rows(struct func_ctx *c, struct report_func *f)
+/* A whole function, disassembled again (d): every block, every row, trailing
+ * data included. */
+static int fill_whole(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d)
 {
-	const struct rank_func *rf = c->rf;
-	const struct cfg_func *cfg = &rf->cfg;
-	bool whole = c->o->whole_functions;
-	size_t i, b, nrows = 0;
+	const struct cfg_func *cfg = &d->cfg;
+	int32_t prev = -2;
+	size_t i, b;
 	int ret;
 
 	f->blocks = calloc(cfg->blocks_nr ? cfg->blocks_nr : 1, sizeof(*f->blocks));
-	if (!f->blocks)
+	f->rows = malloc((cfg->insns_nr ? cfg->insns_nr : 1) * sizeof(*f->rows));
+	if (!f->blocks || !f->rows)
 		return -ENOMEM;
 	f->blocks_nr = cfg->blocks_nr;
 	for (b = 0; b < cfg->blocks_nr; b++) {
-		struct report_block *rb = &f->blocks[b];
-		uint32_t place = rf->block_rank[b];
+		uint32_t place = d->block_rank[b];
 
-		*rb = (struct report_block){
+		f->blocks[b] = (struct report_block){
 			.start = cfg->blocks[b].start, .end = cfg->blocks[b].end,
-			.insns = (uint32_t)cfg->blocks[b].nr, .samples = rf->block_samples[b],
-			.rank = place, .shown = place && place <= c->r->shown_nr,
+			.insns = (uint32_t)cfg->blocks[b].nr, .samples = d->block_samples[b],
+			.rank = place, .shown = place && place <= c->r->shown_nr, .listed = true,
 		};
-		rb->listed = whole || rb->shown;
-		if (rb->listed)
-			nrows += cfg->blocks[b].nr;
 	}
-	if (whole)
-		nrows = cfg->insns_nr;
-	f->rows = malloc((nrows ? nrows : 1) * sizeof(*f->rows));
-	if (!f->rows)
-		return -ENOMEM;
+	/* Every row, trailing data included; b follows the blocks along. */
+	for (i = 0, b = 0; i < cfg->insns_nr; i++) {
+		const struct cfg_insn *in = &cfg->insns[i];
+		int32_t in_block = -1, to = -1;
 
-	if (whole) {
-		/* Every row, trailing data included; b follows the blocks along. */
-		int32_t prev = -2;
-
-		for (i = 0, b = 0; i < cfg->insns_nr; i++) {
-			int32_t in_block = -1;
-
-			while (b < cfg->blocks_nr && cfg->blocks[b].first + cfg->blocks[b].nr <= i)
-				b++;
-			if (b < cfg->blocks_nr && cfg->blocks[b].first <= i)
-				in_block = (int32_t)b;
-			if (in_block != prev) {
-				/* source line spans end with their block */
-				if (in_block >= 0)
-					f->blocks[in_block].first_row = f->rows_nr;
-				c->span_file = NULL;
-				c->span_line = 0;
-				prev = in_block;
-			}
-			ret = fill_row(c, &f->rows[f->rows_nr], i, in_block);
-			if (ret)
-				return ret;
-			f->rows_nr++;
+		while (b < cfg->blocks_nr && cfg->blocks[b].first + cfg->blocks[b].nr <= i)
+			b++;
+		if (b < cfg->blocks_nr && cfg->blocks[b].first <= i)
+			in_block = (int32_t)b;
+		if (in_block != prev) {
+			/* source line spans end with their block */
+			if (in_block >= 0)
+				f->blocks[in_block].first_row = f->rows_nr;
+			c->span_file = NULL;
+			c->span_line = 0;
+			prev = in_block;
 		}
-		return 0;
+		if (in->flags & INSN_HAS_TARGET)
+			to = (int32_t)report__block_at_start(cfg, in->target);
+		ret = fill_row(c, &f->rows[f->rows_nr], in, d->insn_samples[i], in_block, to);
+		if (ret)
+			return ret;
+		f->rows_nr++;
 	}
-	for (b = 0; b < cfg->blocks_nr; b++) {
-		if (!f->blocks[b].listed)
-			continue;
+	return report_edges__build(f, cfg);
+}
+
+/* The index of f's listed block starting at target, or -1. */
+static int32_t listed_block_at(const struct report_func *f, uint64_t target)
+{
+	size_t lo = 0, hi = f->blocks_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->blocks[mid].start == target)
+			return (int32_t)mid;
+		if (f->blocks[mid].start < target)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/*
+ * The shown blocks of a disassembled function and their rows, from what
+ * ranking kept of them; each row's text written again (cfg_text__insn),
+ * into the function's own store.
+ */
+static int fill_shown(struct func_ctx *c, struct report_func *f, size_t fi)
+{
+	const struct rank *r = c->r;
+	const struct rank_func *rf = c->rf;
+	struct cfg_text *texts = NULL;
+	struct cfg_input in;
+	struct strbuf sb = { 0 };
+	size_t nrows = 0, *at = NULL;
+	char buf[CFG_TEXT_MAX];
+	int ret = -ENOMEM;
+
+	for (size_t k = 0; k < rf->sums_nr; k++) {
+		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
+
+		if (sum->rank && sum->rank <= r->shown_nr) {
+			f->blocks_nr++;
+			nrows += sum->insns;
+		}
+	}
+	f->blocks = calloc(f->blocks_nr ? f->blocks_nr : 1, sizeof(*f->blocks));
+	f->rows = malloc((nrows ? nrows : 1) * sizeof(*f->rows));
+	at = malloc((nrows ? nrows : 1) * sizeof(*at));
+	if (!f->blocks || !f->rows || !at)
+		goto out;
+	f->blocks_nr = 0;
+	for (size_t k = 0; k < rf->sums_nr; k++) {
+		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
+
+		if (sum->rank && sum->rank <= r->shown_nr)
+			f->blocks[f->blocks_nr++] = (struct report_block){
+				.start = sum->start, .end = sum->end, .insns = sum->insns,
+				.samples = sum->samples, .rank = sum->rank, .shown = true, .listed = true,
+			};
+	}
+	rank__input(r, fi, &in);
+	ret = cfg_text__open(&texts, &in, NULL, 0);
+	if (ret)
+		goto out;
+	for (size_t b = 0, k = 0; b < f->blocks_nr; b++) {
+		const struct rank_sum *sum;
+		uint32_t off;
+		size_t target;
+
+		/* the sum of this block: sums and listed blocks are both by address */
+		while ((sum = &r->sums[rf->first_sum + k])->start != f->blocks[b].start)
+			k++;
 		f->blocks[b].first_row = f->rows_nr;
 		c->span_file = NULL;
 		c->span_line = 0;
-		for (i = cfg->blocks[b].first; i < cfg->blocks[b].first + cfg->blocks[b].nr; i++) {
-			ret = fill_row(c, &f->rows[f->rows_nr], i, (int32_t)b);
+		off = sum->start;
+		target = sum->first_target;
+		for (uint32_t j = 0; j < sum->insns; j++) {
+			struct cfg_insn insn;
+			int32_t to = -1;
+
+			rank__insn(r, sum, j, &off, &target, &insn);
+			at[f->rows_nr] = sb.len;
+			cfg_text__insn(texts, &insn, buf);
+			insn.text = buf;
+			strbuf_add(&sb, buf, strlen(buf) + 1);
+			if ((insn.flags & INSN_HAS_TARGET) && insn.target < rf->code_end)
+				to = listed_block_at(f, insn.target);
+			ret = fill_row(c, &f->rows[f->rows_nr], &insn,
+				       rank__samples_at(r, fi, insn.off), (int32_t)b, to);
 			if (ret)
-				return ret;
+				goto out;
+			/* its text in texts below, unless a target's name made another */
+			if (f->rows[f->rows_nr].text == buf)
+				f->rows[f->rows_nr].text = NULL;
 			f->rows_nr++;
 		}
 	}
-	return 0;
+	ret = -ENOMEM;
+	if (sb.oom)
+		goto out;
+	/* the texts stay where they are from here on */
+	f->store->texts = sb.buf;
+	sb = (struct strbuf){ 0 };
+	for (size_t i = 0; i < f->rows_nr; i++)
+		if (!f->rows[i].text)
+			f->rows[i].text = f->store->texts + at[i];
+	ret = 0;
+out:
+	cfg_text__close(texts);
+	strbuf_release(&sb);
+	free(at);
+	return ret;
 }
 
 static const char *why_not_disassembled(const struct rank_func *rf)
@@ -327,16 +445,34 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 	}
 }
 
-static int build_func(struct report *rep, const struct build_env *env, const struct rank *r,
-		      const struct rank_func *rf, struct annotator *annot, const struct report_opts *o,
-		      struct report_func *f)
+/* Every sampled function, hottest first, listed or not (report.ranked). */
+static int ranked(struct report *rep, const struct rank *r, struct annotator *annot,
+		  const uint32_t *at)
 {
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		size_t k = r->by_heat[i];
+		const struct rank_func *rf = &r->funcs[k];
+		const struct stream_object *obj = &r->stream->objects[rf->obj];
+		const struct report_func *f = at[k] != UINT32_MAX ? &rep->funcs[at[k]] : NULL;
+
+		rep->ranked[rep->ranked_nr++] = (struct report_ranked){
+			.name = obj->name, .kind = stream__kind_name(obj->kind),
+			.display_name = f ? f->display_name : annotator__name(annot, r->stream, rf->obj),
+			.samples = rf->samples, .func = f ? (int32_t)at[k] : -1,
+			.shown_blocks = f ? f->shown_blocks_nr : 0, .selected = rf->selected,
+		};
+	}
+	return annot && annotator__out_of_memory(annot) ? -ENOMEM : 0;
+}
+
+/* What f is known by without its blocks: its code, names, runs, counts. */
+static int build_func(struct report *rep, const struct rank *r, size_t fi,
+		      struct annotator *annot, const struct report_opts *o, struct report_func *f)
+{
+	const struct rank_func *rf = &r->funcs[fi];
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
 	const struct annot_func *af = annot ? annotator__func(annot, r->stream, rf->obj) : NULL;
-	struct func_ctx c = { env, rep, r, rf, annot, af, o, NULL, 0,
-			      o->source_rows ? o->source_rows(o->source_rows_arg, rf->obj) :
-					       REPORT_SOURCE_DEFAULT };
-	int ret;
+	uint32_t best = 0;
 
 	*f = (struct report_func){
 		.obj = rf->obj, .kind = stream__kind_name(obj->kind),
@@ -351,6 +487,8 @@ static int build_func(struct report *rep, const struct build_env *env, const str
 		.disassembled = rf->status == RANK_DISASSEMBLED,
 		.error = why_not_disassembled(rf), .samples = rf->samples,
 		.unaligned = rf->unaligned, .outside = rf->outside, .folded = obj->folds,
+		.whole = o->whole_functions, .code_blocks_nr = rf->blocks_nr,
+		.code_rows_nr = rf->insns_nr, .sampled_blocks_nr = rf->sums_nr,
 	};
 	/* The tally is sorted by (event, run): the event's entries are one run. */
 	for (size_t i = 0; i < obj->tally_nr; i++) {
@@ -370,26 +508,134 @@ static int build_func(struct report *rep, const struct build_env *env, const str
 		for (int k = 0; k < ANNOT__NR; k++)
 			f->wasm_offsets |= af->has[k];
 	}
-	if (rf->status == RANK_DISASSEMBLED) {
-		f->code_end = rf->cfg.code_end;
-		ret = fill_blocks_and_rows(&c, f);
-		if (!ret)
-			ret = report_edges__build(f, &rf->cfg);
-		if (ret)
-			return ret;
-	}
 	for (int k = 0; af && k < REPORT_COL__NR; k++)
 		f->has[k] = af->has[k];
-	return 0;
+	for (size_t k = 0; k < rf->sums_nr; k++) {
+		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
+
+		bool shown = sum->rank && sum->rank <= r->shown_nr;
+
+		f->shown_blocks_nr += shown;
+		if (sum->samples > f->block_max)
+			f->block_max = sum->samples;
+		/* a row it lists: of a shown block, or of any (whole) */
+		if (shown && sum->row_max > f->row_max)
+			f->row_max = sum->row_max;
+		if (sum->rank && (!best || sum->rank < best)) {
+			best = sum->rank;
+			f->hottest = sum->start;
+			f->has_hottest = true;
+		}
+	}
+	if (rf->status != RANK_DISASSEMBLED)
+		return 0;
+	f->code_end = rf->code_end;
+	if (o->whole_functions)
+		f->row_max = rf->row_max;
+	/* its blocks and rows: when an output opens it */
+	return (f->store = calloc(1, sizeof(*f->store))) ? 0 : -ENOMEM;
+}
+
+/* Drop what f's rows were built with. */
+static void unbuild(struct report_func *f)
+{
+	FREE_AND_NULL(f->blocks);
+	FREE_AND_NULL(f->rows);
+	FREE_AND_NULL(f->edges);
+	f->blocks_nr = f->rows_nr = f->edges_nr = 0;
+	FREE_AND_NULL(f->store->texts);
+	for (size_t i = 0; i < f->store->strs_nr; i++)
+		free(f->store->strs[i]);
+	FREE_AND_NULL(f->store->strs);
+	f->store->strs_nr = f->store->strs_alloc = 0;
+	rank_decoded__release(&f->store->decoded);
+	f->store->built = false;
+}
+
+/* The built functions of the shown blocks no output has open, dropped once
+ * they hold more than KEPT_ROWS rows. */
+static void keep_rows(const struct report *rep)
+{
+	struct report_build *b = rep->build;
+	size_t k = 0;
+
+	if (b->kept_rows <= KEPT_ROWS)
+		return;
+	for (size_t j = 0; j < b->kept_nr; j++) {
+		struct report_func *f = &rep->funcs[b->kept[j]];
+
+		if (f->store->users) {
+			b->kept[k++] = b->kept[j];
+			continue;
+		}
+		b->kept_rows -= f->rows_nr;
+		unbuild(f);
+	}
+	b->kept_nr = k;
+}
+
+int report__func_open(const struct report *rep, size_t i)
+{
+	struct report_func *f = &rep->funcs[i];
+	struct report_build *b = rep->build;
+	const struct rank_func *rf;
+	struct func_ctx c;
+	int ret;
+
+	if (!f->store)
+		return 0;
+	if (f->store->built) {
+		f->store->users++;
+		return 0;
+	}
+	rf = &b->r->funcs[b->rank_of[i]];
+	c = (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
+			       b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
+			       NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
+							   REPORT_SOURCE_DEFAULT, f->store };
+	f->store->built = true;
+	f->store->users = 1;
+	if (f->whole) {
+		ret = rank__decode(b->r, b->rank_of[i], &f->store->decoded);
+		if (!ret)
+			ret = fill_whole(&c, f, &f->store->decoded);
+	} else {
+		ret = fill_shown(&c, f, b->rank_of[i]);
+		if (!ret && VEC_GROW(b->kept, b->kept_nr + 1, b->kept_alloc))
+			ret = -ENOMEM;
+		if (!ret) {
+			b->kept[b->kept_nr++] = (uint32_t)i;
+			b->kept_rows += f->rows_nr;
+		}
+	}
+	/* A source cell the annotator could not make for want of memory would
+	 * be missing: fail rather than print less. */
+	if (!ret && b->annot && annotator__out_of_memory(b->annot))
+		ret = -ENOMEM;
+	if (!ret)
+		report_show__func(f);
+	if (!ret && !f->whole)
+		keep_rows(rep);
+	return ret;
+}
+
+void report__func_close(const struct report *rep, size_t i)
+{
+	struct report_func *f = &rep->funcs[i];
+
+	if (!f->store || !f->store->built || !f->store->users)
+		return;
+	/* a whole function's go at once; the shown blocks' are kept a while */
+	if (!--f->store->users && f->whole)
+		unbuild(f);
 }
 
 int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,
 		  struct annotator *annot, const struct report_opts *o)
 {
 	uint32_t *at = NULL;	/* rank.funcs index -> funcs index, UINT32_MAX: not listed */
-	uint32_t *obj_func = NULL;
-	struct targets *targets = NULL;
-	struct build_env env;
+	uint32_t *place = NULL;	/* rank.sums index -> a shown block's place in its function */
+	uint32_t *obj_func = NULL;	/* stream object -> funcs index, UINT32_MAX: not listed */
 	bool *built = NULL;
 	size_t i, nobj = r->stream->objects_nr;
 	int ret = -ENOMEM;
@@ -402,10 +648,12 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 
 	at = malloc((r->funcs_nr ? r->funcs_nr : 1) * sizeof(*at));
 	rep->funcs = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*rep->funcs));
+	rep->ranked = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*rep->ranked));
+	rep->build = calloc(1, sizeof(*rep->build));
 	built = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*built));
 	rep->shown = malloc((r->shown_nr ? r->shown_nr : 1) * sizeof(*rep->shown));
 	obj_func = malloc((nobj ? nobj : 1) * sizeof(*obj_func));
-	if (!at || !rep->funcs || !built || !rep->shown || !obj_func || targets__new(&targets, r->stream))
+	if (!at || !rep->funcs || !rep->ranked || !rep->build || !built || !rep->shown || !obj_func)
 		goto out;
 	for (i = 0; i < nobj; i++)
 		obj_func[i] = UINT32_MAX;
@@ -417,7 +665,15 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (o->list_selected ? rf->selected : rf->shown)
 			obj_func[rf->obj] = at[k] = (uint32_t)rep->funcs_nr++;
 	}
-	env = (struct build_env){ targets, obj_func };
+	*rep->build = (struct report_build){ .r = r, .annot = annot, .o = *o };
+	if (!(rep->build->rank_of = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(size_t))) ||
+	    targets__new(&rep->build->env.targets, r->stream))
+		goto out;
+	rep->build->env.obj_func = obj_func;
+	obj_func = NULL;
+	for (i = 0; i < r->funcs_nr; i++)
+		if (at[i] != UINT32_MAX)
+			rep->build->rank_of[at[i]] = i;
 
 	/* The notes name some objects: their display names come first, as before
 	 * anything is listed. */
@@ -434,7 +690,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (built[fi])
 			continue;
 		built[fi] = true;
-		ret = build_func(rep, &env, r, &r->funcs[rb->func], annot, o, &rep->funcs[fi]);
+		ret = build_func(rep, r, rb->func, annot, o, &rep->funcs[fi]);
 		if (ret)
 			goto out;
 	}
@@ -446,10 +702,30 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (fi == UINT32_MAX || built[fi])
 			continue;
 		built[fi] = true;
-		ret = build_func(rep, &env, r, &r->funcs[k], annot, o, &rep->funcs[fi]);
+		ret = build_func(rep, r, k, annot, o, &rep->funcs[fi]);
 		if (ret)
 			goto out;
 	}
+	/* A shown block of a function that lists only its shown blocks: its
+	 * place among them, which are in address order as its sums. */
+	if (!o->whole_functions) {
+		ret = -ENOMEM;
+		if (!(place = malloc((r->sums_nr ? r->sums_nr : 1) * sizeof(*place))))
+			goto out;
+		for (i = 0; i < r->funcs_nr; i++) {
+			const struct rank_func *rf = &r->funcs[i];
+			uint32_t n = 0;
+
+			for (size_t k = rf->first_sum; k < rf->first_sum + rf->sums_nr; k++)
+				if (r->sums[k].rank && r->sums[k].rank <= r->shown_nr)
+					place[k] = n++;
+		}
+		for (i = 0; i < rep->shown_nr; i++)
+			rep->shown[i].block = place[r->blocks[i].sum];
+	}
+	ret = ranked(rep, r, annot, at);
+	if (ret)
+		goto out;
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
 	if (annot && annotator__out_of_memory(annot)) {
@@ -462,26 +738,33 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = report_notes__annotation(rep, annot);
 out:
 	free(at);
+	free(place);
 	free(built);
 	free(obj_func);
-	targets__free(targets);
 	return ret;
 }
 
 void report__release(struct report *rep)
 {
 	for (size_t i = 0; rep->funcs && i < rep->funcs_nr; i++) {
-		free(rep->funcs[i].blocks);
-		free(rep->funcs[i].rows);
-		free(rep->funcs[i].edges);
-		free(rep->funcs[i].runs);
+		struct report_func *f = &rep->funcs[i];
+
+		if (f->store)
+			unbuild(f);
+		free(f->runs);
+		free(f->store);
 	}
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		free(rep->notes[i].text);
-	for (size_t i = 0; i < rep->strs_nr; i++)
-		free(rep->strs[i]);
-	free(rep->strs);
+	if (rep->build) {
+		free(rep->build->rank_of);
+		free(rep->build->kept);
+		free(rep->build->env.obj_func);
+		targets__free(rep->build->env.targets);
+	}
+	free(rep->build);
 	free(rep->funcs);
+	free(rep->ranked);
 	free(rep->classes);
 	free(rep->shown);
 	free(rep->notes);

@@ -60,25 +60,31 @@ static void columns(struct report_func *f)
 	}
 }
 
+void report_show__func(struct report_func *f)
+{
+	ditto(f);
+	columns(f);
+	/* a whole function's: every row's, known before it is built */
+	if (f->whole)
+		return;
+	f->row_max = 0;
+	for (size_t r = 0; r < f->rows_nr; r++)
+		if (f->rows[r].samples > f->row_max)
+			f->row_max = f->rows[r].samples;
+}
+
 void report_show__decide(struct report *rep)
 {
 	uint64_t hottest = 0;
 
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
-		struct report_func *f = &rep->funcs[i];
+		const struct report_func *f = &rep->funcs[i];
 
-		ditto(f);
-		columns(f);
-		for (size_t b = 0; b < f->blocks_nr; b++) {
-			f->sampled_blocks_nr += f->blocks[b].samples != 0;
-			f->shown_blocks_nr += f->blocks[b].shown;
-			if (f->blocks[b].samples > hottest)
-				hottest = f->blocks[b].samples;
-		}
 		rep->shown_funcs_nr += f->shown_blocks_nr != 0;
-		for (size_t r = 0; r < f->rows_nr; r++)
-			if (f->rows[r].samples > rep->row_max)
-				rep->row_max = f->rows[r].samples;
+		if (f->block_max > hottest)
+			hottest = f->block_max;
+		if (f->row_max > rep->row_max)
+			rep->row_max = f->row_max;
 	}
 	rep->heat_max = rep->total ? (double)hottest / (double)rep->total : 0;
 }

@@ -6,10 +6,16 @@
 #include "report.h"
 
 /*
- * Once every function is built: the ditto marks of the cells, the columns
- * of each block and function (show[]), each function's block counts, the
- * listed functions with a shown block, the top of the heat scale and of the
- * bars. Decided here once, for every output alike.
+ * Once a function's rows are built (a whole one's when it is opened): the
+ * ditto marks of its cells, the columns of each block and of the function
+ * (show[]), and (not whole) the most samples of one of its rows.
+ */
+void report_show__func(struct report_func *f);
+
+/*
+ * Once every function is built: the listed functions with a shown block, the
+ * top of the heat scale and of the bars. Decided here once, for every output
+ * alike.
  */
 void report_show__decide(struct report *rep);
 

@@ -18,8 +18,15 @@
  * Counts are samples of the ranked event. Offsets are function-relative
  * bytes. Indexes are into the arrays of the same report (funcs, a function's
  * blocks, rows and edges). Strings are borrowed from the stream and the
- * annotator the report was built from. Nothing here changes after
- * report__build.
+ * annotator the report was built from, or the report's own. Nothing here
+ * changes after report__build but what report__func_open fills.
+ *
+ * Whole functions (report_opts.whole_functions: JSON --all, the page, dot)
+ * are held one at a time: a function's blocks, rows and edges are there
+ * between report__func_open and report__func_close, which an output calls
+ * around each (its code is disassembled again then: a report of every
+ * function of a big profile never holds them all). Everything else, and
+ * every part of a report of the shown blocks alone, is there from the start.
  */
 #ifndef POSTPROC_REPORT_H
 #define POSTPROC_REPORT_H
@@ -203,14 +210,43 @@ struct report_func {
 	/* Its rows carry a wasm offset and [CLIF] / [Wasm] cells: a function of
 	 * the --cwasm module, with some column input given. */
 	bool wasm_offsets;
-	struct report_block *blocks;	/* every block, address order */
+	/* Whole: blocks are every block, rows every row, edges every edge
+	 * (between report__func_open and report__func_close); else blocks and
+	 * rows are the listed ones (the shown blocks), and there are no edges. */
+	bool whole;
+	struct report_block *blocks;	/* address order */
 	size_t blocks_nr;
 	struct report_row *rows;	/* the listed rows, address order */
 	size_t rows_nr;
 	struct report_edge *edges;	/* by source block, then target */
 	size_t edges_nr;
+	/* Known without its blocks: */
+	size_t code_blocks_nr;		/* every block of its code */
+	size_t code_rows_nr;		/* every row of its code, trailing data included */
 	size_t sampled_blocks_nr;	/* its blocks with samples */
 	size_t shown_blocks_nr;		/* its blocks the selection took */
+	uint32_t hottest;		/* disassembled, with samples in a block: the
+					 * start of its best ranked block */
+	bool has_hottest;
+	uint64_t row_max;		/* the most samples of a row it lists */
+	uint64_t block_max;		/* the most samples of one of its blocks */
+
+	/* private */
+	struct report_func_store *store;
+};
+
+/*
+ * Every sampled function of the ranked event, ranked: what a table of
+ * functions lists, those without a shown block too (report.ranked).
+ */
+struct report_ranked {
+	const char *name;		/* the stream's */
+	const char *display_name;
+	const char *kind;		/* "jit", "native", "cwasm" */
+	uint64_t samples;
+	int32_t func;			/* its index in report.funcs; -1: not listed */
+	size_t shown_blocks;		/* its blocks the selection took */
+	bool selected;			/* --function selects it */
 };
 
 /* A shown block: funcs[func].blocks[block]. */
@@ -268,6 +304,10 @@ struct report {
 	 * selected one), hottest first (rank.by_heat). */
 	struct report_func *funcs;
 	size_t funcs_nr;
+	/* Every sampled function, hottest first (rank.by_heat): a table ranks
+	 * them all, the listed ones among them. */
+	struct report_ranked *ranked;
+	size_t ranked_nr;
 	/* The blocks the selection took, hottest first: what the text shows. */
 	struct report_ref *shown;
 	size_t shown_nr;
@@ -284,11 +324,20 @@ struct report {
 	/* private */
 	struct source_text *source;
 	size_t notes_alloc;
-	char **strs;			/* owned: target names and the cells made with them */
-	size_t strs_nr, strs_alloc;
+	struct report_build *build;	/* what report__func_open builds from */
 };
 
 /* The wire name of every edge kind: "fallthrough", "taken", "case". */
 const char *report__edge_kind_name(enum report_edge_kind kind);
+
+/*
+ * funcs[i]'s blocks, rows and edges, for an output to read until
+ * report__func_close (a whole function's: built now; else already there,
+ * and these do nothing). Returns 0, -ENOMEM, or -EIO when its code
+ * disassembles otherwise than it ranked (a bug). Opening one that is open
+ * does nothing.
+ */
+int report__func_open(const struct report *rep, size_t i);
+void report__func_close(const struct report *rep, size_t i);
 
 #endif

@@ -212,6 +212,16 @@ int stream__finish(struct stream *s)
 		return -ENOMEM;
 	/* Folding can make two samples of one (object, event, offset): sum them. */
 	stream__merge_samples(s, true);
+	/* Read, the samples stay as they are: no room kept to grow (a big
+	 * profile's millions of them). */
+	if (s->samples_nr && s->samples_nr < s->samples_alloc) {
+		struct stream_sample *v = realloc(s->samples, s->samples_nr * sizeof(*v));
+
+		if (v) {
+			s->samples = v;
+			s->samples_alloc = s->samples_nr;
+		}
+	}
 	for (i = 0; i < s->samples_nr; i = j) {
 		struct stream_object *obj = &s->objects[s->samples[i].obj];
 

@@ -532,6 +532,9 @@ add_local:
 	return 0;
 }
 
+/* Objects of up to this size get room for all of it with their first code line. */
+#define CODE_AT_ONCE ((uint64_t)16 << 20)
+
 static int rec_code(struct parser *p)
 {
 	struct stream_object *obj;
@@ -569,6 +572,14 @@ static int rec_code(struct parser *p)
 	end = off + n;
 	if (end > obj->size)
 		return stream_lex__bad(p, "code of object %s runs past its size %" PRIu64, p->f[1], obj->size);
+	/* The object's size at once (all but a huge one's): its code comes in
+	 * lines of a few dozen bytes, and growing by doubling would leave up
+	 * to as much room unused again as a big profile has code. */
+	if (!obj->code && obj->size <= CODE_AT_ONCE) {
+		if (!(obj->code = malloc(obj->size ? obj->size : 1)))
+			return stream_lex__oom(p);
+		obj->code_alloc = obj->size;
+	}
 	if (end > obj->code_nr && VEC_GROW(obj->code, end, obj->code_alloc))
 		return stream_lex__oom(p);
 	for (i = 0; i < n; i++) {

@@ -29,12 +29,51 @@ static int sample_cmp(const void *a, const void *b)
 	return 0;
 }
 
+static bool samples_sorted(const struct stream_sample *v, size_t nr)
+{
+	for (size_t i = 1; i < nr; i++)
+		if (sample_cmp(&v[i - 1], &v[i]) > 0)
+			return false;
+	return true;
+}
+
+/*
+ * Sort the samples by key. Reading merges each time the array fills: what
+ * the last merge left (samples_merged) is sorted already, unless folding
+ * renumbered objects since, and a stream written in order needs no sort at
+ * all; so the new tail alone is sorted, then the two runs merged, rather
+ * than sorting everything again each time (a big stream's millions).
+ */
+static void sort_samples(struct stream *s)
+{
+	struct stream_sample *v = s->samples, *tmp;
+	size_t nr = s->samples_nr, head = s->samples_merged, i, j, k;
+
+	if (samples_sorted(v, nr))
+		return;
+	if (head > nr || !samples_sorted(v, head))
+		head = 0;
+	if (!samples_sorted(v + head, nr - head))
+		qsort(v + head, nr - head, sizeof(*v), sample_cmp);
+	if (!head || sample_cmp(&v[head - 1], &v[head]) <= 0)
+		return;
+	tmp = malloc(head * sizeof(*tmp));
+	if (!tmp) {
+		qsort(v, nr, sizeof(*v), sample_cmp);
+		return;
+	}
+	memcpy(tmp, v, head * sizeof(*tmp));
+	/* the head from tmp, the tail in place: k never passes j */
+	for (i = 0, j = head, k = 0; i < head; k++)
+		v[k] = j < nr && sample_cmp(&v[j], &tmp[i]) < 0 ? v[j++] : tmp[i++];
+	free(tmp);
+}
+
 int stream__merge_samples(struct stream *s, bool saturate)
 {
 	size_t n = 0;
 
-	if (s->samples_nr)
-		qsort(s->samples, s->samples_nr, sizeof(*s->samples), sample_cmp);
+	sort_samples(s);
 	for (size_t i = 0; i < s->samples_nr; i++) {
 		struct stream_sample *last = n ? &s->samples[n - 1] : NULL;
 

@@ -79,6 +79,37 @@ check "--listing: the top pair, then BASE's and NEW's block in the report's layo
 	 grep -q '^NEW:  \`JS:mix-2-turbofan\` :: block 0x49 :: 24.88% total samples$' '$tmp/v8-list.txt' &&
 	 grep -q '^ *[0-9.]*% *rol     ecx, 5$' '$tmp/v8-list.txt'"
 
+# 2b. The text shows the shown pairs alone, so it compares the blocks of a
+# function only while it could hold one (the most that could first, in
+# rounds from 64 functions): its pairs must be those --json, which compares
+# every function, shows, in the same order, on a comparison of more than 64.
+for t in "--min-delta 0 --top 5" "--min-delta 0 --top 40" "--counts --min-delta 0 --top 12"; do
+	# shellcheck disable=SC2086
+	hb diff $t "$tmp/v8-changed.hbs" "$tmp/v8-changed-2.hbs" >"$tmp/top.txt" 2>/dev/null &&
+		hb diff $t --json "$tmp/v8-changed.hbs" "$tmp/v8-changed-2.hbs" >"$tmp/top.json" 2>/dev/null
+	node -e '
+	const fs = require("fs");
+	const d = JSON.parse(fs.readFileSync(process.argv[1]));
+	const text = fs.readFileSync(process.argv[2], "utf8").split("\n");
+	const want = [];
+	for (const f of d.functions)
+		for (const p of f.blocks)
+			if (p.shown) want.push([p.rank, ["base", "new"].filter((s) => p[s]).map((s) => "0x" +
+				p[s].start.toString(16)).join(" -> ")]);
+	want.sort((a, b) => a[0] - b[0]);
+	const at = text.findIndex((l) => l.includes("[Block]"));
+	const got = text.slice(at + 1).filter((l) => l.includes(" :: block ")).map((l) => l.split(" :: block ")[1]);
+	const compared = d.functions.filter((f) => f.compared).length;
+	const ok = compared > 64 && want.length && JSON.stringify(got) === JSON.stringify(want.map((w) => w[1]));
+	if (!ok) console.error(`${compared} compared; text ${JSON.stringify(got)}\njson ${JSON.stringify(want)}`);
+	process.exit(ok ? 0 : 1);' "$tmp/top.json" "$tmp/top.txt" 2>"$tmp/top.err"
+	if [ $? -eq 0 ]; then
+		ok "diff $t: the text's pairs are those --json ranks first (over $(grep -c '"compared": true' "$tmp/top.json") compared functions)"
+	else
+		not_ok "diff $t: the text's pairs are those --json ranks first" "$tmp/top.err"
+	fi
+done
+
 # 3. wasmtime, -O opt-level=0 against 2: the loops pair through wasm offsets,
 # which each side's own report gives (the .cwasm's address map); hash's body
 # is 0xa4..0x114 and mix's 0x114..0x174 (wasm-objdump -d base.wasm).

@@ -46,8 +46,12 @@ const DUMP = `(() => {
 		total: Number(t.dataset.total), jit: Number(t.dataset.jit),
 		classes: Array.from(document.querySelectorAll('#classes tr[data-class]'),
 			(r) => [r.dataset.class, Number(r.dataset.samples)]),
-		table: Array.from(document.querySelectorAll('#ftable tbody tr'),
+		table: Array.from(document.querySelectorAll('#ftable tbody tr[data-func]'),
 			(r) => [r.dataset.func, r.cells[1].textContent, Number(r.cells[3].textContent)]),
+		ranked: Array.from(document.querySelectorAll('#ftable tbody tr:not(.more)'),
+			(r) => [Number(r.cells[0].textContent), r.cells[1].firstChild.textContent,
+				Number(r.cells[3].textContent), r.className]),
+		more: Array.from(document.querySelectorAll('#ftable tbody tr.more'), (r) => Number(r.dataset.functions)),
 		functions: Array.from(document.querySelectorAll('section.func'), (s) => ({
 			id: s.id, name: s.dataset.name, samples: Number(s.dataset.samples),
 			address: Number(s.dataset.address), pid: Number(s.dataset.pid),
@@ -75,12 +79,36 @@ const DUMP = `(() => {
 const BARS = "(window.bars = Array.from(document.querySelectorAll('.listing i.bar'), " +
 	"(i) => getComputedStyle(i).backgroundColor.match(/\\d+/g).slice(0, 3).map(Number)))";
 
+// A page of every function (--all) carries each listing and graph as data,
+// built when its function first comes into view: scrolled to, one after the
+// other, every one is built (and the checks after see the built page).
+const BUILD_ALL = `(async () => {
+	const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+	for (const s of document.querySelectorAll('section.func')) {
+		s.scrollIntoView();
+		await frame();
+	}
+	window.scrollTo(0, 0);
+	await frame();
+	return document.querySelectorAll('script.fdata').length === 0 &&
+		Array.from(document.querySelectorAll('section.func')).every((s) =>
+			!s.querySelector('.panes') || s.querySelector('table.listing tbody'));
+})()`;
+
 function spec(shownFile, allFile, out, columns) {
 	const shown = read(shownFile), all = read(allFile);
 	const fs_ = shown.functions, drawn = fs_.filter((f) => f.disassembled && f.blocks.length);
-	const steps = [
+	const lazy = shown.selection.all && fs_.some((f) => f.disassembled);
+	const steps = lazy ? [
+		{ name: 'the listings and graphs come as data, the functions out of view not built yet', eval:
+			"document.querySelectorAll('script.fdata').length > 0 && " +
+			"Array.from(document.querySelectorAll('section.func')).some((s) => s.querySelector('script.fdata') && " +
+			"!s.querySelector('tbody') && !s.querySelector('svg.cfg'))" },
+		{ name: 'scrolled to, each function is built: its listing and graph', eval: BUILD_ALL },
+	] : [];
+	steps.push(
 		{ name: `${fs_.length} functions, each with its section`, selector: 'section.func', count: fs_.length },
-		{ name: `a row in the table of functions each`, selector: '#ftable tbody tr', count: fs_.length },
+		{ name: `a row in the table of functions each, linked to it`, selector: '#ftable tbody tr[data-func] a[href^="#f"]', count: fs_.length },
 		{ name: `a graph, or why there is none, for each function with blocks (${drawn.length})`,
 			selector: 'section.func svg.cfg, section.func p.nograph', count: drawn.length },
 		{ name: 'each graph draws the boxes its pane announces', eval:
@@ -99,7 +127,11 @@ function spec(shownFile, allFile, out, columns) {
 			"Array.from(s.querySelectorAll('tbody.blk')).every((b) => { const g = document.getElementById(b.dataset.box); " +
 			"return g && g.matches('svg.cfg g.node') && s.contains(g); }))" },
 		{ name: 'nothing is marked yet', eval: "document.querySelectorAll('.hl').length === 0" },
-	];
+		{ name: `the table ranks every sampled function (${shown.sampled_functions.length})`, eval:
+			`document.querySelectorAll('#ftable tbody tr:not(.more)').length + Array.from(document.querySelectorAll(` +
+			`'#ftable tbody tr.more'), (r) => Number(r.dataset.functions)).reduce((a, b) => a + b, 0) === ` +
+			`${shown.sampled_functions.length}` },
+	);
 	if (columns)
 		for (const c of ['clif', 'wasm', 'src'])
 			steps.push({ name: `[${c === 'src' ? 'Source' : c === 'clif' ? 'CLIF' : 'Wasm'}] cells with text`,
@@ -214,7 +246,17 @@ function check(dumpFile, shownFile, allFile, textFile) {
 	report(same(got, want), `the page lists the JSON's ${want.length} functions, hottest first, with their samples`,
 		firstDiff(got, want, 'function'));
 	report(same(page.table.map((r) => [r[1], r[2]]), want.map((f) => [f.name, f.samples])),
-		'the table of functions has the same names and samples', firstDiff(page.table, want, 'row'));
+		'the table\'s rows of the functions in the page have their names and samples', firstDiff(page.table, want, 'row'));
+	// Every sampled function ranked as the JSON's sampled_functions, those
+	// without a shown block marked (a tail may be collapsed into a count).
+	const ranked = shown.sampled_functions.map((f, k) => [k + 1, f.display_name, f.samples,
+		f.function !== null ? '' : f.selected ? 'noshow' : 'unsel']);
+	const trows = page.ranked.map((r) => [r[0], r[1], r[2], r[3] === 'out' ? '' : r[3]]);
+	const rbad = trows.filter((r) => !same(r, ranked[r[0] - 1]));
+	report(trows.length + page.more.reduce((a, b) => a + b, 0) === ranked.length && !rbad.length,
+		`the table ranks the ${ranked.length} sampled functions as the JSON's sampled_functions, ` +
+		`those without a shown block marked`, rbad.length ? `row ${JSON.stringify(rbad[0])}, JSON ${JSON.stringify(ranked[rbad[0][0] - 1])}` :
+		`${trows.length} rows and ${page.more} collapsed for ${ranked.length}`);
 
 	// Every block and instruction of each function: those of --json --all.
 	const allOf = matchAll(shown, all);

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "graph.h"
 #include "lib/html.h"
@@ -136,6 +137,112 @@ int graph__write_svg(const struct graph *g, FILE *out)
 			put_node(g, &g->nodes[i], out);
 	}
 	fputs("</svg>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+/* x with one decimal, as the SVG has it ("-0.0" as "0.0": the same number). */
+static void put_num(FILE *out, double x)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.1f", x);
+	fputs(strcmp(buf, "-0.0") ? buf : "0.0", out);
+}
+
+int graph__write_json(const struct graph *g, FILE *out)
+{
+	bool first = true;
+
+	if (!g->laid_out)
+		return -EINVAL;
+	fprintf(out, "{\"id\":\"%s\",\"w\":%.0f,\"h\":%.0f,\"vw\":", g->id, ceil(g->width),
+		ceil(g->height));
+	put_num(out, g->width);
+	fputs(",\"vh\":", out);
+	put_num(out, g->height);
+	fputs(",\"n\":[", out);
+	for (size_t i = 0; i < g->nodes_nr; i++) {
+		const struct graph_node *n = &g->nodes[i];
+		unsigned flags = n->cold | n->emphasis << 1 | n->marked << 2 | (n->members > 1) << 3 |
+				 n->region << 4;
+
+		if (n->collapsed_into != i)
+			continue;
+		fprintf(out, "%s[\"%s\",%u,%u,", first ? "" : ",", n->id, flags, n->members);
+		first = false;
+		put_num(out, n->x - n->w / 2);
+		fputc(',', out);
+		put_num(out, n->y - n->h / 2);
+		fputc(',', out);
+		put_num(out, n->w);
+		fputc(',', out);
+		put_num(out, n->h);
+		fprintf(out, ",%u,%u,", (unsigned)n->fill, (unsigned)n->ink);
+		if (n->href)
+			html_json_str(out, n->href);
+		else
+			fputs("null", out);
+		fputc(',', out);
+		if (n->tooltip)
+			html_json_str(out, n->tooltip);
+		else
+			fputs("null", out);
+		fputs(",[", out);
+		for (size_t l = 0; l < n->lines_nr; l++) {
+			double top = n->y - n->lines_nr * LINE / 2;
+
+			if (l)
+				fputc(',', out);
+			put_num(out, n->x - n->w / 2 + MARGIN_X);
+			fputc(',', out);
+			put_num(out, top + (l + 0.5) * LINE);
+			fputc(',', out);
+			html_json_str(out, n->lines[l]);
+		}
+		fputs("]]", out);
+	}
+	fputs("],\"e\":[", out);
+	first = true;
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+		struct graph_point base;
+		double dx, dy;
+
+		if (e->collapsed || !e->pts_nr)
+			continue;
+		fprintf(out, "%s[\"%s\",\"%s\",\"%s\",%d,%u,%u,%g,%d,[", first ? "" : ",",
+			g->nodes[graph__shown(g, e->from)].id, g->nodes[graph__shown(g, e->to)].id,
+			graph_edge_kind__name(e->kind), e->back, e->count, (unsigned)st.colour, st.width,
+			st.dashed);
+		first = false;
+		for (size_t k = 0; k < e->pts_nr; k++) {
+			if (k)
+				fputc(',', out);
+			put_num(out, e->pts[k].x);
+			fputc(',', out);
+			put_num(out, e->pts[k].y);
+		}
+		fputs("],", out);
+		/* the arrowhead, as put_edge draws it, or none */
+		base = e->pts[e->pts_nr - 1];
+		dx = e->tip.x - base.x;
+		dy = e->tip.y - base.y;
+		if (sqrt(dx * dx + dy * dy) > 0.01) {
+			double hx = -dy * ARROW_HALF_WIDTH, hy = dx * ARROW_HALF_WIDTH;
+			const double v[6] = { e->tip.x, e->tip.y, base.x + hx, base.y + hy, base.x - hx,
+					      base.y - hy };
+
+			for (int k = 0; k < 6; k++) {
+				fputc(k ? ',' : '[', out);
+				put_num(out, v[k]);
+			}
+			fputs("]]", out);
+		} else {
+			fputs("null]", out);
+		}
+	}
+	fputs("]}", out);
 	return ferror(out) ? -EIO : 0;
 }
 

@@ -230,6 +230,24 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen);
  */
 int graph__write_svg(const struct graph *g, FILE *out);
 
+/*
+ * The laid-out graph as data, for a page's script to draw as
+ * graph__write_svg draws it (a page of every function builds each drawing
+ * when it is first seen): one JSON object,
+ *   {"id", "w", "h", "vw", "vh", "n": [NODE...], "e": [EDGE...]}
+ * the svg's id, width and height, and its viewBox's; NODE, a drawn node:
+ *   [id, flags, members, x, y, w, h, fill, ink, href|null, tooltip|null,
+ *    [x, y, line, ...]]
+ * flags 1 cold, 2 emphasis, 4 marked, 8 a run, 16 a region; the box's
+ * corner and size, the colours as integers, each text line with where it
+ * starts; EDGE, a drawn edge:
+ *   [from id, to id, kind, back, count, colour, width, dashed, [x, y, ...],
+ *    [the arrowhead's three corners, x, y each] | null]
+ * coordinates with one decimal, as the SVG writes them, the texts made safe
+ * as html_json_str makes them. Returns 0, -EINVAL (not laid out), -EIO.
+ */
+int graph__write_json(const struct graph *g, FILE *out);
+
 /* graph__write_svg into a new string (*len its length); NULL on failure, errno set. */
 char *graph__svg(const struct graph *g, size_t *len);
 

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* A function's listing as an HTML table (html-listing.h). */
+#define _GNU_SOURCE	/* strndup */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lib/util.h"
@@ -189,6 +191,24 @@ void html_listing__meta(FILE *out, const struct report_func *f)
 	fputs("</p>\n", out);
 }
 
+/* The table's opening and its head; *ncols (may be NULL) its columns. */
+static int listing_head(FILE *out, const bool *cols, size_t *ncols)
+{
+	size_t n = 4;
+
+	fputs("<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Offset</th>"
+	      "<th>Assembly</th>", out);
+	for (int c = 0; c < REPORT_COL__NR; c++)
+		if (cols[c]) {
+			fprintf(out, "<th class=\"%s\">%s</th>", col_class[c], col_head[c]);
+			n++;
+		}
+	fputs("</tr></thead>\n", out);
+	if (ncols)
+		*ncols = n;
+	return ferror(out) ? -1 : 0;
+}
+
 int html_listing__write(FILE *out, const struct html_listing *l)
 {
 	const struct report_func *f = l->f;
@@ -196,14 +216,7 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 	size_t ncols = 4;
 	int32_t cur = -2;
 
-	fputs("<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Offset</th>"
-	      "<th>Assembly</th>", out);
-	for (int c = 0; c < REPORT_COL__NR; c++)
-		if (cols[c]) {
-			fprintf(out, "<th class=\"%s\">%s</th>", col_class[c], col_head[c]);
-			ncols++;
-		}
-	fputs("</tr></thead>\n", out);
+	listing_head(out, cols, &ncols);
 	for (size_t i = 0; i < f->rows_nr; i++) {
 		const struct report_row *row = &f->rows[i];
 
@@ -225,6 +238,146 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 	return ferror(out) ? -EIO : 0;
 }
 
+/* A row's bar and share, as put_row writes them. */
+static void row_heat(const struct html_listing *l, const struct report_row *row, char pct[64],
+		     unsigned *width, uint32_t *colour)
+{
+	double share = report_graph__share(l->rep, row->samples);
+	double t = l->bar_max ? (double)row->samples / (double)l->bar_max : 0;
+	char w[32];
+
+	fmt_pct(pct, 64, share * 100);
+	*colour = l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill;
+	/* html_page__bar's width */
+	if (!(t > 0)) {
+		*width = 0;
+		return;
+	}
+	snprintf(w, sizeof(w), "%.0f", t > 1 ? 100.0 : t < 0.02 ? 2.0 : t * 100);
+	*width = (unsigned)strtoul(w, NULL, 10);
+}
+
+static void data_row(FILE *out, const struct html_listing *l, const struct report_row *row,
+		     const bool *cols)
+{
+	const struct report_func *f = l->f;
+	unsigned what = 0, width = 0;
+	bool cells = false;
+	uint32_t colour = 0;
+	char pct[64];
+
+	for (int c = 0; c < REPORT_COL__NR; c++)
+		cells |= cols[c];
+	what |= row->flags & INSN_DATA ? 1 : 0;
+	what |= row->target_block >= 0 && (size_t)row->target_block < f->blocks_nr ? 2 : 0;
+	what |= row->samples ? 4 : 0;
+	what |= cells ? 8 : 0;
+	what |= row->line_text ? 16 : 0;
+	fprintf(out, "[%u,", row->size);
+	html_json_str(out, row->text);
+	if (what)
+		fprintf(out, ",%u", what);
+	if (what & 2)
+		fprintf(out, ",%" PRIu32, f->blocks[row->target_block].start);
+	if (what & 4) {
+		row_heat(l, row, pct, &width, &colour);
+		fprintf(out, ",%" PRIu64 ",\"%s\",%u,%u", row->samples, pct, width, (unsigned)colour);
+	}
+	if (what & 8) {
+		bool first = true;
+
+		fputs(",[", out);
+		for (int c = 0; c < REPORT_COL__NR; c++) {
+			const struct report_cell *cell = &row->cells[c];
+
+			if (!cols[c])
+				continue;
+			if (!first)
+				fputc(',', out);
+			first = false;
+			if (!cell->text)
+				fputs("null", out);
+			else if (cell->ditto)
+				fputc('0', out);
+			else
+				html_json_str(out, cell->text);
+		}
+		fputc(']', out);
+	}
+	if (what & 16) {
+		const char *base = strrchr(row->source_file, '/');
+		char *text = strndup(row->line_text, row->line_len);
+
+		fputs(",[", out);
+		html_json_str(out, base ? base + 1 : row->source_file);
+		fprintf(out, ",%" PRIu32 ",", row->source_line);
+		html_json_str(out, text ? text : "");
+		fputc(']', out);
+		free(text);
+	}
+	fputc(']', out);
+}
+
+int html_listing__data(FILE *out, const struct html_listing *l)
+{
+	const struct report_func *f = l->f;
+	const bool *cols = f->show;
+	size_t ncols = 4, i = 0;
+	bool first = true;
+	char pct[64];
+
+	fprintf(out, "{\"p\":\"%s\",\"c\":[", l->prefix);
+	for (int c = 0; c < REPORT_COL__NR; c++)
+		if (cols[c])
+			fprintf(out, "%s\"%s\"", ncols++ > 4 ? "," : "", col_class[c]);
+	fprintf(out, "],\"n\":%zu,\"b\":[", ncols);
+	while (i < f->rows_nr) {
+		int32_t b = f->rows[i].block;
+		const struct report_block *blk;
+		uint32_t drawn;
+
+		if (b < 0 || (size_t)b >= f->blocks_nr)
+			break;
+		blk = &f->blocks[b];
+		drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
+		fprintf(out, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",\"%s\",%" PRIu32 ",%d,",
+			first ? "\n" : ",\n", blk->start, blk->end, blk->samples,
+			blk->samples ? fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100) : "",
+			blk->rank, blk->shown);
+		first = false;
+		if (l->g)
+			fprintf(out, "%" PRIu32 ",%" PRIu32 ",[", f->blocks[drawn].start,
+				drawn != (uint32_t)b ? l->g->nodes[drawn].members : 0);
+		else
+			fputs("-1,0,[", out);
+		for (bool r0 = true; i < f->rows_nr && f->rows[i].block == b; i++, r0 = false) {
+			if (!r0)
+				fputc(',', out);
+			data_row(out, l, &f->rows[i], cols);
+		}
+		fputs("]]", out);
+	}
+	fputs("],\n\"t\":", out);
+	if (i < f->rows_nr) {
+		fputc('[', out);
+		for (bool r0 = true; i < f->rows_nr; i++, r0 = false) {
+			if (!r0)
+				fputc(',', out);
+			data_row(out, l, &f->rows[i], cols);
+		}
+		fputc(']', out);
+	} else {
+		fputs("null", out);
+	}
+	fputs(",\n\"g\":", out);
+	if (l->g)
+		graph__write_json(l->g, out);
+	else
+		fputs("null", out);
+	fputs("}", out);
+	return ferror(out) ? -EIO : 0;
+}
+
 int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
 {
 	const struct report_func *f = l->f;
@@ -240,19 +393,28 @@ int html_listing__function(FILE *out, struct html_listing *l, const struct repor
 		fputs(".</p>\n", out);
 		return ferror(out) ? -EIO : 0;
 	}
-	fputs("<div class=\"panes\">\n", out);
+	fprintf(out, "<div class=\"panes%s\">\n", f->rows_nr > HTML_LISTING_TALL ? " tall" : "");
 	/* folded after painting: what the paint leaves warm stays drawn */
 	ret = report_graph__build_painted(&g, l->rep, f, l->prefix, NULL, l->heat, 0, paint);
 	if (!ret)
 		ret = report_graph__fit(&g, f->blocks_nr, &fit);
 	if (!ret)
-		ret = html_page__graph(out, &g, &fit, &drawn);
+		ret = html_page__graph(out, &g, &fit, !l->data, &drawn);
 	if (!ret) {
 		l->g = drawn ? &g : NULL;
 		fputs("<div class=\"listing-pane\">", out);
-		ret = html_listing__write(out, l);
+		if (l->data)
+			ret = listing_head(out, f->show, NULL) < 0 ? -EIO : 0;
+		else
+			ret = html_listing__write(out, l);
+		fputs(l->data ? "</table>\n</div>\n</div>\n" : "</div>\n</div>\n", out);
+		if (!ret && l->data) {
+			fprintf(out, "<script type=\"application/json\" class=\"fdata\" id=\"%s-data\">",
+				l->prefix);
+			ret = html_listing__data(out, l);
+			fputs("</script>\n", out);
+		}
 		l->g = NULL;
-		fputs("</div>\n</div>\n", out);
 	}
 	graph__release(&g);
 	return ret;

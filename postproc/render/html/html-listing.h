@@ -53,7 +53,16 @@ struct html_listing {
 	bool plain_bars;		/* every bar HTML_BAR_PLAIN, its length the only
 					 * message (a page whose reds and greens say
 					 * change); else coloured by the row's heat */
+	/* The listing and graph as data (html_listing__data), which the page's
+	 * script builds into this same markup when the function first comes
+	 * into view: a page of every function (--all), or one whose functions
+	 * would not all fit its budget as markup. */
+	bool data;
 };
+
+/* Rows from which a listing scrolls in a box of its own beside its graph
+ * (class "tall" on its panes), opened at its hottest block. */
+#define HTML_LISTING_TALL 400
 
 /* The line of facts about f's code (<p class="meta">): kind, pid, address and
  * size, code load, file, symbol, wasm function, what was not placed. */
@@ -61,6 +70,23 @@ void html_listing__meta(FILE *out, const struct report_func *f);
 
 /* Write l's listing. Returns 0 or -EIO when out has an error. */
 int html_listing__write(FILE *out, const struct html_listing *l);
+
+/*
+ * l's listing and its drawn graph (l->g, or none) as data for the page's
+ * script (html-page.h: <script type="application/json" class="fdata">),
+ * which builds the markup html_listing__write and graph__write_svg write:
+ *   {"p": PREFIX, "n": columns, "c": [its column classes], "b": [BLOCK...],
+ *    "t": [ROW...] | null, "g": graph__write_json | null}
+ * BLOCK: [start, end, samples, share, rank, shown, box, members, [ROW...]]
+ * (share "" without samples; rank 0: none; box the start of the block whose
+ * box it is drawn in, -1 without a graph; members of that box when it is
+ * not its own); ROW: [size, text, what, ...] where the bits of what say
+ * which follow, in this order: 1 a data row; 2 the start of the block it
+ * goes to; 4 samples, share, bar width and colour; 8 its cells (null
+ * absent, 0 as above, else the text); 16 its source line [file, line, text].
+ * Returns 0 or -EIO.
+ */
+int html_listing__data(FILE *out, const struct html_listing *l);
 
 /*
  * A function's part of a page: its facts (html_listing__meta), then, when it

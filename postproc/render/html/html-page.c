@@ -134,7 +134,8 @@ void html_page__edge_keys(FILE *out)
 	edge_key(out, GRAPH_EDGE_TAKEN, true, "back edge (loop)");
 }
 
-int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool *drawn)
+int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool svg,
+		     bool *drawn)
 {
 	char err[256], what[128];
 	int ret = -E2BIG;
@@ -163,7 +164,7 @@ int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *
 	      " title=\"fit the pane\">fit</button><span>", out);
 	html_puts(out, what);
 	fputs("</span></div>\n<div class=\"cfg-box\">", out);
-	ret = graph__write_svg(g, out);
+	ret = svg ? graph__write_svg(g, out) : 0;
 	fputs("</div></div>\n", out);
 	*drawn = !ret;
 	return ret;

@@ -62,11 +62,13 @@ void html_page__edge_keys(FILE *out);
 
 /*
  * A graph pane (<div class="cfg-pane">) of a function: g, folded as fit
- * says (report_graph__fit), laid out and drawn with the zoom buttons, or a
- * line saying why there is no drawing. *drawn says which. Returns 0,
- * -ENOMEM, or -EIO on a write error.
+ * says (report_graph__fit), laid out and drawn with the zoom buttons (or,
+ * without svg, laid out with its box left empty, for the page's script to
+ * draw from graph__write_json), or a line saying why there is no drawing.
+ * *drawn says which. Returns 0, -ENOMEM, or -EIO on a write error.
  */
-int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool *drawn);
+int html_page__graph(FILE *out, struct graph *g, const struct report_graph_fit *fit, bool svg,
+		     bool *drawn);
 
 /* A table cell (its end tag left out) with a bar t (0..1) of its width in
  * colour rgb: <td><i class=bar ...></i>; an empty cell when t is not > 0. */

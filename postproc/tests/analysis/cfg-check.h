@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "analysis/cfg-text.h"
 #include "analysis/cfg.h"
 
 /*
@@ -67,14 +68,65 @@ static inline void check_shape(const struct cfg_func *f)
 			assert_int_equal(cfg_func__block_at(f, f->insns[i].off), -1);
 }
 
+/*
+ * What ranking relies on, for every input of these tests: built again from
+ * in without text (CFG_NO_TEXT), the same instructions, blocks and tables,
+ * and every instruction's text written alone (cfg_text__insn) is f's.
+ */
+static inline void check_texts(const struct cfg_func *f, const struct cfg_input *in)
+{
+	struct cfg_input bare = *in;
+	struct cfg_text *t;
+	struct cfg_func g;
+	char buf[CFG_TEXT_MAX];
+
+	bare.flags |= CFG_NO_TEXT;
+	assert_int_equal(cfg_func__build_from(&g, &bare, NULL, 0), 0);
+	assert_int_equal(g.insns_nr, f->insns_nr);
+	assert_int_equal(g.blocks_nr, f->blocks_nr);
+	assert_int_equal(g.tables_nr, f->tables_nr);
+	assert_int_equal(g.code_end, f->code_end);
+	assert_int_equal(g.bad_targets, f->bad_targets);
+	for (size_t i = 0; i < f->insns_nr; i++) {
+		assert_int_equal(g.insns[i].off, f->insns[i].off);
+		assert_int_equal(g.insns[i].size, f->insns[i].size);
+		assert_int_equal(g.insns[i].flags, f->insns[i].flags);
+		assert_int_equal(g.insns[i].target, f->insns[i].target);
+		assert_null(g.insns[i].text);
+	}
+	for (size_t b = 0; b < f->blocks_nr; b++) {
+		assert_int_equal(g.blocks[b].start, f->blocks[b].start);
+		assert_int_equal(g.blocks[b].end, f->blocks[b].end);
+		assert_int_equal(g.blocks[b].first, f->blocks[b].first);
+		assert_int_equal(g.blocks[b].nr, f->blocks[b].nr);
+		assert_int_equal(g.blocks[b].falls_through, f->blocks[b].falls_through);
+	}
+	for (size_t k = 0; k < f->tables_nr; k++) {
+		assert_int_equal(g.tables[k].jump, f->tables[k].jump);
+		assert_int_equal(g.tables[k].first, f->tables[k].first);
+		assert_int_equal(g.tables[k].nr, f->tables[k].nr);
+		assert_int_equal(g.tables[k].entry_size, f->tables[k].entry_size);
+	}
+	cfg_func__release(&g);
+
+	assert_int_equal(cfg_text__open(&t, in, NULL, 0), 0);
+	for (size_t i = 0; i < f->insns_nr; i++)
+		assert_string_equal(cfg_text__insn(t, &f->insns[i], buf), f->insns[i].text);
+	cfg_text__close(t);
+}
+
 static inline void build(struct cfg_func *f, int e_machine, const uint8_t *code, size_t size)
 {
+	/* JIT code: the cases here test the trailing-data detection too */
+	struct cfg_input in = {
+		.e_machine = e_machine, .code = code, .size = size, .flags = CFG_TRAILING_DATA,
+	};
 	char err[128] = "";
 
-	/* JIT code: the cases here test the trailing-data detection too */
-	assert_int_equal(cfg_func__build(f, e_machine, code, size, CFG_TRAILING_DATA, err, sizeof(err)), 0);
+	assert_int_equal(cfg_func__build_from(f, &in, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	check_shape(f);
+	check_texts(f, &in);
 }
 
 static inline void assert_block(const struct cfg_func *f, size_t b, uint32_t start, uint32_t end)

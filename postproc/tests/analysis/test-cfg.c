@@ -429,6 +429,7 @@ static void build_seeded(struct cfg_func *f, const uint8_t *code, size_t size, u
 	assert_int_equal(cfg_func__build_from(f, &in, err, sizeof(err)), 0);
 	assert_string_equal(err, "");
 	check_shape(f);
+	check_texts(f, &in);
 }
 
 /* call-out.S, at 0x7f0000018060: calls before and after the function */
@@ -559,7 +560,7 @@ static void a_sampled_offset_resynchronises_the_sweep(void **state)
 	assert_int_equal(insn(&f, 0x5)->target, 0x3);
 	/* the guessed mov would run across the sampled instruction: its first byte is
 	 * data, which ends its block, and the sweep goes on in step with objdump */
-	assert_int_equal(insn(&f, 0x1)->flags, INSN_DATA);
+	assert_int_equal(insn(&f, 0x1)->flags, INSN_DATA | INSN_CUT);
 	assert_string_equal(insn(&f, 0x1)->text, ".byte   0xb8");
 	assert_string_equal(insn(&f, 0x2)->text, "nop");
 	assert_int_equal(f.code_end, 0x8);
@@ -587,7 +588,7 @@ static void the_more_sampled_of_two_overlapping_offsets_wins(void **state)
 	assert_string_equal(insn(&f, 0x3)->text, "ret");
 	/* the colder one keeps a row, cut short to data before the hotter one */
 	assert_int_equal(insn(&f, 0x2)->size, 1);
-	assert_int_equal(insn(&f, 0x2)->flags, INSN_DATA);
+	assert_int_equal(insn(&f, 0x2)->flags, INSN_DATA | INSN_CUT);
 	assert_string_equal(insn(&f, 0x2)->text, ".byte   0xb8");
 	cfg_func__release(&f);
 }

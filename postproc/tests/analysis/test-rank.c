@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis/rank.h"
+#include "lib/strbuf.h"
 #include "tests/stream/stream-text.h"
 
 /*
@@ -133,11 +134,26 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	assert_int_equal(alpha->samples, 43);
 	assert_int_equal(alpha->unaligned, 2);
 	assert_int_equal(alpha->outside, 1);
-	assert_int_equal(alpha->cfg.blocks_nr, 3);
-	assert_int_equal(alpha->block_samples[0], 10);
-	assert_int_equal(alpha->block_samples[1], 30);
-	assert_int_equal(alpha->block_samples[2], 0);
-	assert_int_equal(alpha->insn_samples[1], 30);
+	assert_int_equal(alpha->blocks_nr, 3);
+	/* what ranking keeps: the sampled blocks, by address, and their rows */
+	assert_int_equal(alpha->sums_nr, 2);
+	assert_int_equal(r.sums[alpha->first_sum].start, 0x0);
+	assert_int_equal(r.sums[alpha->first_sum].samples, 10);
+	assert_int_equal(r.sums[alpha->first_sum + 1].start, 0x5);
+	assert_int_equal(r.sums[alpha->first_sum + 1].samples, 30);
+	assert_int_equal(r.sums[alpha->first_sum + 1].insns, 3);
+	assert_int_equal(r.sums[alpha->first_sum + 1].row_max, 30);
+	assert_int_equal(alpha->row_max, 30);
+	/* disassembled again: the same blocks, every count */
+	struct rank_decoded d;
+
+	assert_int_equal(rank__decode(&r, 0, &d), 0);
+	assert_int_equal(d.cfg.blocks_nr, 3);
+	assert_int_equal(d.block_samples[0], 10);
+	assert_int_equal(d.block_samples[1], 30);
+	assert_int_equal(d.block_samples[2], 0);
+	assert_int_equal(d.insn_samples[1], 30);
+	assert_string_equal(d.cfg.insns[1].text, "inc     ecx");
 	assert_int_equal(r.funcs[2].status, RANK_NO_CODE);
 	assert_int_equal(r.funcs[3].status, RANK_FAILED);
 	assert_non_null(r.funcs[3].error);
@@ -159,9 +175,12 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	/* 0 < 50, 30 < 50, then 60 >= 50. */
 	assert_int_equal(r.shown_nr, 2);
 	assert_true(alpha->shown && beta->shown);
-	assert_int_equal(alpha->block_rank[1], 1);
-	assert_int_equal(alpha->block_rank[0], 3);
-	assert_int_equal(alpha->block_rank[2], 0);
+	assert_int_equal(d.block_rank[1], 1);
+	assert_int_equal(d.block_rank[0], 3);
+	assert_int_equal(d.block_rank[2], 0);
+	assert_int_equal(r.sums[alpha->first_sum].rank, 3);
+	assert_int_equal(r.sums[alpha->first_sum + 1].rank, 1);
+	rank_decoded__release(&d);
 	rank__release(&r);
 	stream__release(&s);
 }
@@ -299,12 +318,13 @@ static void sampled_bytes_after_the_return_are_code(void **state)
 	                  "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\n"
 	                  "sample 1 0 0x0 1 1\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
-	assert_int_equal(r.funcs[0].cfg.code_end, 5);
-	assert_int_equal(r.funcs[0].cfg.blocks_nr, 2);
-	assert_int_equal(r.funcs[0].block_samples[0], 1);
-	assert_int_equal(r.funcs[0].block_samples[1], 2);
-	assert_int_equal(r.funcs[1].cfg.code_end, 1);
-	assert_int_equal(r.funcs[1].cfg.blocks_nr, 1);
+	assert_int_equal(r.funcs[0].code_end, 5);
+	assert_int_equal(r.funcs[0].blocks_nr, 2);
+	assert_int_equal(r.funcs[0].sums_nr, 2);
+	assert_int_equal(r.sums[r.funcs[0].first_sum].samples, 1);
+	assert_int_equal(r.sums[r.funcs[0].first_sum + 1].samples, 2);
+	assert_int_equal(r.funcs[1].code_end, 1);
+	assert_int_equal(r.funcs[1].blocks_nr, 1);
 	assert_int_equal(r.outside_samples, 0);
 	assert_int_equal(r.unaligned_samples, 0);
 	assert_int_equal(r.blocks_nr, 3);
@@ -344,12 +364,12 @@ static void wasmtime_constants_are_data_in_a_code_load_and_in_the_cwasm(void **s
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	for (int k = 0; k < 2; k++) {
 		assert_int_equal(r.funcs[k].status, RANK_DISASSEMBLED);
-		assert_int_equal(r.funcs[k].cfg.code_end, 0x19);
-		assert_int_equal(r.funcs[k].cfg.blocks_nr, 1);
-		assert_int_equal(r.funcs[k].cfg.blocks[0].end, 0x19);
+		assert_int_equal(r.funcs[k].code_end, 0x19);
+		assert_int_equal(r.funcs[k].blocks_nr, 1);
+		assert_int_equal(r.sums[r.funcs[k].first_sum].end, 0x19);
 	}
-	assert_int_equal(r.funcs[2].cfg.code_end, 64);
-	assert_true(r.funcs[2].cfg.blocks_nr > 1);
+	assert_int_equal(r.funcs[2].code_end, 64);
+	assert_true(r.funcs[2].blocks_nr > 1);
 	assert_int_equal(r.outside_samples, 0);
 	rank__release(&r);
 	stream__release(&s);
@@ -432,6 +452,109 @@ static void no_event_gives_an_empty_rank(void **state)
 	stream__release(&s);
 }
 
+/*
+ * 300 objects of two codes (the loop; the V8 table of BR_TABLE-like shape is
+ * not needed: every object has a branch with a target), with samples that
+ * make ties and a cold tail: ranked on one thread and on four, the ranking
+ * and everything kept of each object are the same, and each object
+ * disassembled again gives the blocks and counts it ranked with.
+ */
+static void threads_rank_as_one_does(void **state)
+{
+	struct rank_opts o = { .percent = 20.0, .top = NO_TOP };
+	struct strbuf sb = { 0 };
+	struct stream s;
+	struct rank one, four;
+
+	strbuf_addstr(&sb, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 9000 9000\n");
+	for (int i = 0; i < 300; i++) {
+		strbuf_addf(&sb, "object %d jit pid=1 e_machine=62 addr=0x%x size=16 code-index=%d "
+			    "load-time=1 dump=d name=f%d\ncode %d 0x0 " LOOP "\n", i, 0x1000 + i * 16,
+			    i, i, i);
+		strbuf_addf(&sb, "sample %d 0 0x5 %d %d\nsample %d 0 0x0 %d %d\n", i, 1 + (i * 7) % 50,
+			    1 + (i * 7) % 50, i, 1 + i % 3, 1 + i % 3);
+		if (i % 5 == 0)
+			strbuf_addf(&sb, "sample %d 0 0xf 2 2\n", i);
+	}
+	strbuf_addstr(&sb, "end\n");
+	assert_false(sb.oom);
+	stream_text__load(&s, sb.buf);
+	for (int lazy = 0; lazy < 2; lazy++) {
+		o.no_threshold = !lazy;
+		setenv("HOTBLOCKS_THREADS", "1", 1);
+		assert_int_equal(rank__build(&one, &s, 0, &o), 0);
+		setenv("HOTBLOCKS_THREADS", "4", 1);
+		assert_int_equal(rank__build(&four, &s, 0, &o), 0);
+		unsetenv("HOTBLOCKS_THREADS");
+		assert_int_equal(one.funcs_nr, 300);
+		assert_int_equal(four.funcs_nr, one.funcs_nr);
+		assert_int_equal(four.blocks_nr, one.blocks_nr);
+		assert_int_equal(four.shown_nr, one.shown_nr);
+		assert_int_equal(four.sums_nr, one.sums_nr);
+		assert_int_equal(four.insns_nr, one.insns_nr);
+		assert_int_equal(four.targets_nr, one.targets_nr);
+		assert_int_equal(four.skipped_objects, one.skipped_objects);
+		/* lazily, the cold tail is never disassembled */
+		assert_true(lazy ? one.skipped_objects > 0 : one.skipped_objects == 0);
+		for (size_t i = 0; i < one.blocks_nr; i++) {
+			assert_int_equal(four.blocks[i].func, one.blocks[i].func);
+			assert_int_equal(four.blocks[i].start, one.blocks[i].start);
+			assert_int_equal(four.blocks[i].samples, one.blocks[i].samples);
+			assert_int_equal(four.sums[four.blocks[i].sum].rank, i + 1);
+		}
+		for (size_t i = 0; i < one.sums_nr; i++) {
+			assert_int_equal(four.sums[i].start, one.sums[i].start);
+			assert_int_equal(four.sums[i].rank, one.sums[i].rank);
+			assert_int_equal(four.sums[i].first_insn, one.sums[i].first_insn);
+		}
+		assert_memory_equal(four.insns, one.insns, one.insns_nr * sizeof(*one.insns));
+		assert_memory_equal(four.targets, one.targets, one.targets_nr * sizeof(*one.targets));
+		for (size_t k = 0; k < one.funcs_nr; k++) {
+			const struct rank_func *f = &four.funcs[k];
+			struct rank_decoded d;
+			uint32_t off;
+			size_t target;
+
+			assert_int_equal(f->status, one.funcs[k].status);
+			assert_int_equal(f->outside, one.funcs[k].outside);
+			assert_int_equal(f->sums_nr, one.funcs[k].sums_nr);
+			if (f->status != RANK_DISASSEMBLED)
+				continue;
+			/* what was kept is what a disassembly again has */
+			assert_int_equal(rank__decode(&four, k, &d), 0);
+			for (size_t j = 0; j < f->sums_nr; j++) {
+				const struct rank_sum *sum = &four.sums[f->first_sum + j];
+				const struct cfg_block *blk = &d.cfg.blocks[sum->block];
+
+				assert_int_equal(blk->start, sum->start);
+				assert_int_equal(blk->nr, sum->insns);
+				assert_int_equal(d.block_samples[sum->block], sum->samples);
+				assert_int_equal(d.block_rank[sum->block], sum->rank);
+				off = sum->start;
+				target = sum->first_target;
+				for (uint32_t n = 0; n < sum->insns; n++) {
+					const struct cfg_insn *want = &d.cfg.insns[blk->first + n];
+					struct cfg_insn got;
+
+					rank__insn(&four, sum, n, &off, &target, &got);
+					assert_int_equal(got.off, want->off);
+					assert_int_equal(got.size, want->size);
+					assert_int_equal(got.flags, want->flags);
+					if (got.flags & INSN_HAS_TARGET)
+						assert_int_equal(got.target, want->target);
+					assert_int_equal(rank__samples_at(&four, k, got.off),
+							 d.insn_samples[blk->first + n]);
+				}
+			}
+			rank_decoded__release(&d);
+		}
+		rank__release(&one);
+		rank__release(&four);
+	}
+	strbuf_release(&sb);
+	stream__release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -450,6 +573,7 @@ int main(void)
 		cmocka_unit_test(unreachable_percent_counts_against_the_samples_in_code),
 		cmocka_unit_test(functions_are_ordered_hottest_first),
 		cmocka_unit_test(no_event_gives_an_empty_rank),
+		cmocka_unit_test(threads_rank_as_one_does),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

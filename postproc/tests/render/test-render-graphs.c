@@ -73,6 +73,10 @@ static void build(struct fixture *x, const char *text, double percent, bool all)
 	x->ro = (struct rank_opts){ .percent = percent, .top = NO_TOP, .no_threshold = all };
 	assert_int_equal(rank__build(&x->r, &x->s, 0, &x->ro), 0);
 	assert_int_equal(report__build(&x->rep, &x->r, &x->ro, NULL, &o), 0);
+	/* whole functions: each opened here, as an output opens it, for the
+	 * checks below to read (report__release closes them) */
+	for (size_t i = 0; i < x->rep.funcs_nr; i++)
+		assert_int_equal(report__func_open(&x->rep, i), 0);
 }
 
 static void release(struct fixture *x)
@@ -232,7 +236,7 @@ static void listing_rows_blocks_and_links(void **state)
 
 	build(&x, loops, 50.0, false);
 	report_graph__heat(&heat, &x.rep);
-	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, NULL, false };
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, NULL, false, false };
 	f = open_memstream(&buf, &len);
 	assert_int_equal(html_listing__write(f, &l), 0);
 	fclose(f);
@@ -324,7 +328,7 @@ static void painted_graph_and_hooked_listing(void **state)
 	assert_int_equal(graph__collapse_to_fit(&g, 1), 3);
 	graph__release(&g);
 
-	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h, false };
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h, false, false };
 	f = open_memstream(&buf, &len);
 	assert_int_equal(html_listing__write(f, &l), 0);
 	fclose(f);
@@ -413,20 +417,88 @@ static void page_is_self_contained_and_escaped(void **state)
 	assert_null(strstr(page, "<link"));
 	assert_null(strstr(page, "url("));
 	assert_null(strstr(page, "@import"));
-	assert_int_equal(count(page, "http"), count(page, "xmlns=\"http://www.w3.org/2000/svg\"") +
+	/* (the script names the namespaces of the drawings it builds) */
+	assert_int_equal(count(page, "http"), count(page, "http://www.w3.org/2000/svg") +
+						   count(page, "'http://www.w3.org/XML/1998/namespace'") +
 						   count(page, "http-equiv=\"Content-Security-Policy\""));
 	assert_non_null(strstr(page, "default-src 'none'"));
 	/* the header: total, JIT samples, the functions hottest first */
 	assert_non_null(strstr(page, "id=\"totals\" data-total=\"100\" data-jit=\"83\""));
 	assert_int_equal(count(page, "<section class=\"func\""), 2);
 	assert_non_null(strstr(page, "<section class=\"func\" id=\"f0\" data-samples=\"42\" "
-				     "data-address=\"4096\" data-pid=\"7\" data-name=\"&lt;script&gt;"));
+				     "data-address=\"4096\" data-pid=\"7\" data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;"));
 	assert_true(strstr(page, "id=\"f0\" data-samples=\"42\"") <
 		    strstr(page, "id=\"f1\" data-samples=\"41\""));
 	assert_non_null(strstr(page, "<tr data-func=\"f0\">"));
 	assert_int_equal(count(page, "<svg xmlns="), 2);
+	/* each opens at its hottest block: the loop's at 0x5 */
+	assert_non_null(strstr(page, "data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;\">"));
+	/* no budget: nothing said to be left out */
+	assert_null(strstr(page, "id=\"budget\""));
 	free(page);
 	release(&x);
+
+	/*
+	 * Budgets. One byte less than the whole page: as markup it does not
+	 * fit, so the page carries the listings and graphs as data, and both
+	 * functions go in. One byte: both go (the page itself is more, and
+	 * says so), and the loop's command has its name shell-quoted, then
+	 * escaped for the page.
+	 */
+	{
+		struct render_opts o = { .command = "hotblocks --cwasm 'a b' s.hbs" };
+		char *buf = NULL, *full;
+		size_t len = 0;
+		FILE *f;
+
+		build(&x, loops, 50.0, false);
+		full = render_to_string(render_html, &x.rep);
+		assert_int_equal(count(full, "class=\"fdata\""), 0);
+		o.page_budget = strlen(full) - 1;
+		assert_non_null(f = open_memstream(&buf, &len));
+		assert_int_equal(render_html(f, &x.rep, &o), 0);
+		assert_int_equal(fclose(f), 0);
+		assert_true(len <= o.page_budget);
+		assert_int_equal(count(buf, "<section class=\"func\""), 2);
+		assert_int_equal(count(buf, "<script type=\"application/json\" class=\"fdata\" id=\"f0-data\">"), 1);
+		assert_int_equal(count(buf, "class=\"fdata\""), 2);
+		assert_null(strstr(buf, "id=\"budget\""));
+		free(buf);
+
+		o.page_budget = 1;
+		assert_non_null(f = open_memstream(&buf, &len));
+		assert_int_equal(render_html(f, &x.rep, &o), 0);
+		assert_int_equal(fclose(f), 0);
+		assert_int_equal(count(buf, "<section class=\"func\""), 0);
+		assert_non_null(strstr(buf, "data-left-out=\"2\">This page holds <b>0</b> of the 2"));
+		assert_non_null(strstr(buf, "<tr class=\"out\"><td class=\"n\">1</td><td>&lt;script&gt;"));
+		assert_non_null(strstr(buf, "<code class=\"cmd\">hotblocks --html=f1.html --function "
+					    "&#39;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;&#39; --cwasm "
+					    "&#39;a b&#39; s.hbs</code>"));
+		free(buf);
+		free(full);
+		release(&x);
+	}
+
+	/* A name with a quote: closed, escaped, opened again ('\''). */
+	{
+		struct render_opts o = { .page_budget = 1, .command = "hotblocks s.hbs" };
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f;
+
+		build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+		      "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+		      "dump=d name=it's\ncode 0 0x0 " LOOP "\nsample 0 0 0x5 3 3\nend\n", 50.0, false);
+		assert_non_null(f = open_memstream(&buf, &len));
+		assert_int_equal(render_html(f, &x.rep, &o), 0);
+		assert_int_equal(fclose(f), 0);
+		assert_non_null(strstr(buf, "--function &#39;it&#39;\\&#39;&#39;s&#39; s.hbs</code>"));
+		free(buf);
+		release(&x);
+	}
 
 	/* --all with a function that has no code: listed, without a graph */
 	build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"

@@ -123,11 +123,19 @@ static void release(struct fixture *x)
 	stream__release(&x->s);
 }
 
+/* Function i with its blocks and rows (report__func_open; report__release
+ * closes it). */
+static const struct report_func *opened(const struct report *rep, size_t i)
+{
+	assert_int_equal(report__func_open(rep, i), 0);
+	return &rep->funcs[i];
+}
+
 static const struct report_func *func_named(const struct report *rep, const char *name)
 {
 	for (size_t i = 0; i < rep->funcs_nr; i++)
 		if (!strcmp(rep->funcs[i].code.name, name))
-			return &rep->funcs[i];
+			return opened(rep, i);
 	fail_msg("no function %s in the report", name);
 	return NULL;
 }
@@ -196,6 +204,9 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_int_equal(x.rep.funcs_nr, 2);
 	alpha = &x.rep.funcs[0];	/* 43 samples */
 	beta = &x.rep.funcs[1];		/* 31 */
+	/* built when an output opens it */
+	assert_null(alpha->rows);
+	alpha = opened(&x.rep, 0);
 	assert_string_equal(alpha->code.name, "alpha");
 	assert_string_equal(beta->display_name, "beta");
 	assert_string_equal(alpha->kind, "jit");
@@ -205,28 +216,41 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_int_equal(x.rep.shown_nr, 2);
 	assert_int_equal(x.rep.shown[0].func, 1);
 	assert_int_equal(x.rep.shown[0].block, 0);
+	/* the listed blocks only: the shown one */
 	assert_int_equal(x.rep.shown[1].func, 0);
-	assert_int_equal(x.rep.shown[1].block, 1);
-
-	assert_int_equal(alpha->blocks_nr, 3);
-	assert_int_equal(alpha->blocks[0].rank, 3);
-	assert_false(alpha->blocks[0].shown);
-	assert_false(alpha->blocks[0].listed);
-	assert_int_equal(alpha->blocks[1].rank, 2);
-	assert_true(alpha->blocks[1].shown && alpha->blocks[1].listed);
-	assert_int_equal(alpha->blocks[2].rank, 0);
-	assert_int_equal(alpha->blocks[1].insns, 3);
-	/* only block 0x5's rows: inc, cmp, jl */
+	assert_int_equal(x.rep.shown[1].block, 0);
+	assert_false(alpha->whole);
+	assert_int_equal(alpha->code_blocks_nr, 3);
+	assert_int_equal(alpha->sampled_blocks_nr, 2);
+	assert_int_equal(alpha->shown_blocks_nr, 1);
+	assert_true(alpha->has_hottest);
+	assert_int_equal(alpha->hottest, 0x5);
+	assert_int_equal(alpha->blocks_nr, 1);
+	assert_int_equal(alpha->blocks[0].start, 0x5);
+	assert_int_equal(alpha->blocks[0].rank, 2);
+	assert_true(alpha->blocks[0].shown && alpha->blocks[0].listed);
+	assert_int_equal(alpha->blocks[0].insns, 3);
+	/* only block 0x5's rows: inc, cmp, jl, their texts written again */
 	assert_int_equal(alpha->rows_nr, 3);
-	assert_int_equal(alpha->blocks[1].first_row, 0);
+	assert_int_equal(alpha->blocks[0].first_row, 0);
 	assert_int_equal(alpha->rows[0].off, 0x5);
 	assert_int_equal(alpha->rows[0].samples, 30);
 	assert_string_equal(alpha->rows[0].text, "inc     ecx");
+	assert_string_equal(alpha->rows[1].text, "cmp     ecx, 0x1000000");
+	assert_string_equal(alpha->rows[2].text, "jl      0x5");
 	assert_int_equal(alpha->rows[2].off, 0xd);
-	assert_int_equal(alpha->rows[2].block, 1);
+	assert_int_equal(alpha->rows[2].block, 0);
 	/* jl 0x5 links to its own block; nothing is annotated without an annotator */
-	assert_int_equal(alpha->rows[2].target_block, 1);
+	assert_int_equal(alpha->rows[2].target_block, 0);
 	assert_int_equal(alpha->rows[0].target_block, -1);
+	/* every sampled function, ranked, the listed ones among them */
+	assert_int_equal(x.rep.ranked_nr, 5);
+	assert_string_equal(x.rep.ranked[0].name, "alpha");
+	assert_int_equal(x.rep.ranked[0].func, 0);
+	assert_int_equal(x.rep.ranked[0].shown_blocks, 1);
+	assert_string_equal(x.rep.ranked[2].name, "gamma");
+	assert_int_equal(x.rep.ranked[2].func, -1);
+	assert_int_equal(x.rep.ranked[2].samples, 5);
 	assert_false(alpha->rows[0].source || alpha->rows[0].has_wasm_offset);
 	assert_null(alpha->rows[0].cells[REPORT_COL_CLIF].text);
 	assert_false(alpha->wasm_offsets || alpha->wasm.matched);
@@ -271,14 +295,18 @@ static void every_function_lists_everything(void **state)
 	assert_string_equal(x.rep.funcs[4].code.name, "eps");
 	assert_false(x.rep.funcs[2].disassembled);
 	assert_string_equal(x.rep.funcs[2].error, "no code bytes in the stream");
-	assert_int_equal(x.rep.funcs[2].rows_nr, 0);
+	assert_int_equal(opened(&x.rep, 2)->rows_nr, 0);
 	assert_false(x.rep.funcs[3].disassembled);
 	assert_non_null(x.rep.funcs[3].error);
 	assert_true(x.rep.selection.all);
 	assert_false(x.rep.selection.threshold);
 
-	/* eps: the loop, then a trailing 0xff after the ret */
+	/* eps: the loop, then a trailing 0xff after the ret; known before it is open */
+	assert_int_equal(x.rep.funcs[4].code_rows_nr, 6);
+	assert_int_equal(x.rep.funcs[4].code_blocks_nr, 3);
+	assert_null(x.rep.funcs[4].rows);
 	f = func_named(&x.rep, "eps");
+	assert_true(f->whole);
 	assert_int_equal(f->code_end, 0x10);
 	assert_int_equal(f->blocks_nr, 3);
 	for (size_t b = 0; b < 3; b++)
@@ -289,6 +317,12 @@ static void every_function_lists_everything(void **state)
 	assert_int_equal(f->rows[5].off, 0x10);
 	assert_int_equal(f->rows[5].block, -1);
 	assert_int_equal(f->rows[3].samples, 1);
+	/* closed, its rows are gone; opened again, the same */
+	report__func_close(&x.rep, 4);
+	assert_null(x.rep.funcs[4].rows);
+	f = opened(&x.rep, 4);
+	assert_int_equal(f->rows_nr, 6);
+	assert_int_equal(f->rows[4].off, 0xf);
 	release(&x);
 }
 
@@ -304,7 +338,8 @@ static void edges_fall_through_branch_and_close_loops(void **state)
 	      "object 1 jit pid=1 e_machine=62 addr=0x2000 size=14 code-index=1 load-time=1 dump=d name=nested\n"
 	      "code 1 0x0 " NESTED "\n"
 	      "sample 0 0 0x5 1 1\nsample 1 0 0x4 1 1\nend\n",
-	      (struct rank_opts){ .percent = 100.0, .top = NO_TOP }, (struct report_opts){ 0 }, false);
+	      (struct rank_opts){ .percent = 100.0, .top = NO_TOP },
+	      (struct report_opts){ .whole_functions = true }, false);
 	f = func_named(&x.rep, "loop");
 	assert_int_equal(f->blocks_nr, 3);
 	assert_edges(f, 0, 1, 1, REPORT_EDGE_FALLTHROUGH, false);
@@ -319,10 +354,9 @@ static void edges_fall_through_branch_and_close_loops(void **state)
 	assert_edges(f, 2, 2, 2, REPORT_EDGE_TAKEN, true, 3, REPORT_EDGE_FALLTHROUGH, false);
 	assert_edges(f, 3, 2, 1, REPORT_EDGE_TAKEN, true, 4, REPORT_EDGE_FALLTHROUGH, false);
 	assert_edges(f, 4, 0);
-	/* only the inner loop's block is listed; its jne links to itself */
-	assert_int_equal(f->rows_nr, 2);
-	assert_int_equal(f->rows[1].off, 0x6);
-	assert_int_equal(f->rows[1].target_block, 2);
+	/* the inner loop's jne links to its own block */
+	assert_int_equal(f->rows[f->blocks[2].first_row + 1].off, 0x6);
+	assert_int_equal(f->rows[f->blocks[2].first_row + 1].target_block, 2);
 	assert_string_equal(report__edge_kind_name(REPORT_EDGE_CASE), "case");
 	release(&x);
 }
@@ -520,13 +554,16 @@ static void what_is_shown_is_decided_once(void **state)
 	};
 	struct report_func funcs[2] = {
 		{ .has = { [REPORT_COL_CLIF] = true, [REPORT_COL_WASM] = true, [REPORT_COL_SOURCE] = true },
-		  .blocks = blocks, .blocks_nr = 2, .rows = rows, .rows_nr = 6 },
+		  .blocks = blocks, .blocks_nr = 2, .rows = rows, .rows_nr = 6,
+		  .sampled_blocks_nr = 2, .shown_blocks_nr = 1, .block_max = 12 },
 		{ .disassembled = false },
 	};
 	struct report rep = { .total = 40, .funcs = funcs, .funcs_nr = 2 };
 
 	(void)state;
 	memset(long_text, 'x', sizeof(long_text) - 1);
+	report_show__func(&funcs[0]);
+	report_show__func(&funcs[1]);
 	report_show__decide(&rep);
 	/* ditto: the same text and key as above, in the same block */
 	assert_false(rows[0].cells[REPORT_COL_CLIF].ditto);
@@ -544,9 +581,8 @@ static void what_is_shown_is_decided_once(void **state)
 	assert_true(blocks[1].show[REPORT_COL_SOURCE]);
 	assert_true(funcs[0].show[REPORT_COL_SOURCE]);
 	assert_false(funcs[1].show[REPORT_COL_CLIF]);
-	/* counts and scales */
-	assert_int_equal(funcs[0].sampled_blocks_nr, 2);
-	assert_int_equal(funcs[0].shown_blocks_nr, 1);
+	/* counts and scales: the most samples of a listed row, of a block */
+	assert_int_equal(funcs[0].row_max, 9);
 	assert_int_equal(rep.shown_funcs_nr, 1);
 	assert_int_equal(rep.row_max, 9);
 	assert_true(rep.heat_max == 12.0 / 40.0);

@@ -539,12 +539,30 @@ static void lines_near_the_buffer_size_are_read(void **state)
 	free(line);
 }
 
+/* text read, its one object has offsets 0, 3, ... 14997 in order, each
+ * with 2 samples and a period of 4 (two samples of 1 and 2 summed); frees text. */
+static void read_offsets_twice(char *text)
+{
+	struct stream s;
+
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[0].samples_nr, 5000);
+	for (size_t i = 0; i < 5000; i++) {
+		assert_int_equal(s.objects[0].samples[i].off, i * 3);
+		assert_int_equal(s.objects[0].samples[i].samples, 2);
+		assert_int_equal(s.objects[0].samples[i].period, 4);
+	}
+	stream__release(&s);
+	free(text);
+}
+
 static void many_samples_merge_without_loss(void **state)
 {
 	/* Enough distinct offsets to grow the hash table several times, twice over. */
 	size_t cap = 1 << 20, len = 0, i, k;
 	char *text = malloc(cap);
-	struct stream s;
 
 	assert_non_null(text);
 	for (k = 0; k < 2; k++) {
@@ -555,17 +573,29 @@ static void many_samples_merge_without_loss(void **state)
 						i * 3);
 		len += (size_t)snprintf(text + len, cap - len, "end\n");
 	}
-	stream__init(&s);
-	assert_int_equal(read_text(&s, text), 0);
-	assert_int_equal(stream__finish(&s), 0);
-	assert_int_equal(s.objects[0].samples_nr, 5000);
-	for (i = 0; i < 5000; i++) {
-		assert_int_equal(s.objects[0].samples[i].off, i * 3);
-		assert_int_equal(s.objects[0].samples[i].samples, 2);
-		assert_int_equal(s.objects[0].samples[i].period, 4);
-	}
-	stream__release(&s);
-	free(text);
+	read_offsets_twice(text);
+}
+
+/*
+ * Samples out of order (one section descending, the other in a
+ * permutation of its offsets): each merge while reading sorts what came
+ * since the last one and merges it into what that one left; the result is
+ * every offset once, in order, its samples summed, as a sort of the whole.
+ */
+static void unordered_samples_merge_in_order(void **state)
+{
+	size_t cap = 1 << 20, len = 0, i;
+	char *text = malloc(cap);
+
+	assert_non_null(text);
+	len += (size_t)snprintf(text + len, cap - len, "hotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, ""));
+	for (i = 0; i < 5000; i++)
+		len += (size_t)snprintf(text + len, cap - len, "sample 0 0 0x%zx 1 2\n", (4999 - i) * 3);
+	len += (size_t)snprintf(text + len, cap - len, "end\nhotblocks-stream 1\nevent 0 e\n" OBJ_JIT(0, ""));
+	for (i = 0; i < 5000; i++)	/* 7919 is prime to 5000: every offset once */
+		len += (size_t)snprintf(text + len, cap - len, "sample 0 0 0x%zx 1 2\n", (i * 7919 % 5000) * 3);
+	len += (size_t)snprintf(text + len, cap - len, "end\n");
+	read_offsets_twice(text);
 }
 
 /*
@@ -715,6 +745,7 @@ int main(void)
 		cmocka_unit_test(full_lengths_of_shortened_strings_are_kept),
 		cmocka_unit_test(lines_near_the_buffer_size_are_read),
 		cmocka_unit_test(many_samples_merge_without_loss),
+		cmocka_unit_test(unordered_samples_merge_in_order),
 		cmocka_unit_test(debug_entries_survive_recycled_memory),
 		cmocka_unit_test(conflicting_metadata_is_refused),
 		cmocka_unit_test(native_objects_of_two_runs_merge),

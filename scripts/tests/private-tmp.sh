@@ -58,18 +58,20 @@ check "make run reported the wasmtime recording from the paths perf.data recorde
 
 # perf's build-id cache: perf record adds each recorded file to it, and perf
 # script and the plugin read files from it before their paths. A test run
-# records into a cache of its own beside its private directory (perf's
-# configuration names it), not into the user's ~/.debug (which runs of the
-# tests grew by gigabytes and shared). The program recorded is a copy of
-# dash made here, so that no cache can have it already.
+# records into the checkout's cache, build/perf-buildid (perf's configuration
+# names it), not into the user's ~/.debug (which runs of the tests grew by
+# gigabytes and shared between checkouts): the cache has the build-id of the
+# program recorded (a copy of dash at a path of this run's).
 mkdir -p "$HOTBLOCKS_PRIVATE_TMP/home" && cp /bin/dash "$HOTBLOCKS_PRIVATE_TMP/mydash" || exit 1
 HOME=$HOTBLOCKS_PRIVATE_TMP/home "$top/scripts/with-private-tmp" sh -c '
 	perf record -q -e cpu-clock -F 999 -o "$1/b.data" "$1/mydash" -c \
 		"i=0; while [ \$i -lt 300000 ]; do i=\$((i+1)); done" >/dev/null 2>&1 || exit 1
 	perf config buildid.dir >"$1/bid.dir"
-	find "$HOTBLOCKS_PRIVATE_TMP.perf/buildid" -path "*mydash*" -name elf >"$1/bid.files"' \
-	- "$HOTBLOCKS_PRIVATE_TMP" >"$tmp/bid.err" 2>&1
-check "perf record in a test run caches the file it recorded in the run's own cache" \
-	sh -c "grep -q 'build/tmp/run\..*\.perf/buildid' '$HOTBLOCKS_PRIVATE_TMP/bid.dir' &&
+	id=$(perf buildid-list -i "$1/b.data" 2>/dev/null | awk -v f="$1/mydash" "\$2 == f { print \$1 }")
+	id2=$(echo "$id" | cut -c1-2) rest=$(echo "$id" | cut -c3-)
+	test -n "$id" && ls "$2/build/perf-buildid/.build-id/$id2/$rest" >"$1/bid.files"' \
+	- "$HOTBLOCKS_PRIVATE_TMP" "$top" >"$tmp/bid.err" 2>&1
+check "perf record in a test run caches the file it recorded in the checkout's cache" \
+	sh -c "grep -qx 'buildid.dir=$top/build/perf-buildid' '$HOTBLOCKS_PRIVATE_TMP/bid.dir' &&
 		test -s '$HOTBLOCKS_PRIVATE_TMP/bid.files'"
 check "... and nothing in the user's ~/.debug" test ! -e "$HOTBLOCKS_PRIVATE_TMP/home/.debug"

@@ -20,74 +20,45 @@ static size_t align_up(size_t v, size_t a)
 /*
  * The header and section headers in the image's class and byte order,
  * through libelf's translators: the image is read as a file of that kind on
- * any host.
+ * any host. One function per class, the same text.
  */
-static int write_headers(uint8_t *img, const struct dwarf_image_kind *k, const GElf_Ehdr *eh,
-			 const GElf_Shdr *sh, size_t nsec)
-{
-	Elf_Data src = { .d_version = EV_CURRENT }, dst = { .d_version = EV_CURRENT };
-
-	if (k->elf_class == ELFCLASS64) {
-		Elf64_Ehdr e = {
-			.e_type = eh->e_type, .e_machine = eh->e_machine, .e_version = eh->e_version,
-			.e_shoff = eh->e_shoff, .e_ehsize = sizeof(Elf64_Ehdr),
-			.e_shentsize = sizeof(Elf64_Shdr), .e_shnum = eh->e_shnum,
-			.e_shstrndx = eh->e_shstrndx,
-		};
-		Elf64_Shdr *s = calloc(nsec, sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		memcpy(e.e_ident, eh->e_ident, EI_NIDENT);
-		for (size_t i = 0; i < nsec; i++)
-			s[i] = (Elf64_Shdr){ .sh_name = sh[i].sh_name, .sh_type = sh[i].sh_type,
-					     .sh_offset = sh[i].sh_offset, .sh_size = sh[i].sh_size,
-					     .sh_addralign = sh[i].sh_addralign };
-		src.d_buf = &e, src.d_type = ELF_T_EHDR, src.d_size = sizeof(e);
-		dst.d_buf = img, dst.d_size = sizeof(e);
-		if (!elf64_xlatetof(&dst, &src, k->elf_data)) {
-			free(s);
-			return -EINVAL;
-		}
-		src.d_buf = s, src.d_type = ELF_T_SHDR, src.d_size = nsec * sizeof(*s);
-		dst.d_buf = img + eh->e_shoff, dst.d_size = nsec * sizeof(*s);
-		if (!elf64_xlatetof(&dst, &src, k->elf_data)) {
-			free(s);
-			return -EINVAL;
-		}
-		free(s);
-		return 0;
+#define WRITE_HEADERS(BITS)                                                                        \
+	static int write_headers##BITS(uint8_t *img, unsigned char data, const GElf_Ehdr *eh,     \
+				       const GElf_Shdr *sh, size_t nsec)                          \
+	{                                                                                          \
+		Elf##BITS##_Ehdr e = {                                                             \
+			.e_type = eh->e_type, .e_machine = eh->e_machine,                          \
+			.e_version = (Elf##BITS##_Word)eh->e_version,                              \
+			.e_shoff = (Elf##BITS##_Off)eh->e_shoff, .e_ehsize = sizeof(e),             \
+			.e_shentsize = sizeof(Elf##BITS##_Shdr), .e_shnum = eh->e_shnum,            \
+			.e_shstrndx = eh->e_shstrndx,                                              \
+		};                                                                                 \
+		Elf##BITS##_Shdr *s = calloc(nsec, sizeof(*s));                                    \
+		Elf_Data src = { .d_version = EV_CURRENT }, dst = { .d_version = EV_CURRENT };     \
+		int ret = -EINVAL;                                                                 \
+                                                                                                   \
+		if (!s)                                                                            \
+			return -ENOMEM;                                                            \
+		memcpy(e.e_ident, eh->e_ident, EI_NIDENT);                                         \
+		for (size_t i = 0; i < nsec; i++)                                                  \
+			s[i] = (Elf##BITS##_Shdr){                                                 \
+				.sh_name = sh[i].sh_name, .sh_type = sh[i].sh_type,                \
+				.sh_offset = (Elf##BITS##_Off)sh[i].sh_offset,                     \
+				.sh_size = sh[i].sh_size, .sh_addralign = sh[i].sh_addralign,      \
+			};                                                                         \
+		src.d_buf = &e, src.d_type = ELF_T_EHDR, src.d_size = sizeof(e);                   \
+		dst.d_buf = img, dst.d_size = sizeof(e);                                           \
+		if (elf##BITS##_xlatetof(&dst, &src, data)) {                                      \
+			src.d_buf = s, src.d_type = ELF_T_SHDR, src.d_size = nsec * sizeof(*s);    \
+			dst.d_buf = img + eh->e_shoff, dst.d_size = nsec * sizeof(*s);             \
+			if (elf##BITS##_xlatetof(&dst, &src, data))                                \
+				ret = 0;                                                           \
+		}                                                                                  \
+		free(s);                                                                           \
+		return ret;                                                                        \
 	}
-	Elf32_Ehdr e = {
-		.e_type = eh->e_type, .e_machine = eh->e_machine, .e_version = (Elf32_Word)eh->e_version,
-		.e_shoff = (Elf32_Off)eh->e_shoff, .e_ehsize = sizeof(Elf32_Ehdr),
-		.e_shentsize = sizeof(Elf32_Shdr), .e_shnum = eh->e_shnum, .e_shstrndx = eh->e_shstrndx,
-	};
-	Elf32_Shdr *s = calloc(nsec, sizeof(*s));
-
-	if (!s)
-		return -ENOMEM;
-	memcpy(e.e_ident, eh->e_ident, EI_NIDENT);
-	for (size_t i = 0; i < nsec; i++)
-		s[i] = (Elf32_Shdr){ .sh_name = sh[i].sh_name, .sh_type = sh[i].sh_type,
-				     .sh_offset = (Elf32_Off)sh[i].sh_offset,
-				     .sh_size = (Elf32_Word)sh[i].sh_size,
-				     .sh_addralign = (Elf32_Word)sh[i].sh_addralign };
-	src.d_buf = &e, src.d_type = ELF_T_EHDR, src.d_size = sizeof(e);
-	dst.d_buf = img, dst.d_size = sizeof(e);
-	if (!elf32_xlatetof(&dst, &src, k->elf_data)) {
-		free(s);
-		return -EINVAL;
-	}
-	src.d_buf = s, src.d_type = ELF_T_SHDR, src.d_size = nsec * sizeof(*s);
-	dst.d_buf = img + eh->e_shoff, dst.d_size = nsec * sizeof(*s);
-	if (!elf32_xlatetof(&dst, &src, k->elf_data)) {
-		free(s);
-		return -EINVAL;
-	}
-	free(s);
-	return 0;
-}
+WRITE_HEADERS(32)
+WRITE_HEADERS(64)
 
 int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_kind *k,
 		       const struct dwarf_image_sec *secs, size_t nr, char *err, size_t errlen)
@@ -177,7 +148,8 @@ int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_k
 	eh.e_shoff = shoff;
 	eh.e_shnum = (GElf_Half)nsec;
 	eh.e_shstrndx = (GElf_Half)(nsec - 1);
-	ret = write_headers(img, k, &eh, sh, nsec);
+	ret = is64 ? write_headers64(img, k->elf_data, &eh, sh, nsec) :
+		     write_headers32(img, k->elf_data, &eh, sh, nsec);
 	if (ret) {
 		ret = ret == -ENOMEM ? errf(err, errlen, ret, "out of memory") :
 				       errf(err, errlen, ret, "libelf: %s", elf_errmsg(-1));

@@ -5,7 +5,7 @@
  * JIT samples are settled from what perf's sample carries, native ones by the
  * plugin's own resolution (resolve.h); only what that cannot decide goes
  * through perf's symbol resolution (NATIVE.md "Where perf still resolves").
- * Classification only decides: it returns a verdict, and the run (run.c)
+ * Classification only decides: it returns a verdict, and the run (session.c)
  * counts it, holds it back or warns.
  */
 #ifndef PLUGIN_CLASSIFY_H
@@ -34,7 +34,7 @@ struct classify_verdict {
 	uint32_t obj;
 	uint64_t off;
 	/* A jitdump code load covers the address: which one depends on the
-	 * event's clock (run__check_time_aware says when it was not usable). */
+	 * event's clock (session__check_time_aware says when it was not usable). */
 	bool in_jit_code;
 	/* Live mode: a load may still be written for it. Hold it back and ask
 	 * again (classify__held) when the dumps are complete; cls if it cannot be held. */

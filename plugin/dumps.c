@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "dumps.h"
-#include "perfdata-scan.h"
+#include "perfdata.h"
 
 int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg)
 {

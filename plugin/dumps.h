@@ -10,7 +10,7 @@
 
 #include "codemap.h"
 #include "jitdump.h"
-#include "perfdata-scan.h"
+#include "perfdata.h"
 
 typedef void (*dumps_warn_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -7,11 +7,11 @@
  * plugin/JITDUMP.md; the steps themselves are in their own files:
  *   options.c        the --dlarg options
  *   perf-cmdline.c   what perf's own command line says (its input, its filters)
- *   dumps.c          finding and reading the jitdumps (jitdump.c, perfdata-scan.c)
+ *   dumps.c          finding and reading the jitdumps (jitdump.c, perfdata.c)
  *   classify.c       which class, object and offset each sample counts for (a verdict)
- *   run.c            the run's state, events, accounting of verdicts and warnings
+ *   session.c            the run's state, events, accounting of verdicts and warnings
  *   pending.c        samples held back in live (pipe) mode
- *   output.c         out=FILE, and writing the stream (stream-assemble.c, stream-writer.c)
+ *   output.c         out=FILE, and writing the stream (stream-section.c, stream-writer.c)
  *
  * perf owns the process: nothing here aborts or returns a negative value
  * from a filter callback. Every sample is dropped (return 1) so perf prints
@@ -35,7 +35,7 @@
 #include "options.h"
 #include "output.h"
 #include "perf-cmdline.h"
-#include "run.h"
+#include "session.h"
 
 #define HB_EXPORT __attribute__((visibility("default")))
 
@@ -59,22 +59,22 @@ static void __attribute__((noreturn)) end_run(int status)
 /* The recording perf reads: --dlarg perf-data, else perf's -i, else what
  * perf script reads without one (a pipe on standard input, or perf.data).
  * Also learns whether perf filters samples itself. 0 or -ENOMEM. */
-static int find_input(struct run *run)
+static int find_input(struct session *session)
 {
 	struct perf_cmdline cmd;
 	const char *input;
 
 	if (perf_cmdline__read(&cmd) < 0)
 		return -ENOMEM;
-	run->defer = cmd.filters;
-	run->symfs = cmd.symfs;
-	input = run->opts.perf_data ? run->opts.perf_data :
+	session->defer = cmd.filters;
+	session->symfs = cmd.symfs;
+	input = session->opts.perf_data ? session->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
-	run->perf_data = strdup(input);
+	session->perf_data = strdup(input);
 	perf_cmdline__release(&cmd);
-	if (!run->perf_data)
+	if (!session->perf_data)
 		return -ENOMEM;
-	run->classify.live = !strcmp(run->perf_data, "-");
+	session->classify.live = !strcmp(session->perf_data, "-");
 	return 0;
 }
 
@@ -82,14 +82,14 @@ HB_EXPORT int start(void **data, void *ctx)
 {
 	int argc = 0;
 	char **argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
-	struct run *run = run__new(&perf_dlfilter_fns);
+	struct session *session = session__new(&perf_dlfilter_fns);
 	const char *bad;
 
 	/* On failure perf still calls stop(), which frees run. */
-	*data = run;
-	if (!run)
+	*data = session;
+	if (!session)
 		return -ENOMEM;
-	switch (options__parse(&run->opts, argc, argv, &bad)) {
+	switch (options__parse(&session->opts, argc, argv, &bad)) {
 	case OPTIONS_OK:
 		break;
 	case OPTIONS_HELP:
@@ -102,57 +102,57 @@ HB_EXPORT int start(void **data, void *ctx)
 	default:
 		return -ENOMEM;
 	}
-	if (find_input(run) < 0)
+	if (find_input(session) < 0)
 		return -ENOMEM;
-	run->progress = isatty(STDERR_FILENO);
+	session->progress = isatty(STDERR_FILENO);
 	/* One walk of perf.data: the jitdump markers, and the maps natives are resolved by. */
 	struct perfdata_visitor maps_visitor;
 	struct dumps_walk walk = { .also = &maps_visitor };
 
-	resolve__visitor(&run->resolve, &maps_visitor);
-	dumps__discover(&run->dumps, run->perf_data, run->classify.live, run->opts.jitdir,
-			run->opts.jitdumps, run->opts.jitdumps_nr, &walk);
-	resolve__ready(&run->resolve, walk.ret, &walk.st,
-		       run->classify.live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
-		       run->symfs ? "perf script --symfs reads the files from another root" : NULL);
-	if (output__open(run) < 0)
+	resolve__visitor(&session->resolve, &maps_visitor);
+	dumps__discover(&session->dumps, session->perf_data, session->classify.live, session->opts.jitdir,
+			session->opts.jitdumps, session->opts.jitdumps_nr, &walk);
+	resolve__ready(&session->resolve, walk.ret, &walk.st,
+		       session->classify.live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
+		       session->symfs ? "perf script --symfs reads the files from another root" : NULL);
+	if (output__open(session) < 0)
 		end_run(EXIT_OUTPUT);
-	run->started = true;
+	session->started = true;
 	return 0;
 }
 
 HB_EXPORT int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
-	struct run *run = data;
+	struct session *session = data;
 
-	if (!run || run->defer)
+	if (!session || session->defer)
 		return 0;
-	uint32_t ev = run__event(run, sample->event, ctx);
+	uint32_t ev = session__event(session, sample->event, ctx);
 	struct classify_verdict v;
 
-	run__account(run, ev, HB_CLASS_ALL, sample->period);
+	session__account(session, ev, HB_CLASS_ALL, sample->period);
 	/* Returning 0 asks perf to resolve symbols and call filter_event. */
-	if (!classify__early(&run->classify, sample, run->events[ev].time_aware, &v))
+	if (!classify__early(&session->classify, sample, session->events[ev].time_aware, &v))
 		return 0;
-	run__settle(run, ev, sample, &v);
+	session__settle(session, ev, sample, &v);
 	return 1;
 }
 
 HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
-	struct run *run = data;
+	struct session *session = data;
 
-	if (!run)
+	if (!session)
 		return 1;
-	uint32_t ev = run__event(run, sample->event, ctx);
+	uint32_t ev = session__event(session, sample->event, ctx);
 	struct classify_verdict v;
 
 	/* perf has applied its own filters: this sample is one the user asked for. */
-	if (run->defer)
-		run__account(run, ev, HB_CLASS_ALL, sample->period);
-	if (!run->defer || !classify__early(&run->classify, sample, run->events[ev].time_aware, &v))
-		v = classify__resolved(&run->classify, sample, ctx);
-	run__settle(run, ev, sample, &v);
+	if (session->defer)
+		session__account(session, ev, HB_CLASS_ALL, sample->period);
+	if (!session->defer || !classify__early(&session->classify, sample, session->events[ev].time_aware, &v))
+		v = classify__resolved(&session->classify, sample, ctx);
+	session__settle(session, ev, sample, &v);
 	return 1;
 }
 
@@ -161,46 +161,46 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
 {
 	if (st->no_symbol)
-		run__warn(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
+		session__warn(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
 			  st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
 }
 
 /* What the plugin's own resolution of natives left to perf, and what it lacked. */
-static void explain_natives(struct run *run)
+static void explain_natives(struct session *session)
 {
-	if (run->opts.stats)
+	if (session->opts.stats)
 		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
-			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", run->resolve.maps.files_nr,
-			run->resolve.files_indexed, run->resolve.symbols_indexed, resolve__memory(&run->resolve) / 1024,
-			run->resolve.pmaps_nr, run->resolve.deferred);
-	if (run->resolve.deferred)
-		run__warn(run, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", run->resolve.deferred,
-			  run->resolve.deferred == 1 ? "" : "s", run->resolve.usable ? "" : ": ",
-			  run->resolve.usable ? " (guest or unknown cpumode)" : run->resolve.why_not);
-	resolve__files_without_symbols(&run->resolve, warn_no_symbols, run);
+			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", session->resolve.maps.files_nr,
+			session->resolve.files_indexed, session->resolve.symbols_indexed, resolve__memory(&session->resolve) / 1024,
+			session->resolve.pmaps_nr, session->resolve.deferred);
+	if (session->resolve.deferred)
+		session__warn(session, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", session->resolve.deferred,
+			  session->resolve.deferred == 1 ? "" : "s", session->resolve.usable ? "" : ": ",
+			  session->resolve.usable ? " (guest or unknown cpumode)" : session->resolve.why_not);
+	resolve__files_without_symbols(&session->resolve, warn_no_symbols, session);
 }
 
 HB_EXPORT int stop(void *data, void *ctx)
 {
-	struct run *run = data;
+	struct session *session = data;
 
-	if (!run)
+	if (!session)
 		return 0;
 	/* start() failed: perf still calls stop; there is nothing to report. */
-	if (!run->started) {
-		run__free(run);
+	if (!session->started) {
+		session__free(session);
 		return 0;
 	}
-	run__end_progress(run);
+	session__end_progress(session);
 	/* The dumps are as complete as they will get. */
-	dumps__refresh(&run->dumps);
-	run__place_held(run);
-	dumps__warn_unfinished(&run->dumps);
-	run__explain_unresolved(run);
-	explain_natives(run);
-	int ret = output__write(run);
+	dumps__refresh(&session->dumps);
+	session__place_held(session);
+	dumps__warn_unfinished(&session->dumps);
+	session__explain_unresolved(session);
+	explain_natives(session);
+	int ret = output__write(session);
 
-	run__free(run);
+	session__free(session);
 	/* perf ignores stop()'s return value: a lost stream must still fail the run. */
 	if (ret < 0)
 		end_run(EXIT_OUTPUT);

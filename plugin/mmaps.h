@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "codemap.h"
-#include "perfdata-scan.h"
+#include "perfdata.h"
 
 /* What perf makes of a mapping's name (its map__new). */
 enum mmaps_kind {

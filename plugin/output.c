@@ -12,8 +12,8 @@
 
 #include "message.h"
 #include "output.h"
-#include "run.h"
-#include "stream-assemble.h"
+#include "session.h"
+#include "stream-section.h"
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {
@@ -21,24 +21,24 @@ static bool same_file(const struct stat *a, const struct stat *b)
 }
 
 /* Why out=FILE (whose stat is st) may not be written, or NULL. */
-static const char *input_named(const struct run *run, const struct stat *st)
+static const char *input_named(const struct session *session, const struct stat *st)
 {
 	static char why[PATH_MAX + 64];
 	struct stat in;
 
-	if (strcmp(run->perf_data, "-") && !stat(run->perf_data, &in)) {
+	if (strcmp(session->perf_data, "-") && !stat(session->perf_data, &in)) {
 		if (same_file(&in, st))
 			return "the input perf.data";
 		/* perf record --threads writes a directory whose perf.data is DIR/data. */
-		snprintf(why, sizeof(why), "%s/data", run->perf_data);
+		snprintf(why, sizeof(why), "%s/data", session->perf_data);
 		if (S_ISDIR(in.st_mode) && !stat(why, &in) && same_file(&in, st))
 			return "the input perf.data";
 	}
 	if (!fstat(STDIN_FILENO, &in) && S_ISREG(in.st_mode) && same_file(&in, st))
 		return "perf's standard input";
-	for (size_t i = 0; i < run->dumps.nr; i++) {
-		if (!fstat(run->dumps.files[i].jd->fd, &in) && same_file(&in, st)) {
-			snprintf(why, sizeof(why), "the jitdump %s", run->dumps.files[i].jd->path);
+	for (size_t i = 0; i < session->dumps.nr; i++) {
+		if (!fstat(session->dumps.files[i].jd->fd, &in) && same_file(&in, st)) {
+			snprintf(why, sizeof(why), "the jitdump %s", session->dumps.files[i].jd->path);
 			return why;
 		}
 	}
@@ -103,28 +103,28 @@ static int refused(const char *path, const char *why)
 }
 
 /* out=path is refused when it is an input: 0, or -1 after saying so. */
-static int refuse_input(const struct run *run, const char *path)
+static int refuse_input(const struct session *session, const char *path)
 {
 	struct stat st;
 	const char *why;
 
-	if (stat(path, &st) || !(why = input_named(run, &st)))
+	if (stat(path, &st) || !(why = input_named(session, &st)))
 		return 0;
 	return refused(path, why);
 }
 
-int output__open(struct run *run)
+int output__open(struct session *session)
 {
-	const char *path = run->opts.out_path, *why;
+	const char *path = session->opts.out_path, *why;
 	char tmp[PATH_MAX];
 	struct stat st;
 	char *target;
 	int fd;
 
-	run->out_fd = -1;
+	session->out_fd = -1;
 	if (!path)
 		return 0;
-	if (refuse_input(run, path) < 0)
+	if (refuse_input(session, path) < 0)
 		return -1;
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* /dev/null, a FIFO, a terminal: written in place, as standard output. */
@@ -136,11 +136,11 @@ int output__open(struct run *run)
 			return -1;
 		}
 		/* Replaced meanwhile by a link to an input: still refused. */
-		if ((why = input_named(run, &st))) {
+		if ((why = input_named(session, &st))) {
 			close(fd);
 			return refused(path, why);
 		}
-		run->out_fd = fd;
+		session->out_fd = fd;
 		return 0;
 	}
 	/* A file is written only at the end; a missing directory or a forbidden one fails now. */
@@ -164,22 +164,22 @@ int output__open(struct run *run)
  * out=FILE: the stream goes to a new file beside it, renamed over it once
  * complete, so a run that fails leaves the earlier file as it was.
  */
-static FILE *open_file(struct run *run, char **target, char tmp[PATH_MAX])
+static FILE *open_file(struct session *session, char **target, char tmp[PATH_MAX])
 {
-	const char *path = run->opts.out_path;
+	const char *path = session->opts.out_path;
 	FILE *f;
 	int fd;
 
-	if (run->out_fd >= 0) {
-		f = fdopen(run->out_fd, "w");
+	if (session->out_fd >= 0) {
+		f = fdopen(session->out_fd, "w");
 		if (f)
-			run->out_fd = -1;	/* f owns it now */
+			session->out_fd = -1;	/* f owns it now */
 		else
 			message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
 		return f;
 	}
 	/* Made a link to an input since start(): still refused. */
-	if (refuse_input(run, path) < 0)
+	if (refuse_input(session, path) < 0)
 		return NULL;
 	*target = target_of(path);
 	fd = *target ? create_beside(*target, tmp) : -ENOMEM;
@@ -196,17 +196,17 @@ static FILE *open_file(struct run *run, char **target, char tmp[PATH_MAX])
 	return f;
 }
 
-int output__write(struct run *run)
+int output__write(struct session *session)
 {
-	const char *path = run->opts.out_path;
+	const char *path = session->opts.out_path;
 	char *target = NULL, tmp[PATH_MAX] = "";
 	struct stream_section s;
 	FILE *f = stdout;
-	int ret = stream_section__assemble(&s, run);
+	int ret = stream_section__assemble(&s, session);
 
 	if (ret < 0)
 		goto out;
-	if (path && !(f = open_file(run, &target, tmp))) {
+	if (path && !(f = open_file(session, &target, tmp))) {
 		ret = -EIO;
 		goto out;
 	}

@@ -11,16 +11,16 @@
 #ifndef PLUGIN_OUTPUT_H
 #define PLUGIN_OUTPUT_H
 
-struct run;
+struct session;
 
 /* Check out=FILE, if one was given (one that is not a regular file is opened
- * into run->out_fd). 0, or -1 after printing the error (the run must end:
+ * into session->out_fd). 0, or -1 after printing the error (the run must end:
  * nothing it produced could be kept). Call it once the dumps are open: they
  * are inputs too. */
-int output__open(struct run *run);
+int output__open(struct session *session);
 
 /* Write the run's stream section. 0, or a negative errno after printing the
  * error (out of memory while assembling the section is not printed). */
-int output__write(struct run *run);
+int output__write(struct session *session);
 
 #endif

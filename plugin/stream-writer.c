@@ -115,7 +115,7 @@ static int cmp_id_map(const void *pa, const void *pb)
 
 static int cmp_sample(const void *pa, const void *pb)
 {
-	const struct count_entry *a = pa, *b = pb;
+	const struct tally_entry *a = pa, *b = pb;
 	int c;
 
 	if ((c = cmp_u64(a->obj, b->obj)) || (c = cmp_u64(a->ev, b->ev)))
@@ -175,10 +175,10 @@ static void write_object(FILE *f, const struct stream_writer_object *o, size_t s
 
 int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 			 struct stream_writer_object *objs, size_t nr,
-			 const struct count_entry *counts, size_t counts_nr)
+			 const struct tally_entry *counts, size_t counts_nr)
 {
 	struct id_map *ids = NULL;
-	struct count_entry *samples = NULL;
+	struct tally_entry *samples = NULL;
 	int ret = -ENOMEM;
 
 	if (nr)

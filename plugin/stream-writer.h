@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "counts.h"
+#include "tally.h"
 #include "jitdump.h"
 #include "stream-format.h"
 
@@ -60,7 +60,7 @@ struct stream_writer_header {
  */
 int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 			 struct stream_writer_object *objs, size_t nr,
-			 const struct count_entry *counts, size_t counts_nr);
+			 const struct tally_entry *counts, size_t counts_nr);
 
 /* Write s with the stream's string escaping (bytes <= 0x20, >= 0x7f and '%'
  * as %XX) in at most HB_STREAM_STRING_MAX bytes. Returns 0, or when s did

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of sample classification (plugin/classify.c), the live-mode
- * pending samples (plugin/pending.c) and the run's accounting of its verdicts (plugin/run.c),
+ * pending samples (plugin/pending.c) and the run's accounting of its verdicts (plugin/session.c),
  * driven through a fake of perf's callbacks the way the entry points drive
  * them. The expected class of each sample follows from STREAM.md "total
  * classes" and JITDUMP.md "Time"; every test also checks that each event's
@@ -25,7 +25,7 @@
 #include "classify.h"
 #include "jitdump-writer.h"
 #include "pending.h"
-#include "run.h"
+#include "session.h"
 
 /* What the fake perf answers. */
 static struct perf_event_attr attr;
@@ -61,7 +61,7 @@ static struct perf_dlfilter_fns fns = {
 };
 
 struct fixture {
-	struct run *run;
+	struct session *session;
 	char dump[64];
 };
 
@@ -81,9 +81,9 @@ static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
 
-	if (!f || !(f->run = run__new(&fns)))
+	if (!f || !(f->session = session__new(&fns)))
 		return -1;
-	f->run->perf_data = strdup("perf.data");
+	f->session->perf_data = strdup("perf.data");
 	clock_of_events(MONO);
 	have_al = false;
 	object_code_calls = 0;
@@ -96,7 +96,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	run__free(f->run);
+	session__free(f->session);
 	if (f->dump[0])
 		unlink(f->dump);
 	free(f);
@@ -127,7 +127,7 @@ static void with_loads(void **state, bool reused)
 		jitdump_writer__code_load(&w, &again);
 	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
 	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&f->run->dumps, f->dump, 42), 0);
+	assert_int_equal(dumps__add(&f->session->dumps, f->dump, 42), 0);
 }
 
 static void with_dump(void **state)
@@ -136,20 +136,20 @@ static void with_dump(void **state)
 }
 
 /* One sample through the calls filter_event_early and filter_event make. */
-static void feed(struct run *run, const char *event, uint8_t cpumode, uint32_t pid, uint64_t ip,
+static void feed(struct session *session, const char *event, uint8_t cpumode, uint32_t pid, uint64_t ip,
 		 uint64_t time, uint64_t period)
 {
 	struct perf_dlfilter_sample s = {
 		.size = sizeof(s), .ip = ip, .pid = (int)pid, .tid = (int)pid, .time = time,
 		.period = period, .cpumode = cpumode, .event = event,
 	};
-	uint32_t ev = run__event(run, s.event, NULL);
+	uint32_t ev = session__event(session, s.event, NULL);
 	struct classify_verdict v;
 
-	run__account(run, ev, HB_CLASS_ALL, s.period);
-	if (!classify__early(&run->classify, &s, run->events[ev].time_aware, &v))
-		v = classify__resolved(&run->classify, &s, NULL);
-	run__settle(run, ev, &s, &v);
+	session__account(session, ev, HB_CLASS_ALL, s.period);
+	if (!classify__early(&session->classify, &s, session->events[ev].time_aware, &v))
+		v = classify__resolved(&session->classify, &s, NULL);
+	session__settle(session, ev, &s, &v);
 }
 
 static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uint64_t symoff)
@@ -164,32 +164,32 @@ static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uin
 	have_al = true;
 }
 
-static uint64_t total(const struct run *run, uint32_t ev, enum hb_sample_class c)
+static uint64_t total(const struct session *session, uint32_t ev, enum hb_sample_class c)
 {
-	return run->totals[ev][c][0];
+	return session->totals[ev][c][0];
 }
 
 /* The accounting promise: every sample in exactly one class. */
-static void classes_sum_to_all(const struct run *run)
+static void classes_sum_to_all(const struct session *session)
 {
-	for (size_t e = 0; e < run->events_nr; e++) {
+	for (size_t e = 0; e < session->events_nr; e++) {
 		uint64_t n = 0, p = 0;
 
 		for (int c = 1; c < HB_CLASS__NR; c++) {
-			n += run->totals[e][c][0];
-			p += run->totals[e][c][1];
+			n += session->totals[e][c][0];
+			p += session->totals[e][c][1];
 		}
-		assert_int_equal(n, run->totals[e][HB_CLASS_ALL][0]);
-		assert_int_equal(p, run->totals[e][HB_CLASS_ALL][1]);
+		assert_int_equal(n, session->totals[e][HB_CLASS_ALL][0]);
+		assert_int_equal(p, session->totals[e][HB_CLASS_ALL][1]);
 	}
 }
 
 /* The count recorded for (obj, ev, off), 0 if none. */
-static uint64_t counted(const struct run *run, uint32_t obj, uint32_t ev, uint64_t off)
+static uint64_t counted(const struct session *session, uint32_t obj, uint32_t ev, uint64_t off)
 {
 	size_t nr;
 	uint64_t n = 0;
-	struct count_entry *e = counts__sorted(&run->counts, &nr);
+	struct tally_entry *e = tally__sorted(&session->counts, &nr);
 
 	assert_non_null(e);
 	for (size_t i = 0; i < nr; i++)
@@ -201,52 +201,52 @@ static uint64_t counted(const struct run *run, uint32_t obj, uint32_t ev, uint64
 
 static void kernel_and_jit_samples_need_nothing_from_perf(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_KERNEL, 42, 0xffffffff81000000, 150, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_HYPERVISOR, 42, 0x1, 150, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 150, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 160, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x701f, 170, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_KERNEL, 42, 0xffffffff81000000, 150, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_HYPERVISOR, 42, 0x1, 150, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 150, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 160, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x701f, 170, 10);
 	/* perf was never asked. */
 	assert_false(have_al);
-	assert_int_equal(total(run, 0, HB_CLASS_KERNEL), 2);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 3);
+	assert_int_equal(total(session, 0, HB_CLASS_KERNEL), 2);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 3);
 	/* Code map id 0, at offsets from the load's start. */
-	assert_int_equal(counted(run, 0, 0, 0x10), 2);
-	assert_int_equal(counted(run, 0, 0, 0x1f), 1);
-	classes_sum_to_all(run);
+	assert_int_equal(counted(session, 0, 0, 0x10), 2);
+	assert_int_equal(counted(session, 0, 0, 0x1f), 1);
+	classes_sum_to_all(session);
 }
 
 static void a_sample_before_the_load_is_not_the_load(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
-	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 0);
-	run__explain_unresolved(run);
-	assert_int_equal(run->warnings_nr, 1);
-	assert_non_null(strstr(run->warnings[0], "1 sample hit JIT code before its load record's time"));
-	classes_sum_to_all(run);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
+	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 0);
+	session__explain_unresolved(session);
+	assert_int_equal(session->warnings_nr, 1);
+	assert_non_null(strstr(session->warnings[0], "1 sample hit JIT code before its load record's time"));
+	classes_sum_to_all(session);
 }
 
 static void without_mono_time_is_not_used_and_that_is_said(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
 	clock_of_events(NOT_MONO);
 	/* Before the load by time, but times are not comparable: the one load covering it. */
-	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
-	feed(run, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 2);
-	assert_false(run__time_aware(run));
-	assert_int_equal(run->warnings_nr, 1);
-	assert_non_null(strstr(run->warnings[0], "event task-clock was not recorded with `perf record -k mono`"));
-	classes_sum_to_all(run);
+	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
+	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 2);
+	assert_false(session__time_aware(session));
+	assert_int_equal(session->warnings_nr, 1);
+	assert_non_null(strstr(session->warnings[0], "event task-clock was not recorded with `perf record -k mono`"));
+	classes_sum_to_all(session);
 }
 
 /* Regression (issue 21, 5): perf record -k mono --per-thread without -T
@@ -254,18 +254,18 @@ static void without_mono_time_is_not_used_and_that_is_said(void **state)
  * advised, changes nothing. The warning names the real cause. */
 static void without_sample_times_the_warning_names_per_thread(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
 	clock_of_events(NO_TIMES);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 0, 10);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
-	assert_false(run__time_aware(run));
-	assert_int_equal(run->warnings_nr, 1);
-	assert_non_null(strstr(run->warnings[0], "event cpu-clock has no sample times (`perf record --per-thread`"
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 0, 10);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
+	assert_false(session__time_aware(session));
+	assert_int_equal(session->warnings_nr, 1);
+	assert_non_null(strstr(session->warnings[0], "event cpu-clock has no sample times (`perf record --per-thread`"
 				" without `-T`/`--timestamp`)"));
-	assert_null(strstr(run->warnings[0], "not recorded with `perf record -k mono`"));
-	classes_sum_to_all(run);
+	assert_null(strstr(session->warnings[0], "not recorded with `perf record -k mono`"));
+	classes_sum_to_all(session);
 }
 
 /*
@@ -277,81 +277,81 @@ static void without_sample_times_the_warning_names_per_thread(void **state)
  */
 static void without_times_a_reused_address_is_ambiguous_and_its_loads_named(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_loads(state, true);
 	clock_of_events(NO_TIMES);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7018, 0, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 0, 10);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7018, 0, 10);
 	clock_of_events(MONO);
-	feed(run, "cycles", PERF_RECORD_MISC_USER, 42, 0x7008, 150, 10);
-	assert_int_equal(total(run, 0, HB_CLASS_AMBIGUOUS), 2);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
-	assert_int_equal(counted(run, 0, 0, 0x18), 1);
-	assert_int_equal(counted(run, 1, 0, 0x8), 0);
-	assert_int_equal(total(run, 1, HB_CLASS_JIT), 1);
-	assert_int_equal(counted(run, 0, 1, 0x8), 1);
-	run__explain_unresolved(run);
-	assert_int_equal(run->warnings_nr, 2);
-	assert_string_equal(run->warnings[1], "2 JIT samples hit addresses that several code loads covered, with no"
+	feed(session, "cycles", PERF_RECORD_MISC_USER, 42, 0x7008, 150, 10);
+	assert_int_equal(total(session, 0, HB_CLASS_AMBIGUOUS), 2);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(counted(session, 0, 0, 0x18), 1);
+	assert_int_equal(counted(session, 1, 0, 0x8), 0);
+	assert_int_equal(total(session, 1, HB_CLASS_JIT), 1);
+	assert_int_equal(counted(session, 0, 1, 0x8), 1);
+	session__explain_unresolved(session);
+	assert_int_equal(session->warnings_nr, 2);
+	assert_string_equal(session->warnings[1], "2 JIT samples hit addresses that several code loads covered, with no"
 			    " time to tell which ran (counted as unattributed.ambiguous): hot or again (pid 42, 2)");
-	classes_sum_to_all(run);
+	classes_sum_to_all(session);
 }
 
 static void perf_resolves_the_rest(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	have_al = false;
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as(NULL, NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as("[kernel.kallsyms]", "schedule", 0xffffffff81000000, 4);
 	al.is_kernel_ip = 1;
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as("//anon", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as("/tmp/perf-7.map", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as("/memfd:jit (deleted)", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
 	resolve_as("/usr/bin/prog", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
-	assert_int_equal(total(run, 0, HB_CLASS_NO_MAP), 2);
-	assert_int_equal(total(run, 0, HB_CLASS_KERNEL), 1);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT_NO_LOAD), 3);
-	assert_int_equal(total(run, 0, HB_CLASS_NO_SYMBOL), 1);
-	classes_sum_to_all(run);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x1234, 1, 1);
+	assert_int_equal(total(session, 0, HB_CLASS_NO_MAP), 2);
+	assert_int_equal(total(session, 0, HB_CLASS_KERNEL), 1);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT_NO_LOAD), 3);
+	assert_int_equal(total(session, 0, HB_CLASS_NO_SYMBOL), 1);
+	classes_sum_to_all(session);
 }
 
 static void a_native_symbol_is_one_object_with_its_code_read_once(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	static const char dso[] = "/no/such/libfoo.so", sym[] = "foo";
 
 	resolve_as(dso, sym, 0x1000, 0x4);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 1, 5);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 2, 5);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 1, 5);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001004, 2, 5);
 	/* The same symbol through other strings with the same text: the table, not the cache. */
 	char dso2[sizeof(dso)], sym2[sizeof(sym)];
 
 	memcpy(dso2, dso, sizeof(dso));
 	memcpy(sym2, sym, sizeof(sym));
 	resolve_as(dso2, sym2, 0x1000, 0x3);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001003, 3, 5);
-	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 3);
-	assert_int_equal(run->natives.nr, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001003, 3, 5);
+	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 3);
+	assert_int_equal(session->natives.nr, 1);
 	assert_int_equal(object_code_calls, 1);
-	const struct native_obj *o = &run->natives.objs[0];
+	const struct native_obj *o = &session->natives.objs[0];
 
 	assert_int_equal(o->addr, 0x7f0000001000);
 	assert_int_equal(o->size, 0x40);
 	assert_int_equal(o->pid, 7);
 	assert_int_equal(o->code_len, 5);
-	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x4), 2);
-	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x3), 1);
-	classes_sum_to_all(run);
+	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 0x4), 2);
+	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 0x3), 1);
+	classes_sum_to_all(session);
 }
 
 /* A function of this test's own file, for the plugin's own resolution to find. */
@@ -364,7 +364,7 @@ __attribute__((noinline, used)) int hb_native_target(int x)
 /* The recording's mmap record of the file mapping code address ip in this
  * process, as pid 42 at time 10, handed to the resolver as perf.data's walk
  * would; then the walk ends (why: the reason it cannot be used, or NULL). */
-static void with_own_map(struct run *run, uintptr_t ip, const char *why)
+static void with_own_map(struct session *session, uintptr_t ip, const char *why)
 {
 	struct perfdata_visitor v;
 	struct perfdata_scan_stats st = { .timed = 1 };
@@ -385,26 +385,26 @@ static void with_own_map(struct run *run, uintptr_t ip, const char *why)
 		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .filename = path,
 	};
 
-	resolve__visitor(&run->resolve, &v);
+	resolve__visitor(&session->resolve, &v);
 	assert_int_equal(v.mmap(v.arg, &m), 0);
-	resolve__ready(&run->resolve, 0, &st, why);
+	resolve__ready(&session->resolve, 0, &st, why);
 }
 
 static void native_samples_are_decided_without_perf(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	uintptr_t fn = (uintptr_t)hb_native_target;
 
-	with_own_map(run, fn, NULL);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 150, 1);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 160, 1);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 170, 1);
+	with_own_map(session, fn, NULL);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 150, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn + 1, 160, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 170, 1);
 	/* perf's symbols were never asked for */
 	assert_int_equal(resolve_ip_calls, 0);
 	assert_int_equal(object_code_calls, 0);
-	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 3);
-	assert_int_equal(run->natives.nr, 1);
-	const struct native_obj *o = &run->natives.objs[0];
+	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 3);
+	assert_int_equal(session->natives.nr, 1);
+	const struct native_obj *o = &session->natives.objs[0];
 
 	assert_string_equal(o->name, "hb_native_target");
 	assert_int_equal(o->addr, fn);
@@ -413,129 +413,129 @@ static void native_samples_are_decided_without_perf(void **state)
 	/* its bytes, from the file */
 	assert_true(o->code_len > 1 && o->code_len == o->size);
 	assert_memory_equal(o->code, (const void *)fn, o->code_len);
-	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 1), 2);
-	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0), 1);
+	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 1), 2);
+	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 0), 1);
 	/* an address of no map of that process: no-map, still without perf */
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x10, 180, 1);
-	assert_int_equal(total(run, 0, HB_CLASS_NO_MAP), 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x10, 180, 1);
+	assert_int_equal(total(session, 0, HB_CLASS_NO_MAP), 1);
 	assert_int_equal(resolve_ip_calls, 0);
-	assert_int_equal(run->resolve.deferred, 0);
-	classes_sum_to_all(run);
+	assert_int_equal(session->resolve.deferred, 0);
+	classes_sum_to_all(session);
 }
 
 static void guest_samples_and_unusable_maps_go_to_perf(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	uintptr_t fn = (uintptr_t)hb_native_target;
 
-	with_own_map(run, fn, NULL);
+	with_own_map(session, fn, NULL);
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_GUEST_USER, 42, fn, 150, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_GUEST_USER, 42, fn, 150, 1);
 	assert_int_equal(resolve_ip_calls, 1);
-	assert_int_equal(run->resolve.deferred, 1);
-	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 1);
-	assert_string_equal(run->natives.objs[0].name, "main");
-	assert_int_equal(run->natives.objs[0].source, NATIVE_FROM_PERF);
-	classes_sum_to_all(run);
+	assert_int_equal(session->resolve.deferred, 1);
+	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 1);
+	assert_string_equal(session->natives.objs[0].name, "main");
+	assert_int_equal(session->natives.objs[0].source, NATIVE_FROM_PERF);
+	classes_sum_to_all(session);
 }
 
 static void a_pipe_leaves_natives_to_perf(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	uintptr_t fn = (uintptr_t)hb_native_target;
 
-	with_own_map(run, fn, "perf script reads a pipe");
+	with_own_map(session, fn, "perf script reads a pipe");
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 150, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 150, 1);
 	assert_int_equal(resolve_ip_calls, 1);
-	assert_int_equal(run->resolve.deferred, 1);
-	assert_false(run->resolve.usable);
-	assert_string_equal(run->resolve.why_not, "perf script reads a pipe");
-	assert_int_equal(total(run, 0, HB_CLASS_NATIVE), 1);
-	classes_sum_to_all(run);
+	assert_int_equal(session->resolve.deferred, 1);
+	assert_false(session->resolve.usable);
+	assert_string_equal(session->resolve.why_not, "perf script reads a pipe");
+	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 1);
+	classes_sum_to_all(session);
 }
 
 /* perf maps: the line's function, counted in class perfmap, no code bytes. */
 static void a_perf_map_line_is_a_function_without_code(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	resolve_as("/tmp/perf-7.map", "LazyCompile:*hot /x.js:1", 0x7f0000002000, 0x10);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 1, 1);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 2, 1);
-	assert_int_equal(total(run, 0, HB_CLASS_PERFMAP), 2);
-	assert_int_equal(run->natives.nr, 1);
-	assert_int_equal(run->natives.objs[0].source, NATIVE_FROM_PERF_MAP);
-	assert_int_equal(run->natives.objs[0].addr, 0x7f0000002000);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 1, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 2, 1);
+	assert_int_equal(total(session, 0, HB_CLASS_PERFMAP), 2);
+	assert_int_equal(session->natives.nr, 1);
+	assert_int_equal(session->natives.objs[0].source, NATIVE_FROM_PERF_MAP);
+	assert_int_equal(session->natives.objs[0].addr, 0x7f0000002000);
 	assert_int_equal(object_code_calls, 0);
-	assert_int_equal(counted(run, NATIVE_ID_BIT | 0, 0, 0x10), 2);
-	classes_sum_to_all(run);
+	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 0x10), 2);
+	classes_sum_to_all(session);
 }
 
 static void jit_only_leaves_the_rest_unresolved(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
-	run->opts.jit_only = true;
+	session->opts.jit_only = true;
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x401000, 150, 1);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
-	assert_int_equal(total(run, 0, HB_CLASS_NOT_RESOLVED), 1);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
-	assert_int_equal(run->natives.nr, 0);
-	classes_sum_to_all(run);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x401000, 150, 1);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
+	assert_int_equal(total(session, 0, HB_CLASS_NOT_RESOLVED), 1);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(session->natives.nr, 0);
+	classes_sum_to_all(session);
 }
 
 static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 {
 	struct fixture *f = *state;
-	struct run *run = f->run;
+	struct session *session = f->session;
 
 	with_dump(state);
-	run->classify.live = true;
+	session->classify.live = true;
 	/* Before the load by time, and in anonymous memory no load covers yet. */
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
 	resolve_as("//anon", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9010, 200, 3);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0xa000, 200, 3);
-	assert_int_equal(run->pending.nr, 3);
-	assert_int_equal(total(run, 0, HB_CLASS_ALL), 3);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9010, 200, 3);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0xa000, 200, 3);
+	assert_int_equal(session->pending.nr, 3);
+	assert_int_equal(total(session, 0, HB_CLASS_ALL), 3);
 	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
-	assert_true(codemap__add(run->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
-	run__place_held(run);
-	assert_int_equal(run->pending.nr, 0);
-	assert_int_equal(total(run, 0, HB_CLASS_BEFORE_LOAD), 1);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT), 1);
-	assert_int_equal(total(run, 0, HB_CLASS_JIT_NO_LOAD), 1);
-	classes_sum_to_all(run);
+	assert_true(codemap__add(session->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
+	session__place_held(session);
+	assert_int_equal(session->pending.nr, 0);
+	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
+	assert_int_equal(total(session, 0, HB_CLASS_JIT_NO_LOAD), 1);
+	classes_sum_to_all(session);
 }
 
 static void events_are_told_apart_and_bounded(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char names[MAX_EVENTS + 2][16];
 
 	for (int i = 0; i < MAX_EVENTS + 2; i++) {
 		snprintf(names[i], sizeof(names[i]), "ev%d", i);
-		feed(run, names[i], PERF_RECORD_MISC_KERNEL, 1, 1, 1, 1);
+		feed(session, names[i], PERF_RECORD_MISC_KERNEL, 1, 1, 1, 1);
 	}
 	/* The same name through another pointer is the same event. */
 	char again[16] = "ev3";
 
-	assert_int_equal(run__event(run, again, NULL), 3);
-	assert_int_equal(run__event(run, NULL, NULL), MAX_EVENTS - 1);
-	assert_int_equal(run->events_nr, MAX_EVENTS);
+	assert_int_equal(session__event(session, again, NULL), 3);
+	assert_int_equal(session__event(session, NULL, NULL), MAX_EVENTS - 1);
+	assert_int_equal(session->events_nr, MAX_EVENTS);
 	/* The 33rd and 34th event were counted as the last one, with one warning. */
-	assert_int_equal(total(run, MAX_EVENTS - 1, HB_CLASS_ALL), 3);
-	assert_int_equal(run->warnings_nr, 1);
-	assert_non_null(strstr(run->warnings[0], "more than 32 events"));
-	classes_sum_to_all(run);
+	assert_int_equal(total(session, MAX_EVENTS - 1, HB_CLASS_ALL), 3);
+	assert_int_equal(session->warnings_nr, 1);
+	assert_non_null(strstr(session->warnings[0], "more than 32 events"));
+	classes_sum_to_all(session);
 }
 
 static void a_warning_is_kept_once(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	/* Every warning is printed too; not needed here. */
 	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
@@ -543,31 +543,31 @@ static void a_warning_is_kept_once(void **state)
 	assert_true(saved >= 0 && null >= 0);
 	dup2(null, STDERR_FILENO);
 	for (int i = 0; i < 3; i++)
-		run__warn(run, "the same %s", "thing");
+		session__warn(session, "the same %s", "thing");
 	for (int i = 0; i < MAX_WARNINGS + 5; i++)
-		run__warn(run, "warning %d", i);
+		session__warn(session, "warning %d", i);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(null);
-	assert_string_equal(run->warnings[0], "the same thing");
-	assert_int_equal(run->warnings_nr, MAX_WARNINGS);
+	assert_string_equal(session->warnings[0], "the same thing");
+	assert_int_equal(session->warnings_nr, MAX_WARNINGS);
 }
 
 static void few_strays_are_one_line(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
 	for (int i = 0; i < 200; i++)
-		feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
+		feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
 	resolve_as("//anon", NULL, 0, 0);
-	feed(run, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
-	run__explain_unresolved(run);
+	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
+	session__explain_unresolved(session);
 	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
-	assert_int_equal(run->warnings_nr, 1);
-	assert_non_null(strstr(run->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "
+	assert_int_equal(session->warnings_nr, 1);
+	assert_non_null(strstr(session->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "
 				"(1 jitdump read: code its JIT did not log, e.g. a stub)"));
-	classes_sum_to_all(run);
+	classes_sum_to_all(session);
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

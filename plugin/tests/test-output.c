@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of where the stream goes (plugin/output.c) and of the section
- * a run assembles for it (plugin/stream-assemble.c): out=FILE never names an
+ * a run assembles for it (plugin/stream-section.c): out=FILE never names an
  * input and is replaced only by a complete stream, written beside it; the section carries one
  * object per counted id, the dumps with their status and the run's header
  * facts. Expected values are the run's own inputs.
@@ -25,14 +25,14 @@
 
 #include "jitdump-writer.h"
 #include "output.h"
-#include "run.h"
-#include "stream-assemble.h"
+#include "session.h"
+#include "stream-section.h"
 
 static struct perf_dlfilter_fns no_perf;
 
 struct fixture {
 	char dir[64];
-	struct run *run;
+	struct session *session;
 };
 
 static int setup(void **state)
@@ -42,7 +42,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	snprintf(f->dir, sizeof(f->dir), "/tmp/hotblocks-test-output-XXXXXX");
-	if (!mkdtemp(f->dir) || !(f->run = run__new(&no_perf))) {
+	if (!mkdtemp(f->dir) || !(f->session = session__new(&no_perf))) {
 		free(f);
 		return -1;
 	}
@@ -59,7 +59,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	run__free(f->run);
+	session__free(f->session);
 	nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(f);
 	return 0;
@@ -98,7 +98,7 @@ static char *get_file(const char *path)
 /* A dump of pid 42: one load "hot" of 4 bytes at 0x7000, at time 100. */
 static char *with_dump(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *path = in_dir(state, "jit-42.dump");
 	struct jitdump_writer w;
 	struct jitdump_writer_header h = jitdump_writer__default_header(42);
@@ -110,13 +110,13 @@ static char *with_dump(void **state)
 	jitdump_writer__code_load(&w, &l);
 	assert_int_equal(jitdump_writer__save(&w, path, w.len), 0);
 	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&run->dumps, path, 42), 0);
+	assert_int_equal(dumps__add(&session->dumps, path, 42), 0);
 	return path;
 }
 
 static void an_input_is_never_the_output(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *perf_data = in_dir(state, "perf.data"), *dump = with_dump(state);
 	char *alias = in_dir(state, "alias"), *threads = in_dir(state, "threads.data");
 	char *threads_data = in_dir(state, "threads.data/data");
@@ -125,24 +125,24 @@ static void an_input_is_never_the_output(void **state)
 	assert_int_equal(link(perf_data, alias), 0);
 	assert_int_equal(mkdir(threads, 0755), 0);
 	put_file(threads_data, "PERFILE2 and more");
-	run->perf_data = strdup(perf_data);
+	session->perf_data = strdup(perf_data);
 
-	run->opts.out_path = strdup(perf_data);
-	assert_int_equal(output__open(run), -1);
+	session->opts.out_path = strdup(perf_data);
+	assert_int_equal(output__open(session), -1);
 	/* Through another name of the same file. */
-	free(run->opts.out_path);
-	run->opts.out_path = strdup(alias);
-	assert_int_equal(output__open(run), -1);
-	free(run->opts.out_path);
-	run->opts.out_path = strdup(dump);
-	assert_int_equal(output__open(run), -1);
-	assert_int_equal(run->out_fd, -1);
+	free(session->opts.out_path);
+	session->opts.out_path = strdup(alias);
+	assert_int_equal(output__open(session), -1);
+	free(session->opts.out_path);
+	session->opts.out_path = strdup(dump);
+	assert_int_equal(output__open(session), -1);
+	assert_int_equal(session->out_fd, -1);
 	/* perf record --threads: the recording is the directory's data file. */
-	free(run->perf_data);
-	run->perf_data = strdup(threads);
-	free(run->opts.out_path);
-	run->opts.out_path = strdup(threads_data);
-	assert_int_equal(output__open(run), -1);
+	free(session->perf_data);
+	session->perf_data = strdup(threads);
+	free(session->opts.out_path);
+	session->opts.out_path = strdup(threads_data);
+	assert_int_equal(output__open(session), -1);
 	/* Nothing refused was touched. */
 	char *text = get_file(perf_data);
 
@@ -173,27 +173,27 @@ static const char empty_stream[] = "hotblocks-stream 1\n"
 
 static void the_output_is_checked_early_and_replaced_late(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *out = in_dir(state, "out.hbs"), *nodir = in_dir(state, "no/such/dir/out.hbs");
 	struct stat st;
 
-	run->perf_data = strdup("-");
-	run->opts.out_path = strdup(nodir);
-	assert_int_equal(output__open(run), -1);
-	free(run->opts.out_path);
+	session->perf_data = strdup("-");
+	session->opts.out_path = strdup(nodir);
+	assert_int_equal(output__open(session), -1);
+	free(session->opts.out_path);
 	/* An old, longer file: kept as it is until the stream replaces it. */
 	put_file(out, "an old file, longer than the stream that replaces it ......................"
 		      "......................................................................\n");
 	assert_int_equal(chmod(out, 0640), 0);
-	run->opts.out_path = strdup(out);
-	assert_int_equal(output__open(run), 0);
-	assert_int_equal(run->out_fd, -1);
+	session->opts.out_path = strdup(out);
+	assert_int_equal(output__open(session), 0);
+	assert_int_equal(session->out_fd, -1);
 	char *text = get_file(out);
 
 	assert_non_null(strstr(text, "an old file"));
 	free(text);
 	assert_int_equal(entries(state), 1);
-	assert_int_equal(output__write(run), 0);
+	assert_int_equal(output__write(session), 0);
 	text = get_file(out);
 	assert_string_equal(text, empty_stream);
 	free(text);
@@ -207,21 +207,21 @@ static void the_output_is_checked_early_and_replaced_late(void **state)
 /* A write that fails (here: past the file size limit) leaves the earlier file whole. */
 static void a_failed_write_leaves_the_earlier_file(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *out = in_dir(state, "out.hbs");
 	struct rlimit old, small = { 16, 16 };
 	void (*old_xfsz)(int);
 	int ret;
 
-	run->perf_data = strdup("-");
+	session->perf_data = strdup("-");
 	put_file(out, "the earlier stream\n");
-	run->opts.out_path = strdup(out);
-	assert_int_equal(output__open(run), 0);
+	session->opts.out_path = strdup(out);
+	assert_int_equal(output__open(session), 0);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small.rlim_max = old.rlim_max;
 	old_xfsz = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-	ret = output__write(run);
+	ret = output__write(session);
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, old_xfsz);
 	assert_true(ret < 0);
@@ -236,16 +236,16 @@ static void a_failed_write_leaves_the_earlier_file(void **state)
 /* out=LINK replaces the file the link names; the link stays. */
 static void a_symlink_is_written_through(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *file = in_dir(state, "real.hbs"), *link_path = in_dir(state, "latest.hbs");
 	struct stat st;
 
-	run->perf_data = strdup("-");
+	session->perf_data = strdup("-");
 	put_file(file, "old\n");
 	assert_int_equal(symlink("real.hbs", link_path), 0);
-	run->opts.out_path = strdup(link_path);
-	assert_int_equal(output__open(run), 0);
-	assert_int_equal(output__write(run), 0);
+	session->opts.out_path = strdup(link_path);
+	assert_int_equal(output__open(session), 0);
+	assert_int_equal(output__write(session), 0);
 	assert_int_equal(lstat(link_path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	char *text = get_file(file);
@@ -258,29 +258,29 @@ static void a_symlink_is_written_through(void **state)
 
 static void the_section_has_one_object_per_counted_id(void **state)
 {
-	struct run *run = ((struct fixture *)*state)->run;
+	struct session *session = ((struct fixture *)*state)->session;
 	char *dump = with_dump(state);
 	struct stream_section s;
 	bool created;
 
-	run->perf_data = strdup("rec/perf.data");
-	run->events_nr = 1;
-	run->events[0].name = strdup("cpu-clock");
-	run->events[0].time_aware = true;
-	assert_int_equal(natives__get(&run->natives, "/usr/lib/libc.so.6", "memcpy", 0x9000, &created), 0);
-	run->natives.objs[0].addr = 0x7fff00009000;
-	run->natives.objs[0].size = 0x100;
-	run->natives.objs[0].pid = 42;
-	run->totals[0][HB_CLASS_ALL][0] = 3;
-	run->totals[0][HB_CLASS_JIT][0] = 2;
-	run->totals[0][HB_CLASS_NATIVE][0] = 1;
-	run__warn(run, "something to say");
+	session->perf_data = strdup("rec/perf.data");
+	session->events_nr = 1;
+	session->events[0].name = strdup("cpu-clock");
+	session->events[0].time_aware = true;
+	assert_int_equal(natives__get(&session->natives, "/usr/lib/libc.so.6", "memcpy", 0x9000, &created), 0);
+	session->natives.objs[0].addr = 0x7fff00009000;
+	session->natives.objs[0].size = 0x100;
+	session->natives.objs[0].pid = 42;
+	session->totals[0][HB_CLASS_ALL][0] = 3;
+	session->totals[0][HB_CLASS_JIT][0] = 2;
+	session->totals[0][HB_CLASS_NATIVE][0] = 1;
+	session__warn(session, "something to say");
 	/* Code map id 0 (the dump's load) twice, the native object once. */
-	assert_int_equal(counts__add(&run->counts, 0, 0, 0x1, 10), 0);
-	assert_int_equal(counts__add(&run->counts, 0, 0, 0x3, 10), 0);
-	assert_int_equal(counts__add(&run->counts, NATIVE_ID_BIT | 0, 0, 0x20, 10), 0);
+	assert_int_equal(tally__add(&session->counts, 0, 0, 0x1, 10), 0);
+	assert_int_equal(tally__add(&session->counts, 0, 0, 0x3, 10), 0);
+	assert_int_equal(tally__add(&session->counts, NATIVE_ID_BIT | 0, 0, 0x20, 10), 0);
 
-	assert_int_equal(stream_section__assemble(&s, run), 0);
+	assert_int_equal(stream_section__assemble(&s, session), 0);
 	assert_int_equal(s.objs_nr, 2);
 	assert_int_equal(s.counts_nr, 3);
 	assert_int_equal(s.objs[0].kind, HB_KIND_JIT);

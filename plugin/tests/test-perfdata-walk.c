@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of perfdata__walk (plugin/perfdata-scan.c): every MMAP/MMAP2
+ * Unit tests of perfdata__walk (plugin/perfdata.c): every MMAP/MMAP2
  * with its time, FORK/EXIT, and the build-ids perf recorded. The values
  * expected of the real recordings are perf's own: `perf report -D` prints
  * each record with its sample_id time in ns, `perf buildid-list` the build-id
  * table (both run on the committed files; the lines are quoted below).
  */
-#include "perfdata-scan-check.h"
+#include "perfdata-check.h"
 
 #include <sys/mman.h>
 #include <linux/perf_event.h>

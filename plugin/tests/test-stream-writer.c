@@ -42,7 +42,7 @@ static char *memory_text(struct memory *m)
 
 /* Write a section into a string (caller frees). */
 static char *write_section(const struct stream_writer_header *h, struct stream_writer_object *objs,
-			   size_t nr, const struct count_entry *counts, size_t counts_nr, int *ret)
+			   size_t nr, const struct tally_entry *counts, size_t counts_nr, int *ret)
 {
 	struct memory m;
 
@@ -91,7 +91,7 @@ static void a_section_is_written_as_the_format_says(void **state)
 		  .name = "wasm[0]::function[0]", .dso = "/m.cwasm", .sym_start = 0 },
 	};
 	/* Sorted by the caller's ids; the last names no object and is dropped. */
-	const struct count_entry counts[] = {
+	const struct tally_entry counts[] = {
 		{ .obj = 3, .ev = 0, .off = 0x0, .samples = 1, .period = 100 },
 		{ .obj = 5, .ev = 0, .off = 0x10, .samples = 2, .period = 200 },
 		{ .obj = 5, .ev = 1, .off = 0x4, .samples = 1, .period = 7 },

@@ -121,7 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *files[MAX_OBJS];
 	struct jitdump_debug_entry debug[MAX_OBJS];
 	struct stream_writer_object objs[MAX_OBJS];
-	struct count_entry counts[MAX_OBJS];
+	struct tally_entry counts[MAX_OBJS];
 	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2] = { 0 };
 	/* Different code in each: the reader folds the same code under one name (stream/stream-fold.c). */
 	uint8_t code[MAX_OBJS][16] = { { 0 } };
@@ -157,7 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			.dso = paths[i], .sym_start = i,
 		};
 		code[i][0] = (uint8_t)i;
-		counts[i] = (struct count_entry){ .obj = (uint32_t)i, .ev = 0, .off = 2, .samples = 1, .period = 1 };
+		counts[i] = (struct tally_entry){ .obj = (uint32_t)i, .ev = 0, .off = 2, .samples = 1, .period = 1 };
 	}
 	const struct stream_writer_header h = {
 		.producer = producer, .input = input, .events = (const char *const *)events,

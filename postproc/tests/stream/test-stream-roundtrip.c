@@ -58,7 +58,7 @@ static void write_one(FILE *f, uint64_t all, uint64_t jit)
 		  .load_time = 123456789, .dump = "/tmp/dir with space/jit-7.dump", .debug = debug,
 		  .debug_nr = 2 },
 	};
-	const struct count_entry counts[] = {
+	const struct tally_entry counts[] = {
 		{ .obj = 4, .ev = 0, .off = 0x11, .samples = jit, .period = jit * 1000 },
 		{ .obj = 0x80000000, .ev = 0, .off = 0x1, .samples = all - jit, .period = (all - jit) * 1000 },
 	};
@@ -203,7 +203,7 @@ static void a_360_kb_name_comes_back_shortened_and_nothing_else_is_lost(void **s
 		{ .kind = HB_KIND_JIT, .id = 2, .pid = 7, .e_machine = 62, .addr = 0x2000, .size = 4,
 		  .name = "small", .code = code, .code_len = 4, .code_index = 2, .load_time = 6, .dump = "jit-7.dump" },
 	};
-	const struct count_entry counts[] = {
+	const struct tally_entry counts[] = {
 		{ .obj = 1, .ev = 0, .off = 3, .samples = 3, .period = 3 },
 		{ .obj = 2, .ev = 0, .off = 1, .samples = 2, .period = 2 },
 	};

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Finds the jit-<pid>.dump marker mappings recorded in a perf.data file. A dlfilter
  * never sees MMAP events, so the plugin reads perf.data itself for them. */
-#ifndef PLUGIN_PERFDATA_SCAN_H
-#define PLUGIN_PERFDATA_SCAN_H
+#ifndef PLUGIN_PERFDATA_H
+#define PLUGIN_PERFDATA_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,18 +1,18 @@
 // SPDX-License-Identifier: MIT
-/* A run's stream section (see stream-assemble.h). */
+/* A run's stream section (see stream-section.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "stream-assemble.h"
+#include "stream-section.h"
 
 /* The object a count id names: a native symbol, or a jitdump load. false
  * when the id names no load (the code map only holds ids of loads read). */
-static bool describe(struct stream_writer_object *so, const struct run *run, uint32_t id)
+static bool describe(struct stream_writer_object *so, const struct session *session, uint32_t id)
 {
 	if (id & NATIVE_ID_BIT) {
-		const struct native_obj *o = &run->natives.objs[id & ~NATIVE_ID_BIT];
+		const struct native_obj *o = &session->natives.objs[id & ~NATIVE_ID_BIT];
 
 		*so = (struct stream_writer_object){
 			.kind = o->cwasm ? HB_KIND_CWASM : HB_KIND_NATIVE, .id = id, .pid = o->pid,
@@ -22,7 +22,7 @@ static bool describe(struct stream_writer_object *so, const struct run *run, uin
 		};
 	} else {
 		const struct dump_file *df;
-		const struct jitdump_load *l = dumps__load(&run->dumps, id, &df);
+		const struct jitdump_load *l = dumps__load(&session->dumps, id, &df);
 
 		if (!l)
 			return false;
@@ -36,13 +36,13 @@ static bool describe(struct stream_writer_object *so, const struct run *run, uin
 	return true;
 }
 
-int stream_section__assemble(struct stream_section *s, const struct run *run)
+int stream_section__assemble(struct stream_section *s, const struct session *session)
 {
 	size_t objs_alloc = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->counts = counts__sorted(&run->counts, &s->counts_nr);
-	s->jitdumps = calloc(run->dumps.nr + 1, sizeof(*s->jitdumps));
+	s->counts = tally__sorted(&session->counts, &s->counts_nr);
+	s->jitdumps = calloc(session->dumps.nr + 1, sizeof(*s->jitdumps));
 	if ((!s->counts && s->counts_nr) || !s->jitdumps)
 		return -ENOMEM;
 	/* One object per distinct id in the (sorted) counts. */
@@ -56,24 +56,24 @@ int stream_section__assemble(struct stream_section *s, const struct run *run)
 		if (i && s->counts[i].obj == s->counts[i - 1].obj)
 			continue;
 		/* The writer drops the samples of an id that has no object. */
-		if (describe(&s->objs[s->objs_nr], run, s->counts[i].obj))
+		if (describe(&s->objs[s->objs_nr], session, s->counts[i].obj))
 			s->objs_nr++;
 	}
-	for (size_t i = 0; i < run->dumps.nr; i++) {
-		const struct dump_file *df = &run->dumps.files[i];
+	for (size_t i = 0; i < session->dumps.nr; i++) {
+		const struct dump_file *df = &session->dumps.files[i];
 
 		s->jitdumps[i] = (struct stream_writer_jitdump){
 			.path = df->jd->path, .pid = df->pid, .loads = df->jd->nr, .status = dumps__status(df),
 		};
 	}
-	for (size_t e = 0; e < run->events_nr; e++)
-		s->events[e] = run->events[e].name;
+	for (size_t e = 0; e < session->events_nr; e++)
+		s->events[e] = session->events[e].name;
 	s->header = (struct stream_writer_header){
-		.producer = HB_PRODUCER, .input = run->perf_data, .time_aware = run__time_aware(run),
-		.events = s->events, .events_nr = run->events_nr,
-		.totals = (const uint64_t(*)[HB_CLASS__NR][2])run->totals,
-		.jitdumps = s->jitdumps, .jitdumps_nr = run->dumps.nr,
-		.warnings = (const char *const *)run->warnings, .warnings_nr = run->warnings_nr,
+		.producer = HB_PRODUCER, .input = session->perf_data, .time_aware = session__time_aware(session),
+		.events = s->events, .events_nr = session->events_nr,
+		.totals = (const uint64_t(*)[HB_CLASS__NR][2])session->totals,
+		.jitdumps = s->jitdumps, .jitdumps_nr = session->dumps.nr,
+		.warnings = (const char *const *)session->warnings, .warnings_nr = session->warnings_nr,
 	};
 	return 0;
 }

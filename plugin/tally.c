@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "counts.h"
+#include "tally.h"
 
 #define INITIAL_SLOTS 4096
 
@@ -21,7 +21,7 @@ static size_t hash(uint32_t obj, uint32_t ev, uint64_t off)
 	return (size_t)x;
 }
 
-int counts__init(struct counts *c, size_t max_slots)
+int tally__init(struct tally *c, size_t max_slots)
 {
 	memset(c, 0, sizeof(*c));
 	c->slots = calloc(INITIAL_SLOTS, sizeof(*c->slots));
@@ -32,19 +32,19 @@ int counts__init(struct counts *c, size_t max_slots)
 	return 0;
 }
 
-void counts__release(struct counts *c)
+void tally__release(struct tally *c)
 {
 	free(c->slots);
 	memset(c, 0, sizeof(*c));
 }
 
-static struct count_entry *probe(struct count_entry *slots, size_t mask, uint32_t obj,
+static struct tally_entry *probe(struct tally_entry *slots, size_t mask, uint32_t obj,
 				 uint32_t ev, uint64_t off)
 {
 	size_t i = hash(obj, ev, off) & mask;
 
 	for (;;) {
-		struct count_entry *e = &slots[i];
+		struct tally_entry *e = &slots[i];
 
 		if (!e->samples || (e->obj == obj && e->ev == ev && e->off == off))
 			return e;
@@ -52,15 +52,15 @@ static struct count_entry *probe(struct count_entry *slots, size_t mask, uint32_
 	}
 }
 
-static int grow(struct counts *c)
+static int grow(struct tally *c)
 {
 	size_t cap = (c->mask + 1) * 2;
-	struct count_entry *slots = calloc(cap, sizeof(*slots));
+	struct tally_entry *slots = calloc(cap, sizeof(*slots));
 
 	if (!slots)
 		return -ENOMEM;
 	for (size_t i = 0; i <= c->mask; i++) {
-		struct count_entry *e = &c->slots[i];
+		struct tally_entry *e = &c->slots[i];
 
 		if (e->samples)
 			*probe(slots, cap - 1, e->obj, e->ev, e->off) = *e;
@@ -71,9 +71,9 @@ static int grow(struct counts *c)
 	return 0;
 }
 
-int counts__add(struct counts *c, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period)
+int tally__add(struct tally *c, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period)
 {
-	struct count_entry *e = probe(c->slots, c->mask, obj, ev, off);
+	struct tally_entry *e = probe(c->slots, c->mask, obj, ev, off);
 
 	if (!e->samples) {
 		/* Keep the load factor under 1/2 so probes stay short. */
@@ -94,7 +94,7 @@ int counts__add(struct counts *c, uint32_t obj, uint32_t ev, uint64_t off, uint6
 
 static int cmp_entry(const void *a, const void *b)
 {
-	const struct count_entry *x = a, *y = b;
+	const struct tally_entry *x = a, *y = b;
 
 	if (x->obj != y->obj)
 		return x->obj < y->obj ? -1 : 1;
@@ -103,9 +103,9 @@ static int cmp_entry(const void *a, const void *b)
 	return x->off < y->off ? -1 : x->off > y->off;
 }
 
-struct count_entry *counts__sorted(const struct counts *c, size_t *nr)
+struct tally_entry *tally__sorted(const struct tally *c, size_t *nr)
 {
-	struct count_entry *out = malloc((c->used ? c->used : 1) * sizeof(*out));
+	struct tally_entry *out = malloc((c->used ? c->used : 1) * sizeof(*out));
 	size_t n = 0;
 
 	*nr = 0;

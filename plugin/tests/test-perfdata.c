@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata-scan.c on perf.data bytes built in memory: markers in
+/* Unit tests of perfdata.c on perf.data bytes built in memory: markers in
  * every file shape and byte order, names, framing errors, the callback, and
- * random damage. Compressed records: test-perfdata-scan-zstd.c; files and
- * real recordings: test-perfdata-scan-files.c. */
-#include "perfdata-scan-check.h"
+ * random damage. Compressed records: test-perfdata-zstd.c; files and
+ * real recordings: test-perfdata-files.c. */
+#include "perfdata-check.h"
 
 static void finds_the_marker_in_an_mmap2_record_of_a_file_mode_file(void **state)
 {

@@ -2,7 +2,7 @@
 /* Scanner of perf.data files for the jit-<pid>.dump marker mappings. */
 #define _GNU_SOURCE
 #include "byteorder.h"
-#include "perfdata-scan.h"
+#include "perfdata.h"
 
 #include <byteswap.h>
 #include <dirent.h>

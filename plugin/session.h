@@ -6,8 +6,8 @@
  * (STREAM.md "total classes"), and the warnings the stream repeats are kept
  * here.
  */
-#ifndef PLUGIN_RUN_H
-#define PLUGIN_RUN_H
+#ifndef PLUGIN_SESSION_H
+#define PLUGIN_SESSION_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -16,7 +16,7 @@
 #include <perf/perf_dlfilter.h>
 
 #include "classify.h"
-#include "counts.h"
+#include "tally.h"
 #include "dumps.h"
 #include "natives.h"
 #include "options.h"
@@ -53,7 +53,7 @@ struct ambiguous_set {
 	uint64_t samples;
 };
 
-struct run {
+struct session {
 	const struct perf_dlfilter_fns *perf;	/* perf's callbacks */
 	bool started;		/* start() succeeded: stop() writes the stream */
 
@@ -66,7 +66,7 @@ struct run {
 	struct dumps dumps;
 	struct natives natives;
 	struct resolve resolve;	/* native samples resolved without perf's symbols */
-	struct counts counts;
+	struct tally counts;
 	struct classify classify;	/* live: the input is a pipe, dumps may still be growing */
 	struct pending pending;
 
@@ -92,27 +92,27 @@ struct run {
 };
 
 /* A run with nothing counted and no option set yet; NULL when out of memory.
- * perf is kept (it must outlive the run). */
-struct run *run__new(const struct perf_dlfilter_fns *perf);
-void run__free(struct run *run);
+ * perf is kept (it must outlive the session). */
+struct session *session__new(const struct perf_dlfilter_fns *perf);
+void session__free(struct session *session);
 
 /* Print "hotblocks: warning: ..." once per distinct message and keep it for
  * the stream. Takes a void * so it can serve as the dumps' warn callback. */
 __attribute__((format(printf, 2, 3)))
-void run__warn(void *run, const char *fmt, ...);
+void session__warn(void *session, const char *fmt, ...);
 
 /* The id of the sample's event (perf's evsel name; NULL counts as "unknown").
  * A new event's clock is read from perf's attr(ctx). */
-uint32_t run__event(struct run *run, const char *name, void *ctx);
+uint32_t session__event(struct session *session, const char *name, void *ctx);
 
 /* A JIT sample of event ev was placed: warn once if its times were not usable. */
-void run__check_time_aware(struct run *run, uint32_t ev);
+void session__check_time_aware(struct session *session, uint32_t ev);
 
 /* Whether every event seen was recorded with -k mono (and any was seen). */
-bool run__time_aware(const struct run *run);
+bool session__time_aware(const struct session *session);
 
 /* Count a sample in class c (and in `all` when c is HB_CLASS_ALL). */
-void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t period);
+void session__account(struct session *session, uint32_t ev, enum hb_sample_class c, uint64_t period);
 
 /*
  * Account sample s of event ev as classification decided (v): held back when
@@ -120,17 +120,17 @@ void run__account(struct run *run, uint32_t ev, enum hb_sample_class c, uint64_t
  * once), else counted at its object and offset (a full count table makes it
  * unattributed.table-full, warned once) or in its class.
  */
-void run__settle(struct run *run, uint32_t ev, const struct perf_dlfilter_sample *s,
+void session__settle(struct session *session, uint32_t ev, const struct perf_dlfilter_sample *s,
 		 const struct classify_verdict *v);
 
 /* The dumps are complete: classify and account every held sample. */
-void run__place_held(struct run *run);
+void session__place_held(struct session *session);
 
 /* After the last sample: say why JIT samples matched no load, if any did
  * not, and which loads ambiguous ones could have been. */
-void run__explain_unresolved(struct run *run);
+void session__explain_unresolved(struct session *session);
 
 /* Clear the progress line, if one was shown. */
-void run__end_progress(struct run *run);
+void session__end_progress(struct session *session);
 
 #endif

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Test support shared by the perf.data scanner's tests (test-perfdata-scan*.c):
+/* Test support shared by the perf.data scanner's tests (test-perfdata*.c):
  * what the callback saw, scanning a writer's bytes, a typical record mix. */
-#ifndef PLUGIN_TESTS_PERFDATA_SCAN_CHECK_H
-#define PLUGIN_TESTS_PERFDATA_SCAN_CHECK_H
+#ifndef PLUGIN_TESTS_PERFDATA_CHECK_H
+#define PLUGIN_TESTS_PERFDATA_CHECK_H
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfdata-scan.h"
+#include "perfdata.h"
 #include "perfdata-writer.h"
 
 #define MARKER "/tmp/run/jit-4242.dump"

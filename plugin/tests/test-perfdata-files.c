@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata-scan.c on files: on disk, unreadable, perf record
+/* Unit tests of perfdata.c on files: on disk, unreadable, perf record
  * --threads directories, a large file, and the real recordings in
  * test-data/perfdata/. */
-#include "perfdata-scan-check.h"
+#include "perfdata-check.h"
 
 /* Files on disk. */
 
 static int make_tmpdir(void **state)
 {
-	char *dir = strdup("/tmp/test-perfdata-scan-XXXXXX");
+	char *dir = strdup("/tmp/test-perfdata-XXXXXX");
 
 	if (!dir || !mkdtemp(dir)) {
 		free(dir);

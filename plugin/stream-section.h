@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* The stream section of a run, assembled from what it counted and read, for
+/* The stream section of a session, assembled from what it counted and read, for
  * stream_writer__write (STREAM.md). */
-#ifndef PLUGIN_STREAM_ASSEMBLE_H
-#define PLUGIN_STREAM_ASSEMBLE_H
+#ifndef PLUGIN_STREAM_SECTION_H
+#define PLUGIN_STREAM_SECTION_H
 
 #include <stddef.h>
 
-#include "counts.h"
-#include "run.h"
+#include "tally.h"
+#include "session.h"
 #include "stream-writer.h"
 
 /* Names this plugin in the stream's `producer` record. */
@@ -17,15 +17,15 @@ struct stream_section {
 	struct stream_writer_header header;
 	struct stream_writer_object *objs;	/* one per distinct object id counted */
 	size_t objs_nr;
-	struct count_entry *counts;		/* sorted by (object, event, offset) */
+	struct tally_entry *counts;		/* sorted by (object, event, offset) */
 	size_t counts_nr;
 	struct stream_writer_jitdump *jitdumps;
 	const char *events[MAX_EVENTS];
 };
 
-/* Assemble s from run, which must outlive s (s borrows its strings and
+/* Assemble s from session, which must outlive s (s borrows its strings and
  * code). 0 or -ENOMEM; release s either way. */
-int stream_section__assemble(struct stream_section *s, const struct run *run);
+int stream_section__assemble(struct stream_section *s, const struct session *session);
 void stream_section__release(struct stream_section *s);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata-scan.c on compressed records (perf record -z): one
+/* Unit tests of perfdata.c on compressed records (perf record -z): one
  * zstd stream across records, split records, bad payloads and the bounds. */
-#include "perfdata-scan-check.h"
+#include "perfdata-check.h"
 
 static void finds_the_marker_inside_a_compressed_record(void **state)
 {

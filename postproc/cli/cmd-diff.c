@@ -20,9 +20,12 @@ static const char usage_head[] =
 	"streams (a file, or '-' for standard input for one of them); for several runs\n"
 	"of one side, concatenate their streams (cat a.hbs b.hbs >base.hbs): the same\n"
 	"code from several runs is merged. Functions are paired by identity (the name\n"
-	"without a JIT's tier marks), blocks by the best key both have: wasm offsets,\n"
-	"source lines, else their instructions. Block pairs are ranked by the change in\n"
-	"their share of all samples; a delta is NEW - BASE.\n"
+	"without a JIT's tier marks), as one function of a wasm module (its index in\n"
+	"V8's and wasmtime's names), then by name; blocks by the best key both have:\n"
+	"wasm offsets, source lines, else their instructions. Block pairs are ranked by the change in\n"
+	"their share of all samples; a delta is NEW - BASE. A change beyond noise (the\n"
+	"sampling error of its counts and the spread of the runs: README, \"Noise and\n"
+	"significance\") is marked * and coloured.\n"
 	"\n";
 
 static void print_usage(FILE *out)
@@ -40,7 +43,7 @@ struct options {
 	const char *label[DIFF__SIDES];
 };
 
-static double parse_delta(const char *arg)
+static double parse_number(const char *opt, const char *arg, double most)
 {
 	char *end;
 	double v;
@@ -48,8 +51,8 @@ static double parse_delta(const char *arg)
 	errno = 0;
 	v = strtod(arg, &end);
 	/* !(v >= 0) also refuses NaN */
-	if (!*arg || *end || errno || !(v >= 0.0) || v > 1e18)
-		message__usage_error("--min-delta needs a non-negative number, not '%s'", arg);
+	if (!*arg || *end || errno || !(v >= 0.0) || v > most)
+		message__usage_error("%s needs a non-negative number, not '%s'", opt, arg);
 	return v;
 }
 
@@ -93,7 +96,13 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->diff.top = cli__parse_count("--top", arg);
 			break;
 		case OPT_MIN_DELTA:
-			o->diff.min_delta = parse_delta(arg);
+			o->diff.min_delta = parse_number("--min-delta", arg, 1e18);
+			break;
+		case OPT_SPREAD:
+			/* percent; 0 is sampling noise alone (diff_opts.spread < 0) */
+			o->diff.spread = parse_number("--spread", arg, 1000.0) / 100.0;
+			if (o->diff.spread == 0.0)
+				o->diff.spread = -1.0;
 			break;
 		case OPT_ALL_PAIRS:
 			o->diff.all = true;

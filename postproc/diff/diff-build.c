@@ -9,6 +9,7 @@
 #include "analysis/name-match.h"
 #include "diff-build.h"
 #include "diff-match.h"
+#include "diff-noise.h"
 
 static double share(uint64_t n, uint64_t total)
 {
@@ -23,31 +24,35 @@ static int64_t difference(uint64_t base, uint64_t nw)
 	return base - nw > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)(base - nw);
 }
 
-static double magnitude(const struct diff *d, double delta, int64_t delta_samples)
+static double magnitude(const struct diff *d, double delta, double delta_per_run)
 {
-	if (d->opts.counts)
-		return delta_samples < 0 ? -(double)delta_samples : (double)delta_samples;
-	return fabs(delta);
+	return d->opts.counts ? fabs(delta_per_run) : fabs(delta);
 }
 
-int diff__sign(const struct diff *d, double delta, int64_t delta_samples)
+/* Samples per run of side s. */
+static double per_run(const struct diff *d, int s, uint64_t n)
+{
+	return (double)n / (double)(d->runs[s] ? d->runs[s] : 1);
+}
+
+int diff__sign(const struct diff *d, double delta, double delta_per_run)
 {
 	char num[64];
 
+	/* what prints as 0, 0.0 or 0.00 has no sign */
 	if (d->opts.counts)
-		return delta_samples > 0 ? 1 : delta_samples < 0 ? -1 : 0;
-	/* what prints as 0.00 has no sign */
+		return !(fabs(delta_per_run) >= (d->per_run ? 0.05 : 0.5)) ? 0 : delta_per_run > 0 ? 1 : -1;
 	if (!strcmp(fmt_pct(num, sizeof(num), fabs(delta)), "0.00"))
 		return 0;
 	return delta > 0 ? 1 : -1;
 }
 
-double diff__change(const struct diff *d, double delta, int64_t delta_samples)
+double diff__change(const struct diff *d, double delta, double delta_per_run)
 {
-	uint64_t t = d->total[DIFF_BASE] > d->total[DIFF_NEW] ? d->total[DIFF_BASE] : d->total[DIFF_NEW];
+	double t = fmax(per_run(d, DIFF_BASE, d->total[DIFF_BASE]), per_run(d, DIFF_NEW, d->total[DIFF_NEW]));
 
 	if (d->opts.counts)
-		return t ? magnitude(d, delta, delta_samples) / (double)t : 0;
+		return t > 0 ? fabs(delta_per_run) / t : 0;
 	return fabs(delta) / 100.0;
 }
 
@@ -169,8 +174,8 @@ static int func_cmp(const void *a, const void *b, void *arg)
 {
 	const struct diff *d = arg;
 	const struct diff_func *x = a, *y = b;
-	double mx = magnitude(d, x->delta, x->delta_samples);
-	double my = magnitude(d, y->delta, y->delta_samples);
+	double mx = magnitude(d, x->delta, x->delta_per_run);
+	double my = magnitude(d, y->delta, y->delta_per_run);
 	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
 	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
 	int c;
@@ -191,17 +196,21 @@ static int func_cmp(const void *a, const void *b, void *arg)
 	return 0;
 }
 
-/* Pairs by the same order, then function, then their place in it. */
+/* Pairs by the same order (by default, those beyond noise first), then
+ * function, then their place in it. */
 static int pair_cmp(const void *a, const void *b, void *arg)
 {
 	const struct diff *d = arg;
 	const struct diff_pair *x = &d->pairs[*(const uint32_t *)a];
 	const struct diff_pair *y = &d->pairs[*(const uint32_t *)b];
-	double mx = magnitude(d, x->delta, x->delta_samples);
-	double my = magnitude(d, y->delta, y->delta_samples);
+	double mx = magnitude(d, x->delta, x->delta_per_run);
+	double my = magnitude(d, y->delta, y->delta_per_run);
 	uint64_t hx = x->samples[0] > x->samples[1] ? x->samples[0] : x->samples[1];
 	uint64_t hy = y->samples[0] > y->samples[1] ? y->samples[0] : y->samples[1];
 
+	/* by default the changes beyond noise first: they are what is shown */
+	if (d->by_noise && x->test.significant != y->test.significant)
+		return x->test.significant ? -1 : 1;
 	if (mx != my)
 		return mx > my ? -1 : 1;
 	if (hx != hy)
@@ -301,22 +310,16 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
 		return ret;
 
-	if (o->min_delta >= 0)
-		d->min_delta = o->min_delta;
-	else if (o->counts)
-		d->min_delta = fmax(1.0, ceil(0.001 * (double)(d->total[0] > d->total[1] ?
-							       d->total[0] : d->total[1])));
-	else
-		d->min_delta = 0.1;
+	if ((ret = diff_noise__model(d)))
+		return ret;
+	/* no change can be significant (a side without samples): the plain
+	 * floor of old, 0.1 points or a sample a run */
+	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
+		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
+	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
 
-	/*
-	 * A block never has more samples than its function: a pair of
-	 * functions whose larger side is below the threshold cannot hold a
-	 * pair of blocks above it, and is compared by its totals alone.
-	 */
 	for (i = 0; i < d->funcs_nr; i++) {
 		struct diff_func *f = &d->funcs[i];
-		double bound;
 
 		for (int s = 0; s < DIFF__SIDES; s++) {
 			f->share[s] = share(f->samples[s], d->total[s]);
@@ -325,31 +328,49 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 		}
 		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
 		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
-		f->sign = diff__sign(d, f->delta, f->delta_samples);
-		f->change = diff__change(d, f->delta, f->delta_samples);
-		bound = o->counts ? (double)(f->samples[0] > f->samples[1] ? f->samples[0] : f->samples[1]) :
-				    fmax(f->share[0], f->share[1]);
-		f->compared = o->all || bound >= d->min_delta;
-		for (int s = 0; s < DIFF__SIDES; s++)
-			if (f->compared && f->obj[s] != UINT32_MAX)
-				d->work->side[s].candidate[f->obj[s]] = true;
-		if (f->compared) {
-			bool same = f->obj[0] == UINT32_MAX || f->obj[1] == UINT32_MAX ||
-				    same_code(&d->work->side[0].stream->objects[f->obj[0]],
-					      &d->work->side[1].stream->objects[f->obj[1]]);
+		f->delta_per_run = per_run(d, DIFF_NEW, f->samples[DIFF_NEW]) -
+				   per_run(d, DIFF_BASE, f->samples[DIFF_BASE]);
+		f->sign = diff__sign(d, f->delta, f->delta_per_run);
+		f->change = diff__change(d, f->delta, f->delta_per_run);
+		if (f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX)
+			f->same_code = same_code(&d->work->side[0].stream->objects[f->obj[0]],
+						 &d->work->side[1].stream->objects[f->obj[1]]);
+	}
+	if ((ret = diff_noise__test_funcs(d)))
+		return ret;
+	/*
+	 * Which function pairs are compared block by block. A block never has
+	 * more samples than its function: a pair whose larger side is below
+	 * the threshold cannot hold a pair of blocks above it, and is compared
+	 * by its totals alone. By default (the threshold the least change the
+	 * test can tell), only those that changed beyond noise: a function
+	 * taking the same share holds block changes that are noise, or moves
+	 * within it, which --all or --min-delta shows (JIT code is another code
+	 * in every run: "its code changed" would take every JIT function).
+	 */
+	for (i = 0; i < d->funcs_nr; i++) {
+		struct diff_func *f = &d->funcs[i];
+		bool both = f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX;
+		double bound = o->counts ? fmax(per_run(d, 0, f->samples[0]), per_run(d, 1, f->samples[1])) :
+					   fmax(f->share[0], f->share[1]);
 
-			for (int s = 0; s < DIFF__SIDES; s++)
-				if (f->obj[s] != UINT32_MAX)
-					d->work->side[s].same_code[f->obj[s]] = same;
-			f->same_code = same && f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX;
-		}
+		f->compared = o->all || bound >= d->min_delta;
+		if (d->by_noise)
+			f->compared &= f->test.significant;
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (f->compared && f->obj[s] != UINT32_MAX) {
+				d->work->side[s].candidate[f->obj[s]] = true;
+				d->work->side[s].same_code[f->obj[s]] = f->same_code || !both;
+			}
+		if (!f->compared)
+			f->same_code = false;
 	}
 	if (d->funcs_nr > 1)
 		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
 	/* Ranked by magnitude: the functions that pass are a prefix too. */
 	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
 	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
-				    d->funcs[d->funcs_shown_nr].delta_samples) >= d->min_delta))
+				    d->funcs[d->funcs_shown_nr].delta_per_run) >= d->min_delta))
 		d->funcs_shown_nr++;
 
 	for (int s = 0; s < DIFF__SIDES; s++)
@@ -378,9 +399,13 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 			p->share[s] = share(p->samples[s], d->total[s]);
 		p->delta = p->share[DIFF_NEW] - p->share[DIFF_BASE];
 		p->delta_samples = difference(p->samples[DIFF_BASE], p->samples[DIFF_NEW]);
-		p->sign = diff__sign(d, p->delta, p->delta_samples);
-		p->change = diff__change(d, p->delta, p->delta_samples);
+		p->delta_per_run = per_run(d, DIFF_NEW, p->samples[DIFF_NEW]) -
+				   per_run(d, DIFF_BASE, p->samples[DIFF_BASE]);
+		p->sign = diff__sign(d, p->delta, p->delta_per_run);
+		p->change = diff__change(d, p->delta, p->delta_per_run);
 	}
+	if ((ret = diff_noise__test_pairs(d)))
+		return ret;
 	d->ranked = malloc((d->pairs_nr ? d->pairs_nr : 1) * sizeof(*d->ranked));
 	if (!d->ranked)
 		return -ENOMEM;
@@ -388,13 +413,15 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 		d->ranked[i] = (uint32_t)i;
 	if (d->pairs_nr > 1)
 		qsort_r(d->ranked, d->pairs_nr, sizeof(*d->ranked), pair_cmp, d);
-	/* Ranked by magnitude: the pairs that pass are a prefix. */
+	/* Ranked by magnitude (by default, beyond noise first): the pairs that
+	 * pass are a prefix. */
 	for (i = 0; i < d->pairs_nr; i++) {
 		struct diff_pair *p = &d->pairs[d->ranked[i]];
 
 		p->rank = (uint32_t)(i + 1);
 		if (d->shown_nr == i && d->shown_nr < o->top &&
-		    (o->all || magnitude(d, p->delta, p->delta_samples) >= d->min_delta)) {
+		    (o->all || magnitude(d, p->delta, p->delta_per_run) >= d->min_delta) &&
+		    (!d->by_noise || p->test.significant)) {
 			p->shown = true;
 			d->shown_nr++;
 		}

@@ -32,11 +32,13 @@ void diff__release(struct diff *d);
 /*
  * How a change reads, the same in every output (diff_func.sign, .change):
  * its sign, +1 (NEW takes more: slower), -1 (less: faster) or 0 (none: it
- * rounds to 0.00 points, or with counts is 0 samples); and its size as a
- * share of all samples (0..1; with counts, the samples over the larger
- * side's total). d's opts and totals must be set.
+ * rounds to 0.00 points, or with counts to 0 samples per run: 0, or 0.0 when
+ * they are per run); and its size as a share of all samples (0..1; with
+ * counts, the samples per run over the larger side's per run). delta is in
+ * points, delta_per_run in samples per run; d's opts, totals, runs and
+ * per_run must be set.
  */
-int diff__sign(const struct diff *d, double delta, int64_t delta_samples);
-double diff__change(const struct diff *d, double delta, int64_t delta_samples);
+int diff__sign(const struct diff *d, double delta, double delta_per_run);
+double diff__change(const struct diff *d, double delta, double delta_per_run);
 
 #endif

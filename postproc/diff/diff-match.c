@@ -13,6 +13,7 @@
 
 #include "annotate/v8/v8-name.h"
 #include "diff-match.h"
+#include "stream/code-name.h"
 
 size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
 		      const char *dso, bool with_location)
@@ -34,12 +35,16 @@ size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const cha
 
 /* Functions. */
 
+/* The levels of pairing, in order (diff_func_match). */
+enum { LVL_IDENTITY, LVL_WASM, LVL_NAME, LVL__NR };
+
 struct fentry {
-	char *key[2];			/* identity with and without the location */
+	char *key[LVL__NR];		/* its key at each level, or NULL: none there */
 	char *tier;			/* without the location, with V8's tier marks:
 					 * "*work", "work-1-turbofan" */
 	const char *raw;		/* the stream's name */
 	const char *kind;		/* its wire name */
+	int32_t wasm_func;		/* its wasm function index, or -1 */
 	uint64_t samples;
 	uint32_t obj;
 	int side;
@@ -84,7 +89,8 @@ static int add_func(struct diff *d, const struct fentry *b, const struct fentry 
 	if (VEC_GROW(d->funcs, d->funcs_nr + 1, d->funcs_alloc))
 		return -ENOMEM;
 	f = &d->funcs[d->funcs_nr++];
-	*f = (struct diff_func){ .f = { -1, -1 }, .obj = { UINT32_MAX, UINT32_MAX }, .match = m };
+	*f = (struct diff_func){ .f = { -1, -1 }, .obj = { UINT32_MAX, UINT32_MAX }, .match = m,
+				 .wasm_func = -1 };
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct fentry *e = s == DIFF_BASE ? b : n;
 
@@ -96,6 +102,8 @@ static int add_func(struct diff *d, const struct fentry *b, const struct fentry 
 		f->kind[s] = e->kind;
 		f->samples[s] = e->samples;
 	}
+	if (m == DIFF_FUNC_WASM)
+		f->wasm_func = b->wasm_func;
 	return 0;
 }
 
@@ -142,6 +150,10 @@ static int pair_group(struct diff *d, struct fentry **base, size_t nb,
 
 static int pair_level(struct diff *d, struct fentry **all, size_t nr, int lvl)
 {
+	static const enum diff_func_match match[LVL__NR] = {
+		[LVL_IDENTITY] = DIFF_FUNC_IDENTITY, [LVL_WASM] = DIFF_FUNC_WASM,
+		[LVL_NAME] = DIFF_FUNC_NAME,
+	};
 	struct fentry **v = malloc((nr ? nr : 1) * sizeof(*v));
 	size_t n = 0, i, j;
 	int ret = 0;
@@ -149,7 +161,7 @@ static int pair_level(struct diff *d, struct fentry **all, size_t nr, int lvl)
 	if (!v)
 		return -ENOMEM;
 	for (i = 0; i < nr; i++)
-		if (!all[i]->paired) {
+		if (!all[i]->paired && all[i]->key[lvl]) {
 			all[i]->sort_key = all[i]->key[lvl];
 			v[n++] = all[i];
 		}
@@ -162,18 +174,96 @@ static int pair_level(struct diff *d, struct fentry **all, size_t nr, int lvl)
 		for (k = i; k < j && v[k]->side == DIFF_BASE; k++)
 			;
 		if (k > i && k < j)
-			ret = pair_group(d, v + i, k - i, v + k, j - k,
-					 lvl ? DIFF_FUNC_NAME : DIFF_FUNC_IDENTITY);
+			ret = pair_group(d, v + i, k - i, v + k, j - k, match[lvl]);
 	}
 	free(v);
 	return ret;
+}
+
+/* What a function of a wasm module is, when its names say: index, module, name. */
+struct wasm_id {
+	int module, func;		/* -1: not known */
+	const char *name;		/* its name-section name, or NULL */
+	size_t name_len;
+	const char *symbol;		/* wasmtime's symbol wasm[M]::function[F][::NAME], or NULL */
+};
+
+/*
+ * Which wasm function an object is, from the names it has: a .cwasm's
+ * symbol (an object of kind cwasm, or JIT code --cwasm matched to one),
+ * wasmtime's name of an unnamed function (wasm[M]::function[F]), or V8's
+ * (JS:NAME-F-TIER). False when none says.
+ */
+static bool wasm_function(const struct diff_work_side *w, uint32_t obj, struct wasm_id *id)
+{
+	const struct stream_object *o = &w->stream->objects[obj];
+	const char *sym = NULL;
+
+	*id = (struct wasm_id){ -1, -1, NULL, 0, NULL };
+	if (o->kind == HB_KIND_CWASM) {
+		sym = o->name;
+	} else if (o->kind == HB_KIND_JIT) {
+		const struct annot_func *af = w->annot ? annotator__func(w->annot, w->stream, obj) : NULL;
+
+		sym = af && af->wasm && af->symbol ? af->symbol : o->name;
+	}
+	if (sym && code_name__wasm_symbol(sym, &id->module, &id->func, &id->name)) {
+		id->name_len = id->name ? strlen(id->name) : 0;
+		id->name = id->name_len ? id->name : NULL;
+		id->symbol = sym;
+		return true;
+	}
+	if (o->kind == HB_KIND_JIT && v8_name__wasm(o->name, &id->func, &id->name, &id->name_len))
+		return true;
+	id->module = id->func = -1;
+	return false;
+}
+
+/*
+ * An object's keys: identity, wasm function and name (diff.h, diff_func_match).
+ * Returns 0 or -ENOMEM.
+ */
+static int make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t obj)
+{
+	const struct stream_object *o = &w->stream->objects[obj];
+	struct wasm_id id;
+	char key[1024];
+	bool wasm = wasm_function(w, obj, &id);
+	char fam = code_name__family(o->kind);
+
+	x->wasm_func = wasm ? id.func : -1;
+	/* Identity. The family leads the key: JIT code never pairs with a
+	 * symbol. A wasmtime function is its .cwasm symbol, seen in the mapped
+	 * file or through the jitdump (one code, code-name.h). */
+	if (id.symbol)
+		snprintf(key, sizeof(key), "W%s", id.symbol);
+	else
+		diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, true),
+			key[0] = fam;
+	if (!(x->key[LVL_IDENTITY] = strdup(key)))
+		return -ENOMEM;
+	/* The wasm function: its index, and its name when known (V8 has no
+	 * module index: one module's functions) */
+	if (wasm) {
+		snprintf(key, sizeof(key), "%d:%.*s", id.func, (int)id.name_len,
+			 id.name ? id.name : "");
+		if (!(x->key[LVL_WASM] = strdup(key)))
+			return -ENOMEM;
+	}
+	/* The name: a wasm function's name-section name, whichever engine;
+	 * else the identity without the location. */
+	if (wasm && id.name)
+		snprintf(key, sizeof(key), "%c%.*s", fam, (int)id.name_len, id.name);
+	else
+		diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, false),
+			key[0] = fam;
+	return (x->key[LVL_NAME] = strdup(key)) ? 0 : -ENOMEM;
 }
 
 int diff_match__funcs(struct diff *d)
 {
 	struct fentry *e = NULL, **p = NULL;
 	size_t nr = 0, cap = 0, i;
-	char key[1024];
 	int ret = -ENOMEM;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
@@ -192,13 +282,8 @@ int diff_match__funcs(struct diff *d)
 			*x = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
 					      .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
 			nr++;	/* from here on, released at out */
-			/* The kind's family leads the key: JIT code never pairs with a symbol. */
-			key[0] = o->kind == HB_KIND_JIT ? 'J' : 'F';
-			for (int l = 0; l < 2; l++) {
-				diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, !l);
-				if (!(x->key[l] = strdup(key)))
-					goto out;
-			}
+			if (make_keys(x, w, (uint32_t)i))
+				goto out;
 			/* the name up to a JIT's location, tier marks kept */
 			x->tier = strndup(o->name, o->kind == HB_KIND_JIT ? strcspn(o->name, " ") :
 							  strlen(o->name));
@@ -211,8 +296,9 @@ int diff_match__funcs(struct diff *d)
 		goto out;
 	for (i = 0; i < nr; i++)
 		p[i] = &e[i];
-	if ((ret = pair_level(d, p, nr, 0)) || (ret = pair_level(d, p, nr, 1)))
-		goto out;
+	for (int l = 0; l < LVL__NR; l++)
+		if ((ret = pair_level(d, p, nr, l)))
+			goto out;
 	/* the rest: on one side only */
 	for (i = 0; i < nr; i++) {
 		if (e[i].paired)
@@ -225,8 +311,8 @@ int diff_match__funcs(struct diff *d)
 	ret = 0;
 out:
 	for (i = 0; i < nr; i++) {
-		free(e[i].key[0]);
-		free(e[i].key[1]);
+		for (int l = 0; l < LVL__NR; l++)
+			free(e[i].key[l]);
 		free(e[i].tier);
 	}
 	free(e);

@@ -31,9 +31,11 @@ struct diff_work {
 
 /*
  * Pair the sampled objects of the two sides (those with obj_samples) into
- * d->funcs: by identity, then by name without the location, hottest with
- * hottest among equals (the same tier first). Fills obj, name and raw_name
- * (the stream's names), kind, samples and match. Returns 0 or -ENOMEM.
+ * d->funcs: by identity, then as one function of a wasm module (its index,
+ * and its name where both know one), then by name without the location,
+ * hottest with hottest among equals (the same tier first). Fills obj, name
+ * and raw_name (the stream's names), kind, samples, match and wasm_func.
+ * Returns 0 or -ENOMEM.
  */
 int diff_match__funcs(struct diff *d);
 

@@ -7,6 +7,8 @@ const char *diff__func_match_name(enum diff_func_match m)
 	switch (m) {
 	case DIFF_FUNC_IDENTITY:
 		return "identity";
+	case DIFF_FUNC_WASM:
+		return "wasm";
 	case DIFF_FUNC_NAME:
 		return "name";
 	default:

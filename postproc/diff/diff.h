@@ -20,7 +20,12 @@
  *
  * Shares are percentages of each side's total samples (T of that side, as
  * in the report). A delta is NEW minus BASE: positive means the code takes
- * a larger share of the run (it got slower relative to the rest).
+ * a larger share of the run (it got slower relative to the rest). With
+ * counts, samples per run of each side (the same -F makes them time).
+ *
+ * Each pair carries the test of its change (diff-significance.h, applied by
+ * diff-noise.c): the interval, p- and q-values, and whether it is beyond
+ * noise; struct diff_noise says how large the noise is.
  */
 #ifndef POSTPROC_DIFF_H
 #define POSTPROC_DIFF_H
@@ -29,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "diff-significance.h"
 #include "report/report.h"
 
 enum diff_side_id { DIFF_BASE, DIFF_NEW, DIFF__SIDES };
@@ -46,9 +52,14 @@ struct diff_work;
 /* How two functions were paired. */
 enum diff_func_match {
 	DIFF_FUNC_NONE,		/* on one side only */
-	DIFF_FUNC_IDENTITY,	/* the same identity (diff__identity with the location) */
+	DIFF_FUNC_IDENTITY,	/* the same identity (diff__identity with the location; a
+				 * wasmtime function: its .cwasm symbol, however seen) */
+	DIFF_FUNC_WASM,		/* the same function of a wasm module, by its index (and
+				 * its name where both know one): V8's JS:hash-1-turbofan
+				 * and wasmtime's wasm[0]::function[1]::hash */
 	DIFF_FUNC_NAME,		/* the same name, but for the directory and line of a JIT
-				 * function's script, or the file of a symbol */
+				 * function's script, or the file of a symbol; a wasm
+				 * function's name-section name, whichever engine */
 };
 
 /* Which key paired two blocks: the first that both blocks have, in this order. */
@@ -62,6 +73,21 @@ enum diff_key {
 	DIFF_KEY__NR
 };
 
+/*
+ * The test of a change (diff-noise.c): NEW - BASE with its 1 - alpha
+ * interval, in points (percentage points of share), or with counts in
+ * samples per run; its two-sided p-value and Benjamini-Hochberg's q-value
+ * over its family (function pairs, block pairs). A pair with fewer samples
+ * than diff_noise.min_samples cannot be significant and is not tested
+ * (q NAN). significant: q <= fdr.
+ */
+struct diff_test {
+	double lo, hi;
+	double p, q;
+	bool tested;
+	bool significant;
+};
+
 /* A pair of functions, or a function of one side. */
 struct diff_func {
 	int32_t f[DIFF__SIDES];		/* index in that side's report.funcs; -1: absent,
@@ -71,16 +97,22 @@ struct diff_func {
 	const char *raw_name[DIFF__SIDES]; /* as the stream names it (NULL: absent) */
 	const char *kind[DIFF__SIDES];	/* the kind's wire name: "jit", "native", "cwasm" */
 	enum diff_func_match match;
+	int32_t wasm_func;		/* DIFF_FUNC_WASM: the wasm function index, else -1 */
 	uint64_t samples[DIFF__SIDES];
 	double share[DIFF__SIDES];
 	double delta;			/* share[NEW] - share[BASE], points */
 	int64_t delta_samples;		/* samples[NEW] - samples[BASE] */
+	double delta_per_run;		/* samples per run, NEW - BASE (diff.runs) */
 	/* How its change reads, the same in every output: +1 NEW takes more
 	 * (slower), -1 less (faster), 0 none (it rounds to 0.00 points, or with
 	 * counts is 0 samples); and its size as a share of all samples (0..1;
-	 * with counts, the samples over the larger side's total). */
+	 * with counts, the samples per run over the larger side's per run). */
 	int sign;
 	double change;
+	struct diff_test test;
+	/* How its change is painted and marked: its sign when it is beyond
+	 * noise (test.significant), else 0: neutral. */
+	int mark;
 	/* Its blocks were matched: it could hold a block pair that passes
 	 * --min-delta (or --all). The others are compared by their totals only. */
 	bool compared;
@@ -102,23 +134,51 @@ struct diff_pair {
 	double share[DIFF__SIDES];
 	double delta;			/* share[NEW] - share[BASE], points */
 	int64_t delta_samples;
+	double delta_per_run;
 	int sign;			/* how its change reads (as diff_func's) */
 	double change;
+	struct diff_test test;
+	int mark;			/* (as diff_func's) */
 	uint32_t rank;			/* 1-based place in diff.ranked */
 	bool shown;			/* among diff.ranked[0 .. shown_nr) */
 };
 
 struct diff_opts {
-	bool counts;			/* rank by the change in samples, not in share */
+	bool counts;			/* rank by the change in samples per run, not in share */
 	/* Shown pairs changed by at least this much: percentage points, or
-	 * samples with counts. Negative: the default (0.1 points; with counts,
-	 * 0.1% of the larger total, at least 1 sample). */
+	 * samples per run with counts. Negative: the default, the least change
+	 * that can be beyond noise (diff_noise.min_delta); and then only the
+	 * functions that changed beyond noise are compared block by block, and
+	 * the pairs beyond noise shown (diff.by_noise). */
 	double min_delta;
+	/* The run-to-run spread to assume where no side's runs measure one
+	 * (tau, relative: 0.05). 0: the default (DIFF_NOISE_SPREAD); negative:
+	 * none, sampling noise only. */
+	double spread;
 	size_t top;			/* at most this many shown pairs; SIZE_MAX: no limit */
 	bool all;			/* every pair of every sampled function; no min_delta/top */
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
 	bool listing;			/* text: each shown pair's blocks after the tables */
+};
+
+/* The noise of the comparison: what a change must exceed (diff-noise.c). */
+struct diff_noise {
+	struct diff_significance model;	/* the test in force: tau^2 (measured or assumed),
+					 * alpha, fdr, the quantile */
+	struct diff_significance_spread spread[DIFF__SIDES];	/* each side's runs */
+	/* The noise at a share of 1% and 10% (points), or with counts at 100
+	 * and 1000 samples a run: half of the interval on a change there. */
+	double half_width[2];
+	double min_delta;		/* the least change that can be significant (points,
+					 * or samples per run; HUGE_VAL: none can) */
+	uint64_t min_samples;		/* the least a pair's a + b must be to be tested */
+	size_t tests_funcs, tests_blocks;	/* pairs tested */
+	/* Block pairs that functions not compared block by block could hold
+	 * with min_samples or more (at most): counted in the blocks' family,
+	 * so their q-values are never smaller than with every function compared. */
+	size_t blocks_unseen;
+	size_t significant_funcs, significant_blocks;
 };
 
 struct diff {
@@ -127,6 +187,14 @@ struct diff {
 	const char *event;		/* the event compared (borrowed), or NULL: none */
 	double min_delta;		/* the threshold in force, in the ranking's unit */
 	uint64_t total[DIFF__SIDES];	/* T of each side */
+	size_t runs[DIFF__SIDES];	/* each side's runs (sections), at least 1 */
+	/* counts over several runs on a side: the counts shown are per run */
+	bool per_run;
+	/* The default selection (no --min-delta, --all or --function): the
+	 * functions compared block by block are those whose change is beyond
+	 * noise, and the pairs shown (ranked first) those beyond noise. */
+	bool by_noise;
+	struct diff_noise noise;
 	uint64_t jit[DIFF__SIDES];	/* W of each side */
 	/* Every pair of sampled functions (with --function: selected on a side),
 	 * by |delta| (|delta_samples| with counts), descending. */
@@ -135,8 +203,10 @@ struct diff {
 	size_t funcs_shown_nr;		/* funcs[0 .. funcs_shown_nr) pass min_delta and top */
 	struct diff_pair *pairs;	/* of the compared functions, grouped by function */
 	size_t pairs_nr;
-	uint32_t *ranked;		/* every pair, by |delta| (or |delta_samples|) */
-	size_t shown_nr;		/* ranked[0 .. shown_nr) pass min_delta and top */
+	uint32_t *ranked;		/* every pair, by |delta| (or |delta_per_run|);
+					 * by_noise: those beyond noise first */
+	size_t shown_nr;		/* ranked[0 .. shown_nr) pass min_delta and top
+					 * (by_noise: and are beyond noise) */
 	size_t compared_nr;		/* funcs compared block by block */
 	size_t keys[DIFF_KEY__NR];	/* pairs of both sides matched by each key */
 	/* --function selects no sampled function of either side. */
@@ -150,7 +220,7 @@ struct diff {
 	struct diff_work *work;		/* what diff__build keeps for the side reports */
 };
 
-/* The wire names: "identity", "name", NULL; "code", "wasm", "source", "asm", NULL. */
+/* The wire names: "identity", "wasm", "name", NULL; "code", "wasm", "source", "asm", NULL. */
 const char *diff__func_match_name(enum diff_func_match m);
 const char *diff__key_name(enum diff_key k);
 

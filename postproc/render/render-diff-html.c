@@ -47,17 +47,35 @@ struct side_view {
 	char prefix[32];		/* this side's ids (report-graph.h) */
 };
 
-/* A delta coloured by its change, in element tag (a table cell, or a span
- * in a heading): class "up" (red), "down" (green) or neither. */
+/* A delta coloured by its change when beyond noise (mark), in element tag
+ * (a table cell, or a span in a heading): class "up" (red), "down" (green),
+ * "ns" (a change within noise: neutral, dim), or none; "*" after it when
+ * beyond noise, as the text output marks it. */
 static void put_delta(FILE *out, const char *tag, const struct diff *d, const struct heat_scale *cs,
-		      int sign, double change, double delta, int64_t delta_samples)
+		      int sign, int mark, double change, double delta, double delta_per_run)
 {
-	struct heat_colour c = change_scale__colour(cs, sign, change);
+	struct heat_colour c = change_scale__colour(cs, mark, change);
 	char text[80];
 
-	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s</%s>", tag,
-		sign > 0 ? " up" : sign < 0 ? " down" : "", (unsigned)c.fill, (unsigned)c.ink,
-		render_diff_text__delta(text, sizeof(text), d, sign, delta, delta_samples), tag);
+	fprintf(out, "<%s class=\"n delta%s\" style=\"background:#%06x;color:#%06x\">%s%s</%s>", tag,
+		mark > 0 ? " up" : mark < 0 ? " down" : sign ? " ns" : "", (unsigned)c.fill,
+		(unsigned)(mark || !sign ? c.ink : CHANGE_WITHIN_NOISE_INK),
+		render_diff_text__delta(text, sizeof(text), d, sign, delta, delta_per_run),
+		mark ? "*" : "", tag);
+}
+
+/* The test of a change, for a tooltip: "95% [+13.74, +18.06], p 9.8e-44: beyond noise". */
+static const char *test_text(char *buf, size_t len, const struct diff *d, const struct diff_test *t)
+{
+	char range[80];
+
+	render_diff_text__interval(range, sizeof(range), d, t);
+	if (t->tested)
+		snprintf(buf, len, "95%% %s, p %.2g: %s", range, t->p,
+			 t->significant ? "beyond noise" : "within noise");
+	else
+		snprintf(buf, len, "95%% %s: too few samples to tell from noise", range);
+	return buf;
 }
 
 static void put_func_name(FILE *out, const struct diff_func *f)
@@ -113,6 +131,31 @@ static void put_notes(FILE *out, const struct diff *d)
 	fputs("</ul>\n", out);
 }
 
+/* The noise line: how large it is, where it comes from, what is beyond it. */
+static void put_noise(FILE *out, const struct diff *d)
+{
+	const struct diff_noise *n = &d->noise;
+	char spread[256];
+
+	fputs("<p class=\"noise\" id=\"noise\">Noise (95%): ", out);
+	if (d->opts.counts)
+		fprintf(out, "&plusmn;%.1f samples a run at 100, &plusmn;%.1f at 1000", n->half_width[0],
+			n->half_width[1]);
+	else
+		fprintf(out, "&plusmn;%.2f points at a share of 1%%, &plusmn;%.2f at 10%%", n->half_width[0],
+			n->half_width[1]);
+	fprintf(out, "; %s. Beyond noise (Benjamini-Hochberg, %.0f%% false discoveries; red and green, "
+		"marked *; the rest white): <b>%zu</b> of %zu function pair%s, <b>%zu</b> of %zu block "
+		"pair%s", render_diff_text__spread(spread, sizeof(spread), d), n->model.fdr * 100.0,
+		n->significant_funcs, n->tests_funcs, plural(n->tests_funcs), n->significant_blocks,
+		n->tests_blocks, plural(n->tests_blocks));
+	if (isfinite(n->min_delta))
+		fprintf(out, "; no change under %.3g %s can be.</p>\n", n->min_delta,
+			d->opts.counts ? "samples a run" : "points");
+	else
+		fputs("; no change can be (a side has no samples).</p>\n", out);
+}
+
 static void put_summary(FILE *out, const struct diff *d, const struct heat_scale *cs)
 {
 	char pct[64];
@@ -143,6 +186,8 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 		plural(d->shown_nr));
 	if (d->opts.all)
 		fputs(" (every pair with samples)", out);
+	else if (d->by_noise)
+		fputs(" beyond noise, in the functions that changed beyond noise", out);
 	else
 		fprintf(out, " changed by at least %g %s", d->min_delta,
 			d->opts.counts ? "samples" : "points");
@@ -152,10 +197,11 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 		"wasm %zu, source %zu, asm %zu.</p>\n", d->compared_nr, plural(d->compared_nr),
 		d->keys[DIFF_KEY_CODE], d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE],
 		d->keys[DIFF_KEY_ASM]);
+	put_noise(out, d);
 	put_notes(out, d);
 	html_page__change_legend(out, cs, d->opts.counts ?
-				 "change, % of the larger side's samples" :
-				 "change in share, percentage points");
+				 "change beyond noise, % of the larger side's samples" :
+				 "change beyond noise, percentage points");
 	html_page__plain_bar_key(out, "bar: an instruction's samples on its side, full width at "
 				 "that side's hottest instruction on the page; one colour, as colour "
 				 "here means change");
@@ -170,7 +216,7 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 
 static void put_func_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
 {
-	char a[64], b[64];
+	char a[64], b[64], m[32], t[192];
 
 	fprintf(out, "<section id=\"functions\">\n<h2>Functions <small>%zu of %zu, most changed "
 		"first</small></h2>\n<table id=\"ftable\"><thead><tr><th class=\"n\">#</th>"
@@ -179,14 +225,16 @@ static void put_func_table(FILE *out, const struct diff *d, const struct heat_sc
 	for (size_t i = 0; i < d->funcs_shown_nr; i++) {
 		const struct diff_func *f = &d->funcs[i];
 
-		fprintf(out, "<tr data-func=\"d%zu\" data-match=\"%s\"><td class=\"n\">%zu</td>"
-			"<td class=\"n\">%s</td><td class=\"n\">%s</td>", i, render_diff_text__func_match(f), i + 1,
-			render_diff_text__side(a, sizeof(a), d, f->obj[DIFF_BASE] != UINT32_MAX,
-				  f->share[DIFF_BASE], f->samples[DIFF_BASE]),
-			render_diff_text__side(b, sizeof(b), d, f->obj[DIFF_NEW] != UINT32_MAX,
-				  f->share[DIFF_NEW], f->samples[DIFF_NEW]));
-		put_delta(out, "td", d, cs, f->sign, f->change, f->delta, f->delta_samples);
-		fprintf(out, "<td>%s</td><td>", render_diff_text__func_match(f));
+		fprintf(out, "<tr data-func=\"d%zu\" data-match=\"%s\" data-significant=\"%s\" "
+			"title=\"%s\"><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s"
+			"</td>", i, render_diff_text__func_match(m, sizeof(m), f),
+			f->test.significant ? "true" : "false", test_text(t, sizeof(t), d, &f->test), i + 1,
+			render_diff_text__side(a, sizeof(a), d, DIFF_BASE, f->obj[DIFF_BASE] != UINT32_MAX,
+					       f->share[DIFF_BASE], f->samples[DIFF_BASE]),
+			render_diff_text__side(b, sizeof(b), d, DIFF_NEW, f->obj[DIFF_NEW] != UINT32_MAX,
+					       f->share[DIFF_NEW], f->samples[DIFF_NEW]));
+		put_delta(out, "td", d, cs, f->sign, f->mark, f->change, f->delta, f->delta_per_run);
+		fprintf(out, "<td>%s</td><td>", m);
 		if (f->drawn)
 			fprintf(out, "<a href=\"#d%zu\">", i);
 		put_func_name(out, f);
@@ -220,7 +268,7 @@ static void put_pair_side_attrs(FILE *out, const struct diff *d, const struct di
 
 static void put_pair_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
 {
-	char a[64], b[64], m[64], id[REPORT_ID_MAX];
+	char a[64], b[64], m[64], t[192], id[REPORT_ID_MAX];
 
 	fprintf(out, "<section id=\"pairs\">\n<h2>Block pairs <small>%zu of %zu, most changed first"
 		"</small></h2>\n<table id=\"ptable\"><thead><tr><th class=\"n\">#</th>"
@@ -235,17 +283,18 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 
 		fprintf(out, "<tr class=\"pair%s\" data-rank=\"%" PRIu32 "\" data-func=\"d%" PRIu32
 			"\" data-goto=\"%s\" data-key=\"%s\" data-delta=\"%.4f\" data-delta-samples=\"%"
-			PRId64 "\"", has[DIFF_BASE] && has[DIFF_NEW] ? "" : " only", p->rank, p->func,
-			pair_block_id(id, d, p, go), diff__key_name(p->key) ? diff__key_name(p->key) : "",
-			p->delta, p->delta_samples);
+			PRId64 "\" data-significant=\"%s\" title=\"%s\"", has[DIFF_BASE] && has[DIFF_NEW] ?
+			"" : " only", p->rank, p->func, pair_block_id(id, d, p, go),
+			diff__key_name(p->key) ? diff__key_name(p->key) : "", p->delta, p->delta_samples,
+			p->test.significant ? "true" : "false", test_text(t, sizeof(t), d, &p->test));
 		put_pair_side_attrs(out, d, p, DIFF_BASE);
 		put_pair_side_attrs(out, d, p, DIFF_NEW);
 		fprintf(out, "><td class=\"n\">%zu</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-			i + 1, render_diff_text__side(a, sizeof(a), d, has[DIFF_BASE], p->share[DIFF_BASE],
-					 p->samples[DIFF_BASE]),
-			render_diff_text__side(b, sizeof(b), d, has[DIFF_NEW], p->share[DIFF_NEW],
-				  p->samples[DIFF_NEW]));
-		put_delta(out, "td", d, cs, p->sign, p->change, p->delta, p->delta_samples);
+			i + 1, render_diff_text__side(a, sizeof(a), d, DIFF_BASE, has[DIFF_BASE],
+						      p->share[DIFF_BASE], p->samples[DIFF_BASE]),
+			render_diff_text__side(b, sizeof(b), d, DIFF_NEW, has[DIFF_NEW], p->share[DIFF_NEW],
+					       p->samples[DIFF_NEW]));
+		put_delta(out, "td", d, cs, p->sign, p->mark, p->change, p->delta, p->delta_per_run);
 		fprintf(out, "<td class=\"match\">%s</td><td>", render_diff_text__pair_match(m, sizeof(m), p));
 		put_func_name(out, f);
 		fprintf(out, " :: <a href=\"#%s\">block", id);
@@ -255,7 +304,13 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 					" ", block_start(d, f, p, s));
 		fputs("</a></td></tr>\n", out);
 	}
-	if (!d->shown_nr)
+	if (!d->shown_nr && d->by_noise && !d->compared_nr)
+		fputs("<tr><td colspan=\"6\" class=\"empty\">no function changed beyond noise: none "
+		      "compared block by block (--all compares them)</td></tr>\n", out);
+	else if (!d->shown_nr && d->by_noise)
+		fputs("<tr><td colspan=\"6\" class=\"empty\">no block changed beyond noise (--all "
+		      "shows every pair)</td></tr>\n", out);
+	else if (!d->shown_nr)
 		fprintf(out, "<tr><td colspan=\"6\" class=\"empty\">no block changed by %g %s or more"
 			"</td></tr>\n", d->min_delta, d->opts.counts ? "samples" : "points");
 	fputs("</tbody></table>\n</section>\n", out);
@@ -270,7 +325,7 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	const struct report_block *blk = &v->rf->blocks[b];
 	const struct diff *d = v->d;
 	const struct diff_pair *p;
-	char delta[80], a[64], n[64], m[64];
+	char delta[80], a[64], n[64], m[64], t[192];
 	int other = !v->s;
 
 	if (v->pair_of[b] < 0) {
@@ -288,16 +343,16 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	}
 	p = &d->pairs[v->pair_of[b]];
 	{
-		struct heat_colour c = change_scale__colour(v->change, p->sign, p->change);
+		struct heat_colour c = change_scale__colour(v->change, p->mark, p->change);
 
 		spec->fill = c.fill;
-		spec->ink = c.ink;
+		spec->ink = p->mark || !p->sign ? c.ink : CHANGE_WITHIN_NOISE_INK;
 	}
 	spec->cold = false;
 	spec->emphasis = p->shown;
 	spec->marked = p->b[other] < 0;
-	render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_samples);
-	snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32 "  %s", blk->start, delta);
+	render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_per_run);
+	snprintf(line1, REPORT_GRAPH_TEXT, "0x%" PRIx32 "  %s%s", blk->start, delta, p->mark ? "*" : "");
 	if (spec->marked)
 		snprintf(line2, REPORT_GRAPH_TEXT, "%s only", side_name[v->s]);
 	else if (p->shown)
@@ -306,11 +361,12 @@ static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec,
 	else
 		snprintf(line2, REPORT_GRAPH_TEXT, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
 	snprintf(tooltip, REPORT_GRAPH_TEXT, "block 0x%" PRIx32 "..0x%" PRIx32 ": BASE %s, NEW %s, "
-		 "delta %s; %s%s", blk->start, blk->end,
-		 render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
-			   p->samples[DIFF_BASE]),
-		 render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			   p->samples[DIFF_NEW]), delta, render_diff_text__pair_match(m, sizeof(m), p),
+		 "delta %s (%s); %s%s", blk->start, blk->end,
+		 render_diff_text__side(a, sizeof(a), d, DIFF_BASE, p->b[DIFF_BASE] >= 0,
+					p->share[DIFF_BASE], p->samples[DIFF_BASE]),
+		 render_diff_text__side(n, sizeof(n), d, DIFF_NEW, p->b[DIFF_NEW] >= 0,
+					p->share[DIFF_NEW], p->samples[DIFF_NEW]), delta,
+		 test_text(t, sizeof(t), d, &p->test), render_diff_text__pair_match(m, sizeof(m), p),
 		 p->shown ? ", shown" : "");
 }
 
@@ -346,19 +402,21 @@ static void listing_facts(FILE *out, const void *ctx, size_t b)
 	const struct side_view *v = ctx;
 	const struct diff *d = v->d;
 	const struct diff_pair *p;
-	char a[64], n[64], delta[80], m[64], id[REPORT_ID_MAX];
+	char a[64], n[64], delta[80], m[64], t[192], id[REPORT_ID_MAX];
 	int other = !v->s;
 
 	if (v->pair_of[b] < 0)
 		return;
 	p = &d->pairs[v->pair_of[b]];
-	fprintf(out, " &middot; <span class=\"chg%s\">BASE %s &rarr; NEW %s (%s)</span> &middot; ",
-		p->sign > 0 ? " up" : p->sign < 0 ? " down" : "",
-		render_diff_text__side(a, sizeof(a), d, p->b[DIFF_BASE] >= 0, p->share[DIFF_BASE],
-			  p->samples[DIFF_BASE]),
-		render_diff_text__side(n, sizeof(n), d, p->b[DIFF_NEW] >= 0, p->share[DIFF_NEW],
-			  p->samples[DIFF_NEW]), render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta,
-			  p->delta_samples));
+	fprintf(out, " &middot; <span class=\"chg%s\" title=\"%s\">BASE %s &rarr; NEW %s (%s%s)</span> "
+		"&middot; ", p->mark > 0 ? " up" : p->mark < 0 ? " down" : p->sign ? " ns" : "",
+		test_text(t, sizeof(t), d, &p->test),
+		render_diff_text__side(a, sizeof(a), d, DIFF_BASE, p->b[DIFF_BASE] >= 0,
+				       p->share[DIFF_BASE], p->samples[DIFF_BASE]),
+		render_diff_text__side(n, sizeof(n), d, DIFF_NEW, p->b[DIFF_NEW] >= 0,
+				       p->share[DIFF_NEW], p->samples[DIFF_NEW]),
+		render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_per_run),
+		p->mark ? "*" : "");
 	if (p->b[other] >= 0)
 		fprintf(out, "%s with <a href=\"#%s\">%s 0x%" PRIx32 "</a>",
 			render_diff_text__pair_match(m, sizeof(m), p), pair_block_id(id, d, p, other),
@@ -393,6 +451,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		    const struct heat_scale heat[DIFF__SIDES], const uint64_t bar_max[DIFF__SIDES])
 {
 	const struct diff_func *f = &d->funcs[i];
+	char m[32];
 	int ret = 0;
 
 	fprintf(out, "<section class=\"func diff\" id=\"d%zu\" data-name=\"", i);
@@ -401,8 +460,8 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 		i + 1, i);
 	put_func_name(out, f);
 	fputs("</a> ", out);
-	put_delta(out, "span", d, cs, f->sign, f->change, f->delta, f->delta_samples);
-	fprintf(out, " <small>%s</small></h2>\n", render_diff_text__func_match(f));
+	put_delta(out, "span", d, cs, f->sign, f->mark, f->change, f->delta, f->delta_per_run);
+	fprintf(out, " <small>%s</small></h2>\n", render_diff_text__func_match(m, sizeof(m), f));
 	/* NEW first: what the change made */
 	for (int k = 0; k < DIFF__SIDES && !ret; k++) {
 		int s = k ? DIFF_BASE : DIFF_NEW;

@@ -2,6 +2,7 @@
 /* `hotblocks diff --json`: the document "hotblocks-diff", version 1 (JSON.md). */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -52,6 +53,50 @@ static void put_side_block(FILE *out, const struct diff *d, const struct diff_fu
 		p->samples[s], p->share[s]);
 }
 
+/* A number with 4 significant digits (g) or decimals (f), or null when it
+ * is none (NAN, infinite). */
+static void put_num(FILE *out, char style, double v)
+{
+	if (!isfinite(v))
+		fputs("null", out);
+	else if (style == 'g')
+		fprintf(out, "%.4g", v);
+	else
+		fprintf(out, "%.4f", v);
+}
+
+static void put_6g(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.6g", v);
+	else
+		fputs("null", out);
+}
+
+/* as selection.min_delta is written */
+static void put_15g(FILE *out, double v)
+{
+	if (isfinite(v))
+		fprintf(out, "%.15g", v);
+	else
+		fputs("null", out);
+}
+
+/* A change's test: ", "delta_per_run": ..., "significant": ..., "p": ..., "q": ..., "interval": [lo, hi]". */
+static void put_test(FILE *out, double delta_per_run, const struct diff_test *t)
+{
+	fprintf(out, ", \"delta_per_run\": %.4f, \"significant\": %s, \"p\": ", delta_per_run,
+		t->significant ? "true" : "false");
+	put_num(out, 'g', t->p);
+	fputs(", \"q\": ", out);
+	put_num(out, 'g', t->q);
+	fputs(", \"interval\": [", out);
+	put_num(out, 'f', t->lo);
+	fputs(", ", out);
+	put_num(out, 'f', t->hi);
+	fputc(']', out);
+}
+
 static void put_pair(FILE *out, const struct diff *d, const struct diff_func *f,
 		     const struct diff_pair *p)
 {
@@ -66,8 +111,9 @@ static void put_pair(FILE *out, const struct diff *d, const struct diff_func *f,
 		fprintf(out, "\"%s\", \"score\": %.3f", key, p->score);
 	else
 		fputs("null, \"score\": null", out);
-	fprintf(out, ", \"delta\": %.4f, \"delta_samples\": %" PRId64 ", \"rank\": %" PRIu32
-		", \"shown\": %s}", p->delta, p->delta_samples, p->rank, p->shown ? "true" : "false");
+	fprintf(out, ", \"delta\": %.4f, \"delta_samples\": %" PRId64, p->delta, p->delta_samples);
+	put_test(out, p->delta_per_run, &p->test);
+	fprintf(out, ", \"rank\": %" PRIu32 ", \"shown\": %s}", p->rank, p->shown ? "true" : "false");
 }
 
 static void put_func(FILE *out, const struct diff *d, const struct diff_func *f)
@@ -83,9 +129,12 @@ static void put_func(FILE *out, const struct diff *d, const struct diff_func *f)
 		fprintf(out, "\"%s\"", m);
 	else
 		fputs("null", out);
-	fprintf(out, ",\n      \"delta\": %.4f,\n      \"delta_samples\": %" PRId64
-		",\n      \"compared\": %s,\n      \"blocks\": [", f->delta, f->delta_samples,
-		f->compared ? "true" : "false");
+	if (f->match == DIFF_FUNC_WASM && f->wasm_func >= 0)
+		fprintf(out, ",\n      \"wasm_function\": %" PRId32, f->wasm_func);
+	fprintf(out, ",\n      \"delta\": %.4f,\n      \"delta_samples\": %" PRId64, f->delta,
+		f->delta_samples);
+	put_test(out, f->delta_per_run, &f->test);
+	fprintf(out, ",\n      \"compared\": %s,\n      \"blocks\": [", f->compared ? "true" : "false");
 	for (size_t i = 0; i < f->pairs_nr; i++) {
 		fputs(i ? ",\n" : "\n", out);
 		put_pair(out, d, f, &d->pairs[f->first_pair + i]);
@@ -116,6 +165,49 @@ static void put_side(FILE *out, const struct diff *d, int s)
 	fputs("]}", out);
 }
 
+static void put_spread_side(FILE *out, const struct diff_significance_spread *sp)
+{
+	fprintf(out, "{\"runs\": %zu, \"samples\": %.0f, \"chi_square\": %.4g, \"df\": %.4g, "
+		"\"p\": %.4g}", sp->runs, sp->samples, sp->x2, sp->df, sp->p);
+}
+
+/* The noise of the comparison (JSON.md "noise"). */
+static void put_noise(FILE *out, const struct diff *d)
+{
+	const struct diff_noise *n = &d->noise;
+	const struct diff_significance *m = &n->model;
+	bool measured = m->df > 0;
+
+	fprintf(out, "  \"noise\": {\"method\": \"newcombe\", \"alpha\": %.4g, \"fdr\": %.4g, "
+		"\"quantile\": \"%s\", \"critical\": %.4f,\n    \"spread\": {\"measured\": %s, "
+		"\"assumed\": %s, \"tau\": %.6g, \"df\": ", m->alpha, m->fdr,
+		measured ? "t" : "normal", m->crit, measured ? "true" : "false",
+		m->assumed ? "true" : "false", sqrt(m->tau2));
+	put_6g(out, measured ? m->df : NAN);
+	fputs(", \"chi_square\": ", out);
+	put_num(out, 'g', measured ? m->x2 : NAN);
+	fputs(", \"chi_square_df\": ", out);
+	put_num(out, 'g', measured ? m->x2_df : NAN);
+	fputs(", \"p\": ", out);
+	put_num(out, 'g', measured ? m->p : NAN);
+	fputs(",\n      \"base\": ", out);
+	put_spread_side(out, &n->spread[DIFF_BASE]);
+	fputs(", \"new\": ", out);
+	put_spread_side(out, &n->spread[DIFF_NEW]);
+	fprintf(out, "},\n    \"half_width\": {\"%s\": %.4f, \"%s\": %.4f}, \"min_delta\": ",
+		d->opts.counts ? "100" : "1", n->half_width[0], d->opts.counts ? "1000" : "10",
+		n->half_width[1]);
+	put_15g(out, n->min_delta);
+	fputs(", \"min_samples\": ", out);
+	if (n->min_samples == UINT64_MAX)
+		fputs("null", out);
+	else
+		fprintf(out, "%" PRIu64, n->min_samples);
+	fprintf(out, ",\n    \"tests\": {\"functions\": %zu, \"blocks\": %zu, \"blocks_unseen\": %zu}, "
+		"\"significant\": {\"functions\": %zu, \"blocks\": %zu}},\n", n->tests_funcs,
+		n->tests_blocks, n->blocks_unseen, n->significant_funcs, n->significant_blocks);
+}
+
 int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *o)
 {
 	const char *event = d->event;
@@ -130,8 +222,8 @@ int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *
 	put_side(out, d, DIFF_BASE);
 	fputs(",\n", out);
 	put_side(out, d, DIFF_NEW);
-	fprintf(out, "\n  },\n  \"selection\": {\"counts\": %s, \"min_delta\": %.15g, \"top\": ",
-		d->opts.counts ? "true" : "false", d->min_delta);
+	fprintf(out, "\n  },\n  \"selection\": {\"counts\": %s, \"per_run\": %s, \"min_delta\": %.15g, "
+		"\"top\": ", d->opts.counts ? "true" : "false", d->per_run ? "true" : "false", d->min_delta);
 	if (d->opts.top == SIZE_MAX)
 		fputs("null", out);
 	else
@@ -142,6 +234,7 @@ int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *
 	else
 		fputs("null", out);
 	fprintf(out, ", \"all\": %s},\n", d->opts.all ? "true" : "false");
+	put_noise(out, d);
 	fprintf(out, "  \"keys\": {\"code\": %zu, \"wasm\": %zu, \"source\": %zu, \"asm\": %zu},\n",
 		d->keys[DIFF_KEY_CODE], d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE],
 		d->keys[DIFF_KEY_ASM]);

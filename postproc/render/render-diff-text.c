@@ -16,6 +16,7 @@
 
 #define RED "\033[31m"
 #define GREEN "\033[32m"
+#define DIM "\033[2m"
 #define RESET "\033[0m"
 
 /* A name between backticks, as the report writes it. */
@@ -26,13 +27,15 @@ static void put_name(FILE *out, const char *s)
 	fputc('`', out);
 }
 
-const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, bool present,
-				   double pct, uint64_t n)
+const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, int s,
+				   bool present, double pct, uint64_t n)
 {
 	char num[64];
 
 	if (!present)
 		snprintf(buf, len, "-");
+	else if (d->per_run)
+		snprintf(buf, len, "%.1f", (double)n / (double)d->runs[s]);
 	else if (d->opts.counts)
 		snprintf(buf, len, "%" PRIu64, n);
 	else
@@ -41,16 +44,48 @@ const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, 
 }
 
 const char *render_diff_text__delta(char *buf, size_t len, const struct diff *d, int sign,
-				    double delta, int64_t delta_samples)
+				    double delta, double delta_per_run)
 {
 	char num[64];
 
 	/* no "+0", no "-0.00": what did not change has no sign */
-	if (d->opts.counts)
-		snprintf(buf, len, delta_samples ? "%+" PRId64 : "0", delta_samples);
+	if (d->opts.counts && !sign)
+		snprintf(buf, len, d->per_run ? "0.0" : "0");
+	else if (d->opts.counts)
+		snprintf(buf, len, d->per_run ? "%+.1f" : "%+.0f", delta_per_run);
 	else
 		snprintf(buf, len, "%s%s%%", sign > 0 ? "+" : sign < 0 ? "-" : "",
 			 fmt_pct(num, sizeof(num), fabs(delta)));
+	return buf;
+}
+
+const char *render_diff_text__interval(char *buf, size_t len, const struct diff *d,
+				       const struct diff_test *t)
+{
+	if (d->opts.counts)
+		snprintf(buf, len, "[%+.1f, %+.1f]", t->lo, t->hi);
+	else
+		snprintf(buf, len, "[%+.2f, %+.2f]", t->lo, t->hi);
+	return buf;
+}
+
+const char *render_diff_text__spread(char *buf, size_t len, const struct diff *d)
+{
+	const struct diff_significance *m = &d->noise.model;
+	const struct diff_significance_spread *sp = d->noise.spread;
+
+	if (m->df > 0 && m->tau2 > 0)
+		snprintf(buf, len, "run to run: tau = %.1f%%, measured on %zu and %zu runs (their "
+			 "chi-square: p = %.2g)", sqrt(m->tau2) * 100.0, sp[DIFF_BASE].runs,
+			 sp[DIFF_NEW].runs, m->p);
+	else if (m->df > 0)
+		snprintf(buf, len, "run to run: none beyond sampling, measured on %zu and %zu runs "
+			 "(their chi-square: p = %.2g)", sp[DIFF_BASE].runs, sp[DIFF_NEW].runs, m->p);
+	else if (m->assumed)
+		snprintf(buf, len, "run to run: tau = %.3g%% assumed (not measured: one run a side)",
+			 sqrt(m->tau2) * 100.0);
+	else
+		snprintf(buf, len, "sampling noise alone (no run-to-run spread assumed)");
 	return buf;
 }
 
@@ -63,32 +98,38 @@ const char *render_diff_text__pair_match(char *buf, size_t len, const struct dif
 	return buf;
 }
 
-const char *render_diff_text__func_match(const struct diff_func *f)
+const char *render_diff_text__func_match(char *buf, size_t len, const struct diff_func *f)
 {
-	if (f->match != DIFF_FUNC_NONE)
-		return diff__func_match_name(f->match);
-	return f->obj[DIFF_BASE] != UINT32_MAX ? "BASE only" : "NEW only";
+	if (f->match == DIFF_FUNC_WASM && f->wasm_func >= 0)
+		snprintf(buf, len, "wasm %" PRId32, f->wasm_func);
+	else if (f->match != DIFF_FUNC_NONE)
+		snprintf(buf, len, "%s", diff__func_match_name(f->match));
+	else
+		snprintf(buf, len, "%s only", f->obj[DIFF_BASE] != UINT32_MAX ? "BASE" : "NEW");
+	return buf;
 }
 
 /* A side's cell, 11 wide. */
-static void put_side(FILE *out, const struct diff *d, bool present, double pct, uint64_t n)
+static void put_side(FILE *out, const struct diff *d, int s, bool present, double pct, uint64_t n)
 {
 	char cell[64];
 
-	fprintf(out, "%11s", render_diff_text__side(cell, sizeof(cell), d, present, pct, n));
+	fprintf(out, "%11s", render_diff_text__side(cell, sizeof(cell), d, s, present, pct, n));
 }
 
-/* The delta cell, 11 wide: red when NEW takes more, green when less. */
-static void put_delta(FILE *out, const struct diff *d, int sign, double delta,
-		      int64_t delta_samples, bool color)
+/* The delta cell, 11 wide, and its mark: red when NEW takes more, green when
+ * less, '*' after it, when beyond noise; else dim. */
+static void put_delta(FILE *out, const struct diff *d, int sign, int mark, double delta,
+		      double delta_per_run, bool color)
 {
 	char cell[72];
 
-	render_diff_text__delta(cell, sizeof(cell), d, sign, delta, delta_samples);
-	if (color && sign)
-		fprintf(out, "%s%11s%s", sign > 0 ? RED : GREEN, cell, RESET);
+	render_diff_text__delta(cell, sizeof(cell), d, sign, delta, delta_per_run);
+	if (color && (mark || sign))
+		fprintf(out, "%s%11s%s", mark > 0 ? RED : mark < 0 ? GREEN : DIM, cell, RESET);
 	else
 		fprintf(out, "%11s", cell);
+	fputc(mark ? '*' : ' ', out);
 }
 
 /* "`a` -> `b`" when the two sides name a function differently, else "`a`". */
@@ -101,6 +142,36 @@ static void put_func_name(FILE *out, const struct diff_func *f)
 		fputs(" -> ", out);
 		put_name(out, n);
 	}
+}
+
+/*
+ * How large the noise is, where it comes from, and what '*' means:
+ *   Noise (95%): +-0.45 points at a share of 1%, +-1.39 at 10%; SPREAD.
+ *   * beyond noise (Benjamini-Hochberg, 5% false discoveries): 2 of 24 function
+ *     pairs, 4 of 15 block pairs; no change under 0.12 points can be.
+ */
+static void put_noise(FILE *out, const struct diff *d)
+{
+	const struct diff_noise *n = &d->noise;
+	char spread[256];
+
+	if (d->opts.counts)
+		fprintf(out, "Noise (%.0f%%): +-%.1f samples a run at 100, +-%.1f at 1000; %s.\n",
+			(1.0 - n->model.alpha) * 100.0, n->half_width[0], n->half_width[1],
+			render_diff_text__spread(spread, sizeof(spread), d));
+	else
+		fprintf(out, "Noise (%.0f%%): +-%.2f points at a share of 1%%, +-%.2f at 10%%; %s.\n",
+			(1.0 - n->model.alpha) * 100.0, n->half_width[0], n->half_width[1],
+			render_diff_text__spread(spread, sizeof(spread), d));
+	fprintf(out, "* beyond noise (Benjamini-Hochberg, %.0f%% false discoveries): %zu of %zu "
+		"function pair%s, %zu of %zu block pair%s", n->model.fdr * 100.0, n->significant_funcs,
+		n->tests_funcs, plural(n->tests_funcs), n->significant_blocks, n->tests_blocks,
+		plural(n->tests_blocks));
+	if (isfinite(n->min_delta))
+		fprintf(out, "; no change under %.3g %s can be.\n", n->min_delta,
+			d->opts.counts ? "samples a run" : "points");
+	else
+		fputs("; no change can be (a side has no samples).\n", out);
 }
 
 static void put_header(FILE *out, const struct diff *d)
@@ -119,25 +190,30 @@ static void put_header(FILE *out, const struct diff *d)
 			fprintf(out, ", %zu runs", side->report.runs_nr);
 		fputs(")\n", out);
 	}
-	if (d->opts.counts)
+	if (d->per_run)
+		fputs("Samples per run of each side; delta = NEW - BASE.\n", out);
+	else if (d->opts.counts)
 		fputs("Samples of each side; delta = NEW - BASE.\n", out);
 	else
 		fputs("Shares of each side's total samples; delta = NEW - BASE.\n", out);
+	put_noise(out, d);
 }
 
 static void put_funcs(FILE *out, const struct diff *d, bool color)
 {
+	char match[32];
+
 	fprintf(out, "\n%11s%11s%11s   %-11s %s\n", "[BASE]", "[NEW]", "[Delta]", "[Match]",
 		"[Function]");
 	for (size_t i = 0; i < d->funcs_shown_nr; i++) {
 		const struct diff_func *f = &d->funcs[i];
 
-		put_side(out, d, f->obj[DIFF_BASE] != UINT32_MAX, f->share[DIFF_BASE],
+		put_side(out, d, DIFF_BASE, f->obj[DIFF_BASE] != UINT32_MAX, f->share[DIFF_BASE],
 			 f->samples[DIFF_BASE]);
-		put_side(out, d, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
+		put_side(out, d, DIFF_NEW, f->obj[DIFF_NEW] != UINT32_MAX, f->share[DIFF_NEW],
 			 f->samples[DIFF_NEW]);
-		put_delta(out, d, f->sign, f->delta, f->delta_samples, color);
-		fprintf(out, "   %-11s ", render_diff_text__func_match(f));
+		put_delta(out, d, f->sign, f->mark, f->delta, f->delta_per_run, color);
+		fprintf(out, "  %-11s ", render_diff_text__func_match(match, sizeof(match), f));
 		put_func_name(out, f);
 		fputc('\n', out);
 	}
@@ -157,10 +233,10 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		const struct diff_func *f = &d->funcs[p->func];
 		bool has[DIFF__SIDES] = { p->b[DIFF_BASE] >= 0, p->b[DIFF_NEW] >= 0 };
 
-		put_side(out, d, has[DIFF_BASE], p->share[DIFF_BASE], p->samples[DIFF_BASE]);
-		put_side(out, d, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
-		put_delta(out, d, p->sign, p->delta, p->delta_samples, color);
-		fprintf(out, "   %-11s ", render_diff_text__pair_match(match, sizeof(match), p));
+		put_side(out, d, DIFF_BASE, has[DIFF_BASE], p->share[DIFF_BASE], p->samples[DIFF_BASE]);
+		put_side(out, d, DIFF_NEW, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
+		put_delta(out, d, p->sign, p->mark, p->delta, p->delta_per_run, color);
+		fprintf(out, "  %-11s ", render_diff_text__pair_match(match, sizeof(match), p));
 		put_func_name(out, f);
 		fputs(" :: block", out);
 		for (int s = 0; s < DIFF__SIDES; s++) {
@@ -174,7 +250,12 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		}
 		fputc('\n', out);
 	}
-	if (!d->shown_nr)
+	if (!d->shown_nr && d->by_noise && !d->compared_nr)
+		fprintf(out, "%35s(no function changed beyond noise: none compared block by block;"
+			" --all compares them)\n", "");
+	else if (!d->shown_nr && d->by_noise)
+		fprintf(out, "%35s(no block changed beyond noise; --all shows every pair)\n", "");
+	else if (!d->shown_nr)
 		fprintf(out, "%35s(no block changed by %g %s or more)\n", "", d->min_delta,
 			d->opts.counts ? "samples" : "points");
 }
@@ -185,24 +266,25 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
  */
 static void put_listing(FILE *out, const struct diff *d, bool color)
 {
-	char a[64], b[64], num[64], delta[80];
+	char a[64], b[64], delta[80], range[80];
 
 	for (size_t i = 0; i < d->shown_nr; i++) {
 		const struct diff_pair *p = &d->pairs[d->ranked[i]];
 		const struct diff_func *f = &d->funcs[p->func];
 
-		if (d->opts.counts)
-			snprintf(delta, sizeof(delta), "%+" PRId64, p->delta_samples);
-		else
-			snprintf(delta, sizeof(delta), "%s%s%%", p->delta < 0 ? "-" : "+",
-				 fmt_pct(num, sizeof(num), fabs(p->delta)));
+		render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_per_run);
 		/* after the table a blank line; after a block, its own */
 		fprintf(out, "%s== %zu: ", i ? "" : "\n", i + 1);
 		put_func_name(out, f);
-		fprintf(out, " :: %s -> %s (%s%s%s)", render_diff_text__side(a, sizeof(a), d, p->b[0] >= 0,
-			p->share[0], p->samples[0]), render_diff_text__side(b, sizeof(b), d, p->b[1] >= 0,
-			p->share[1], p->samples[1]), color && p->delta_samples ?
-			(p->delta > 0 ? RED : GREEN) : "", delta, color && p->delta_samples ? RESET : "");
+		fprintf(out, " :: %s -> %s (%s%s%s%s, 95%% %s%s)",
+			render_diff_text__side(a, sizeof(a), d, DIFF_BASE, p->b[0] >= 0, p->share[0],
+					       p->samples[0]),
+			render_diff_text__side(b, sizeof(b), d, DIFF_NEW, p->b[1] >= 0, p->share[1],
+					       p->samples[1]),
+			color && p->mark ? (p->mark > 0 ? RED : GREEN) : "", delta,
+			color && p->mark ? RESET : "", p->mark ? "*" : "",
+			render_diff_text__interval(range, sizeof(range), d, &p->test),
+			p->test.significant ? ", beyond noise" : "");
 		if (p->key != DIFF_KEY_NONE)
 			fprintf(out, ", %s %.0f%%\n\n", diff__key_name(p->key), p->score * 100.0);
 		else

@@ -31,16 +31,22 @@ int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *
 
 /* What the diff's text output prints, for the other diff outputs to print
  * alike (render-diff-text.c); each returns buf, or a constant: */
-/* a side's cell: its share ("12.34%"), or samples with counts; "-" when absent */
-const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, bool present,
-				   double pct, uint64_t n);
-/* a change: signed unless it shows none (sign 0): "+1.23%", "0.00%", "-5" */
+/* side s's cell: its share ("12.34%"), or samples with counts (per run, "1241.3",
+ * when d->per_run); "-" when absent */
+const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, int s,
+				   bool present, double pct, uint64_t n);
+/* a change: signed unless it shows none (sign 0): "+1.23%", "0.00%", "-5", "+8.7" */
 const char *render_diff_text__delta(char *buf, size_t len, const struct diff *d, int sign,
-				    double delta, int64_t delta_samples);
+				    double delta, double delta_per_run);
+/* the interval of a test: "[+13.74, +18.06]" (points), "[-3.2, +40.1]" (counts) */
+const char *render_diff_text__interval(char *buf, size_t len, const struct diff *d,
+				       const struct diff_test *t);
+/* where the noise comes from: the runs' spread measured or assumed, or sampling alone */
+const char *render_diff_text__spread(char *buf, size_t len, const struct diff *d);
 /* how a pair was matched: "wasm 64%", or "BASE only" / "NEW only" */
 const char *render_diff_text__pair_match(char *buf, size_t len, const struct diff_pair *p);
-/* how a function was matched: "identity", "name", or "BASE only" / "NEW only" */
-const char *render_diff_text__func_match(const struct diff_func *f);
+/* how a function was matched: "identity", "wasm 1", "name", or "BASE only" / "NEW only" */
+const char *render_diff_text__func_match(char *buf, size_t len, const struct diff_func *f);
 
 /* One block of rep in the text report's layout (its header, then its rows):
  * for outputs that show blocks of a report themselves (a comparison). */

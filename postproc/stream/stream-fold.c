@@ -7,15 +7,19 @@
  * The reader merges objects of one STREAM.md identity; but a JIT's code has
  * another identity in every run (its jitdump, load time and address change),
  * and so has a library at another path. stream__finish folds, over the whole
- * input, every object into the first one of the same kind, name, ELF machine
- * and code bytes (all of them known): its samples are summed into that one,
- * which is ranked and shown alone, and its runs become that one's. Code that
- * differs under one name (another build, a recompilation) stays apart.
+ * input, every object into the first one of the same family of kinds, name,
+ * ELF machine and code bytes (all of them known): its samples are summed into
+ * that one, which is ranked and shown alone, and its runs become that one's.
+ * Code that differs under one name (another build, a recompilation) stays
+ * apart. Family and name are code-name.h's: a wasmtime function seen through
+ * its jitdump (jit `interp`) and in its mapped .cwasm (cwasm
+ * `wasm[0]::function[1]::interp`) is one code.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "code-name.h"
 #include "stream.h"
 
 /* Only code whose every byte is known can be told the same as another. */
@@ -26,10 +30,11 @@ static bool foldable(const struct stream_object *o)
 
 static uint64_t code_hash(const struct stream_object *o)
 {
-	uint64_t h = hash_u64(HASH_SEED, o->kind);
+	const char *name = code_name__canonical(o->kind, o->name);
+	uint64_t h = hash_u64(HASH_SEED, (uint64_t)code_name__family(o->kind));
 
 	h = hash_u64(h, o->e_machine);
-	h = hash_bytes(h, o->name, strlen(o->name));
+	h = hash_bytes(h, name, strlen(name));
 	h = hash_u64(h, o->code_nr);
 	return hash_bytes(h, o->code, o->code_nr);
 }
@@ -38,8 +43,9 @@ static bool same_code(uint32_t idx, const void *key, const void *ctx)
 {
 	const struct stream_object *a = &((const struct stream *)ctx)->objects[idx], *b = key;
 
-	return a->kind == b->kind && a->e_machine == b->e_machine && a->size == b->size &&
-	       a->code_nr == b->code_nr && !strcmp(a->name, b->name) &&
+	return code_name__family(a->kind) == code_name__family(b->kind) &&
+	       a->e_machine == b->e_machine && a->size == b->size && a->code_nr == b->code_nr &&
+	       !strcmp(code_name__canonical(a->kind, a->name), code_name__canonical(b->kind, b->name)) &&
 	       !memcmp(a->code, b->code, a->code_nr);
 }
 
@@ -82,7 +88,7 @@ static int tally_move(struct stream_object *to, struct stream_object *from)
 	return 0;
 }
 
-/* Every object into the first of the same kind, name, machine and code (stream.h, stream__finish). */
+/* Every object into the first of the same family, name, machine and code (stream.h, stream__finish). */
 static int same_code_folded(struct stream *s)
 {
 	struct idx_table first = { 0 };

@@ -45,6 +45,7 @@ const DUMP = `(() => {
 			const other = tb && document.getElementById(tb.dataset.pair);
 			return { cells: cells(r), rank: Number(d.rank), func: d.func, key: d.key,
 				delta: d.delta, delta_samples: Number(d.deltaSamples),
+				significant: d.significant === 'true',
 				base: d.baseStart === undefined ? null : { start: Number(d.baseStart),
 					samples: Number(d.baseSamples), share: d.baseShare },
 				new: d.newStart === undefined ? null : { start: Number(d.newStart),
@@ -131,7 +132,8 @@ function textTable(text, head) {
 	for (i++; i < lines.length && lines[i] !== ''; i++) {
 		const l = lines[i];
 		if (l.trim().startsWith('(no ')) break;
-		out.push([l.slice(0, 11).trim(), l.slice(11, 22).trim(), l.slice(22, 33).trim(),
+		// the delta, and its mark '*' when beyond noise
+		out.push([l.slice(0, 11).trim(), l.slice(11, 22).trim(), l.slice(22, 34).trim(),
 			l.slice(36, 47).trim(), l.slice(48)]);
 	}
 	return out;
@@ -154,14 +156,14 @@ function check(dumpFile, diffFile, textFile) {
 	}
 	// Every shown pair, in rank order: the JSON's numbers, as JSON writes them.
 	const want = pairs.map((p) => ({ rank: p.rank, func: `d${p.fi}`, key: p.key || '',
-		delta: p.delta.toFixed(4), delta_samples: p.delta_samples,
+		delta: p.delta.toFixed(4), delta_samples: p.delta_samples, significant: p.significant,
 		base: p.base && { start: p.base.start, samples: p.base.samples, share: p.base.share.toFixed(4) },
 		new: p.new && { start: p.new.start, samples: p.new.samples, share: p.new.share.toFixed(4) } }));
 	const got = page.pairs.map((p) => ({ rank: p.rank, func: p.func, key: p.key, delta: p.delta,
-		delta_samples: p.delta_samples, base: p.base, new: p.new }));
+		delta_samples: p.delta_samples, significant: p.significant, base: p.base, new: p.new }));
 	const bad = want.findIndex((w, i) => JSON.stringify(w) !== JSON.stringify(got[i]));
 	report(want.length === got.length && bad < 0,
-		`the ${want.length} pairs are the JSON's: rank, function, key, starts, samples, shares, deltas`,
+		`the ${want.length} pairs are the JSON's: rank, function, key, significance, starts, samples, shares, deltas`,
 		bad >= 0 ? `pair ${bad + 1}: page ${JSON.stringify(got[bad])}\n  json ${JSON.stringify(want[bad])}` :
 			`${got.length} pairs on the page`);
 	// The cells as the text output prints them.
@@ -177,19 +179,21 @@ function check(dumpFile, diffFile, textFile) {
 	report(tf.length === page.funcs.length && badF < 0,
 		`the functions' BASE, NEW, delta and match cells are the text output's (${tf.length} rows)`,
 		badF >= 0 ? `row ${badF + 1}: text ${JSON.stringify(tf[badF])}\n  page ${JSON.stringify(page.funcs[badF])}` : '');
-	// Painted by the change: red for more share in NEW, green for less, as
-	// the text output's colours (its sign is the delta cell's); on both sides.
+	// Painted by the change beyond noise: red for more share in NEW, green
+	// for less, as the text output's colours (its sign is the delta cell's,
+	// marked '*'), white within noise; on both sides.
 	const wrong = page.pairs.filter((p) => {
-		const sign = p.cells[3].startsWith('+') ? 'red' : p.cells[3].startsWith('-') ? 'green' : 'neutral';
+		const c = p.cells[3], beyond = c.endsWith('*');
+		const sign = !beyond ? 'neutral' : c.startsWith('+') ? 'red' : c.startsWith('-') ? 'green' : 'neutral';
 		return !p.box || hue(p.box.fill) !== sign || !p.box.em ||
 			(p.other_box && hue(p.other_box.fill) !== sign);
 	});
 	report(page.pairs.length > 0 && wrong.length === 0,
-		'each shown pair\'s boxes are emphasised and painted red (more share), green (less) or neutral by its delta',
+		'each shown pair\'s boxes are emphasised and painted red (more share), green (less) when beyond noise, else neutral',
 		wrong.map((p) => JSON.stringify(p)).join('\n'));
 	const reds = page.pairs.filter((p) => p.box && hue(p.box.fill) === 'red').length;
 	const greens = page.pairs.filter((p) => p.box && hue(p.box.fill) === 'green').length;
-	console.log(`# ${reds} red, ${greens} green`);
+	console.log(`# ${reds} red, ${greens} green, ${page.pairs.length - reds - greens} neutral`);
 	// One side only: marked, and nothing else is.
 	const onlyWrong = page.pairs.filter((p) => (p.base === null || p.new === null) !==
 		(p.only !== null && p.box && p.box.mark));

@@ -17,9 +17,10 @@
 #  - the numbers the page shows (dumped from the browser) are those of
 #    hotblocks diff --json with the same options: both sides' totals, every
 #    shown pair in order (rank, function, key, starts, samples, shares,
-#    deltas), and its cells print as the text output's table does; each shown
-#    pair's boxes are red when NEW takes more (the delta the text output
-#    colours red), green when less; one-side-only pairs and only they are
+#    deltas, beyond noise or not), and its cells print as the text output's
+#    table does; each shown pair's boxes are red when NEW takes more beyond
+#    noise (the delta the text output colours red and marks *), green when
+#    less, white when within noise; one-side-only pairs and only they are
 #    marked (scripts/tests/diff-html.js).
 # Then the command line: --html[=FILE] is an output like --json, FILE is -o's,
 # and bad input leaves an earlier page alone.
@@ -36,11 +37,7 @@ rec=/tmp/hotblocks-rec/diff
 trap 'rm -rf "$tmp" "$rec"' EXIT
 rm -rf "$rec"
 for c in v8-base v8-changed wasmtime-O0 wasmtime-O2; do
-	mkdir -p "$rec/$c"
-	cp "$D/$c"/jit-*.dump "$rec/$c/"
-	case $c in wasmtime-*) cp "$D/$c/module.cwasm" "$rec/$c/" ;; esac
-	plugin_stream "$D/$c/perf.data" "$tmp/$c.hbs" 2>"$tmp/$c.plugin-err" ||
-		not_ok "perf script --dlfilter hotblocks.so on test-data/diff/$c" "$tmp/$c.plugin-err"
+	diff_stream "$c" "$tmp/$c.hbs"
 done
 
 # page CASE BASE NEW [only] -- OPTIONS...: every check above on one comparison.
@@ -75,8 +72,10 @@ page() {
 	fi
 }
 
-page v8 "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" only
-page v8-counts "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" only -- --counts --top 12
+page v8 "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs"
+# by samples, every function that can hold a change of 2: blocks of one side
+# only, and changes within noise (white)
+page v8-counts "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" only -- --counts --top 12 --min-delta 2
 page wasmtime "$tmp/wasmtime-O0.hbs" "$tmp/wasmtime-O2.hbs" only -- --all \
 	--base-cwasm "$D/wasmtime-O0/module.cwasm" --base-clif "$D/wasmtime-O0/clif" \
 	--new-cwasm "$D/wasmtime-O2/module.cwasm" --new-clif "$D/wasmtime-O2/clif" --wasm "$D/base.wasm"

@@ -155,6 +155,34 @@ const checks = {
 				fail(`rank ${shown[i].rank} changed more samples than rank ${shown[i - 1].rank}`);
 		if (!d.selection.counts) fail('selection.counts is false');
 	},
+	// The pair of BASE's function B (raw name) is NEW's N, matched by MATCH
+	// (and WASM the wasm function index it was matched by).
+	fpair(file, b, n, match, wasm) {
+		const f = load(file).functions.find((x) => x.base && x.base.name === b);
+		if (!f) fail(`no BASE function ${b}`);
+		if (!f.new || f.new.name !== n) fail(`${b} paired with ${f.new ? f.new.name : 'nothing'}, not ${n}`);
+		if (f.match !== match) fail(`${b} -> ${n} matched by ${f.match}, not ${match}`);
+		if (wasm !== undefined && f.wasm_function !== +wasm) fail(`${b}: wasm_function ${f.wasm_function}`);
+	},
+	// Every JIT function (jit or cwasm) of either side is paired, and with
+	// NAMES (display names) among them; every sampled block pair of those by
+	// the code key (the same bytes).
+	onecode(file, ...names) {
+		const d = load(file);
+		const jit = (s) => s && (s.kind === 'jit' || s.kind === 'cwasm');
+		for (const f of d.functions) {
+			if (!jit(f.base) && !jit(f.new)) continue;
+			if (!f.base || !f.new) fail(`unpaired: ${JSON.stringify(f.base || f.new)}`);
+			if (f.base.display_name !== f.new.display_name)
+				fail(`${f.base.display_name} paired with ${f.new.display_name}`);
+			for (const b of f.blocks)
+				if (!b.base || !b.new || b.key !== 'code' || b.base.start !== b.new.start)
+					fail(`${f.base.display_name}: ${JSON.stringify(b)}`);
+		}
+		for (const n of names)
+			if (!d.functions.some((f) => f.base && f.new && f.base.display_name === n && f.blocks.length))
+				fail(`${n} is not a compared pair`);
+	},
 };
 
 if (!checks[check]) fail(`no check ${check}`);

@@ -94,6 +94,29 @@ plugin_stream() {
 	perf --no-pager script -i "$pd" --dlfilter "$PLUGIN" --dlarg "out=$out" $args
 }
 
+# perf_syms PERF_DATA OUT: perf's own attribution of each sample (perf script
+# -F ip,sym), counted by symbol into OUT; perf_sym_count OUT SYM: SYM's count.
+perf_syms() {
+	perf --no-pager script -i "$1" -F ip,sym 2>/dev/null | awk '{ print $2 }' | sort | uniq -c >"$2"
+}
+perf_sym_count() { awk -v s="$2" '$2 == s { print $1 }' "$1"; }
+
+# diff_stream CASE OUT: the stream of the recording test-data/diff/CASE
+# (README.md there) into OUT, its dump and .cwasm put back where it ran
+# (/tmp/hotblocks-rec/diff/CASE, in this test's private /tmp); the later
+# wasmtime-O2 runs ran wasmtime-O2's .cwasm (kept once).
+diff_stream() {
+	ds_d=$top/test-data/diff ds_r=/tmp/hotblocks-rec/diff/$1
+	mkdir -p "$ds_r"
+	cp "$ds_d/$1"/jit-*.dump "$ds_r/"
+	case $1 in
+	wasmtime-O2-*) cp "$ds_d/wasmtime-O2/module.cwasm" "$ds_r/" ;;
+	wasmtime-*) cp "$ds_d/$1/module.cwasm" "$ds_r/" ;;
+	esac
+	plugin_stream "$ds_d/$1/perf.data" "$2" 2>"$2.plugin-err" ||
+		not_ok "perf script --dlfilter hotblocks.so on test-data/diff/$1" "$2.plugin-err"
+}
+
 # jco, the pinned wasm-tools (wasmprinter, the wat parser) the tests compare
 # with. Sets jco (a command to run, empty when there is none), jco_bin (its
 # package's executable, whose directory holds the JavaScript API) and jco_node

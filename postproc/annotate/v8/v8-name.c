@@ -2,6 +2,7 @@
 /* V8's code names taken apart (see v8-name.h). */
 #define _GNU_SOURCE	/* memrchr */
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "lib/util.h"
@@ -120,6 +121,45 @@ size_t v8_name__identity(char *buf, size_t len, const char *name, bool with_loca
 	}
 	buf[out] = '\0';
 	return out;
+}
+
+bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func_len)
+{
+	const char *p = name, *q, *end, *digits;
+	char unnamed[32];
+	long f = 0;
+	size_t n = 0;
+
+	for (q = p; isalpha((unsigned char)*q); q++)
+		;
+	if (q > p && *q == ':' && q[1] != ':')
+		p = q + 1;
+	end = p + strlen(p);
+	for (size_t t = 0; t < ARRAY_SIZE(wasm_tiers) && !n; t++) {
+		size_t k = strlen(wasm_tiers[t]);
+
+		if ((size_t)(end - p) > k && !memcmp(end - k, wasm_tiers[t], k))
+			n = k;
+	}
+	if (!n)
+		return false;
+	end -= n;
+	for (digits = end; digits > p && isdigit((unsigned char)digits[-1]); digits--)
+		;
+	/* "NAME-F": a name (perhaps empty: V8 writes what the module says) and F */
+	if (digits == end || digits == p || digits[-1] != '-' || end - digits > 9)
+		return false;
+	for (q = digits; q < end; q++)
+		f = f * 10 + (*q - '0');
+	*index = (int)f;
+	*func = p;
+	*func_len = (size_t)(digits - 1 - p);
+	snprintf(unnamed, sizeof(unnamed), "wasm-function[%ld]", f);
+	if (!*func_len || (*func_len == strlen(unnamed) && !memcmp(p, unnamed, *func_len))) {
+		*func = NULL;
+		*func_len = 0;
+	}
+	return true;
 }
 
 bool v8_name__script(const char *name, char *buf, size_t len)

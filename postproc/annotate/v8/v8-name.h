@@ -59,6 +59,16 @@ bool v8_name__is_js(const struct v8_name *n);
 size_t v8_name__identity(char *buf, size_t len, const char *name, bool with_location);
 
 /*
+ * A wasm function's code as V8 names it, "JS:hash-1-turbofan": the
+ * name-section name (or "wasm-function[F]" when the module names none), the
+ * function's index F in the module and the tier that compiled it
+ * ("-liftoff", "-turbofan"). True with *index set, and *func / *func_len the
+ * name (NULL and 0 for an unnamed function: what wasmtime calls
+ * wasm[M]::function[F]); false for any other name.
+ */
+bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func_len);
+
+/*
  * The script a load name names ("JS:*work /path/hot.js:5:14" ->
  * "/path/hot.js"), into buf[0..len) NUL-terminated; false when it names
  * none or it does not fit. V8 11 sometimes writes heap garbage for

@@ -13,6 +13,7 @@
 #include "cwasm.h"
 #include "lib/read-file.h"
 #include "lib/util.h"
+#include "stream/code-name.h"
 
 /* Larger files are refused before they are read (wasmtime's are a few MiB). */
 #define CWASM_MAX_FILE (1u << 30)
@@ -211,44 +212,12 @@ static int read_engine(struct cwasm *c, const Elf_Data *d)
 	return 0;
 }
 
-static bool parse_index(const char **s, int *v)
-{
-	const char *p = *s;
-	long n = 0;
-
-	if (*p < '0' || *p > '9')
-		return false;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		n = n * 10 + (*p - '0');
-		if (n > INT_MAX)
-			return false;
-	}
-	*v = n;
-	*s = p;
-	return true;
-}
-
-/* wasm[M]::function[F] or wasm[M]::function[F]::name; anything else is not a wasm function. */
 static void parse_symbol(struct cwasm_func *f)
 {
-	const char *p = f->symbol;
-	int m, fi;
-
 	f->module = f->func_index = -1;
 	f->wasm_name = NULL;
-	if (strncmp(p, "wasm[", 5))
-		return;
-	p += 5;
-	if (!parse_index(&p, &m) || strncmp(p, "]::function[", 12))
-		return;
-	p += 12;
-	if (!parse_index(&p, &fi) || *p++ != ']')
-		return;
-	if (*p && strncmp(p, "::", 2))
-		return;
-	f->module = m;
-	f->func_index = fi;
-	f->wasm_name = *p ? p + 2 : NULL;
+	/* (sets nothing unless it is one) */
+	code_name__wasm_symbol(f->symbol, &f->module, &f->func_index, &f->wasm_name);
 }
 
 /* Symbols in .symtab order, sorted then by text offset; order keeps the sort stable. */

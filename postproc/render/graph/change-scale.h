@@ -16,6 +16,10 @@
  * on s as heat_scale__position places a share: darker the larger.
  */
 #define CHANGE_SAME_FILL 0xffffffu
+/* The ink of a change within noise, on CHANGE_SAME_FILL: it is not told
+ * apart from none (the comparison's test), so it is painted as none and its
+ * number dimmed. */
+#define CHANGE_WITHIN_NOISE_INK 0x767676u
 struct heat_colour change_scale__colour(const struct heat_scale *s, int sign, double magnitude);
 
 /* The colour at position t (0..1) of the reds (sign > 0) or the greens (< 0). */

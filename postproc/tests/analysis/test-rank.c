@@ -334,7 +334,9 @@ static void sampled_bytes_after_the_return_are_code(void **state)
  * rbp; pop rbp; ret (0x19 bytes, objdump -d), then its constant pool: 0.375
  * (0x3fd8...) at 0x20 and 1.71875 (0x3ffb8...) at 0x30. As a jit dump's code
  * load and as the .cwasm's symbol both end at the ret; a native symbol of the
- * same bytes is code throughout (an ELF symbol's size is exact).
+ * same bytes is code throughout (an ELF symbol's size is exact). (The symbol
+ * here is the unnamed function's: named blend, it would be the jit load's
+ * code, one object after the stream's fold: stream/code-name.h.)
  */
 #define BLEND "554889e5c5fb592514000000c5db58051c0000004889ec5dc3000000000000000000000000" \
 	"00d83f0000000000000000000000000080fb3f0000000000000000"
@@ -349,7 +351,7 @@ static void wasmtime_constants_are_data_in_a_code_load_and_in_the_cwasm(void **s
 	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=64 code-index=0 load-time=1 "
 	     "dump=d name=blend\ncode 0 0x0 " BLEND "\n"
 	     "object 1 cwasm pid=1 e_machine=62 addr=0x2000 size=64 dso=module.cwasm sym-start=0x2c0 "
-	     "name=wasm[0]::function[2]::blend\ncode 1 0x0 " BLEND "\n"
+	     "name=wasm[0]::function[2]\ncode 1 0x0 " BLEND "\n"
 	     "object 2 native pid=1 e_machine=62 addr=0x3000 size=64 dso=libx.so sym-start=0x2c0 "
 	     "name=blend\ncode 2 0x0 " BLEND "\n"
 	     "sample 0 0 0x0 1 1\nsample 0 0 0x18 1 1\nsample 1 0 0x0 1 1\nsample 1 0 0x18 1 1\n"

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <math.h>
 
 #include <cmocka.h>
 
@@ -382,7 +383,14 @@ static const struct diff_opts defaults = { .min_delta = -1, .top = SIZE_MAX };
 
 static void shares_deltas_and_threshold(void **state)
 {
-	/* f: 40% -> 20%; g: 0.05% -> 0.06% (under the threshold: compared by totals) */
+	/*
+	 * f: 40% -> 20%; g: 0.05% -> 0.06%. The default threshold is the least
+	 * change the test can tell: 0 samples of 10000 against 3 of 5000, 0.06
+	 * points (by hand: the Wilson bounds 0 .. 0.000384 of 0/10000 and
+	 * 0.000204 .. of 3/5000 combine (Newcombe) into an interval that leaves
+	 * out 0; for 2 of 5000 it does not). g is within noise and its code is
+	 * the same: compared by its totals.
+	 */
 	static const char base[] = STREAM("cpu-clock", 10000,
 		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "g")
 		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 5 1\n");
@@ -392,13 +400,19 @@ static void shares_deltas_and_threshold(void **state)
 	struct diff d;
 
 	assert_int_equal(compare(&d, base, nw, &defaults), 0);
-	assert_true(d.min_delta == 0.1);
+	assert_true(fabs(d.min_delta - 0.06) < 1e-9);
+	assert_true(d.min_delta == d.noise.min_delta);
+	assert_int_equal(d.noise.min_samples, 3);
 	assert_int_equal(d.funcs_nr, 2);
 	assert_string_equal(d.funcs[0].name[DIFF_BASE], "f");
 	assert_true(d.funcs[0].delta == -20.0);
 	assert_int_equal(d.funcs[0].delta_samples, -3000);
 	assert_true(d.funcs[0].compared);
+	assert_true(d.funcs[0].test.significant);
+	assert_int_equal(d.funcs[0].mark, -1);
 	assert_false(d.funcs[1].compared);
+	assert_false(d.funcs[1].test.significant);
+	assert_int_equal(d.funcs[1].mark, 0);
 	assert_int_equal(d.funcs[1].pairs_nr, 0);
 	assert_int_equal(d.compared_nr, 1);
 	/* f's loop block, the same code: key code */
@@ -408,6 +422,15 @@ static void shares_deltas_and_threshold(void **state)
 	assert_true(d.pairs[0].shown);
 	/* the function table: f passes the threshold, g does not */
 	assert_int_equal(d.funcs_shown_nr, 1);
+	release(&d);
+
+	/* --min-delta 0.05: every function that can hold a pair of 0.05 points */
+	struct diff_opts low = defaults;
+
+	low.min_delta = 0.05;
+	assert_int_equal(compare(&d, base, nw, &low), 0);
+	assert_true(d.funcs[1].compared);
+	assert_int_equal(d.compared_nr, 2);
 	release(&d);
 
 	/* --all compares every function, and shows every pair and function */
@@ -420,12 +443,15 @@ static void shares_deltas_and_threshold(void **state)
 	assert_int_equal(d.funcs_shown_nr, 2);
 	release(&d);
 
-	/* --counts: the default threshold is 0.1% of the larger total (10 samples) */
+	/* --counts: the least change of samples a run the test can tell */
 	struct diff_opts counts = defaults;
 
 	counts.counts = true;
 	assert_int_equal(compare(&d, base, nw, &counts), 0);
-	assert_true(d.min_delta == 10.0);
+	assert_true(d.min_delta == d.noise.min_delta);
+	assert_true(d.min_delta > 1.0 && d.min_delta < 10.0);
+	assert_false(d.per_run);
+	assert_true(d.funcs[0].delta_per_run == -3000.0);
 	assert_true(d.funcs[0].compared);
 	assert_false(d.funcs[1].compared);
 	release(&d);
@@ -573,9 +599,10 @@ static void html_page(void **state)
 	assert_int_equal(count(page, "<tr class=\"pair"), 3);
 	assert_non_null(strstr(page, "<tr class=\"pair\" data-rank=\"1\" data-func=\"d0\" "
 			       "data-goto=\"d0n-l4\" data-key=\"code\" data-delta=\"-20.0000\" "
-			       "data-delta-samples=\"-3000\" data-base-start=\"4\" data-base-samples="
-			       "\"4000\" data-base-share=\"40.0000\" data-new-start=\"4\" "
-			       "data-new-samples=\"1000\" data-new-share=\"20.0000\">"));
+			       "data-delta-samples=\"-3000\" data-significant=\"true\" title=\"95% "
+			       "[-23.16, -16.80], p 3.5e-34: beyond noise\" data-base-start=\"4\" "
+			       "data-base-samples=\"4000\" data-base-share=\"40.0000\" "
+			       "data-new-start=\"4\" data-new-samples=\"1000\" data-new-share=\"20.0000\">"));
 	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"2\" data-func=\"d1\" "
 			       "data-goto=\"d1n-l4\" data-key=\"\""));
 	assert_non_null(strstr(page, "<tr class=\"pair only\" data-rank=\"3\" data-func=\"d2\" "
@@ -583,7 +610,7 @@ static void html_page(void **state)
 	/* the cells as the text output prints them */
 	assert_non_null(strstr(page, "<td class=\"n\">40.00%</td><td class=\"n\">20.00%</td>"
 			       "<td class=\"n delta down\" style=\"background:#00441b;color:#ffffff\">"
-			       "-20.00%</td><td class=\"match\">code 100%</td>"));
+			       "-20.00%*</td><td class=\"match\">code 100%</td>"));
 	assert_non_null(strstr(page, "<td class=\"n\">-</td><td class=\"n\">10.00%</td>"));
 	assert_non_null(strstr(page, "<td class=\"match\">NEW only</td>"));
 	/* a section per function, a graph per side it has */
@@ -594,7 +621,7 @@ static void html_page(void **state)
 		box = box_of(page, s ? "d0b-b4" : "d0n-b4");
 		assert_non_null(strstr(box, "<g class=\"node em\""));
 		assert_non_null(strstr(box, "fill=\"#00441b\""));
-		assert_non_null(strstr(box, "0x4  -20.00%"));
+		assert_non_null(strstr(box, "0x4  -20.00%*"));
 		free(box);
 	}
 	assert_non_null(strstr(page, "id=d0n-l4 data-box=d0n-b4 data-start=4 data-end=10 "
@@ -667,6 +694,114 @@ static void tiers_pair_first(void **state)
 	release(&d);
 }
 
+/* A wasmtime function: a .cwasm symbol (a sample in the mapped file). */
+#define CWASM(id, addr, name) \
+	"object " #id " cwasm pid=1 e_machine=62 addr=" addr " size=11 dso=/r/module.cwasm " \
+	"sym-start=" addr " name=" name "\ncode " #id " 0x0 31c089f901c8ffc975fac3\n"
+
+/*
+ * One wasm module's functions across engines and ways of seeing them (the
+ * names of test-data/diff and test-data/wasmtime-real): V8's
+ * JS:hash-1-turbofan is wasmtime's wasm[0]::function[1]::hash by its index
+ * (wasm 1), and its Liftoff code stays apart while TurboFan's is paired;
+ * V8's unnamed JS:wasm-function[3]-3-liftoff is wasm[0]::function[3]; V8's
+ * JS:mix-2-turbofan and a jit dump's bare mix (no --cwasm: no index) pair
+ * by their name; a jit dump's interp and the .cwasm symbol of interp by
+ * name too (with --cwasm, by identity: scripts/tests/diff-engines.sh). A
+ * wasm function of another index and another name pairs with nothing.
+ */
+static void wasm_functions_pair_across_engines(void **state)
+{
+	static const char v8[] = STREAM("e", 100,
+		LOOP(0, "0x1000", "JS:hash-1-turbofan") LOOP(1, "0x2000", "JS:hash-1-liftoff")
+		LOOP(2, "0x3000", "JS:wasm-function[3]-3-liftoff") LOOP(3, "0x4000", "JS:mix-2-turbofan")
+		LOOP(4, "0x5000", "interp") LOOP(5, "0x6000", "JS:run-0-turbofan")
+		"sample 0 0 0x4 50 1\nsample 1 0 0x4 2 1\nsample 2 0 0x4 3 1\nsample 3 0 0x4 20 1\n"
+		"sample 4 0 0x4 4 1\nsample 5 0 0x4 1 1\n");
+	static const char wt[] = STREAM("e", 100,
+		CWASM(0, "0x1000", "wasm[0]::function[1]::hash") CWASM(1, "0x2000", "wasm[0]::function[3]")
+		LOOP(2, "0x3000", "mix") CWASM(3, "0x4000", "wasm[0]::function[7]::interp")
+		CWASM(4, "0x5000", "wasm[0]::function[0]::start")
+		"sample 0 0 0x4 60 1\nsample 1 0 0x4 3 1\nsample 2 0 0x4 25 1\nsample 3 0 0x4 4 1\n"
+		"sample 4 0 0x4 1 1\n");
+	struct diff d;
+	size_t seen = 0;
+
+	assert_int_equal(compare(&d, v8, wt, &defaults), 0);
+	for (size_t i = 0; i < d.funcs_nr; i++) {
+		const struct diff_func *f = &d.funcs[i];
+		const char *b = f->raw_name[DIFF_BASE], *n = f->raw_name[DIFF_NEW];
+
+		if (b && !strcmp(b, "JS:hash-1-turbofan")) {
+			assert_string_equal(n, "wasm[0]::function[1]::hash");
+			assert_int_equal(f->match, DIFF_FUNC_WASM);
+			assert_int_equal(f->wasm_func, 1);
+			seen++;
+		} else if (b && !strcmp(b, "JS:wasm-function[3]-3-liftoff")) {
+			assert_string_equal(n, "wasm[0]::function[3]");
+			assert_int_equal(f->match, DIFF_FUNC_WASM);
+			assert_int_equal(f->wasm_func, 3);
+			seen++;
+		} else if (b && !strcmp(b, "JS:mix-2-turbofan")) {
+			assert_string_equal(n, "mix");
+			assert_int_equal(f->match, DIFF_FUNC_NAME);
+			assert_int_equal(f->wasm_func, -1);
+			seen++;
+		} else if (b && !strcmp(b, "interp")) {
+			assert_string_equal(n, "wasm[0]::function[7]::interp");
+			assert_int_equal(f->match, DIFF_FUNC_NAME);
+			seen++;
+		} else {
+			/* Liftoff's hash, run (index 0) and start (index 0, another name) */
+			assert_int_equal(f->match, DIFF_FUNC_NONE);
+			assert_true(!b || !strcmp(b, "JS:hash-1-liftoff") || !strcmp(b, "JS:run-0-turbofan"));
+			assert_true(!n || !strcmp(n, "wasm[0]::function[0]::start"));
+			seen += 10;
+		}
+	}
+	assert_int_equal(seen, 34);
+	release(&d);
+}
+
+/*
+ * --counts with several runs a side compares samples per run: 3 runs of
+ * 100, 110 and 120 samples in f against one of 100 is +10 a run less.
+ */
+static void counts_are_per_run(void **state)
+{
+	static const char run1[] = STREAM("e", 200, LOOP(0, "0x1000", "f") "sample 0 0 0x4 100 1\n");
+	static const char run2[] = STREAM("e", 200, LOOP(0, "0x2000", "f") "sample 0 0 0x4 110 1\n");
+	static const char run3[] = STREAM("e", 200, LOOP(0, "0x3000", "f") "sample 0 0 0x4 120 1\n");
+	char base[4096];
+	struct diff_opts o = defaults;
+	struct diff d;
+	char *text = NULL;
+	size_t len = 0;
+	struct render_opts ro = { 0 };
+	FILE *f;
+
+	snprintf(base, sizeof(base), "%s%s%s", run1, run2, run3);
+	o.counts = true;
+	assert_int_equal(compare(&d, base, run1, &o), 0);
+	assert_int_equal(d.runs[DIFF_BASE], 3);
+	assert_int_equal(d.runs[DIFF_NEW], 1);
+	assert_true(d.per_run);
+	assert_int_equal(d.funcs_nr, 1);
+	assert_int_equal(d.funcs[0].delta_samples, -230);
+	assert_true(d.funcs[0].delta_per_run == -10.0);
+	assert_int_equal(d.funcs[0].sign, -1);
+	assert_true(d.noise.model.df > 0);	/* three runs: the spread measured */
+	assert_false(d.funcs[0].test.significant);
+	f = open_memstream(&text, &len);
+	assert_int_equal(render_diff_text(f, &d, &ro), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(text, "Samples per run of each side"));
+	assert_non_null(strstr(text, "      110.0      100.0      -10.0   identity    `f`"));
+	free(text);
+	release(&d);
+	(void)state;
+}
+
 static void wire_names(void **state)
 {
 	assert_string_equal(diff__key_name(DIFF_KEY_CODE), "code");
@@ -677,7 +812,60 @@ static void wire_names(void **state)
 	assert_null(diff__key_name((enum diff_key)99));
 	assert_string_equal(diff__func_match_name(DIFF_FUNC_IDENTITY), "identity");
 	assert_string_equal(diff__func_match_name(DIFF_FUNC_NAME), "name");
+	assert_string_equal(diff__func_match_name(DIFF_FUNC_WASM), "wasm");
 	assert_null(diff__func_match_name(DIFF_FUNC_NONE));
+}
+
+/*
+ * A change within noise is neutral: f 40% -> 40.5% of 10000 and 5000
+ * samples (p 0.79 by the test with the spread assumed, interval [-3.22,
+ * +4.22] points; sampling alone, the two-proportion z-test gives z 0.59,
+ * p 0.56, by hand) is not marked; its box and cell are white (no change), its number dimmed, and
+ * the text prints no '*'; f's own test says the same.
+ */
+static void within_noise_is_neutral(void **state)
+{
+	static const char base[] = STREAM("cpu-clock", 10000, LOOP(0, "0x1000", "f")
+					  "sample 0 0 0x4 4000 1\n");
+	static const char nw[] = STREAM("cpu-clock", 5000, LOOP(0, "0x9000", "f")
+					"sample 0 0 0x4 2025 1\n");
+	struct render_opts ro = { 0 };
+	struct diff_opts o = defaults;
+	struct diff d;
+	char *page = NULL, *box;
+	size_t len = 0;
+	FILE *f;
+
+	o.min_delta = 0;
+	assert_int_equal(compare(&d, base, nw, &o), 0);
+	assert_int_equal(d.shown_nr, 1);
+	assert_int_equal(d.pairs[0].sign, 1);
+	assert_true(d.pairs[0].test.tested);
+	assert_false(d.pairs[0].test.significant);
+	assert_int_equal(d.pairs[0].mark, 0);
+	assert_true(d.pairs[0].test.lo < 0 && d.pairs[0].test.hi > 0);
+	assert_true(d.pairs[0].test.p > 0.05 && d.pairs[0].test.q >= d.pairs[0].test.p);
+	assert_false(d.funcs[0].test.significant);
+	assert_int_equal(d.noise.significant_blocks, 0);
+	f = open_memstream(&page, &len);
+	assert_int_equal(render_diff_html(f, &d, &ro), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(page, "<td class=\"n delta ns\" style=\"background:#ffffff;color:#767676\">"
+			       "+0.50%</td>"));
+	box = box_of(page, "d0n-b4");
+	assert_non_null(strstr(box, "fill=\"#ffffff\""));
+	assert_non_null(strstr(box, "0x4  +0.50%<"));
+	free(box);
+	free(page);
+	page = NULL;
+	f = open_memstream(&page, &len);
+	assert_int_equal(render_diff_text(f, &d, &ro), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(page, "     40.00%     40.50%     +0.50%   code 100%"));
+	assert_null(strstr(page, "%*"));
+	free(page);
+	release(&d);
+	(void)state;
 }
 
 int main(void)
@@ -696,6 +884,9 @@ int main(void)
 		cmocka_unit_test(tiers_pair_first),
 		cmocka_unit_test(wire_names),
 		cmocka_unit_test(signs_and_changes),
+		cmocka_unit_test(within_noise_is_neutral),
+		cmocka_unit_test(wasm_functions_pair_across_engines),
+		cmocka_unit_test(counts_are_per_run),
 		cmocka_unit_test(html_page),
 	};
 

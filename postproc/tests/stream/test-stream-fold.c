@@ -176,6 +176,46 @@ static void tallies_are_sorted_and_summed(void **state)
 	stream__release(&s);
 }
 
+/*
+ * One wasmtime function seen two ways (test-data/wasmtime-real's jitdump and
+ * perfmap recordings of one .cwasm: the same bytes): the jitdump's load
+ * `interp` (kind jit) and the mapped .cwasm's symbol
+ * `wasm[0]::function[1]::interp` (kind cwasm) are one code; the same bytes
+ * under another wasm name, and a native symbol of that name, are not.
+ */
+static void a_cwasm_symbol_and_its_jit_load_are_one_code(void **state)
+{
+	static const char jitdump[] =
+		"hotblocks-stream 1\nevent 0 e\ntotal 0 all 20 20\n"
+		JIT(0, 1, "0x1000", "interp", 3) "code 0 0x0 31c0c3\n"
+		"sample 0 0 0x0 8 8\nend\n";
+	static const char perfmap[] =
+		"hotblocks-stream 1\nevent 0 e\ntotal 0 all 30 30\n"
+		"object 0 cwasm pid=2 e_machine=62 addr=0x70a0 size=3 dso=/r/module.cwasm "
+		"sym-start=0x10a0 name=wasm[0]::function[1]::interp\ncode 0 0x0 31c0c3\n"
+		"object 1 cwasm pid=2 e_machine=62 addr=0x80a0 size=3 dso=/r/module.cwasm "
+		"sym-start=0x20a0 name=wasm[0]::function[2]::blend\ncode 1 0x0 31c0c3\n"
+		"object 2 native pid=2 e_machine=62 addr=0x90a0 size=3 dso=/r/lib.so "
+		"sym-start=0x30a0 name=interp\ncode 2 0x0 31c0c3\n"
+		"sample 0 0 0x0 9 9\nsample 1 0 0x0 1 1\nsample 2 0 0x0 2 2\nend\n";
+	struct stream s;
+
+	stream__init(&s);
+	read_text(&s, "jitdump.hbs", jitdump);
+	read_text(&s, "perfmap.hbs", perfmap);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects_nr, 4);
+	assert_int_equal(s.objects[1].folded_into, 0);
+	assert_int_equal(s.objects[0].samples[0].samples, 17);
+	assert_int_equal(s.objects[0].tally_nr, 2);
+	assert_int_equal(s.objects[0].tally[0].samples, 8);
+	assert_int_equal(s.objects[0].tally[1].run, 1);
+	assert_int_equal(s.objects[0].tally[1].samples, 9);
+	assert_int_equal(s.objects[2].folded_into, UINT32_MAX);
+	assert_int_equal(s.objects[3].folded_into, UINT32_MAX);
+	stream__release(&s);
+}
+
 static void tally_sums_saturate(void **state)
 {
 	struct stream_tally *v = NULL;
@@ -197,6 +237,7 @@ int main(void)
 		cmocka_unit_test(partial_or_missing_code_is_not_folded),
 		cmocka_unit_test(moved_copies_follow_their_root),
 		cmocka_unit_test(tallies_are_sorted_and_summed),
+		cmocka_unit_test(a_cwasm_symbol_and_its_jit_load_are_one_code),
 		cmocka_unit_test(tally_sums_saturate),
 	};
 

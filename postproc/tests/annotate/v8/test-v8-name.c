@@ -91,12 +91,56 @@ static void script_of_a_name(void **state)
 	assert_false(v8_name__script("JS:*work /srv/app.js:12:21", buf, 8));
 }
 
+/* wasm_ok NAME INDEX FUNC: V8's name of a wasm function's code (FUNC NULL: unnamed). */
+static void wasm_ok(const char *name, int index, const char *func)
+{
+	const char *f = "x";
+	size_t n = 99;
+	int i = -1;
+
+	assert_true(v8_name__wasm(name, &i, &f, &n));
+	assert_int_equal(i, index);
+	if (!func) {
+		assert_null(f);
+		assert_int_equal(n, 0);
+	} else {
+		assert_int_equal(n, strlen(func));
+		assert_memory_equal(f, func, n);
+	}
+}
+
+/*
+ * The names node 20 gave base.wasm's functions (test-data/diff: JS:hash-1-turbofan,
+ * JS:mix-2-turbofan, JS:run-0-liftoff) and a module's without a name
+ * section (node 20.20.2 named one such function JS:wasm-function[0]-0-liftoff
+ * and JS:wasm-function[0]-0-turbofan, checked by hand with --perf-prof);
+ * names of JavaScript and of other code are not wasm functions.
+ */
+static void wasm_functions(void **state)
+{
+	int i;
+	const char *f;
+	size_t n;
+
+	wasm_ok("JS:hash-1-turbofan", 1, "hash");
+	wasm_ok("JS:run-0-liftoff", 0, "run");
+	wasm_ok("JS:wasm-function[3]-3-liftoff", 3, NULL);
+	wasm_ok("JS:my-name-12-turbofan", 12, "my-name");
+	wasm_ok("JS:-7-liftoff", 7, NULL);
+	assert_false(v8_name__wasm("JS:*work /srv/app.js:12:21", &i, &f, &n));
+	assert_false(v8_name__wasm("JS:hash-turbofan", &i, &f, &n));
+	assert_false(v8_name__wasm("JS:hash-1", &i, &f, &n));
+	assert_false(v8_name__wasm("Builtin:ArrayPrototypePush", &i, &f, &n));
+	assert_false(v8_name__wasm("-turbofan", &i, &f, &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(v8_forms),
 		cmocka_unit_test(other_names),
 		cmocka_unit_test(script_of_a_name),
+		cmocka_unit_test(wasm_functions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

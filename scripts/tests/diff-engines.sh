@@ -1,0 +1,110 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# One wasm program across engines, and one .cwasm seen two ways, on real
+# recordings (what is known of each is in the READMEs of test-data/diff and
+# test-data/wasmtime-real, checked by hand):
+#  - base.wasm under node 20 (V8) and under wasmtime 50.0.1: V8's
+#    JS:hash-1-turbofan and JS:mix-2-turbofan are wasmtime's hash and mix
+#    (wasm functions 1 and 2: wasm-objdump, nm of the .cwasm), paired by
+#    their index with --cwasm (the .cwasm's symbols), by their name without;
+#    their loops pair by what both sides have, the instructions (V8's wasm
+#    code carries no wasm offsets), and the text and the page say so; the
+#    same work took the same time in both engines (--counts, samples a run
+#    at the same -F): no change beyond noise in either function;
+#  - wasmtime's jitdump and perfmap recordings of one .cwasm (49.0.3 and
+#    50.0.1 f64, 48.0.2 fib, 50.0.1 switch): every function pairs with
+#    itself, by identity with --cwasm, by name without, every block by its
+#    bytes (the code key); cat of the two streams folds each function into
+#    one of two runs, with perf's own counts of the two recordings.
+# shellcheck source=scripts/tests/lib.sh
+. "$(dirname "$0")/lib.sh"
+need_private_tmp
+
+D=$top/test-data/diff
+R=$top/test-data/wasmtime-real
+js=$top/scripts/tests/diff.js
+hb() { "$POSTPROC" "$@"; }
+trap 'rm -rf "$tmp" /tmp/hotblocks-rec/diff /tmp/hotblocks-rec/wasmtime-*' EXIT
+
+for c in v8-base v8-base-2 v8-base-3 v8-base-4 v8-base-5 v8-base-6 v8-base-7 wasmtime-50; do
+	diff_stream "$c" "$tmp/$c.hbs"
+done
+cw=$D/wasmtime-50/module.cwasm
+
+# 1. One .wasm, two engines.
+hb diff --json --new-cwasm "$cw" "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/e.json" 2>"$tmp/e.err"
+check "V8 -> wasmtime 50: JS:hash-1-turbofan is hash, wasm function 1, paired by its index" \
+	node "$js" fpair "$tmp/e.json" JS:hash-1-turbofan hash wasm 1
+check "... JS:mix-2-turbofan is mix, wasm function 2" \
+	node "$js" fpair "$tmp/e.json" JS:mix-2-turbofan mix wasm 2
+check "... their loops pair by the instructions, V8's having no wasm offsets (hash +0x9f -> +0x12, mix +0x8b -> +0xf)" \
+	sh -c "node '$js' pairs '$tmp/e.json' JS:hash-1-turbofan asm 9f:12 &&
+	       node '$js' pairs '$tmp/e.json' JS:mix-2-turbofan asm 8b:f"
+hb diff --new-cwasm "$cw" "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/e.txt" 2>/dev/null
+check "... the text says which key paired them: wasm 1 for the functions, asm for the blocks" sh -c \
+	"grep -Eq '^ +70\\.90% +64\\.57% +-6\\.33%\\*? +wasm 1 +\`JS:hash-1-turbofan\` -> \`hash\`$' '$tmp/e.txt' &&
+	 grep -Eq ' asm [0-9]+% +\`JS:hash-1-turbofan\` -> \`hash\` :: block 0x9f -> 0x12$' '$tmp/e.txt'"
+hb diff --html --new-cwasm "$cw" "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/e.html" 2>/dev/null
+check "... and so does the page" sh -c \
+	"grep -q '<td>wasm 1</td><td><a href=\"#d[0-9]*\"><code>JS:hash-1-turbofan</code> &rarr; <code>hash</code>' '$tmp/e.html' &&
+	 grep -q 'data-key=\"asm\"' '$tmp/e.html'"
+hb diff --json "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/e-bare.json" 2>/dev/null
+check "without --cwasm (wasmtime's jit dump names hash alone): paired by the name" sh -c \
+	"node '$js' fpair '$tmp/e-bare.json' JS:hash-1-turbofan hash name &&
+	 node '$js' fpair '$tmp/e-bare.json' JS:mix-2-turbofan mix name"
+# The same work (150000 rounds each) in both engines: hash 1247, 1287, 1225,
+# 1236, 1232, 1221 samples a run (v8-base-2 .. -7) against 1232, mix 589, 556,
+# 641, 596, 632, 649 against 636 (README.md): a comparison of time per run.
+cat "$tmp/v8-base-2.hbs" "$tmp/v8-base-3.hbs" "$tmp/v8-base-4.hbs" "$tmp/v8-base-5.hbs" \
+	"$tmp/v8-base-6.hbs" "$tmp/v8-base-7.hbs" >"$tmp/v8-6.hbs"
+hb diff --counts --json --new-cwasm "$cw" "$tmp/v8-6.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/t.json" 2>/dev/null
+check "--counts, V8's 6 runs against wasmtime's: samples a run, hash 1241.33 -> 1232, mix 610.5 -> 636, neither beyond noise" \
+	node -e "
+	const d = JSON.parse(require('fs').readFileSync('$tmp/t.json'));
+	const f = (n) => d.functions.find((x) => x.base && x.base.name === n);
+	const h = f('JS:hash-1-turbofan'), m = f('JS:mix-2-turbofan');
+	const ok = d.selection.per_run && Math.abs(h.delta_per_run - (1232 - 7448 / 6)) < 1e-3 &&
+		Math.abs(m.delta_per_run - (636 - 3663 / 6)) < 1e-3 && !h.significant && !m.significant &&
+		h.interval[0] < 0 && h.interval[1] > 0 && d.noise.spread.measured;
+	if (!ok) { console.log(JSON.stringify([d.selection, d.noise.spread, h, m])); process.exit(1); }"
+
+# 2. One .cwasm, recorded with --profile=jitdump and --profile=perfmap.
+for c in 49.0.3/f64 50.0.1/f64 48.0.2/fib 50.0.1/switch; do
+	v=${c%/*} p=${c#*/} d=$R/$c n=$(echo "$c" | tr / -)
+	rec=/tmp/hotblocks-rec/wasmtime-$v-$p
+	mkdir -p "$rec/jitdump"
+	cp "$d/module.cwasm" "$rec/"
+	cp "$d"/jitdump/jit-*.dump "$rec/jitdump/"
+	for k in jitdump perfmap; do
+		plugin_stream "$d/$k/perf.data" "$tmp/$n-$k.hbs" 2>/dev/null
+	done
+	hb diff --all --json --cwasm "$d/module.cwasm" "$tmp/$n-jitdump.hbs" "$tmp/$n-perfmap.hbs" \
+		>"$tmp/$n.json" 2>"$tmp/$n.err"
+	case $p in f64) fn="interp blend" ;; fib) fn=fib ;; switch) fn="far_loop step" ;; esac
+	# shellcheck disable=SC2086
+	check "$v $p, jitdump against perfmap (--cwasm): every wasm function pairs with itself ($fn), every block by its code" \
+		node "$js" onecode "$tmp/$n.json" $fn
+	check "... by identity (the .cwasm's symbol, however seen)" \
+		node -e "const d = JSON.parse(require('fs').readFileSync('$tmp/$n.json'));
+			const w = d.functions.filter((f) => f.base && f.base.kind === 'jit');
+			process.exit(w.length && w.every((f) => f.match === 'identity' && f.new.kind === 'cwasm') ? 0 : 1)"
+	hb diff --all --json "$tmp/$n-jitdump.hbs" "$tmp/$n-perfmap.hbs" >"$tmp/$n-bare.json" 2>/dev/null
+	check "... without --cwasm, by name (NAME and wasm[0]::function[F]::NAME)" sh -c \
+		"node -e \"const d = JSON.parse(require('fs').readFileSync('$tmp/$n-bare.json'));
+			const w = d.functions.filter((f) => f.base && f.base.kind === 'jit');
+			process.exit(w.length && w.every((f) => f.new && f.new.kind === 'cwasm' && f.match === 'name' &&
+				f.new.name.endsWith('::' + f.base.name)) ? 0 : 1)\""
+done
+# cat of the two streams: interp and blend of 49.0.3 f64 are one function each,
+# of two runs, with perf's counts (perf script -F ip,sym, the .cwasm back in
+# place: both recordings ran its mapped code).
+d=$R/49.0.3/f64
+for k in jitdump perfmap; do perf_syms "$d/$k/perf.data" "$tmp/perf-$k.syms"; done
+perf_count() { perf_sym_count "$tmp/perf-$1.syms" "$2"; }
+cat "$tmp/49.0.3-f64-jitdump.hbs" "$tmp/49.0.3-f64-perfmap.hbs" | hb --json --all >"$tmp/m.json" 2>/dev/null
+for f in interp:1 blend:2; do
+	n=${f%:*} i=${f#*:}
+	a=$(perf_count jitdump "wasm[0]::function[$i]::$n") b=$(perf_count perfmap "wasm[0]::function[$i]::$n")
+	check "cat jitdump perfmap (49.0.3 f64): $n is one function of two runs, perf's $a + $b samples" \
+		node "$js" merged "$tmp/m.json" - - "$n" "${a:-0}" "${b:-0}"
+done

@@ -15,6 +15,7 @@
 #include "annotate/dwarf/srcmap.h"
 #include "annotate/wasmtime/wasmtime.h"
 #include "jit-debug.h"
+#include "v8/v8-name.h"
 #include "names.h"
 #include "native-source.h"
 
@@ -23,6 +24,8 @@ struct annotator {
 	bool no_source;
 	struct srcmap_cache elfs;	/* native files' DWARF */
 	struct annot_texts texts;	/* display names and source cells */
+	struct strset scripts;		/* the scripts V8's load names name, for jit_debug__cell */
+	bool scripts_done;
 	struct annot_func *funcs;	/* per stream object, computed on first use */
 	bool *done;
 	size_t funcs_nr;
@@ -56,6 +59,7 @@ void annotator__close(struct annotator *a)
 	wasmtime__close(a->wasmtime);
 	srcmap_cache__release(&a->elfs);
 	strset_release(&a->texts.set);
+	strset_release(&a->scripts);
 	for (size_t i = 0; a->funcs && i < a->funcs_nr; i++)
 		jit_debug_index__free(a->funcs[i].debug_index);
 	free(a->funcs);
@@ -149,6 +153,25 @@ bool annotator__out_of_memory(const struct annotator *a)
 	return a->texts.oom;
 }
 
+/* Every script a V8 load name of s names, once (NULL: out of memory). */
+static const struct strset *v8_scripts(struct annotator *a, const struct stream *s)
+{
+	char buf[4096];
+
+	if (!a->scripts_done) {
+		a->scripts_done = true;
+		for (size_t i = 0; i < s->objects_nr; i++)
+			if (s->objects[i].kind == HB_KIND_JIT &&
+			    v8_name__script(s->objects[i].name, buf, sizeof(buf)) &&
+			    !strset_add(&a->scripts, buf)) {
+				strset_release(&a->scripts);
+				a->texts.oom = true;
+				break;
+			}
+	}
+	return a->texts.oom ? NULL : &a->scripts;
+}
+
 void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, uint32_t off,
 		      bool with_source, struct annot_cell cells[ANNOT__NR])
 {
@@ -169,7 +192,7 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	if (af->source == ANNOT_SOURCE_NATIVE)
 		native_source__cell(&a->elfs, obj, af, off, &cells[ANNOT_SOURCE], &a->texts);
 	else if (af->source == ANNOT_SOURCE_JIT_DEBUG)
-		jit_debug__cell(obj, af, off, &cells[ANNOT_SOURCE], &a->texts);
+		jit_debug__cell(obj, af, off, v8_scripts(a, s), &cells[ANNOT_SOURCE], &a->texts);
 }
 
 void annotator__summary(const struct annotator *a, void (*note)(void *arg, const char *line), void *arg)

@@ -155,7 +155,7 @@ bool jit_debug__claim(const struct stream_object *obj, struct annot_func *af, st
 }
 
 void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uint32_t off,
-		     struct annot_cell *cell, struct annot_texts *t)
+		     const struct strset *scripts, struct annot_cell *cell, struct annot_texts *t)
 {
 	const char *file = NULL, *base;
 	char text[512];
@@ -171,7 +171,14 @@ void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uin
 					      af->debug_bias, off, &file);
 	if (e < 0)
 		return;
-	if (!file || !jit_debug__printable(file))
+	/*
+	 * Garbage can be printable too (node 20 once wrote "G6}E" for hot.js):
+	 * of V8's code, a file no load of the stream names as its script is
+	 * taken for garbage. An inlined function's script has loads of its own
+	 * (it ran before it was inlined).
+	 */
+	if (!file || !jit_debug__printable(file) ||
+	    (af->name_file && scripts && !strset_find(scripts, file)))
 		file = af->name_file;
 	base = file ? strrchr(file, '/') : NULL;
 	/* V8 puts the column in the discriminator; 0 means none. */

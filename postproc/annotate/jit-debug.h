@@ -63,10 +63,12 @@ void jit_debug_index__free(struct jit_debug_index *ix);
  * The [Source] column of JIT code from its debug entries (columns.h):
  * claim obj when it has entries that map its machine code (v8_debug__bias),
  * and give the cell at offset off: "FILE:LINE[:COLUMN]", the file as the
- * JIT named it (the load name's script when the entry's is garbage).
+ * JIT named it, but the load name's script when the entry's is garbage: not
+ * printable, or (V8 code, scripts not NULL) a script no load name of the
+ * stream names (scripts: those names).
  */
 bool jit_debug__claim(const struct stream_object *obj, struct annot_func *af, struct annot_texts *t);
 void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uint32_t off,
-		     struct annot_cell *cell, struct annot_texts *t);
+		     const struct strset *scripts, struct annot_cell *cell, struct annot_texts *t);
 
 #endif

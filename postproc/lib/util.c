@@ -147,6 +147,13 @@ const char *strset_add_owned(struct strset *s, char *str)
 	return s->v[s->nr++];
 }
 
+const char *strset_find(const struct strset *s, const char *str)
+{
+	long i = idx_table_find(&s->tab, hash_bytes(HASH_SEED, str, strlen(str)), strset_eq, str, s);
+
+	return i >= 0 ? s->v[i] : NULL;
+}
+
 const char *strset_add(struct strset *s, const char *str)
 {
 	uint64_t h = hash_bytes(HASH_SEED, str, strlen(str));

@@ -72,6 +72,8 @@ struct strset {
 
 /* The interned copy of str; NULL when out of memory. */
 const char *strset_add(struct strset *s, const char *str);
+/* The interned copy of str if the set has it, else NULL. */
+const char *strset_find(const struct strset *s, const char *str);
 /* The same for a malloc()ed str, which the set takes: freed when the text is there already. */
 const char *strset_add_owned(struct strset *s, char *str);
 void strset_release(struct strset *s);

@@ -126,12 +126,51 @@ static void index_agrees_with_the_linear_lookup(void **state)
 	}
 }
 
+/*
+ * A printable file name no load names as its script is garbage too: node 20
+ * once wrote "G6}E" where "/p/hot.js" belonged (seen in source-column.sh's
+ * V8 check). The cell then names the load's script; an inlined function of
+ * another script that has loads of its own keeps its file, and without the
+ * scripts (NULL) the name is taken as written, as before.
+ */
+static void garbage_file_names_become_the_load_script(void **state)
+{
+	struct stream_debug e[] = {
+		{ 0x1040, 4, 27, "G6}E" },
+		{ 0x1050, 7, 3, "/p/lib.js" },
+		{ 0x1060, 5, 9, "/p/hot.js" },
+	};
+	struct stream_object obj = { .kind = HB_KIND_JIT, .e_machine = 62, .addr = 0x1000,
+				     .size = 0x100, .name = "JS:*work /p/hot.js:3:13",
+				     .debug = e, .debug_nr = 3 };
+	struct annot_texts t = { 0 };
+	struct annot_func af = { 0 };
+	struct annot_cell cell;
+	struct strset scripts = { 0 };
+
+	assert_non_null(strset_add(&scripts, "/p/hot.js"));
+	assert_non_null(strset_add(&scripts, "/p/lib.js"));
+	assert_true(jit_debug__claim(&obj, &af, &t));
+	jit_debug__cell(&obj, &af, 0x00, &scripts, &cell, &t);
+	assert_string_equal(cell.text, "hot.js:4:27");
+	jit_debug__cell(&obj, &af, 0x10, &scripts, &cell, &t);
+	assert_string_equal(cell.text, "lib.js:7:3");
+	jit_debug__cell(&obj, &af, 0x20, &scripts, &cell, &t);
+	assert_string_equal(cell.text, "hot.js:5:9");
+	jit_debug__cell(&obj, &af, 0x00, NULL, &cell, &t);
+	assert_string_equal(cell.text, "G6}E:4:27");
+	jit_debug_index__free(af.debug_index);
+	strset_release(&scripts);
+	strset_release(&t.set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(jit_bias_follows_the_v8_code_kind),
 		cmocka_unit_test(jit_find_takes_the_last_entry_at_or_before),
 		cmocka_unit_test(index_agrees_with_the_linear_lookup),
+		cmocka_unit_test(garbage_file_names_become_the_load_script),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

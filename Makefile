@@ -67,8 +67,8 @@ POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS)) -I$(
 # Graphviz's dot layout engine is a plugin library in libgvc's plugin
 # directory: linked in (graph-layout.c says why), found there at run time.
 GV_PLUGINDIR = $(shell $(PKG_CONFIG) --variable=libdir libgvc)/graphviz
-POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS)) \
-	-L$(GV_PLUGINDIR) -Wl,-rpath,$(GV_PLUGINDIR) -lgvplugin_dot_layout -liberty -lm
+POSTPROC_LIBS = $(shell $(POSTPROC_PKG_CONFIG) --libs $(POSTPROC_PKGS) liblzma) \
+	-L$(GV_PLUGINDIR) -Wl,-rpath,$(GV_PLUGINDIR) -lgvplugin_dot_layout -liberty -lm -ldl
 TEST_CFLAGS = $(shell $(PKG_CONFIG) --cflags cmocka)
 TEST_LIBS = $(shell $(PKG_CONFIG) --libs cmocka)
 
@@ -95,8 +95,9 @@ PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugi
 include postproc/layers.mk
 POSTPROC_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/$(d)/*.c))
 # The plugin's files the post-processor builds in (with its lib layer): the
-# one UTF-8 decoder and terminal rule of both.
-POSTPROC_FROM_PLUGIN := plugin/utf8.c
+# one UTF-8 decoder and terminal rule of both, and the ELF symbols of a file
+# as perf finds them (what names a branch or call into a file, annotate/targets.c).
+POSTPROC_FROM_PLUGIN := plugin/utf8.c plugin/elfsyms.c plugin/symset.c plugin/symtree.c plugin/ehframe.c
 POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o) $(POSTPROC_FROM_PLUGIN:%.c=$(B)/%.o)
 POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/cli/main.o,$(POSTPROC_OBJ))
 POSTPROC_TEST_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/test-*.c))

@@ -36,8 +36,98 @@ static bool describe(struct stream_writer_object *so, const struct session *sess
 	return true;
 }
 
+static int cmp_pid(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_load(const void *a, const void *b)
+{
+	const struct stream_writer_load *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->load_time != y->load_time)
+		return x->load_time < y->load_time ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int cmp_map(const void *a, const void *b)
+{
+	const struct stream_writer_map *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * Everything a branch or call of a sampled object may land in: every code
+ * load of the dumps of the processes with objects, and the file mappings of
+ * those processes (perf records the executable ones). pids: sorted.
+ */
+static int add_targets(struct stream_section *s, const struct session *session, const uint32_t *pids,
+		       size_t npids)
+{
+	const struct mmaps *mm = session->resolve.usable ? &session->resolve.maps : NULL;
+	size_t nl = 0, nm = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < session->dumps.nr; i++) {
+			const struct dump_file *df = &session->dumps.files[i];
+
+			if (!bsearch(&df->pid, pids, npids, sizeof(*pids), cmp_pid))
+				continue;
+			for (size_t k = 0; k < df->jd->nr; k++) {
+				const struct jitdump_load *l = &df->jd->loads[k];
+
+				if (!l->code_size)
+					continue;
+				if (pass)
+					s->loads[s->loads_nr++] = (struct stream_writer_load){
+						df->pid, l->code_addr, l->code_size, l->timestamp, l->name };
+				else
+					nl++;
+			}
+		}
+		for (size_t i = 0; mm && i < mm->maps_nr; i++) {
+			const struct mmaps_map *m = &mm->maps[i];
+
+			const char *path = mm->files[m->file].path;
+
+			/* a JIT's dump is mapped executable as a marker, not code */
+			if (m->kind != MMAPS_FILE || !bsearch(&m->pid, pids, npids, sizeof(*pids), cmp_pid) ||
+			    perfdata__is_jitdump_name(path, strlen(path)))
+				continue;
+			if (pass)
+				s->maps[s->maps_nr++] = (struct stream_writer_map){
+					m->pid, m->start, m->len, m->pgoff, m->time, path,
+					mm->files[m->file].build_id, mm->files[m->file].build_id_size };
+			else
+				nm++;
+		}
+		if (pass)
+			break;
+		s->loads = malloc((nl ? nl : 1) * sizeof(*s->loads));
+		s->maps = malloc((nm ? nm : 1) * sizeof(*s->maps));
+		if (!s->loads || !s->maps)
+			return -ENOMEM;
+	}
+	if (s->loads_nr)
+		qsort(s->loads, s->loads_nr, sizeof(*s->loads), cmp_load);
+	if (s->maps_nr)
+		qsort(s->maps, s->maps_nr, sizeof(*s->maps), cmp_map);
+	return 0;
+}
+
 int stream_section__assemble(struct stream_section *s, const struct session *session)
 {
+	uint32_t *pids = NULL;
+	size_t npids = 0;
 	size_t objs_alloc = 0;
 
 	memset(s, 0, sizeof(*s));
@@ -59,6 +149,17 @@ int stream_section__assemble(struct stream_section *s, const struct session *ses
 		if (describe(&s->objs[s->objs_nr], session, s->counts[i].obj))
 			s->objs_nr++;
 	}
+	if (!(pids = malloc((s->objs_nr ? s->objs_nr : 1) * sizeof(*pids))))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->objs_nr; i++)
+		pids[npids++] = s->objs[i].pid;
+	if (npids)
+		qsort(pids, npids, sizeof(*pids), cmp_pid);
+	if (add_targets(s, session, pids, npids)) {
+		free(pids);
+		return -ENOMEM;
+	}
+	free(pids);
 	for (size_t i = 0; i < session->dumps.nr; i++) {
 		const struct dump_file *df = &session->dumps.files[i];
 
@@ -74,6 +175,7 @@ int stream_section__assemble(struct stream_section *s, const struct session *ses
 		.totals = (const uint64_t(*)[HB_CLASS__NR][2])session->totals,
 		.jitdumps = s->jitdumps, .jitdumps_nr = session->dumps.nr,
 		.warnings = (const char *const *)session->warnings, .warnings_nr = session->warnings_nr,
+		.loads = s->loads, .loads_nr = s->loads_nr, .maps = s->maps, .maps_nr = s->maps_nr,
 	};
 	return 0;
 }
@@ -83,5 +185,7 @@ void stream_section__release(struct stream_section *s)
 	free(s->counts);
 	free(s->objs);
 	free(s->jitdumps);
+	free(s->loads);
+	free(s->maps);
 	memset(s, 0, sizeof(*s));
 }

@@ -21,6 +21,12 @@ struct stream_section {
 	size_t counts_nr;
 	struct stream_writer_jitdump *jitdumps;
 	const char *events[MAX_EVENTS];
+	/* The code loads and executable file mappings of the processes with
+	 * objects, for naming branch and call targets (STREAM.md `load`, `map`). */
+	struct stream_writer_load *loads;
+	size_t loads_nr;
+	struct stream_writer_map *maps;
+	size_t maps_nr;
 };
 
 /* Assemble s from session, which must outlive s (s borrows its strings and

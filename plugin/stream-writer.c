@@ -241,6 +241,27 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 		fprintf(f, "sample %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
 			samples[i].obj, samples[i].ev, samples[i].off, samples[i].samples,
 			samples[i].period);
+	for (size_t i = 0; i < h->loads_nr; i++) {
+		const struct stream_writer_load *l = &h->loads[i];
+
+		fprintf(f, "load pid=%" PRIu32 " addr=0x%" PRIx64 " size=%" PRIu64 " load-time=%" PRIu64
+			" name=", l->pid, l->addr, l->size, l->load_time);
+		put_length(f, "name", stream_writer__put_string(f, l->name));
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < h->maps_nr; i++) {
+		const struct stream_writer_map *m = &h->maps[i];
+
+		fprintf(f, "map pid=%" PRIu32 " addr=0x%" PRIx64 " size=%" PRIu64 " pgoff=0x%" PRIx64
+			" time=%" PRIu64 " dso=", m->pid, m->addr, m->size, m->pgoff, m->time);
+		put_length(f, "dso", stream_writer__put_string(f, m->path));
+		if (m->build_id_size) {
+			fputs(" build-id=", f);
+			for (size_t k = 0; k < m->build_id_size; k++)
+				fprintf(f, "%02x", m->build_id[k]);
+		}
+		putc('\n', f);
+	}
 	fputs("end\n", f);
 	ret = fflush(f) || ferror(f) ? -EIO : 0;
 out:

@@ -39,6 +39,22 @@ struct stream_writer_jitdump {
 	const char *status;	/* one word: ok, truncated, corrupt */
 };
 
+/* A code load of a sampled process (STREAM.md `load`). */
+struct stream_writer_load {
+	uint32_t pid;
+	uint64_t addr, size, load_time;
+	const char *name;
+};
+
+/* An executable file mapping of a sampled process (STREAM.md `map`). */
+struct stream_writer_map {
+	uint32_t pid;
+	uint64_t addr, size, pgoff, time;
+	const char *path;
+	const uint8_t *build_id;	/* the recording's, build_id_size bytes (0: none) */
+	size_t build_id_size;
+};
+
 struct stream_writer_header {
 	const char *producer;
 	const char *input;
@@ -50,6 +66,11 @@ struct stream_writer_header {
 	size_t jitdumps_nr;
 	const char *const *warnings;
 	size_t warnings_nr;
+	/* after the samples, in this order (the caller's) */
+	const struct stream_writer_load *loads;
+	size_t loads_nr;
+	const struct stream_writer_map *maps;
+	size_t maps_nr;
 };
 
 /*

@@ -118,20 +118,28 @@ static int data_text(struct builder *b, struct pinsn *pi, const uint8_t *p, size
 	return add_text(b, &pi->textoff, "%s", text);
 }
 
-/* "{mnemonic:7} {operands}" as the reference prints it, targets function-relative. */
+/*
+ * "{mnemonic:7} {operands}" as the reference prints it, a target inside the
+ * function function-relative; one outside it is the address it goes to (the
+ * code's run-time address plus the offset), never an offset before the
+ * function wrapped to 64 bits: the report names it (report_row.target_name).
+ */
 static int cs_text(struct builder *b, struct pinsn *pi, const cs_insn *in)
 {
 	const char *ops = in->op_str, *last;
+	uint64_t t = pi->in.target;
 
 	if (!*ops)
 		return add_text(b, &pi->textoff, "%s", in->mnemonic);
 	if (!(pi->in.flags & INSN_HAS_TARGET))
 		return add_text(b, &pi->textoff, "%-7s %s", in->mnemonic, ops);
+	if (t >= b->in->size)
+		t += b->in->addr;
 	/* capstone writes a target of 0 as "0" / "#0": make every target 0x<hex> */
 	last = strrchr(ops, ' ');
 	last = last ? last + 1 : ops;
 	return add_text(b, &pi->textoff, "%-7s %.*s%s%" PRIx64, in->mnemonic, (int)(last - ops),
-			ops, b->arch->target_prefix, pi->in.target);
+			ops, b->arch->target_prefix, t);
 }
 
 /* Data rows over [off, end): one per skipdata unit, as capstone would give them. */
@@ -184,8 +192,8 @@ static void resolve_pair(struct builder *b, long i)
 	struct pinsn *pi = &b->pool[i];
 	long k;
 
-	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg ||
-	    (pi->in.flags & (INSN_JUMP | INSN_INDIRECT)) != (INSN_JUMP | INSN_INDIRECT))
+	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg || !(pi->in.flags & INSN_INDIRECT) ||
+	    !(pi->in.flags & (INSN_JUMP | INSN_CALL)))
 		return;
 	k = prev_insn(b, i);
 	if (k < 0 || b->pool[k].addr_reg != pi->jump_reg)
@@ -246,7 +254,10 @@ static long decode_at(struct builder *b, uint32_t off, uint8_t by)
 		pi->addr_reg = (uint16_t)reg;
 		pi->addr = a;
 	}
-	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT)) {
+	/* riscv64 calls too: auipc ra, HI; jalr ra, LO(ra) is a call to a known place */
+	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT) ||
+	    ((flags & (INSN_CALL | INSN_INDIRECT)) == (INSN_CALL | INSN_INDIRECT) &&
+	     (arch->flags & ARCH_JUMP_PAIRS))) {
 		int32_t disp;
 
 		pi->jump_reg = (uint16_t)arch->jump_reg(ci, &disp);

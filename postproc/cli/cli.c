@@ -98,13 +98,15 @@ static const char *other_format(FILE *f, const char *path, char *buf, size_t len
 	return buf;
 }
 
-int cli__read_stream(struct stream *s, const char *path, char *err, size_t errlen)
+int cli__read_stream(struct stream *s, const char *path, const char *name, char *err,
+		     size_t errlen)
 {
 	bool is_stdin = !strcmp(path, "-");
-	const char *name = is_stdin ? CLI_STDIN_NAME : path;
 	FILE *f = is_stdin ? stdin : fopen(path, "r");
 	int ret;
 
+	if (!name)
+		name = is_stdin ? CLI_STDIN_NAME : path;
 	if (!f) {
 		ret = -errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));

@@ -43,12 +43,15 @@ int cli__color_mode(const char *arg);
 bool cli__use_color(enum cli_color mode, FILE *out);
 
 /*
- * Read the stream at path ("-": standard input, named CLI_STDIN_NAME) into s.
+ * Read the stream at path ("-": standard input, named CLI_STDIN_NAME) into s,
+ * naming it name in what it tells (NULL: path; perf hotblocks diff names a
+ * temporary stream after the recording it was made from).
  * Returns 0; -ENOMEM; or another negative errno with the message in err
  * ("FILE:LINE: ..."; for a file of another kind, what it is and what to run
  * instead).
  */
-int cli__read_stream(struct stream *s, const char *path, char *err, size_t errlen);
+int cli__read_stream(struct stream *s, const char *path, const char *name, char *err,
+		     size_t errlen);
 
 /*
  * Before anything is read: the inputs the command line names (the streams;

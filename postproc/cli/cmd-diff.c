@@ -41,6 +41,7 @@ struct options {
 	enum cli_color color;
 	struct annot_inputs annot[DIFF__SIDES];
 	const char *label[DIFF__SIDES];
+	const char *stream_name[DIFF__SIDES];	/* --base-stream-name ... */
 };
 
 static double parse_number(const char *opt, const char *arg, double most)
@@ -131,6 +132,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_NEW_LABEL:
 			o->label[DIFF_NEW] = arg;
 			break;
+		case OPT_BASE_STREAM_NAME:
+			o->stream_name[DIFF_BASE] = arg;
+			break;
+		case OPT_NEW_STREAM_NAME:
+			o->stream_name[DIFF_NEW] = arg;
+			break;
 		case OPT_CWASM_BOTH: case OPT_CLIF_BOTH: case OPT_WASM_BOTH:
 			set_input(o, -1, id - OPT_CWASM_BOTH, arg);
 			break;
@@ -178,6 +185,7 @@ static int render(FILE *out, const void *model, const struct output_format *f, c
 struct side_read {
 	struct stream *stream;
 	const char *path;
+	const char *name;	/* as messages name it: NULL, the path */
 	int ret;
 	char err[1024];
 };
@@ -186,7 +194,7 @@ static void *read_side(void *arg)
 {
 	struct side_read *r = arg;
 
-	r->ret = cli__read_stream(r->stream, r->path, r->err, sizeof(r->err));
+	r->ret = cli__read_stream(r->stream, r->path, r->name, r->err, sizeof(r->err));
 	if (!r->ret && (r->ret = stream__finish(r->stream)))
 		snprintf(r->err, sizeof(r->err), r->ret == -ERANGE ?
 			 "%s: the samples of one offset, summed over all inputs, overflow 64 bits" :
@@ -200,14 +208,16 @@ static void *read_side(void *arg)
  * here (one after the other if no thread can be had). Returns 0 or -1 after
  * an error message.
  */
-static int read_sides(struct stream streams[DIFF__SIDES], char **files)
+static int read_sides(struct stream streams[DIFF__SIDES], char **files,
+		      const char *const names[DIFF__SIDES])
 {
 	struct side_read r[DIFF__SIDES];
 	pthread_t thread;
 	bool threaded;
 
 	for (int s = 0; s < DIFF__SIDES; s++)
-		r[s] = (struct side_read){ .stream = &streams[s], .path = files[s] };
+		r[s] = (struct side_read){ .stream = &streams[s], .path = files[s],
+					   .name = names[s] };
 	threaded = !pthread_create(&thread, NULL, read_side, &r[DIFF_BASE]);
 	if (!threaded)
 		read_side(&r[DIFF_BASE]);
@@ -234,7 +244,7 @@ static int compare(struct options *o, char **files)
 					     &streams[s], NULL };
 		stream__init(&streams[s]);
 	}
-	if (read_sides(streams, files))
+	if (read_sides(streams, files, o->stream_name))
 		goto out;
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (cli__stream_inputs(&streams[s])) {

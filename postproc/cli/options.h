@@ -20,6 +20,9 @@ enum options_cmd {
 	C_PWASM = 1 << 5,	/* perf hotblocks wasm */
 	C_PDIFF = 1 << 6,	/* perf hotblocks diff */
 	C_ALL = (1 << 7) - 1,
+	/* every command that writes a report of a profile, of a comparison */
+	C_REPORTS = C_REPORT | C_PRUN | C_PREPORT | C_PWASM,
+	C_DIFFS = C_DIFF | C_PDIFF,
 };
 
 /* What a command's parser sees of each option. */

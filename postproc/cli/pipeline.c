@@ -11,7 +11,7 @@ int pipeline__read(struct stream *s, char *const *files, int n)
 	int i, ret;
 
 	for (i = 0; i < (n ? n : 1); i++)
-		if (cli__read_stream(s, n ? files[i] : "-", err, sizeof(err)))
+		if (cli__read_stream(s, n ? files[i] : "-", NULL, err, sizeof(err)))
 			return message__error("%s", err);
 	if ((ret = stream__finish(s)))
 		return message__error(ret == -ERANGE ? "the samples of one offset, summed over all"

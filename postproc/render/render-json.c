@@ -228,6 +228,15 @@ static void put_func(FILE *out, const struct report_func *f)
 		put_str(out, row->text);
 		PUTS(", \"samples\": ", out);
 		put_u64(out, row->samples);
+		if (row->target_outside) {
+			PUTS(", \"target_address\": ", out);
+			put_u64(out, row->target_address);
+			put_opt_str(out, ", \"target_name\": ", row->target_name);
+			if (row->target_func >= 0) {
+				PUTS(", \"target_function\": ", out);
+				put_u64(out, (uint64_t)row->target_func);
+			}
+		}
 		put_row_annot(out, f, row);
 		PUTC('}', out);
 	}

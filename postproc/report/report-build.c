@@ -1,11 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* The report between ranking and the outputs, built (report-build.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate/names.h"
 #include "annotate/source-text.h"
+#include "annotate/targets.h"
+#include "lib/strbuf.h"
+#include "lib/util.h"
 #include "report-build.h"
 #include "report-edges.h"
 #include "report-notes.h"
@@ -71,8 +76,16 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	return 0;
 }
 
+/* What every function's rows are made with: where targets out of a
+ * function land, and which listed function each stream object is. */
+struct build_env {
+	struct targets *targets;	/* NULL: not known */
+	const uint32_t *obj_func;	/* stream object -> report.funcs, UINT32_MAX: not listed */
+};
+
 /* What one function's rows are made with. */
 struct func_ctx {
+	const struct build_env *env;
 	struct report *rep;
 	const struct rank *r;
 	const struct rank_func *rf;
@@ -85,6 +98,78 @@ struct func_ctx {
 	enum report_source source_rows;
 };
 
+/* sb's text, owned by the report from now on (report.strs); NULL when out
+ * of memory. sb is left empty. */
+static char *own(struct report *rep, struct strbuf *sb)
+{
+	char *s = sb->buf;
+
+	if (sb->oom || !s || VEC_GROW(rep->strs, rep->strs_nr + 1, rep->strs_alloc)) {
+		strbuf_release(sb);
+		return NULL;
+	}
+	*sb = (struct strbuf){ 0 };
+	return rep->strs[rep->strs_nr++] = s;
+}
+
+/*
+ * A direct branch or call out of the function: where it goes, and what lands
+ * there (report_row.target_name). The assembly cell ends in the target's
+ * address ("call    0x7f3a40001000", "bl      #0x7f3a40001000"): the name
+ * takes its place; where it ends otherwise (riscv64's auipc + jalr, whose
+ * text is the offset the jalr adds), the name follows in angle brackets.
+ */
+static int name_target(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in)
+{
+	const struct stream *s = c->r->stream;
+	const struct stream_object *obj = &s->objects[c->rf->obj];
+	const char *name, *tail;
+	char *demangled = NULL;
+	struct strbuf sb = { 0 };
+	struct target t;
+	char hex[24];
+	size_t n, hn;
+
+	row->target_outside = true;
+	row->target_address = obj->addr + in->target;
+	if (!c->env->targets || !targets__find(c->env->targets, c->rf->obj, row->target_address, &t))
+		return 0;
+	name = t.name;
+	if (t.obj >= 0) {
+		const struct annot_func *af = c->annot ? annotator__func(c->annot, s, (size_t)t.obj) : NULL;
+
+		if (af)
+			name = af->display;
+		if (c->env->obj_func[t.obj] != UINT32_MAX)
+			row->target_func = (int32_t)c->env->obj_func[t.obj];
+	} else if (t.in_file) {
+		if (strrchr(name, '/'))
+			name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
+	} else if ((demangled = names__demangle(name))) {
+		name = demangled;	/* a file's symbol, shown as a sampled one is */
+	}
+	strbuf_addstr(&sb, name);
+	free(demangled);
+	if (t.off || t.in_file)
+		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
+	if (!(row->target_name = own(c->rep, &sb)))
+		return -ENOMEM;
+	hn = (size_t)snprintf(hex, sizeof(hex), "0x%" PRIx64, row->target_address);
+	n = strlen(row->text);
+	tail = row->text + n - (n >= hn ? hn : 0);
+	if (n > hn && !strcmp(tail, hex)) {
+		if (tail > row->text && tail[-1] == '#')	/* aarch64's immediate */
+			tail--;
+		strbuf_add(&sb, row->text, (size_t)(tail - row->text));
+		strbuf_addstr(&sb, row->target_name);
+	} else {
+		strbuf_addf(&sb, "%s <%s>", row->text, row->target_name);
+	}
+	if (!(row->text = own(c->rep, &sb)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_t block)
 {
 	const struct cfg_insn *in = &c->rf->cfg.insns[i];
@@ -95,9 +180,13 @@ static int fill_row(struct func_ctx *c, struct report_row *row, size_t i, int32_
 	*row = (struct report_row){
 		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
 		.samples = c->rf->insn_samples[i], .block = block, .target_block = -1,
+		.target_func = -1,
 	};
 	if (in->flags & INSN_HAS_TARGET)
 		row->target_block = (int32_t)report__block_at_start(&c->rf->cfg, in->target);
+	if ((in->flags & (INSN_HAS_TARGET | INSN_TABLE)) == INSN_HAS_TARGET &&
+	    in->target >= c->rf->cfg.size && name_target(c, row, in))
+		return -ENOMEM;
 	if (!af)
 		return 0;
 
@@ -238,12 +327,13 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 	}
 }
 
-static int build_func(struct report *rep, const struct rank *r, const struct rank_func *rf,
-		      struct annotator *annot, const struct report_opts *o, struct report_func *f)
+static int build_func(struct report *rep, const struct build_env *env, const struct rank *r,
+		      const struct rank_func *rf, struct annotator *annot, const struct report_opts *o,
+		      struct report_func *f)
 {
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
 	const struct annot_func *af = annot ? annotator__func(annot, r->stream, rf->obj) : NULL;
-	struct func_ctx c = { rep, r, rf, annot, af, o, NULL, 0,
+	struct func_ctx c = { env, rep, r, rf, annot, af, o, NULL, 0,
 			      o->source_rows ? o->source_rows(o->source_rows_arg, rf->obj) :
 					       REPORT_SOURCE_DEFAULT };
 	int ret;
@@ -297,8 +387,11 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		  struct annotator *annot, const struct report_opts *o)
 {
 	uint32_t *at = NULL;	/* rank.funcs index -> funcs index, UINT32_MAX: not listed */
+	uint32_t *obj_func = NULL;
+	struct targets *targets = NULL;
+	struct build_env env;
 	bool *built = NULL;
-	size_t i;
+	size_t i, nobj = r->stream->objects_nr;
 	int ret = -ENOMEM;
 
 	memset(rep, 0, sizeof(*rep));
@@ -311,16 +404,20 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	rep->funcs = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*rep->funcs));
 	built = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*built));
 	rep->shown = malloc((r->shown_nr ? r->shown_nr : 1) * sizeof(*rep->shown));
-	if (!at || !rep->funcs || !built || !rep->shown)
+	obj_func = malloc((nobj ? nobj : 1) * sizeof(*obj_func));
+	if (!at || !rep->funcs || !built || !rep->shown || !obj_func || targets__new(&targets, r->stream))
 		goto out;
+	for (i = 0; i < nobj; i++)
+		obj_func[i] = UINT32_MAX;
 	for (i = 0; i < r->funcs_nr; i++) {
 		size_t k = r->by_heat[i];
 		const struct rank_func *rf = &r->funcs[k];
 
 		at[k] = UINT32_MAX;
 		if (o->list_selected ? rf->selected : rf->shown)
-			at[k] = (uint32_t)rep->funcs_nr++;
+			obj_func[rf->obj] = at[k] = (uint32_t)rep->funcs_nr++;
 	}
+	env = (struct build_env){ targets, obj_func };
 
 	/* The notes name some objects: their display names come first, as before
 	 * anything is listed. */
@@ -337,7 +434,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (built[fi])
 			continue;
 		built[fi] = true;
-		ret = build_func(rep, r, &r->funcs[rb->func], annot, o, &rep->funcs[fi]);
+		ret = build_func(rep, &env, r, &r->funcs[rb->func], annot, o, &rep->funcs[fi]);
 		if (ret)
 			goto out;
 	}
@@ -349,7 +446,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		if (fi == UINT32_MAX || built[fi])
 			continue;
 		built[fi] = true;
-		ret = build_func(rep, r, &r->funcs[k], annot, o, &rep->funcs[fi]);
+		ret = build_func(rep, &env, r, &r->funcs[k], annot, o, &rep->funcs[fi]);
 		if (ret)
 			goto out;
 	}
@@ -366,6 +463,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 out:
 	free(at);
 	free(built);
+	free(obj_func);
+	targets__free(targets);
 	return ret;
 }
 
@@ -379,6 +478,9 @@ void report__release(struct report *rep)
 	}
 	for (size_t i = 0; i < rep->notes_nr; i++)
 		free(rep->notes[i].text);
+	for (size_t i = 0; i < rep->strs_nr; i++)
+		free(rep->strs[i]);
+	free(rep->strs);
 	free(rep->funcs);
 	free(rep->classes);
 	free(rep->shown);

@@ -82,9 +82,19 @@ struct report_row {
 	int32_t block;			/* index in report_func.blocks; -1: trailing data */
 	int32_t target_block;		/* the block a direct branch, call or table entry
 					 * goes to (its start is the target), else -1 */
-	/* The function a call or branch out of this one goes to, by its display
-	 * name; NULL: none, or not known (no output shows it yet). */
+	/* A direct branch or call out of the function (its target outside the
+	 * code): target_address is where it goes, target_name what lands
+	 * there in that process at that time (annotate/targets.h): the code
+	 * load or symbol by its display name, "+0x<off>" after it unless the
+	 * target is its start ("blend", "JS:foo-1-turbofan+0x10"), or the file
+	 * mapped there and the offset in it ("libc.so.6+0x9a0b0"); NULL when
+	 * nothing is known to be there. The assembly cell (text) then ends in
+	 * the name instead of the address. target_func: the listed function
+	 * it lands in (index in report.funcs), else -1. */
+	bool target_outside;
+	uint64_t target_address;
 	const char *target_name;
+	int32_t target_func;
 	struct report_cell cells[REPORT_COL__NR];
 	/* [Source]: the innermost frame's file (as DWARF or the JIT names it) and
 	 * line; NULL / 0 if unknown. */
@@ -274,6 +284,8 @@ struct report {
 	/* private */
 	struct source_text *source;
 	size_t notes_alloc;
+	char **strs;			/* owned: target names and the cells made with them */
+	size_t strs_nr, strs_alloc;
 };
 
 /* The wire name of every edge kind: "fallthrough", "taken", "case". */

@@ -162,6 +162,110 @@ static int rec_warning(struct parser *p)
 	return 0;
 }
 
+/* A record of key=value fields (`load`, `map`): each key in keys once, every
+ * one given; unknown keys are ignored (STREAM.md). */
+struct kv {
+	const char *key;
+	int type;		/* KV_DEC, KV_HEX, KV_STR; | KV_OPTIONAL */
+	uint64_t num;
+	char *str;		/* KV_STR; NULL: an optional one not given */
+};
+
+enum { KV_DEC, KV_HEX, KV_STR, KV_OPTIONAL = 8 };
+
+static int get_kvs(struct parser *p, struct kv *kv, size_t n)
+{
+	unsigned seen = 0;
+	size_t i, k;
+	int err;
+
+	for (i = 1; i < p->nf; i++) {
+		char *eq = strchr(p->f[i], '=');
+
+		if (!eq)
+			return stream_lex__bad(p, "%s: field '%s' is not key=value", p->f[0], p->f[i]);
+		*eq = '\0';
+		for (k = 0; k < n && strcmp(p->f[i], kv[k].key); k++)
+			;
+		if (k == n)
+			continue;
+		if (seen & 1u << k)
+			return stream_lex__bad(p, "%s: field '%s' given twice", p->f[0], p->f[i]);
+		seen |= 1u << k;
+		if ((kv[k].type & ~KV_OPTIONAL) == KV_DEC)
+			err = stream_lex__get_dec(p, eq + 1, kv[k].key, &kv[k].num);
+		else if ((kv[k].type & ~KV_OPTIONAL) == KV_HEX)
+			err = stream_lex__get_hex(p, eq + 1, kv[k].key, &kv[k].num);
+		else
+			err = stream_lex__get_str(p, eq + 1, kv[k].key), kv[k].str = eq + 1;
+		if (err)
+			return err;
+	}
+	for (k = 0; k < n; k++)
+		if (!(seen & 1u << k) && !(kv[k].type & KV_OPTIONAL))
+			return stream_lex__bad(p, "%s: no '%s=' field", p->f[0], kv[k].key);
+	if (kv[0].num > UINT32_MAX)	/* pid= comes first */
+		return stream_lex__bad(p, "%s: pid %" PRIu64 " is out of range", p->f[0], kv[0].num);
+	return 0;
+}
+
+/* STREAM.md `load`: a code load of a sampled process. */
+static int rec_load(struct parser *p)
+{
+	struct kv kv[] = { { "pid", KV_DEC, 0, NULL }, { "addr", KV_HEX, 0, NULL },
+			   { "size", KV_DEC, 0, NULL }, { "load-time", KV_DEC, 0, NULL },
+			   { "name", KV_STR, 0, NULL } };
+	struct stream *s = p->s;
+	char *name;
+	int err;
+
+	if ((err = get_kvs(p, kv, ARRAY_SIZE(kv))))
+		return err;
+	if (VEC_GROW(s->loads, s->loads_nr + 1, s->loads_alloc) || !(name = strdup(kv[4].str)))
+		return stream_lex__oom(p);
+	s->loads[s->loads_nr++] = (struct stream_load){ (uint32_t)kv[0].num, kv[1].num, kv[2].num,
+							kv[3].num, name };
+	return 0;
+}
+
+/* STREAM.md `map`: an executable file mapping of a sampled process. */
+static int rec_map(struct parser *p)
+{
+	struct kv kv[] = { { "pid", KV_DEC, 0, NULL }, { "addr", KV_HEX, 0, NULL },
+			   { "size", KV_DEC, 0, NULL }, { "pgoff", KV_HEX, 0, NULL },
+			   { "time", KV_DEC, 0, NULL }, { "dso", KV_STR, 0, NULL },
+			   { "build-id", KV_STR | KV_OPTIONAL, 0, NULL } };
+	struct stream *s = p->s;
+	struct stream_map m = { 0 };
+	const char *hex = NULL;
+	char *path;
+	int err;
+
+	if ((err = get_kvs(p, kv, ARRAY_SIZE(kv))))
+		return err;
+	if ((hex = kv[6].str)) {
+		size_t n = strlen(hex);
+
+		if (n % 2 || n / 2 > sizeof(m.build_id) || strspn(hex, "0123456789abcdef") != n)
+			return stream_lex__bad(p, "map: build-id '%s' is not up to %zu bytes of lowercase hex",
+					       hex, sizeof(m.build_id));
+		for (size_t i = 0; i < n / 2; i++)
+			m.build_id[i] = (uint8_t)((hex[2 * i] <= '9' ? hex[2 * i] - '0' : hex[2 * i] - 'a' + 10) << 4 |
+						  (hex[2 * i + 1] <= '9' ? hex[2 * i + 1] - '0' : hex[2 * i + 1] - 'a' + 10));
+		m.build_id_size = (uint8_t)(n / 2);
+	}
+	if (VEC_GROW(s->maps, s->maps_nr + 1, s->maps_alloc) || !(path = strdup(kv[5].str)))
+		return stream_lex__oom(p);
+	m.pid = (uint32_t)kv[0].num;
+	m.addr = kv[1].num;
+	m.size = kv[2].num;
+	m.pgoff = kv[3].num;
+	m.time = kv[4].num;
+	m.path = path;
+	s->maps[s->maps_nr++] = m;
+	return 0;
+}
+
 static int rec_total(struct parser *p)
 {
 	struct stream_event *e;
@@ -595,6 +699,8 @@ static const struct record {
 	{ "code", rec_code },
 	{ "debug", rec_debug },
 	{ "sample", rec_sample },
+	{ "load", rec_load },
+	{ "map", rec_map },
 };
 
 static void section_reset(struct parser *p)

@@ -113,6 +113,12 @@ void stream__release(struct stream *s)
 	free(s->warnings);
 	free(s->lost);
 	free(s->samples);
+	for (i = 0; i < s->loads_nr; i++)
+		free(s->loads[i].name);
+	free(s->loads);
+	for (i = 0; i < s->maps_nr; i++)
+		free(s->maps[i].path);
+	free(s->maps);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

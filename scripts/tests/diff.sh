@@ -171,6 +171,24 @@ check "perf hotblocks diff prints what hotblocks diff prints for the two streams
 "$top/scripts/perf-hotblocks" diff --top 3 "$tmp/v8-base.hbs" "$D/v8-changed/perf.data" \
 	>"$tmp/ph2.txt" 2>&1
 check "perf hotblocks diff takes a saved stream for a side" grep -q 'JS:mix-2-turbofan` :: block 0x49 -> 0x49' "$tmp/ph2.txt"
+# What the plugin warns of a side is told by the recording the user gave,
+# not by the temporary stream made of it (gone by then): a recording moved
+# away from its dump, which the plugin finds beside it, and warns.
+mkdir "$tmp/moved"
+cp "$D/v8-base/perf.data" "$tmp/moved/base.data"
+mv "$rec/v8-base"/jit-*.dump "$tmp/moved/"
+"$top/scripts/perf-hotblocks" diff --json --top 1 --new-label after -i "$tmp/moved/base.data" \
+	-i "$D/v8-changed/perf.data" >"$tmp/moved.json" 2>"$tmp/moved.err"
+mv "$tmp/moved"/jit-*.dump "$rec/v8-base/"
+check "perf hotblocks diff: the plugin's warning on BASE names the recording given" \
+	grep -q "^hotblocks: note: BASE: $tmp/moved/base.data: the plugin warned: jitdump /tmp/hotblocks-rec/diff/v8-base/jit-[0-9]*\.dump named in perf.data is gone; using $tmp/moved/jit-[0-9]*\.dump instead$" \
+	"$tmp/moved.err"
+check "perf hotblocks diff: no note or run names a temporary stream" \
+	sh -c "! grep -e 'perf-hotblocks\.' -e 'side[01]\.hbs' '$tmp/moved.err' '$tmp/moved.json'"
+check "perf hotblocks diff: the JSON's runs name the recordings" sh -c \
+	"grep -qF '\"runs\": [{\"stream\": \"$tmp/moved/base.data\", \"line\": 1, \"input\": \"$tmp/moved/base.data\"' '$tmp/moved.json'"
+check "perf hotblocks diff --new-label TEXT: NEW is TEXT, BASE still its recording" sh -c \
+	"grep -qF '\"new\": {\"files\": \"after\"' '$tmp/moved.json' && grep -qF '\"base\": {\"files\": \"$tmp/moved/base.data\"' '$tmp/moved.json'"
 
 # 7. Usage and input errors.
 expect() {	# description status pattern command...

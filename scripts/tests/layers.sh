@@ -4,7 +4,8 @@
 # in postproc/FOLDER/ (its unit tests in postproc/tests/FOLDER/ too) names a
 # file of FOLDER or of a folder USES_FOLDER lists, the plugin's wire format
 # (plugin/stream-format.h, from the stream reader alone), the one UTF-8
-# decoder of both trees (plugin/utf8.h, built into lib), or a file the build
+# decoder of both trees (plugin/utf8.h, built into lib), the ELF symbols of a
+# file as perf finds them (plugin/elfsyms.h, built into lib), or a file the build
 # makes, or an interface of a folder above it that it implements
 # (INTERFACES); no folder is left out of the list, and no layer uses one
 # above it.
@@ -42,6 +43,7 @@ while IFS=: read -r d uses; do
 			case $p in
 			"$top"/plugin/stream-format.h) [ "$d" = stream ] && continue ;;
 			"$top"/plugin/utf8.h) continue ;;	# built into lib (the Makefile)
+			"$top"/plugin/elfsyms.h) continue ;;	# built into lib (the Makefile)
 			"$top"/plugin/stream-writer.h) case $f in */tests/*) continue ;; esac ;;
 			"$top"/postproc/tests/*) case $f in */tests/*) continue ;; esac ;;
 			esac

@@ -16,6 +16,8 @@ PLUGIN=$top/plugin/hotblocks.so
 POSTPROC=$top/postproc/hotblocks
 tmp=$(mktemp -d /tmp/hotblocks-test.XXXXXX)
 [ -n "${KEEP_TMP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+# perf hotblocks wasm keeps what it compiles in a cache: the test's own, not the user's.
+export HOTBLOCKS_CACHE_DIR="$tmp/hotblocks-cache"
 tap_n=0
 
 # need_private_tmp: this test puts recordings back at the paths perf.data

@@ -78,3 +78,42 @@ check "the README shows hotblocks command lines" test -s "$tmp/r.used"
 check "the README shows hotblocks diff command lines" grep -q 'hotblocks diff ' "$tmp/r.lines"
 agree "every option the README gives hotblocks is in the table" "$tmp/r.used" "$tmp/h.opts"
 agree "every option the README gives hotblocks diff is in the table" "$tmp/rd.used" "$tmp/hd.opts"
+
+# 5. Every option of hotblocks is one of each perf hotblocks form that
+# reports (COMMAND, report, wasm), and every option of hotblocks diff one of
+# perf hotblocks diff, passed on to it as given (-h: the form's own help);
+# but where the form gives the name a meaning of its own or sets the option
+# itself, as listed here (options.def says why): FORM:OPTION.
+taken='perf:event perf:output perf-wasm:event perf-wasm:cwasm perf-wasm:clif perf-wasm:wasm
+perf-diff:base-stream-name perf-diff:new-stream-name'
+# route FORM OPTION: where the form sends the option, or nothing.
+route() {
+	awk -F'\t' -v c="$1" -v o="$2" '$3 == o && ("," $1 ",") ~ ("," c ",") { print $6 }' "$tmp/table"
+}
+passes() {	# command forms...
+	cmd=$1
+	shift
+	: >"$tmp/pass.out"
+	for o in $(options_of "$cmd" | grep -vx help); do
+		for form; do
+			r=$(route "$form" "$o")
+			case " $(echo $taken) " in
+			*" $form:$o "*) [ "$r" != hotblocks ] ||
+				echo "--$o of $form: listed as taken, but passed on to hotblocks" >>"$tmp/pass.out"
+				continue ;;
+			esac
+			[ "$r" = hotblocks ] || echo "--$o of $cmd: ${r:-not an option} in $form" >>"$tmp/pass.out"
+		done
+	done
+	test ! -s "$tmp/pass.out"
+}
+if passes hotblocks perf perf-report perf-wasm; then
+	ok "every option of hotblocks passes through perf hotblocks COMMAND, report and wasm"
+else
+	not_ok "every option of hotblocks passes through perf hotblocks COMMAND, report and wasm" "$tmp/pass.out"
+fi
+if passes diff perf-diff; then
+	ok "every option of hotblocks diff passes through perf hotblocks diff"
+else
+	not_ok "every option of hotblocks diff passes through perf hotblocks diff" "$tmp/pass.out"
+fi

@@ -75,6 +75,32 @@ check "a dump another process wrote during the run is left alone" \
 check "the run's own dump is removed" \
 	test "$(ls "$tmp/shared")" = "$(printf 'jit-77777.dump\njit-99999.dump')"
 
+# 1c. The command's own output is not the report's: it goes to standard
+# error, standard output is the report alone; a command that fails is said
+# to, after the report, and its status is perf hotblocks' own.
+mkdir "$tmp/own"
+(cd "$tmp/own" && ph -p 100 -- sh -c 'echo the-program-says; "$1"; exit 3' sh "$fakejit" \
+	>"$tmp/own.out" 2>"$tmp/own.err")
+rc=$?
+check "perf hotblocks -- CMD that exits 3: exit status 3" test "$rc" -eq 3
+check "perf hotblocks -- CMD that exits 3: still its report" known_answer "$tmp/own.out"
+check "perf hotblocks -- CMD: CMD's standard output is not in the report" \
+	sh -c "! grep -q the-program-says '$tmp/own.out'"
+check "perf hotblocks -- CMD: CMD's standard output is on standard error" grep -qx the-program-says "$tmp/own.err"
+check "perf hotblocks -- CMD that exits 3: the last line says so" \
+	test "$(tail -n 1 "$tmp/own.err")" = "perf hotblocks: sh exited with status 3"
+(cd "$tmp/own" && ph -p 100 -- sh -c '"$1"; kill -TERM $$' sh "$fakejit" >"$tmp/sig.out" 2>"$tmp/sig.err")
+rc=$?
+check "perf hotblocks -- CMD killed by SIGTERM: exit 143, and said so" sh -c \
+	"test $rc -eq 143 && grep -qx 'perf hotblocks: sh was killed by SIGTERM (exit status 143)' '$tmp/sig.err'"
+check "perf hotblocks -- CMD killed by SIGTERM: still its report" known_answer "$tmp/sig.out"
+# record only: the command's output is its own, on standard output.
+(cd "$tmp/own" && ph record -o own.data -- sh -c 'echo the-program-says; "$1"' sh "$fakejit" \
+	>"$tmp/recown.out" 2>/dev/null)
+check "perf hotblocks record -- CMD: CMD's standard output stays on standard output" \
+	grep -qx the-program-says "$tmp/recown.out"
+rm -f "$tmp/own"/*
+
 # 2. record, then report -i from another current directory.
 mkdir "$tmp/rec"
 (cd "$tmp/rec" && ph record -F 2999 -- "$fakejit" >/dev/null 2>"$tmp/rec.err")
@@ -121,6 +147,12 @@ check "report --json --top 2 gives hotblocks' JSON with 2 blocks shown" \
 	grep -q '"blocks_shown": 2' "$tmp/json.out"
 ph report -i "$tmp/rec/perf.data" --function beta -p 100 >"$tmp/beta.out" 2>/dev/null
 check "report --function beta shows only beta" test "$(block_funcs "$tmp/beta.out" | sort -u)" = beta
+# Every option of hotblocks passes (options-agree.sh checks the table): the
+# source options, refused once, through report and the one-command form.
+ph report -i "$tmp/rec/perf.data" --no-source --source-lines -p 100 >"$tmp/src.out" 2>"$tmp/src.err"
+check "report --no-source --source-lines: taken, the known answer" known_answer "$tmp/src.out"
+(cd "$tmp/own" && ph --source-lines --no-source -p 100 -- "$fakejit" >"$tmp/src2.out" 2>"$tmp/src2.err")
+check "perf hotblocks --source-lines --no-source -- CMD: taken, the known answer" known_answer "$tmp/src2.out"
 # --html and --dot go to hotblocks as they are: a page or dot text of the
 # recording, on standard output, with -o, or as --html=FILE; with no
 # subcommand --html=FILE keeps the page apart from the command's own output.
@@ -310,7 +342,7 @@ check "wasm without wasmtime on PATH: exit 1, says it is missing and how to inst
 	test "$rc" -eq 1 -a -n "$(grep "wasmtime is not on PATH" "$tmp/nowasm.err")" \
 	-a -n "$(grep "wasmtime.dev/install.sh" "$tmp/nowasm.err")"
 if [ -x "$real_wasmtime" ]; then
-	mkdir "$tmp/wbin" "$tmp/wasm" "$tmp/tmpdir"
+	mkdir -p "$tmp/wbin" "$tmp/wasm" "$tmp/tmpdir"
 	ln -s "$real_wasmtime" "$tmp/wbin/wasmtime"
 	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH TMPDIR=$tmp/tmpdir \
 		ph wasm -p 100 -F 999 "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wasm.out" 2>"$tmp/wasm.err")
@@ -323,14 +355,57 @@ if [ -x "$real_wasmtime" ]; then
 	check "wasm report has the CLIF and Wasm columns of fib's back-edge" \
 		grep -q 'jmp     0xb  *jump block3(v17, v10, v11)  *br \$loop$' "$tmp/wasm.out"
 	check "wasm leaves nothing behind" test -z "$(ls -A "$tmp/tmpdir")$(ls -A "$tmp/wasm")"
+	check "wasm: the compiled module is in the cache (HOTBLOCKS_CACHE_DIR)" sh -c \
+		"ls '$HOTBLOCKS_CACHE_DIR/wasm' | grep -Eqx '[0-9a-f]{64}' && test -s '$HOTBLOCKS_CACHE_DIR/wasm/'*/module.cwasm"
+	# The program runs where the user stands (test-data/wasi-cwd/README.md):
+	# `--dir .` and its arguments are the user's, its output is not in the
+	# report, and a failure is its exit status, said.
+	count=$top/test-data/wasi-cwd/count.wasm
+	mkdir "$tmp/cwd"
+	seq 1 2000 | tr '\n' ' ' | fold -w 60 >"$tmp/cwd/t.txt"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH TMPDIR=$tmp/tmpdir \
+		ph wasm -v -p 100 -F 999 --dir . "$count" -r 5000 t.txt >"$tmp/cwd.out" 2>"$tmp/cwd.err")
+	rc=$?
+	check "wasm --dir . MODULE t.txt: exit 0, the program read t.txt where the user stands" sh -c \
+		"test $rc -eq 0 && grep -qx '148 lines, 2084 words in t.txt' '$tmp/cwd.err'"
+	check "wasm: the program's standard output is not in the report" \
+		sh -c "! grep -q 'words in' '$tmp/cwd.out'"
+	check "wasm: the report has the program's hot function" grep -q '^`count_words` :: block' "$tmp/cwd.out"
+	check "wasm: the program's directory keeps only the user's file" sh -c \
+		"test \"\$(ls -A '$tmp/cwd')\" = t.txt && test -z \"\$(ls -A '$tmp/tmpdir')\""
+	check "wasm: a module not compiled before is compiled" grep -q 'running: .*/wasmtime compile ' "$tmp/cwd.err"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 --dir . "$count" -r 5000 t.txt \
+		>"$tmp/again.out" 2>"$tmp/again.err")
+	rc=$?
+	check "wasm again: the module as compiled before, no wasmtime compile" sh -c "test $rc -eq 0 &&
+		grep -q 'the module as compiled before (same bytes, wasmtime and flags)' '$tmp/again.err' &&
+		! grep -q 'running: .*/wasmtime compile ' '$tmp/again.err'"
+	check "wasm again: the same functions reported" sh -c \
+		"grep -q '^\`count_words\` :: block' '$tmp/again.out'"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 -O opt-level=0 --dir . "$count" t.txt \
+		>/dev/null 2>"$tmp/flags.err")
+	check "wasm with other compile flags: compiled again" grep -q 'running: .*/wasmtime compile -D address-map=y -O opt-level=0 ' "$tmp/flags.err"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -p 100 -F 999 --dir . "$count" -r 5000 t.txt nothere.txt \
+		>"$tmp/fail.out" 2>"$tmp/fail.err")
+	rc=$?
+	check "wasm: a program that fails: its exit status (1)" test "$rc" -eq 1
+	check "wasm: a program that fails: its message, and the last line says it failed" sh -c \
+		"grep -qx 'count: cannot open nothere.txt' '$tmp/fail.err' &&
+		test \"\$(tail -n 1 '$tmp/fail.err')\" = 'perf hotblocks: wasmtime run $count exited with status 1'"
+	check "wasm: a program that fails: still its report" grep -q count_words "$tmp/fail.out"
 	# --keep DIR: a new directory gets the recording, and reports again;
 	# a directory with anything in it is refused, whatever it holds (here
 	# a clif/ of the user's, which wasm once deleted), before anything runs.
 	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm -p 100 -F 999 --keep kept \
 		"$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkeep.out" 2>"$tmp/wkeep.err")
 	rc=$?
-	check "wasm --keep NEW-DIR: exit 0, the recording in it" sh -c "test $rc -eq 0 &&
-		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif'"
+	check "wasm --keep NEW-DIR: exit 0, the recording in it, the JIT dump too" sh -c "test $rc -eq 0 &&
+		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif' &&
+		ls '$tmp/wasm/kept'/jit-*.dump && test \"\$(ls -A '$tmp/wasm')\" = kept"
+	(cd / && ph report -i "$tmp/wasm/kept/perf.data" -p 100 --cwasm "$tmp/wasm/kept/module.cwasm" \
+		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>/dev/null)
+	check "wasm --keep DIR: reported again from DIR, the same CLIF and Wasm cells" \
+		grep -q 'jmp     0xb  *jump block3(v17, v10, v11)  *br \$loop$' "$tmp/wkept.out"
 	mkdir -p "$tmp/wasm/mine/clif"
 	echo "my notes" >"$tmp/wasm/mine/clif/notes.txt"
 	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm --keep mine \

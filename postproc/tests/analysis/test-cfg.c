@@ -431,6 +431,29 @@ static void build_seeded(struct cfg_func *f, const uint8_t *code, size_t size, u
 	check_shape(f);
 }
 
+/* call-out.S, at 0x7f0000018060: calls before and after the function */
+static const uint8_t call_out[] = {
+	0xe8, 0x9b, 0x7f, 0xfe, 0xff,		/* 0: call 0x7f0000000000	(0 - 0x18060) */
+	0xe8, 0x00, 0x01, 0x00, 0x00,		/* 5: call 0x7f000001816a */
+	0xc3,					/* a: ret */
+};
+
+/* A target outside the function is where it goes: the run-time address plus
+ * the offset (objdump -D --adjust-vma=0x7f0000018060 prints the same), never
+ * the offset wrapped to 64 bits; the target itself stays function-relative. */
+static void targets_outside_the_function_are_absolute_addresses(void **state)
+{
+	struct cfg_func f;
+
+	build_seeded(&f, call_out, sizeof(call_out), 0x7f0000018060, NULL, NULL, 0);
+	assert_int_equal(insn(&f, 0x0)->target, (uint64_t)-0x18060);
+	assert_string_equal(insn(&f, 0x0)->text, "call    0x7f0000000000");
+	assert_int_equal(insn(&f, 0x5)->target, 0x10a);
+	assert_string_equal(insn(&f, 0x5)->text, "call    0x7f000001816a");
+	cfg_func__release(&f);
+	(void)state;
+}
+
 /* osr-entry.S */
 static const uint8_t osr_entry[] = {
 	0x55,					/*  0: push rbp */
@@ -657,6 +680,7 @@ int main(void)
 		cmocka_unit_test(jump_without_the_table_address_is_a_plain_indirect_jump),
 		cmocka_unit_test(ud2_ends_its_block),
 		cmocka_unit_test(calls_do_not_end_their_block),
+		cmocka_unit_test(targets_outside_the_function_are_absolute_addresses),
 		cmocka_unit_test(trailing_data_after_the_final_ret_is_in_no_block),
 		cmocka_unit_test(without_trailing_data_detection_every_instruction_is_code),
 		cmocka_unit_test(undecodable_bytes_do_not_derail_decoding),

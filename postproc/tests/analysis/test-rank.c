@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "analysis/rank.h"
+#include "tests/stream/stream-text.h"
 
 /*
  * x86-64, blocks [0x0,0x5) [0x5,0xf) [0xf,0x10):
@@ -86,22 +87,6 @@ static void ties_keep_function_then_block_order(void **state)
 	assert_int_equal(b[4].func, 0);
 }
 
-/* A stream from text; fails the test on a parse error. */
-static void load(struct stream *s, const char *text)
-{
-	char err[512];
-	FILE *f = tmpfile();
-
-	assert_non_null(f);
-	fputs(text, f);
-	rewind(f);
-	stream__init(s);
-	if (stream__read(s, f, "t.hbs", err, sizeof(err)))
-		fail_msg("%s", err);
-	fclose(f);
-	assert_int_equal(stream__finish(s), 0);
-}
-
 static const char two_loops[] =
 	"hotblocks-stream 1\n"
 	"event 0 cycles\n"
@@ -135,7 +120,7 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, two_loops);
+	stream_text__load(&s, two_loops);
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	assert_int_equal(r.total, 100);
 	/* jit and cwasm objects: alpha 43, beta 30, gamma 5; delta is native. */
@@ -195,7 +180,7 @@ static void cold_objects_are_not_disassembled_and_nothing_shown_changes(void **s
 	struct stream s;
 	struct rank r, e;
 
-	load(&s, two_loops);
+	stream_text__load(&s, two_loops);
 	assert_int_equal(rank__build(&r, &s, 0, &lazy), 0);
 	assert_int_equal(r.funcs[3].status, RANK_SKIPPED);
 	assert_int_equal(r.skipped_objects, 1);
@@ -227,7 +212,7 @@ static void function_filter_and_no_threshold(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, two_loops);
+	stream_text__load(&s, two_loops);
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	assert_int_equal(r.blocks_nr, 1);
 	assert_int_equal(r.blocks[0].func, 1);
@@ -255,7 +240,7 @@ static void function_tiers_exact_glob_substring(void **state)
 	};
 	struct stream s;
 
-	load(&s, two_loops);
+	stream_text__load(&s, two_loops);
 	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
 		struct rank_opts o = { .percent = 100.0, .top = NO_TOP, .function = c[i].pat };
 		struct rank r;
@@ -276,7 +261,7 @@ static void other_event_is_ranked_on_its_own(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, two_loops);
+	stream_text__load(&s, two_loops);
 	assert_int_equal(rank__build(&r, &s, 1, &o), 0);
 	assert_int_equal(r.total, 10);
 	assert_int_equal(r.funcs_nr, 2);
@@ -306,13 +291,13 @@ static void sampled_bytes_after_the_return_are_code(void **state)
 	struct rank r;
 
 	/* ret, then add [rax], al twice; object 1 is the same without samples after ret */
-	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 4 4\n"
-	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=5 code-index=0 load-time=1 "
-	     "dump=d name=t\ncode 0 0x0 c300000000\n"
-	     "object 1 jit pid=1 e_machine=62 addr=0x2000 size=5 code-index=1 load-time=1 "
-	     "dump=d name=u\ncode 1 0x0 c300000000\n"
-	     "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\n"
-	     "sample 1 0 0x0 1 1\nend\n");
+	stream_text__load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 4 4\n"
+	                  "object 0 jit pid=1 e_machine=62 addr=0x1000 size=5 code-index=0 load-time=1 "
+	                  "dump=d name=t\ncode 0 0x0 c300000000\n"
+	                  "object 1 jit pid=1 e_machine=62 addr=0x2000 size=5 code-index=1 load-time=1 "
+	                  "dump=d name=u\ncode 1 0x0 c300000000\n"
+	                  "sample 0 0 0x0 1 1\nsample 0 0 0x1 1 1\nsample 0 0 0x3 1 1\n"
+	                  "sample 1 0 0x0 1 1\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	assert_int_equal(r.funcs[0].cfg.code_end, 5);
 	assert_int_equal(r.funcs[0].cfg.blocks_nr, 2);
@@ -347,15 +332,15 @@ static void wasmtime_constants_are_data_in_a_code_load_and_in_the_cwasm(void **s
 	struct stream s;
 	struct rank r;
 
-	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 6 6\n"
-	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=64 code-index=0 load-time=1 "
-	     "dump=d name=blend\ncode 0 0x0 " BLEND "\n"
-	     "object 1 cwasm pid=1 e_machine=62 addr=0x2000 size=64 dso=module.cwasm sym-start=0x2c0 "
-	     "name=wasm[0]::function[2]\ncode 1 0x0 " BLEND "\n"
-	     "object 2 native pid=1 e_machine=62 addr=0x3000 size=64 dso=libx.so sym-start=0x2c0 "
-	     "name=blend\ncode 2 0x0 " BLEND "\n"
-	     "sample 0 0 0x0 1 1\nsample 0 0 0x18 1 1\nsample 1 0 0x0 1 1\nsample 1 0 0x18 1 1\n"
-	     "sample 2 0 0x0 1 1\nsample 2 0 0x18 1 1\nend\n");
+	stream_text__load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 6 6\n"
+	                  "object 0 jit pid=1 e_machine=62 addr=0x1000 size=64 code-index=0 load-time=1 "
+	                  "dump=d name=blend\ncode 0 0x0 " BLEND "\n"
+	                  "object 1 cwasm pid=1 e_machine=62 addr=0x2000 size=64 dso=module.cwasm sym-start=0x2c0 "
+	                  "name=wasm[0]::function[2]\ncode 1 0x0 " BLEND "\n"
+	                  "object 2 native pid=1 e_machine=62 addr=0x3000 size=64 dso=libx.so sym-start=0x2c0 "
+	                  "name=blend\ncode 2 0x0 " BLEND "\n"
+	                  "sample 0 0 0x0 1 1\nsample 0 0 0x18 1 1\nsample 1 0 0x0 1 1\nsample 1 0 0x18 1 1\n"
+	                  "sample 2 0 0x0 1 1\nsample 2 0 0x18 1 1\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	for (int k = 0; k < 2; k++) {
 		assert_int_equal(r.funcs[k].status, RANK_DISASSEMBLED);
@@ -381,10 +366,10 @@ static void unreachable_percent_counts_against_the_samples_in_code(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 100 100\ntotal 0 kernel 80 80\n"
-	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
-	     "dump=d name=t\ncode 0 0x0 " LOOP "\n"
-	     "sample 0 0 0x5 10 10\nsample 0 0 0x0 6 6\nsample 0 0 0xf 4 4\nend\n");
+	stream_text__load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 100 100\ntotal 0 kernel 80 80\n"
+	                  "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+	                  "dump=d name=t\ncode 0 0x0 " LOOP "\n"
+	                  "sample 0 0 0x5 10 10\nsample 0 0 0x0 6 6\nsample 0 0 0xf 4 4\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	assert_int_equal(r.blocks_nr, 3);
 	assert_true(r.percent_capped);
@@ -416,12 +401,12 @@ static void functions_are_ordered_hottest_first(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 30 30\n"
-	     "object 0 jit pid=1 e_machine=62 addr=0x1000 size=1 code-index=0 load-time=1 dump=d name=a\n"
-	     "object 1 jit pid=1 e_machine=62 addr=0x2000 size=1 code-index=1 load-time=1 dump=d name=b\n"
-	     "object 2 jit pid=1 e_machine=62 addr=0x3000 size=1 code-index=2 load-time=1 dump=d name=c\n"
-	     "object 3 jit pid=1 e_machine=62 addr=0x4000 size=1 code-index=3 load-time=1 dump=d name=d\n"
-	     "sample 0 0 0x0 5 5\nsample 1 0 0x0 9 9\nsample 3 0 0x0 5 5\nsample 2 0 0x0 11 11\nend\n");
+	stream_text__load(&s, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 30 30\n"
+	                  "object 0 jit pid=1 e_machine=62 addr=0x1000 size=1 code-index=0 load-time=1 dump=d name=a\n"
+	                  "object 1 jit pid=1 e_machine=62 addr=0x2000 size=1 code-index=1 load-time=1 dump=d name=b\n"
+	                  "object 2 jit pid=1 e_machine=62 addr=0x3000 size=1 code-index=2 load-time=1 dump=d name=c\n"
+	                  "object 3 jit pid=1 e_machine=62 addr=0x4000 size=1 code-index=3 load-time=1 dump=d name=d\n"
+	                  "sample 0 0 0x0 5 5\nsample 1 0 0x0 9 9\nsample 3 0 0x0 5 5\nsample 2 0 0x0 11 11\nend\n");
 	assert_int_equal(rank__build(&r, &s, 0, &o), 0);
 	assert_int_equal(r.funcs_nr, 4);
 	assert_int_equal(r.by_heat[0], 2);	/* c: 11 */
@@ -438,7 +423,7 @@ static void no_event_gives_an_empty_rank(void **state)
 	struct stream s;
 	struct rank r;
 
-	load(&s, "hotblocks-stream 1\nend\n");
+	stream_text__load(&s, "hotblocks-stream 1\nend\n");
 	assert_int_equal(rank__build(&r, &s, -1, &o), 0);
 	assert_int_equal(r.total, 0);
 	assert_int_equal(r.funcs_nr, 0);

@@ -20,6 +20,7 @@
 
 #include "report/report-build.h"
 #include "report/report-show.h"
+#include "tests/stream/stream-text.h"
 
 /*
  * x86-64, blocks [0x0,0x5) [0x5,0xf) [0xf,0x10):
@@ -82,22 +83,6 @@
 
 #define NO_TOP SIZE_MAX
 
-/* A stream from text; fails the test on a parse error. */
-static void load(struct stream *s, const char *text)
-{
-	char err[512];
-	FILE *f = tmpfile();
-
-	assert_non_null(f);
-	fputs(text, f);
-	rewind(f);
-	stream__init(s);
-	if (stream__read(s, f, "t.hbs", err, sizeof(err)))
-		fail_msg("%s", err);
-	fclose(f);
-	assert_int_equal(stream__finish(s), 0);
-}
-
 struct fixture {
 	struct stream s;
 	struct rank r;
@@ -115,7 +100,7 @@ static void build(struct fixture *x, const char *text, struct rank_opts ro,
 	char err[256];
 
 	memset(x, 0, sizeof(*x));
-	load(&x->s, text);
+	stream_text__load(&x->s, text);
 	x->ro = ro;
 	if (annotate) {
 		assert_int_equal(annotator__open(&x->annot, &in, err, sizeof(err)), 0);

@@ -186,12 +186,14 @@ $(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPP
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
 
-# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER).
+# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER). The
+# archive also depends on the files that list its members: one that gains a
+# member built earlier (a plugin file the lib layer takes in) is made again.
 layer_a = $(1)/postproc/$(2)/layer.a
 define layer_rule
-$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN)))
+$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN))) Makefile postproc/layers.mk
 	$$(call msg,AR,$$@)
-	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$^
+	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach b,$(B) $(AB),$(foreach d,$(POSTPROC_DIRS),$(eval $(call layer_rule,$(b),$(d)))))
 

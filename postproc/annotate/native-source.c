@@ -18,6 +18,7 @@ void native_source__cell(struct srcmap_cache *files, const struct stream_object 
 {
 	const struct srcmap_frame *fr;
 	char buf[400];
+	uint64_t addr;
 	size_t n;
 
 	if (af->elf_lazy) {
@@ -25,9 +26,10 @@ void native_source__cell(struct srcmap_cache *files, const struct stream_object 
 		af->elf_lazy = false;
 		af->has[ANNOT_SOURCE] = af->elf_src != NULL;
 	}
-	if (!af->elf_src)
+	/* sym_start is a file offset (STREAM.md); DWARF speaks of addresses. */
+	if (!af->elf_src || !srcmap__file_address(af->elf_src, obj->sym_start + off, &addr))
 		return;
-	n = srcmap__lookup(af->elf_src, obj->sym_start + off, &fr);
+	n = srcmap__lookup(af->elf_src, addr, &fr);
 	if (n)
 		*cell = (struct annot_cell){ annot_texts__intern(t, srcmap__short(buf, sizeof(buf), fr, n)),
 					     0, fr[0].file, fr[0].line };

@@ -10,12 +10,15 @@
  *                 cpu mode, what resolve_ip says (no map, anonymous memory,
  *                 a perf map, a file with or without a symbol, kernel), event,
  *                 time step and period
- * The stream the plugin writes (to a memfd) must count every sample in
- * exactly one class: for each event the classes sum to `all`; a miscount
- * aborts. It links the whole plugin, its entry points (hotblocks-dlfilter.c,
+ * The stream the plugin writes must count every sample in exactly one
+ * class: for each event the classes sum to `all`; a miscount, or no stream,
+ * aborts. It is written to a file in a directory of the harness's own (under
+ * $TMPDIR): the plugin writes out=FILE to a new file beside FILE and renames
+ * it, which a /proc/self/fd/N path (a memfd) cannot take, as for a user. It links the whole plugin, its entry points (hotblocks-dlfilter.c,
  * declared by perf_dlfilter.h) included.
  */
 #define _GNU_SOURCE
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,17 +71,40 @@ static __s32 fake_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
 	return (__s32)len;
 }
 
-/* Every event's classes sum to its `all` in the stream at fd. */
-static void check_totals(int fd)
+/* The directory the stream goes to, made once, removed at exit. */
+static char out_dir[PATH_MAX], out_path[PATH_MAX];
+
+static void remove_out_dir(void)
+{
+	unlink(out_path);
+	rmdir(out_dir);
+}
+
+static const char *stream_path(void)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	if (!out_path[0]) {
+		snprintf(out_dir, sizeof(out_dir), "%s/fuzz-dlfilter.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+		if (!mkdtemp(out_dir)) {
+			perror("fuzz-dlfilter: mkdtemp");
+			abort();
+		}
+		snprintf(out_path, sizeof(out_path), "%s/out.hbs", out_dir);
+		atexit(remove_out_dir);
+	}
+	return out_path;
+}
+
+/* Every event's classes sum to its `all` in the stream at path, which must be there. */
+static void check_totals(const char *path)
 {
 	uint64_t all[MAX_EVENTS] = { 0 }, parts[MAX_EVENTS] = { 0 };
 	char line[4096], cls[128];
-	FILE *f;
+	FILE *f = fopen(path, "r");
 
-	lseek(fd, 0, SEEK_SET);
-	f = fdopen(dup(fd), "r");
 	if (!f)
-		return;
+		abort();
 	while (fgets(line, sizeof(line), f)) {
 		unsigned ev;
 		unsigned long long n, p;
@@ -102,9 +128,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					    "[kernel.kallsyms]", "/memfd:jit (deleted)" };
 	static const char *const syms[] = { "f", "g", NULL };
 	static const char *const events[] = { "cpu-clock", "cycles", "task-clock" };
-	char dump_arg[64], out_arg[64], *dump_path = dump_arg + 8;
+	char dump_arg[64], out_arg[PATH_MAX + 8], *dump_path = dump_arg + 8;
+	const char *out = stream_path();
 	struct jitdump *jd = NULL;
-	int dump_fd, out_fd;
+	int dump_fd;
 	void *hb_data = NULL;
 	uint64_t time = 1000;
 	size_t n, pos;
@@ -114,12 +141,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = (size_t)data[1] | (size_t)data[2] << 8;
 	if (n > size - 3)
 		n = size - 3;
+	/* The jitdump is only read: a memfd does. */
 	dump_fd = memfd_create("fuzz-dump", 0);
-	out_fd = memfd_create("fuzz-out", 0);
-	if (dump_fd < 0 || out_fd < 0 || write(dump_fd, data + 3, n) != (ssize_t)n)
+	if (dump_fd < 0 || write(dump_fd, data + 3, n) != (ssize_t)n)
 		goto out;
 	snprintf(dump_arg, sizeof(dump_arg), "jitdump=/proc/self/fd/%d", dump_fd);
-	snprintf(out_arg, sizeof(out_arg), "out=/proc/self/fd/%d", out_fd);
+	snprintf(out_arg, sizeof(out_arg), "out=%s", out);
+	unlink(out);	/* the last input's */
 	/* The same loads as the plugin reads, to aim samples at them. */
 	char err[512];
 
@@ -177,12 +205,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 stop:
 	stop(hb_data, NULL);
-	check_totals(out_fd);
+	check_totals(out);
+	unlink(out);
 out:
 	jitdump__close(jd);
 	if (dump_fd >= 0)
 		close(dump_fd);
-	if (out_fd >= 0)
-		close(out_fd);
 	return 0;
 }

@@ -13,11 +13,13 @@
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
 #include "lib/inputs.h"
 #include "lib/leb128.h"
 #include "lib/util.h"
+#include "dwarf-image.h"
 #include "srcmap.h"
 
 /* Wasm spec 5.5.2 section ids used here. */
@@ -37,11 +39,11 @@ struct cached {
 };
 
 struct srcmap {
-	Dwfl *dwfl;		/* ELF: owns dw */
+	Dwfl *dwfl;		/* ELF opened through libdwfl: owns dw */
 	Dwarf *dw;
-	bool dw_owned;		/* wasm: we dwarf_end() it; ELF: dwfl does */
-	Elf *elf;		/* wasm: the in-memory image below */
-	uint8_t *image;		/* wasm: owned ELF image behind elf */
+	bool dw_owned;		/* we dwarf_end() it (an image's); else dwfl does */
+	Elf *elf;		/* wasm, and ELF opened through an image: the image below */
+	uint8_t *image;		/* owned ELF image behind elf (dwarf-image.h) */
 	bool wasm;
 	uint64_t code_start, code_end;	/* wasm: Code section payload, file offsets */
 	uint64_t bias;		/* ELF: DWARF address = file address - bias */
@@ -51,6 +53,10 @@ struct srcmap {
 	size_t cache_nr, cache_alloc;
 	struct idx_table cache_tab;
 	struct strset paths;	/* comp_dir-joined file names */
+	struct load {
+		uint64_t off, filesz, vaddr;
+	} *loads;		/* ELF: PT_LOAD segments, file order (srcmap__file_address) */
+	size_t loads_nr;
 };
 
 static int lib_init(char *err, size_t errlen)
@@ -400,6 +406,7 @@ void srcmap__close(struct srcmap *m)
 	free(m->cache);
 	idx_table_release(&m->cache_tab);
 	free(m->cus);
+	free(m->loads);
 	strset_release(&m->paths);
 	if (m->dwfl)
 		dwfl_end(m->dwfl);
@@ -520,97 +527,26 @@ static int scan_wasm(struct wasm_scan *w, const uint8_t *wasm, size_t len, char 
 }
 
 /*
- * An ELF32 little-endian image holding the .debug_* sections: header, the
- * sections' bytes, .shstrtab, then the section header table. Structures are
- * written through elf32_xlatetof() so the image is LSB on any host, as the
- * DWARF inside it (wasm is little-endian) requires.
+ * The module's .debug_* sections in an ELF image (dwarf-image.h): ELFCLASS32
+ * because wasm32 DWARF has 4-byte addresses, little-endian like wasm,
+ * EM_NONE.
  */
 static int build_image(struct srcmap *m, const struct wasm_scan *w, size_t *size, char *err,
 		       size_t errlen)
 {
-	size_t nsec = w->nr + 2, off = sizeof(Elf32_Ehdr), shstr_off, shstr_size = 1, shoff;
-	size_t name_at = 1;
-	Elf32_Shdr *sh;
-	Elf32_Ehdr eh = { 0 };
-	Elf_Data src, dst;
-	uint8_t *img;
-	char *shstr;
-	int ret = -ENOMEM;
+	static const struct dwarf_image_kind wasm32 = { ELFCLASS32, ELFDATA2LSB, EM_NONE };
+	struct dwarf_image_sec *secs = calloc(w->nr ? w->nr : 1, sizeof(*secs));
+	int ret;
 
-	for (size_t i = 0; i < w->nr; i++) {
-		off += w->secs[i].size;
-		shstr_size += w->secs[i].name_len + 1;
-	}
-	shstr_size += sizeof(".shstrtab");
-	shstr_off = off;
-	off += shstr_size;
-	shoff = (off + 3) & ~(size_t)3;
-	off = shoff + nsec * sizeof(Elf32_Shdr);
-	if (off > UINT32_MAX || nsec >= SHN_LORESERVE) {
-		return errf(err, errlen, -EINVAL,
-			    "too many or too large debug sections for an ELF32 image");
-	}
-	img = calloc(1, off);
-	sh = calloc(nsec, sizeof(*sh));
-	if (!img || !sh)
-		goto out;
-
-	shstr = (char *)img + shstr_off;
-	off = sizeof(Elf32_Ehdr);
-	for (size_t i = 0; i < w->nr; i++) {
-		Elf32_Shdr *s = &sh[i + 1];
-
-		memcpy(img + off, w->secs[i].data, w->secs[i].size);
-		memcpy(shstr + name_at, w->secs[i].name, w->secs[i].name_len);
-		*s = (Elf32_Shdr){ .sh_name = (Elf32_Word)name_at, .sh_type = SHT_PROGBITS,
-				   .sh_offset = (Elf32_Off)off, .sh_size = w->secs[i].size,
-				   .sh_addralign = 1 };
-		name_at += w->secs[i].name_len + 1;
-		off += w->secs[i].size;
-	}
-	memcpy(shstr + name_at, ".shstrtab", sizeof(".shstrtab"));
-	sh[nsec - 1] = (Elf32_Shdr){ .sh_name = (Elf32_Word)name_at, .sh_type = SHT_STRTAB,
-				     .sh_offset = (Elf32_Off)shstr_off,
-				     .sh_size = (Elf32_Word)shstr_size, .sh_addralign = 1 };
-
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = ELFCLASS32;
-	eh.e_ident[EI_DATA] = ELFDATA2LSB;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
-	eh.e_type = ET_EXEC;
-	eh.e_machine = EM_NONE;
-	eh.e_version = EV_CURRENT;
-	eh.e_shoff = (Elf32_Off)shoff;
-	eh.e_ehsize = sizeof(Elf32_Ehdr);
-	eh.e_shentsize = sizeof(Elf32_Shdr);
-	eh.e_shnum = (Elf32_Half)nsec;
-	eh.e_shstrndx = (Elf32_Half)(nsec - 1);
-
-	src = (Elf_Data){ .d_buf = &eh, .d_type = ELF_T_EHDR, .d_size = sizeof(eh),
-			  .d_version = EV_CURRENT };
-	dst = (Elf_Data){ .d_buf = img, .d_type = ELF_T_EHDR, .d_size = sizeof(eh),
-			  .d_version = EV_CURRENT };
-	if (!elf32_xlatetof(&dst, &src, ELFDATA2LSB))
-		goto out_elf;
-	src = (Elf_Data){ .d_buf = sh, .d_type = ELF_T_SHDR, .d_size = nsec * sizeof(*sh),
-			  .d_version = EV_CURRENT };
-	dst = (Elf_Data){ .d_buf = img + shoff, .d_type = ELF_T_SHDR,
-			  .d_size = nsec * sizeof(*sh), .d_version = EV_CURRENT };
-	if (!elf32_xlatetof(&dst, &src, ELFDATA2LSB))
-		goto out_elf;
-	free(sh);
-	m->image = img;
-	*size = shoff + nsec * sizeof(Elf32_Shdr);
-	return 0;
-
-out_elf:
-	ret = errf(err, errlen, -EINVAL, "libelf: %s", elf_errmsg(-1));
-out:
-	if (ret == -ENOMEM)
-		errf(err, errlen, ret, "out of memory");
-	free(img);
-	free(sh);
+	if (!secs)
+		return errf(err, errlen, -ENOMEM, "out of memory");
+	for (size_t i = 0; i < w->nr; i++)
+		secs[i] = (struct dwarf_image_sec){ .name = (const char *)w->secs[i].name,
+						    .name_len = w->secs[i].name_len,
+						    .data = w->secs[i].data, .size = w->secs[i].size,
+						    .out_size = w->secs[i].size };
+	ret = dwarf_image__build(&m->image, size, &wasm32, secs, w->nr, err, errlen);
+	free(secs);
 	return ret;
 }
 
@@ -708,13 +644,182 @@ static const Dwfl_Callbacks elf_callbacks = {
 	.section_address = dwfl_offline_section_address,
 };
 
+/*
+ * The file's PT_LOAD segments, in file order: a stream's `sym-start` is a
+ * file offset (STREAM.md), which the segment holding it turns into the
+ * address DWARF speaks of. They differ for non-PIE executables (Debian's
+ * node and python3.11: text at 0x41f000, file offset 0x1f000) and for lld's
+ * and Rust's layouts (text one page above its offset).
+ */
+static int read_loads(struct srcmap *m, Elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n) || !n)
+		return 0;
+	if (!(m->loads = calloc(n, sizeof(*m->loads))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			m->loads[m->loads_nr++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+	}
+	return 0;
+}
+
+/* The first PT_LOAD's address, page-aligned as libdwfl takes it; 0 without one. */
+static uint64_t first_load(Elf *elf)
+{
+	size_t n;
+
+	if (elf_getphdrnum(elf, &n))
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		GElf_Phdr ph;
+
+		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
+			return ph.p_align > 1 ? ph.p_vaddr & -ph.p_align : ph.p_vaddr;
+	}
+	return 0;
+}
+
+/*
+ * Whether libdw would take elf's own DWARF (then libdwfl looks no further):
+ * it wants one of .debug_info, .debug_line, .debug_frame, compressed or not.
+ */
+static bool has_dwarf(Elf *elf)
+{
+	static const char *const names[] = { ".debug_info", ".debug_line", ".debug_frame",
+					     ".zdebug_info", ".zdebug_line", ".zdebug_frame" };
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return false;
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type == SHT_NOBITS ||
+		    !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+			continue;
+		for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+			if (!strcmp(name, names[i]))
+				return true;
+	}
+	return false;
+}
+
+/*
+ * The separate debug file of elf where libdwfl's build-id lookup finds it
+ * (/usr/lib/debug/.build-id/xx/yyyy.debug, with the same build-id note), or
+ * NULL; *fd is its descriptor, for the caller to close after elf_end().
+ */
+static Elf *debug_file(Elf *elf, int *fd)
+{
+	static const char dir[] = "/usr/lib/debug/.build-id/";
+	char path[sizeof(dir) + 2 * 64 + sizeof("/.debug")];
+	const uint8_t *id, *id2;
+	ssize_t n, n2;
+	size_t at;
+	Elf *dbg;
+
+	*fd = -1;
+	n = dwelf_elf_gnu_build_id(elf, (const void **)&id);
+	if (n < 2 || n > 64)
+		return NULL;
+	at = (size_t)snprintf(path, sizeof(path), "%s%02x/", dir, id[0]);
+	for (ssize_t i = 1; i < n; i++)
+		at += (size_t)snprintf(path + at, sizeof(path) - at, "%02x", id[i]);
+	snprintf(path + at, sizeof(path) - at, ".debug");
+	*fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (*fd < 0)
+		return NULL;
+	dbg = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
+	if (dbg && (n2 = dwelf_elf_gnu_build_id(dbg, (const void **)&id2)) == n && !memcmp(id, id2, n))
+		return dbg;
+	elf_end(dbg);
+	close(*fd);
+	*fd = -1;
+	return NULL;
+}
+
+/*
+ * The fast way (dwarf-image.h): the sections srcmap reads of the file's DWARF
+ * (its own, or its debug file's), inflated into an image libdw opens. It
+ * finds the file as libdwfl does (below), and the same bias (0 but for a
+ * prelinked library). -ENOTSUP leaves the file to libdwfl: a relocatable
+ * object (libdwfl relocates its DWARF), no debug file, nothing compressed or
+ * compressed otherwise, damaged compressed data, DWARF libdw refuses.
+ */
+static int open_image(struct srcmap *m, Elf *file, char *err, size_t errlen)
+{
+	Elf *dbg = file;
+	GElf_Ehdr eh;
+	size_t size;
+	int fd = -1, ret;
+
+	if (!gelf_getehdr(file, &eh) || eh.e_type == ET_REL)
+		return -ENOTSUP;
+	if (!has_dwarf(file) && !(dbg = debug_file(file, &fd)))
+		return -ENOTSUP;
+	ret = dwarf_image__of_elf(&m->image, &size, dbg, err, errlen);
+	if (!ret && dbg != file && eh.e_type == ET_DYN)
+		m->bias = first_load(file) - first_load(dbg);
+	if (dbg != file) {
+		elf_end(dbg);
+		close(fd);
+	}
+	if (ret)
+		return ret == -ENOMEM ? ret : -ENOTSUP;
+	m->elf = elf_memory((char *)m->image, size);
+	if (m->elf)
+		m->dw = dwarf_begin_elf(m->elf, DWARF_C_READ, NULL);
+	if (!m->dw) {
+		elf_end(m->elf);
+		m->elf = NULL;
+		free(m->image);
+		m->image = NULL;
+		m->bias = 0;
+		return -ENOTSUP;
+	}
+	m->dw_owned = true;
+	return 0;
+}
+
+/* libdwfl's way: it finds the DWARF and libdw inflates every compressed section. */
+static int open_dwfl(struct srcmap *m, const char *path, char *err, size_t errlen)
+{
+	Dwfl_Module *mod;
+	Dwarf_Addr bias;
+	const char *base;
+
+	m->dwfl = dwfl_begin(&elf_callbacks);
+	if (!m->dwfl)
+		return errf(err, errlen, -ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	dwfl_report_begin(m->dwfl);
+	/*
+	 * base 0 with add_p_vaddr: the module sits at the file's own p_vaddr,
+	 * so dwfl addresses are file addresses, whatever the ELF type.
+	 */
+	mod = dwfl_report_elf(m->dwfl, base, path, -1, 0, true);
+	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !mod)
+		return errf(err, errlen, -EINVAL, "%s: %s", path, dwfl_errmsg(-1));
+	m->dw = dwfl_module_getdwarf(mod, &bias);
+	if (!m->dw)
+		return errf(err, errlen, -ENODATA, "%s: %s", path, dwfl_errmsg(-1));
+	m->bias = bias;
+	return 0;
+}
+
 int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	struct srcmap *m;
-	Dwfl_Module *mod;
-	Dwarf_Addr bias;
-	const char *base;
+	Elf *file = NULL;
 	int fd, ret;
 
 	*out = NULL;
@@ -736,51 +841,59 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
 	}
 	/* An input: no report may replace it (output-file.h). */
 	ret = inputs_note_fd(fd, path);
-	close(fd);
-	if (ret)
+	if (ret) {
+		close(fd);
 		return errf(err, errlen, ret, "out of memory");
+	}
 	if (!S_ISREG(st.st_mode)) {
+		close(fd);
 		return errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 	}
 
 	m = calloc(1, sizeof(*m));
 	if (!m) {
+		close(fd);
 		return errf(err, errlen, -ENOMEM, "out of memory");
 	}
-	m->dwfl = dwfl_begin(&elf_callbacks);
-	if (!m->dwfl)
-		goto out_dwfl;
-	base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	dwfl_report_begin(m->dwfl);
-	/*
-	 * base 0 with add_p_vaddr: the module sits at the file's own p_vaddr,
-	 * so dwfl addresses are file addresses, whatever the ELF type.
-	 */
-	mod = dwfl_report_elf(m->dwfl, base, path, -1, 0, true);
-	if (dwfl_report_end(m->dwfl, NULL, NULL) != 0 || !mod) {
-		ret = errf(err, errlen, -EINVAL, "%s: %s", path, dwfl_errmsg(-1));
-		goto out;
+	file = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (file && elf_kind(file) == ELF_K_ELF) {
+		ret = read_loads(m, file);
+		if (!ret)
+			ret = open_image(m, file, err, errlen);
+	} else {
+		ret = -ENOTSUP;	/* not ELF: libdwfl says so */
 	}
-	m->dw = dwfl_module_getdwarf(mod, &bias);
-	if (!m->dw) {
-		ret = errf(err, errlen, -ENODATA, "%s: %s", path, dwfl_errmsg(-1));
-		goto out;
-	}
-	m->bias = bias;
-	ret = index_units(m);
-	if (ret) {
+	elf_end(file);
+	close(fd);
+	if (ret == -ENOTSUP)
+		ret = open_dwfl(m, path, err, errlen);
+	if (!ret && (ret = index_units(m)))
 		errf(err, errlen, ret, "out of memory");
-		goto out;
+	if (ret == -ENOMEM && (!err || !errlen || !err[0]))
+		errf(err, errlen, ret, "out of memory");
+	if (ret) {
+		srcmap__close(m);
+		return ret;
 	}
 	*out = m;
 	return 0;
+}
 
-out_dwfl:
-	ret = errf(err, errlen, -ENOMEM, "libdwfl: %s", dwfl_errmsg(-1));
-out:
-	srcmap__close(m);
-	return ret;
+bool srcmap__file_address(const struct srcmap *m, uint64_t off, uint64_t *addr)
+{
+	if (m->wasm || !m->loads_nr) {
+		*addr = off;
+		return true;
+	}
+	for (size_t i = 0; i < m->loads_nr; i++) {
+		const struct load *l = &m->loads[i];
+
+		if (off >= l->off && off - l->off < l->filesz) {
+			*addr = off - l->off + l->vaddr;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- ELF files by path ---- */

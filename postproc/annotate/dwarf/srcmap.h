@@ -16,12 +16,15 @@
  * are a large, subtle format that libdw already reads, is fuzzed for, and that
  * Debian ships next to the libelf we already link. We only adapt containers:
  *
- *  - ELF: libdwfl reports the file at its own addresses and, when the file
- *    has no DWARF, finds the separate debug file by build-id under
- *    /usr/lib/debug/.build-id/ (Debian's -dbgsym / libc6-dbg) with its dwz
- *    .gnu_debugaltlink. Not .gnu_debuglink names, and never debuginfod: the
- *    standard libdwfl callback dlopen()s libdebuginfod for every file
- *    without DWARF (a network client, and allocations valgrind reports).
+ *  - ELF: the file's own DWARF or, when it has none, its separate debug file
+ *    by build-id under /usr/lib/debug/.build-id/ (Debian's -dbgsym /
+ *    libc6-dbg), with its dwz .gnu_debugaltlink. Not .gnu_debuglink names,
+ *    and never debuginfod: the standard libdwfl callback dlopen()s
+ *    libdebuginfod for every file without DWARF (a network client, and
+ *    allocations valgrind reports). When the sections we read are compressed
+ *    (as Debian ships them) they are inflated into an image of their own
+ *    (dwarf-image.h: libdw would inflate every debug section, ~45 ms for
+ *    libc's); otherwise libdwfl opens the file, at its own addresses.
  *  - WebAssembly: libdw reads only ELF, so the module's `.debug_*` custom
  *    sections are copied, names unchanged, into an ELF image built in memory
  *    (ELFCLASS32 because wasm32 DWARF has 4-byte addresses, little-endian like
@@ -97,14 +100,24 @@ int srcmap__open_elf(struct srcmap **out, const char *path, char *err, size_t er
  * address is outside every CU (or outside the Code section).
  *
  * addr is, for a wasm srcmap, the instruction's offset in the .wasm FILE; for
- * an ELF srcmap, an address in the file's own address space (an object's
- * `sym-start` + sample offset, STREAM.md), as addr2line -e takes it.
+ * an ELF srcmap, an address in the file's own address space (its p_vaddr
+ * values), as addr2line -e takes it: a stream's `sym-start` + sample offset
+ * is a file offset (STREAM.md), which srcmap__file_address() converts.
  *
  * *frames stays valid until srcmap__close(); results are cached, so asking
  * twice for one address costs a hash lookup. A malformed DWARF unit gives 0
  * frames (libdw refuses it), never a crash.
  */
 size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame **frames);
+
+/*
+ * The address in an ELF file's own address space of its byte at file offset
+ * off, through the first PT_LOAD segment (in file order) holding it, as the
+ * plugin turned the symbol's address into a file offset (and perf 6.1 does).
+ * The same value for a file without segments and for wasm; false when no
+ * segment holds off (no code there: no source).
+ */
+bool srcmap__file_address(const struct srcmap *m, uint64_t off, uint64_t *addr);
 
 /* Offset of the Code section payload in the .wasm file (0 for ELF srcmaps). */
 uint64_t srcmap__wasm_code_start(const struct srcmap *m);

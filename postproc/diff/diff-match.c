@@ -203,7 +203,10 @@ static bool wasm_function(const struct diff_work_side *w, uint32_t obj, struct w
 	if (o->kind == HB_KIND_CWASM) {
 		sym = o->name;
 	} else if (o->kind == HB_KIND_JIT) {
-		const struct annot_func *af = w->annot ? annotator__func(w->annot, w->stream, obj) : NULL;
+		/* only wasmtime's artifacts make JIT code a wasm function: no
+		 * annotation of every JIT function without them */
+		const struct annot_func *af = w->annot && annotator__wasm_inputs(w->annot) ?
+					      annotator__func(w->annot, w->stream, obj) : NULL;
 
 		sym = af && af->wasm && af->symbol ? af->symbol : o->name;
 	}

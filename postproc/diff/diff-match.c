@@ -327,6 +327,7 @@ out:
 
 /* What a block is compared by. */
 struct bfeat {
+	uint32_t start, end, insns;	/* its report_block's */
 	uint64_t samples;
 	uint64_t *set[2];		/* sorted distinct keys: wasm offsets, source lines */
 	size_t set_nr[2];
@@ -340,9 +341,9 @@ struct bfeat {
 	double score;
 };
 
-/* The features of one function of one side. */
+/* The features of one function of one side: all that matching reads of it,
+ * so that its rows can go before the other side's are made. */
 struct fside {
-	const struct report_func *f;
 	struct bfeat *b;
 	size_t nr;
 	uint64_t *store;		/* behind every set */
@@ -436,7 +437,6 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 	uint32_t *mat;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->f = f;
 	fs->nr = f ? f->blocks_nr : 0;
 	if (!fs->nr)
 		return 0;
@@ -453,6 +453,9 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 		struct bfeat *b = &fs->b[i];
 		size_t n = blk->listed ? blk->insns : 0;
 
+		b->start = blk->start;
+		b->end = blk->end;
+		b->insns = blk->insns;
 		b->samples = blk->samples;
 		b->match = -1;
 		b->exact = HASH_SEED;
@@ -800,7 +803,7 @@ static void code_pairs(struct matcher *m)
 	size_t i = 0, j = 0;
 
 	while (i < x->nr && j < y->nr) {
-		const struct report_block *p = &x->f->blocks[i], *q = &y->f->blocks[j];
+		const struct bfeat *p = &x->b[i], *q = &y->b[j];
 
 		if (p->start < q->start) {
 			i++;
@@ -857,11 +860,11 @@ static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32
 		.samples = { fa ? fa->samples : 0, fb ? fb->samples : 0 },
 	};
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		const struct report_block *blk;
+		const struct bfeat *blk;
 
 		if (p->b[s] < 0)
 			continue;
-		blk = &m->side[s].f->blocks[p->b[s]];
+		blk = &m->side[s].b[p->b[s]];
 		p->start[s] = blk->start;
 		p->end[s] = blk->end;
 		p->insns[s] = blk->insns;
@@ -878,15 +881,18 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	size_t most = 1;
 	int ret = -ENOMEM;
 
-	/* one pair's functions open at a time */
+	/* one function open at a time: its features taken, its rows go */
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct report_func *f = df->f[s] >= 0 ? &d->side[s].report.funcs[df->f[s]] : NULL;
 
 		if (f && (ret = report__func_open(&d->side[s].report, (size_t)df->f[s])))
 			goto out;
-		ret = -ENOMEM;
-		if (fside_build(&m.side[s], f))
+		ret = fside_build(&m.side[s], f) ? -ENOMEM : 0;
+		if (f)
+			report__func_close(&d->side[s].report, (size_t)df->f[s]);
+		if (ret)
 			goto out;
+		ret = -ENOMEM;
 		for (size_t i = 0; i < m.side[s].nr; i++)
 			if (m.side[s].b[i].mn_nr + 1 > most)
 				most = m.side[s].b[i].mn_nr + 1;
@@ -920,11 +926,8 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	df->pairs_nr = d->pairs_nr - df->first_pair;
 	ret = 0;
 out:
-	for (int s = 0; s < DIFF__SIDES; s++) {
+	for (int s = 0; s < DIFF__SIDES; s++)
 		fside_release(&m.side[s]);
-		if (df->f[s] >= 0)
-			report__func_close(&d->side[s].report, (size_t)df->f[s]);
-	}
 	free(m.c);
 	free(m.lcs_row);
 	free(m.cnt);

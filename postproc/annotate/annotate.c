@@ -131,6 +131,17 @@ const char *annotator__name(struct annotator *a, const struct stream *s, size_t 
 	return annot_texts__keep(&a->texts, names__demangle(name), name);
 }
 
+const char *annotator__display(struct annotator *a, const struct stream *s, size_t idx)
+{
+	const struct annot_func *af;
+
+	/* only wasmtime's artifacts rename (wasmtime__claim) */
+	if (!a || !a->wasmtime)
+		return annotator__name(a, s, idx);
+	af = annotator__func(a, s, idx);
+	return af ? af->display : s->objects[idx].name;
+}
+
 /* Whether obj has a sample of event ev. */
 static bool sampled(const struct stream_object *obj, long ev)
 {

@@ -50,6 +50,14 @@ const struct annot_func *annotator__func(struct annotator *a, const struct strea
 const char *annotator__name(struct annotator *a, const struct stream *s, size_t idx);
 
 /*
+ * The display name annotator__func gives object idx, without annotating it
+ * when nothing can rename it (no wasmtime inputs: its name demangled, as
+ * annotator__name): naming every function of a big stream then costs no
+ * annotation each. a may be NULL: the stream's name.
+ */
+const char *annotator__display(struct annotator *a, const struct stream *s, size_t idx);
+
+/*
  * Whether memory ran out for a display name or a source cell: they are then
  * shown raw or missing, and the report should not be taken as complete.
  */

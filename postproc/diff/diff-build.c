@@ -121,9 +121,7 @@ static bool same_code(const struct stream_object *a, const struct stream_object 
 
 static const char *display_name(struct diff_work_side *side, uint32_t obj)
 {
-	if (side->annot)
-		return annotator__func(side->annot, side->stream, obj)->display;
-	return side->stream->objects[obj].name;
+	return annotator__display(side->annot, side->stream, obj);
 }
 
 /*

@@ -13,6 +13,7 @@
 
 #include "annotate/v8/v8-name.h"
 #include "diff-match.h"
+#include "lib/strbuf.h"
 #include "stream/code-name.h"
 
 size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
@@ -39,9 +40,12 @@ size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const cha
 enum { LVL_IDENTITY, LVL_WASM, LVL_NAME, LVL__NR };
 
 struct fentry {
-	char *key[LVL__NR];		/* its key at each level, or NULL: none there */
-	char *tier;			/* without the location, with V8's tier marks:
+	const char *key[LVL__NR];	/* its key at each level, or NULL: none there */
+	const char *tier;		/* without the location, with V8's tier marks:
 					 * "*work", "work-1-turbofan" */
+	/* While the keys are made: where each starts in the keys' arena
+	 * (SIZE_MAX: none), made pointers once the arena is complete. */
+	size_t key_at[LVL__NR], tier_at;
 	const char *raw;		/* the stream's name */
 	const char *kind;		/* its wire name */
 	int32_t wasm_func;		/* its wasm function index, or -1 */
@@ -203,7 +207,10 @@ static bool wasm_function(const struct diff_work_side *w, uint32_t obj, struct w
 	if (o->kind == HB_KIND_CWASM) {
 		sym = o->name;
 	} else if (o->kind == HB_KIND_JIT) {
-		const struct annot_func *af = w->annot ? annotator__func(w->annot, w->stream, obj) : NULL;
+		/* only wasmtime's artifacts make JIT code a wasm function: no
+		 * annotation of every JIT function without them */
+		const struct annot_func *af = w->annot && annotator__wasm_inputs(w->annot) ?
+					      annotator__func(w->annot, w->stream, obj) : NULL;
 
 		sym = af && af->wasm && af->symbol ? af->symbol : o->name;
 	}
@@ -219,11 +226,24 @@ static bool wasm_function(const struct diff_work_side *w, uint32_t obj, struct w
 	return false;
 }
 
+/* s[0..len) and a NUL at the end of the arena; where it starts. */
+static size_t keep_key(struct strbuf *arena, const char *s, size_t len)
+{
+	size_t at = arena->len;
+
+	strbuf_add(arena, s, len);
+	strbuf_addch(arena, '\0');
+	return at;
+}
+
 /*
- * An object's keys: identity, wasm function and name (diff.h, diff_func_match).
- * Returns 0 or -ENOMEM.
+ * An object's keys: identity, wasm function and name (diff.h, diff_func_match),
+ * and its tier name, into arena: one block, not a string each (four strings
+ * for each of the 100k functions of two big profiles, freed before the sides
+ * are ranked, left the heap too scattered to give the room back).
  */
-static int make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t obj)
+static void make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t obj,
+		      struct strbuf *arena)
 {
 	const struct stream_object *o = &w->stream->objects[obj];
 	struct wasm_id id;
@@ -240,15 +260,14 @@ static int make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t 
 	else
 		diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, true),
 			key[0] = fam;
-	if (!(x->key[LVL_IDENTITY] = strdup(key)))
-		return -ENOMEM;
+	x->key_at[LVL_IDENTITY] = keep_key(arena, key, strlen(key));
 	/* The wasm function: its index, and its name when known (V8 has no
 	 * module index: one module's functions) */
+	x->key_at[LVL_WASM] = SIZE_MAX;
 	if (wasm) {
 		snprintf(key, sizeof(key), "%d:%.*s", id.func, (int)id.name_len,
 			 id.name ? id.name : "");
-		if (!(x->key[LVL_WASM] = strdup(key)))
-			return -ENOMEM;
+		x->key_at[LVL_WASM] = keep_key(arena, key, strlen(key));
 	}
 	/* The name: a wasm function's name-section name, whichever engine;
 	 * else the identity without the location. */
@@ -257,45 +276,49 @@ static int make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t 
 	else
 		diff__identity(key + 1, sizeof(key) - 1, o->kind, o->name, o->path, false),
 			key[0] = fam;
-	return (x->key[LVL_NAME] = strdup(key)) ? 0 : -ENOMEM;
+	x->key_at[LVL_NAME] = keep_key(arena, key, strlen(key));
+	/* the name up to a JIT's location, tier marks kept */
+	x->tier_at = keep_key(arena, o->name, o->kind == HB_KIND_JIT ? strcspn(o->name, " ") :
+								   strlen(o->name));
 }
 
 int diff_match__funcs(struct diff *d)
 {
 	struct fentry *e = NULL, **p = NULL;
-	size_t nr = 0, cap = 0, i;
+	struct strbuf arena = { 0 };
+	size_t nr = 0, i;
 	int ret = -ENOMEM;
 
+	for (int s = 0; s < DIFF__SIDES; s++)
+		for (i = 0; i < d->work->side[s].stream->objects_nr; i++)
+			nr += d->work->side[s].obj_samples[i] != 0;
+	e = malloc((nr ? nr : 1) * sizeof(*e));
+	p = malloc((nr ? nr : 1) * sizeof(*p));
+	if (!e || !p)
+		goto out;
+	nr = 0;
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct diff_work_side *w = &d->work->side[s];
 		const struct stream *st = w->stream;
 
 		for (i = 0; i < st->objects_nr; i++) {
 			const struct stream_object *o = &st->objects[i];
-			struct fentry *x;
 
 			if (!w->obj_samples[i])
 				continue;
-			if (VEC_GROW(e, nr + 1, cap))
-				goto out;
-			x = &e[nr];
-			*x = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
-					      .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
-			nr++;	/* from here on, released at out */
-			if (make_keys(x, w, (uint32_t)i))
-				goto out;
-			/* the name up to a JIT's location, tier marks kept */
-			x->tier = strndup(o->name, o->kind == HB_KIND_JIT ? strcspn(o->name, " ") :
-							  strlen(o->name));
-			if (!x->tier)
-				goto out;
+			e[nr] = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
+						 .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
+			make_keys(&e[nr++], w, (uint32_t)i, &arena);
 		}
 	}
-	p = malloc((nr ? nr : 1) * sizeof(*p));
-	if (!p)
+	if (arena.oom)
 		goto out;
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
+		for (int l = 0; l < LVL__NR; l++)
+			e[i].key[l] = e[i].key_at[l] == SIZE_MAX ? NULL : arena.buf + e[i].key_at[l];
+		e[i].tier = arena.buf + e[i].tier_at;
 		p[i] = &e[i];
+	}
 	for (int l = 0; l < LVL__NR; l++)
 		if ((ret = pair_level(d, p, nr, l)))
 			goto out;
@@ -310,11 +333,7 @@ int diff_match__funcs(struct diff *d)
 	}
 	ret = 0;
 out:
-	for (i = 0; i < nr; i++) {
-		for (int l = 0; l < LVL__NR; l++)
-			free(e[i].key[l]);
-		free(e[i].tier);
-	}
+	strbuf_release(&arena);
 	free(e);
 	free(p);
 	return ret;
@@ -324,6 +343,7 @@ out:
 
 /* What a block is compared by. */
 struct bfeat {
+	uint32_t start, end, insns;	/* its report_block's */
 	uint64_t samples;
 	uint64_t *set[2];		/* sorted distinct keys: wasm offsets, source lines */
 	size_t set_nr[2];
@@ -337,9 +357,9 @@ struct bfeat {
 	double score;
 };
 
-/* The features of one function of one side. */
+/* The features of one function of one side: all that matching reads of it,
+ * so that its rows can go before the other side's are made. */
 struct fside {
-	const struct report_func *f;
 	struct bfeat *b;
 	size_t nr;
 	uint64_t *store;		/* behind every set */
@@ -433,7 +453,6 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 	uint32_t *mat;
 
 	memset(fs, 0, sizeof(*fs));
-	fs->f = f;
 	fs->nr = f ? f->blocks_nr : 0;
 	if (!fs->nr)
 		return 0;
@@ -450,6 +469,9 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 		struct bfeat *b = &fs->b[i];
 		size_t n = blk->listed ? blk->insns : 0;
 
+		b->start = blk->start;
+		b->end = blk->end;
+		b->insns = blk->insns;
 		b->samples = blk->samples;
 		b->match = -1;
 		b->exact = HASH_SEED;
@@ -797,7 +819,7 @@ static void code_pairs(struct matcher *m)
 	size_t i = 0, j = 0;
 
 	while (i < x->nr && j < y->nr) {
-		const struct report_block *p = &x->f->blocks[i], *q = &y->f->blocks[j];
+		const struct bfeat *p = &x->b[i], *q = &y->b[j];
 
 		if (p->start < q->start) {
 			i++;
@@ -854,11 +876,11 @@ static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32
 		.samples = { fa ? fa->samples : 0, fb ? fb->samples : 0 },
 	};
 	for (int s = 0; s < DIFF__SIDES; s++) {
-		const struct report_block *blk;
+		const struct bfeat *blk;
 
 		if (p->b[s] < 0)
 			continue;
-		blk = &m->side[s].f->blocks[p->b[s]];
+		blk = &m->side[s].b[p->b[s]];
 		p->start[s] = blk->start;
 		p->end[s] = blk->end;
 		p->insns[s] = blk->insns;
@@ -875,15 +897,18 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	size_t most = 1;
 	int ret = -ENOMEM;
 
-	/* one pair's functions open at a time */
+	/* one function open at a time: its features taken, its rows go */
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct report_func *f = df->f[s] >= 0 ? &d->side[s].report.funcs[df->f[s]] : NULL;
 
 		if (f && (ret = report__func_open(&d->side[s].report, (size_t)df->f[s])))
 			goto out;
-		ret = -ENOMEM;
-		if (fside_build(&m.side[s], f))
+		ret = fside_build(&m.side[s], f) ? -ENOMEM : 0;
+		if (f)
+			report__func_close(&d->side[s].report, (size_t)df->f[s]);
+		if (ret)
 			goto out;
+		ret = -ENOMEM;
 		for (size_t i = 0; i < m.side[s].nr; i++)
 			if (m.side[s].b[i].mn_nr + 1 > most)
 				most = m.side[s].b[i].mn_nr + 1;
@@ -917,11 +942,8 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	df->pairs_nr = d->pairs_nr - df->first_pair;
 	ret = 0;
 out:
-	for (int s = 0; s < DIFF__SIDES; s++) {
+	for (int s = 0; s < DIFF__SIDES; s++)
 		fside_release(&m.side[s]);
-		if (df->f[s] >= 0)
-			report__func_close(&d->side[s].report, (size_t)df->f[s]);
-	}
 	free(m.c);
 	free(m.lcs_row);
 	free(m.cnt);

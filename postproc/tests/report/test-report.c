@@ -588,9 +588,48 @@ static void what_is_shown_is_decided_once(void **state)
 	assert_true(rep.heat_max == 12.0 / 40.0);
 }
 
+/*
+ * annotator__display (what the diff names every function with) gives the
+ * display name annotator__func gives, demangled (checked by hand: c++filt
+ * _ZN2ns4workEi is ns::work(int)), before and after the object is
+ * annotated; NULL annotator: the stream's name.
+ */
+static void display_names_without_annotating(void **state)
+{
+	static const char text[] =
+		"hotblocks-stream 1\n"
+		"event 0 cycles\n"
+		"total 0 all 2 2\n"
+		"object 0 native pid=1 e_machine=62 addr=0x1000 size=4 dso=a.so sym-start=0x0 name=_ZN2ns4workEi\n"
+		"object 1 jit pid=1 e_machine=62 addr=0x2000 size=4 code-index=0 load-time=1 dump=d name=JS:*f\n"
+		"sample 0 0 0x0 1 1\n"
+		"sample 1 0 0x0 1 1\n"
+		"end\n";
+	struct annot_inputs in = { 0 };
+	struct annotator *a;
+	struct stream s;
+	char err[256];
+
+	(void)state;
+	stream_text__load(&s, text);
+	assert_int_equal(annotator__open(&a, &in, err, sizeof(err)), 0);
+	assert_string_equal(annotator__display(a, &s, 0), "ns::work(int)");
+	assert_string_equal(annotator__display(a, &s, 1), "JS:*f");
+	for (size_t i = 0; i < 2; i++) {
+		const char *before = annotator__display(a, &s, i);
+
+		assert_string_equal(before, annotator__func(a, &s, i)->display);
+		assert_string_equal(annotator__display(a, &s, i), before);
+	}
+	assert_string_equal(annotator__display(NULL, &s, 0), "_ZN2ns4workEi");
+	annotator__close(a);
+	stream__release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(display_names_without_annotating),
 		cmocka_unit_test(shown_blocks_and_their_functions_are_listed),
 		cmocka_unit_test(every_function_lists_everything),
 		cmocka_unit_test(edges_fall_through_branch_and_close_loops),

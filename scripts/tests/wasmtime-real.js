@@ -332,7 +332,35 @@ if (refPath) {
 		const m = f.wasm_function.symbol.match(/^wasm\[\d+\]::function\[\d+\]::(.*)$/);
 		if (m) byName.set(m[1], f);
 	}
-	let rows = 0, blocks = 0, longOffsets = 0, targets = 0, outside = 0, staleCells = 0;
+	let rows = 0, blocks = 0, longOffsets = 0, targets = 0, outside = 0, staleCells = 0, skewed = 0;
+	// The reference decodes an inline jump table as instructions, and may
+	// stay out of step with the code after it for a few rows. When none of
+	// the instructions it decodes in step got a sample, its block header
+	// falls back to the block's first (out-of-step) offset, which is inside
+	// one of our jump-table (.long) rows. Then skip its rows, which can have
+	// no samples (a sample is at an instruction start, which is ours), until
+	// one is ours again after the table's end; the samples of our
+	// instructions between the table's end and that row count in its block's
+	// total only. Returns [our index, its row, those samples], or why not.
+	function resync(f, at, ref, first, asmAt, asmEnd) {
+		const ins = f.instructions;
+		const t = ins.findIndex((i, n) => i.offset <= at && (n + 1 === ins.length || ins[n + 1].offset > at));
+		if (t < 0 || !ins[t].asm.startsWith(".long "))
+			return `its start 0x${at.toString(16)} is not one of our instructions, and in no jump-table row of ours`;
+		let end = t;
+		while (end < ins.length && ins[end].asm.startsWith(".long ")) end++;
+		for (let r = first; r < ref.length && ref[r] !== ""; r++) {
+			const asm = ref[r].slice(asmAt, asmEnd).trimEnd();
+			// ours up to the first branch, return or data row after the table
+			for (let k = end, sum = 0; k < ins.length; sum += ins[k].samples, k++) {
+				if (ins[k].asm.slice(0, asmEnd - asmAt).trimEnd() === asm) return [k, r, sum];
+				if (/^(j|ret|ud2|\.)/.test(ins[k].asm)) break;
+			}
+			if (ref[r].slice(0, 10).trim() !== "")
+				return `its row ${r - first + 1} (${JSON.stringify(asm)}) has samples but is none of our instructions`;
+		}
+		return `its rows never come back in step with our instructions after the jump table at 0x${ins[t].offset.toString(16)}`;
+	}
 	const refRows = new Map();	// function -> offsets the reference shows a row at
 	const blockGaps = [];		// [function, first row offset, samples the rows lack]
 	for (let l = 0; l < ref.length; l++) {
@@ -343,8 +371,14 @@ if (refPath) {
 		if (!f) { bad.push(`block ${ref[l]}: no such function in our report`); continue; }
 		const hdr = ref[l + 2], asmAt = hdr.indexOf("[Assembly]"), clifAt = hdr.indexOf("[CLIF]"), wasmAt = hdr.indexOf("[Wasm]");
 		let k = f.instructions.findIndex(i => i.offset === parseInt(b[2], 16));
-		let prevClif = null, prevWasm = null, blockSum = 0;
-		for (let r = l + 3; r < ref.length && ref[r] !== ""; r++, k++) {
+		let prevClif = null, prevWasm = null, blockSum = 0, r = l + 3;
+		if (k < 0) {
+			const s = resync(f, parseInt(b[2], 16), ref, r, asmAt, clifAt - 3);
+			if (typeof s === "string") { bad.push(`block ${ref[l]}: ${s}`); continue; }
+			[k, r, blockSum] = s;
+			skewed += blockSum;
+		}
+		for (; r < ref.length && ref[r] !== ""; r++, k++) {
 			rows++;
 			const row = ref[r], i = f.instructions[k];
 			const where = `${b[1]}+0x${i ? i.offset.toString(16) : "?"}`;
@@ -431,7 +465,8 @@ if (refPath) {
 		`(${outside} out of the function: its address, named by the module's function there); ` +
 		`${longOffsets} CLIF cells past 0x10000 that the reference leaves "-"; ` +
 		(staleCells ? `${staleCells} CLIF cells of files named with wasmtime 50's stale ABI suffix, "-" there; ` : "") +
-		(hidden ? `${hidden} samples after an inline jump table the reference decodes out of step, in its block totals only; ` : "") +
+		(hidden + skewed ? `${hidden + skewed} samples after an inline jump table the reference decodes out of step, in its block totals only` +
+			(skewed ? ` (${skewed} in a block whose rows start out of step)` : "") + "; " : "") +
 		`${tramp} trampoline samples, in rows of their own here, in the reference's header only`);
 }
 process.exit(failed ? 1 : 0);

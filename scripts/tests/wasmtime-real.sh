@@ -76,11 +76,12 @@ for c in $cases; do
 	mkdir -p "$rec/jitdump"
 	cp "$d/module.cwasm" "$rec/"
 	cp "$d"/jitdump/jit-*.dump "$rec/jitdump/"
-	if [ -f "$d/reference/tmpdir" ]; then
-		mkdir -p "$(cat "$d/reference/tmpdir")"
-		cp "$d/module.cwasm" "$(cat "$d/reference/tmpdir")/"
-	fi
-	for k in jitdump perfmap reference; do
+	for t in "$d"/reference*/tmpdir; do
+		[ -f "$t" ] || continue
+		mkdir -p "$(cat "$t")"
+		cp "$d/module.cwasm" "$(cat "$t")/"
+	done
+	for k in jitdump perfmap reference reference-table-skew; do
 		[ -f "$d/$k/perf.data" ] || continue
 		s=$tmp/$v-$p-$k
 		perf --no-pager script -i "$d/$k/perf.data" -F ip,sym,symoff,dso >"$s.perf" 2>/dev/null
@@ -89,10 +90,10 @@ for c in $cases; do
 		[ "$clif" = - ] || set -- "$@" --clif "$clif"
 		"$POSTPROC" --json --all "$@" "$s.hbs" >"$s.json" 2>"$s.err"
 		extra=
-		if [ $k = reference ]; then
+		case $k in reference*)
 			"$POSTPROC" -p 100 "$@" "$s.hbs" >"$s.txt" 2>>"$s.err"
-			extra="$d/reference/hot-blocks.txt $s.txt"
-		fi
+			extra="$d/$k/hot-blocks.txt $s.txt" ;;
+		esac
 		pm=-
 		[ -n "$map" ] && [ -f "$map" ] && pm=$map
 		jd= pmap=

@@ -83,22 +83,29 @@ endif
 PLUGIN_SO := plugin/hotblocks.so
 POSTPROC_BIN := postproc/hotblocks
 
-PLUGIN_SRC := $(wildcard plugin/*.c)
+# The plugin is in folders, one per room (plugin/layers.mk); its unit tests in
+# plugin/tests/<folder>/, the writers of test inputs they share in plugin/tests/.
+include plugin/layers.mk
+PLUGIN_SRC := $(wildcard plugin/*.c) $(foreach d,$(PLUGIN_DIRS),$(wildcard plugin/$(d)/*.c))
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
-# Everything but the perf entry points: what the plugin's unit tests link.
+# Everything but the perf entry points: what the fuzz targets and benchmarks link.
 PLUGIN_CORE_OBJ := $(filter-out $(B)/plugin/hotblocks-dlfilter.o,$(PLUGIN_OBJ))
-PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out plugin/tests/test-%,$(wildcard plugin/tests/*.c)))
-PLUGIN_TESTS := $(patsubst plugin/tests/%.c,$(B)/tests/plugin-%,$(wildcard plugin/tests/test-*.c))
+PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/*.c))
+PLUGIN_TEST_SRC := $(foreach d,$(PLUGIN_DIRS),$(wildcard plugin/tests/$(d)/test-*.c))
+PLUGIN_TESTS := $(foreach t,$(PLUGIN_TEST_SRC),$(B)/tests/plugin-$(basename $(notdir $(t))))
 
 # The post-processor is in folders, one per layer (postproc/layers.mk);
 # its unit tests in postproc/tests/<folder>/.
 include postproc/layers.mk
 POSTPROC_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/$(d)/*.c))
-# The plugin's files the post-processor builds in (with its lib layer): the
-# one UTF-8 decoder and terminal rule of both, and the ELF symbols of a file
-# as perf finds them (what names a branch or call into a file, annotate/targets.c).
-POSTPROC_FROM_PLUGIN := plugin/utf8.c plugin/elfsyms.c plugin/symset.c plugin/symtree.c plugin/ehframe.c
-POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o) $(POSTPROC_FROM_PLUGIN:%.c=$(B)/%.o)
+# The plugin's libraries the post-processor links after its own layers
+# (PLUGIN_SHARED): the one UTF-8 decoder and terminal rule of both, the
+# stream's format, and the ELF symbols of a file as perf finds them (what
+# names a branch or call into a file, annotate/targets.c).
+plugin_a = $(1)/plugin/$(2)/layer.a
+PLUGIN_SHARED_A = $(foreach d,$(PLUGIN_SHARED),$(call plugin_a,$(1),$(d)))
+PLUGIN_SHARED_OBJ := $(foreach d,$(PLUGIN_SHARED),$(patsubst %.c,$(B)/%.o,$(wildcard plugin/$(d)/*.c)))
+POSTPROC_OBJ := $(POSTPROC_SRC:%.c=$(B)/%.o)
 POSTPROC_CORE_OBJ := $(filter-out $(B)/postproc/cli/main.o,$(POSTPROC_OBJ))
 POSTPROC_TEST_SRC := $(foreach d,$(POSTPROC_DIRS),$(wildcard postproc/tests/$(d)/test-*.c))
 POSTPROC_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out $(POSTPROC_TEST_SRC), \
@@ -111,8 +118,8 @@ TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
 ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
-	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/test-*.c plugin/tests/bench/*.c postproc/tests/bench/*.c) \
-		$(POSTPROC_TEST_SRC))
+	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/bench/*.c postproc/tests/bench/*.c) \
+		$(PLUGIN_TEST_SRC) $(POSTPROC_TEST_SRC))
 
 .DELETE_ON_ERROR:
 # Prerequisites named per target ($$(VAR_$$*)) in the link rules.
@@ -177,34 +184,54 @@ $(GEN)/html-assets.h: scripts/embed-text $(HTML_ASSETS)
 	$(Q)mkdir -p $(@D)
 	$(Q)scripts/embed-text $@ html_css=postproc/render/html/assets/page.css html_js=postproc/render/html/assets/page.js
 
-$(POSTPROC_BIN): $(POSTPROC_OBJ)
+$(POSTPROC_BIN): $(POSTPROC_OBJ) $(call PLUGIN_SHARED_A,$(B))
 	$(call msg,LD,$@)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)
 
-$(B)/tests/plugin-%: $(B)/plugin/tests/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT)
-	$(call msg,LD,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(CFLAGS) -o $@ $< $(PLUGIN_CORE_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_LIBS) $(TEST_LIBS)
-
-# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER). The
-# archive also depends on the files that list its members: one that gains a
-# member built earlier (a plugin file the lib layer takes in) is made again.
+# A folder's objects, one archive: $(call layer_a,BUILD,FOLDER) for the
+# post-processor's, $(call plugin_a,BUILD,FOLDER) for the plugin's. An
+# archive also depends on the files that list its members: one that gains or
+# loses a member is made again.
 layer_a = $(1)/postproc/$(2)/layer.a
 define layer_rule
-$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c) $(if $(filter lib,$(2)),$(POSTPROC_FROM_PLUGIN))) Makefile postproc/layers.mk
+$(call layer_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard postproc/$(2)/*.c)) Makefile postproc/layers.mk
 	$$(call msg,AR,$$@)
 	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
 endef
 $(foreach b,$(B) $(AB),$(foreach d,$(POSTPROC_DIRS),$(eval $(call layer_rule,$(b),$(d)))))
+define plugin_layer_rule
+$(call plugin_a,$(1),$(2)): $(patsubst %.c,$(1)/%.o,$(wildcard plugin/$(2)/*.c)) Makefile plugin/layers.mk
+	$$(call msg,AR,$$@)
+	$(Q)rm -f $$@ && $$(AR) rcs $$@ $$(filter %.o,$$^)
+endef
+$(foreach b,$(B) $(AB),$(foreach d,$(PLUGIN_DIRS),$(eval $(call plugin_layer_rule,$(b),$(d)))))
+
+# A unit test of the plugin's folder D links the writers of test inputs,
+# D's archive and those of PLUGIN_USES_D, top down: a call up a room is an
+# undefined reference.
+plugin_test_dir = $(patsubst plugin/tests/%/,%,$(dir $(1)))
+plugin_test_links = $(PLUGIN_TEST_SUPPORT:$(B)/%=$(1)/%) \
+	$(foreach d,$(2) $(PLUGIN_USES_$(2)),$(call plugin_a,$(1),$(d)))
+define plugin_test
+$(B)/tests/plugin-$(2): $(B)/$(1:.c=.o) $(call plugin_test_links,$(B),$(3))
+	$$(call msg,LD,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(CFLAGS) -o $$@ $$^ $$(PLUGIN_LIBS) $$(TEST_LIBS)
+$(AB)/tests/plugin-$(2): $(AB)/$(1:.c=.o) $(call plugin_test_links,$(AB),$(3))
+	$$(call msg,LD-ASAN,$$@)
+	$(Q)mkdir -p $$(@D)
+	$(Q)$$(CC) $$(ASAN_FLAGS) -o $$@ $$^ $$(PLUGIN_LIBS) $$(TEST_LIBS)
+endef
 
 # A unit test of folder D links the support files beside it, D's archive and
 # those of USES_D, top down: only what it calls comes in, and its layer's.
 # A test of the post-processor's reader against the plugin's writer links the
 # writer's object, as the plugin has it.
-TEST_PLUGIN_OBJ_test-stream-roundtrip := plugin/stream-writer.o
+TEST_PLUGIN_OBJ_test-stream-roundtrip := plugin/emit/stream-writer.o
 test_dir = $(patsubst postproc/tests/%/,%,$(dir $(1)))
 test_links = $(filter $(1)/postproc/tests/$(2)/%,$(POSTPROC_TEST_SUPPORT:$(B)/%=$(1)/%)) \
-	$(foreach d,$(2) $(USES_$(2)),$(call layer_a,$(1),$(d))) $(addprefix $(1)/,$(TEST_PLUGIN_OBJ_$(3)))
+	$(foreach d,$(2) $(USES_$(2)),$(call layer_a,$(1),$(d))) $(addprefix $(1)/,$(TEST_PLUGIN_OBJ_$(3))) \
+	$(call PLUGIN_SHARED_A,$(1))
 define postproc_test
 $(B)/tests/postproc-$(2): $(B)/$(1:.c=.o) $(call test_links,$(B),$(3),$(2))
 	$$(call msg,LD,$$@)
@@ -229,12 +256,13 @@ $(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/
 # cwasm-stream reads them with its decoder.
 $(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
 # redecode-check checks ranking's disassembly with the post-processor's layers.
-$(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream lib,$(call layer_a,$(B),$(d))) | $(B)/.deps-build
+$(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream lib,$(call layer_a,$(B),$(d))) \
+	$(call PLUGIN_SHARED_A,$(B)) | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(POSTPROC_CFLAGS) -Ipostproc -o $@ $< $(filter %.a,$^) $(POSTPROC_LIBS)
 # The tools that write jitdumps take its layout from the plugin's declaration.
-$(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jitdump-format.h
+$(B)/tools/fakejit $(B)/tools/jitmarker $(B)/tools/cwasm-run: plugin/jit/jitdump-format.h
 
 $(B)/bench-filters/%.so: scripts/bench-filters/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
@@ -246,8 +274,8 @@ ASAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-s
 ASAN_TESTS := $(PLUGIN_TESTS:$(B)/tests/%=$(AB)/tests/%) $(POSTPROC_TESTS:$(B)/tests/%=$(AB)/tests/%)
 ALL_CFLAGS = $(PLUGIN_CFLAGS) $(POSTPROC_CFLAGS) $(TEST_CFLAGS)
 # A test or fuzz target sees its own tree's headers only (-Iplugin or -Ipostproc,
-# from the stem's first directory): the post-processor shares nothing with the
-# plugin but plugin/stream-format.h, which stream.h includes by its path.
+# from the stem's first directory): the post-processor names the plugin's
+# shared libraries (PLUGIN_SHARED) by their paths, ../plugin/lib/...
 TREE_INC = -I$(firstword $(subst /, ,$*))
 
 $(AB)/%.o: %.c | $(B)/.deps-check
@@ -255,11 +283,7 @@ $(AB)/%.o: %.c | $(B)/.deps-check
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ASAN_FLAGS) $(WARN) $(TREE_INC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
 
-$(AB)/tests/plugin-%: $(AB)/plugin/tests/%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(AB)/%) $(PLUGIN_TEST_SUPPORT:$(B)/%=$(AB)/%)
-	$(call msg,LD-ASAN,$@)
-	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ASAN_FLAGS) -o $@ $^ $(PLUGIN_LIBS) $(TEST_LIBS)
-
+$(foreach t,$(PLUGIN_TEST_SRC),$(eval $(call plugin_test,$(t),$(basename $(notdir $(t))),$(call plugin_test_dir,$(t)))))
 $(foreach t,$(POSTPROC_TEST_SRC),$(eval $(call postproc_test,$(t),$(basename $(notdir $(t))),$(call test_dir,$(t)))))
 
 # The unit tests once more under valgrind's memcheck: reads of uninitialised
@@ -314,8 +338,9 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 
 # The dlfilter's callbacks under a fake perf: the entry points too.
 $(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
-$(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/stream-writer.o
-$(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%)
+$(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/emit/stream-writer.o
+$(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%) \
+	$(PLUGIN_SHARED_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)
 	$(Q)$(FUZZ_CC) $(FUZZ_LINK) -o $@ $^ $(POSTPROC_LIBS)
 
@@ -375,7 +400,7 @@ $(B)/bench/plugin-%: $(B)/plugin/tests/bench/%.o $(PLUGIN_CORE_OBJ) $(PLUGIN_TES
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(PLUGIN_LIBS)
 
-$(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ)
+$(B)/bench/postproc-%: $(B)/postproc/tests/bench/%.o $(POSTPROC_CORE_OBJ) $(PLUGIN_SHARED_OBJ)
 	$(call msg,LD,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -o $@ $^ $(POSTPROC_LIBS)

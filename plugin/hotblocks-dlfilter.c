@@ -29,13 +29,13 @@
 
 #include <perf/perf_dlfilter.h>
 
-#include "classify.h"
-#include "dumps.h"
-#include "message.h"
-#include "options.h"
-#include "output.h"
-#include "perf-cmdline.h"
-#include "session.h"
+#include "sample/classify.h"
+#include "jit/dumps.h"
+#include "lib/message.h"
+#include "perf/options.h"
+#include "emit/output.h"
+#include "perf/perf-cmdline.h"
+#include "sample/session.h"
 
 #define HB_EXPORT __attribute__((visibility("default")))
 

@@ -18,8 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "jitdump.h"
-#include "jitdump-writer.h"
+#include "jit/jitdump.h"
+#include "tests/jitdump-writer.h"
 
 struct fixture {
 	char dir[64];

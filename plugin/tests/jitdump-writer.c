@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Test support: in-memory jitdump builder. The layout is jitdump-format.h's;
  * nothing about it is declared here. */
-#include "jitdump-writer.h"
+#include "tests/jitdump-writer.h"
 
 #include <errno.h>
 #include <fcntl.h>

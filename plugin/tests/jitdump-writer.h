@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "jitdump-format.h"
+#include "jit/jitdump-format.h"
 
 /*
  * The bytes of one jitdump file. Every multi-byte value is written in the

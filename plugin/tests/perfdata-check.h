@@ -19,8 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perfdata.h"
-#include "perfdata-writer.h"
+#include "perf/perfdata.h"
+#include "tests/perfdata-writer.h"
 
 #define MARKER "/tmp/run/jit-4242.dump"
 #define MAX_FOUND 8

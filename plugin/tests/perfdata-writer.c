@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Test support: in-memory perf.data builder (layout from the kernel's
  * tools/perf/Documentation/perf.data-file-format.txt; see plugin/JITDUMP.md). */
-#include "perfdata-writer.h"
+#include "tests/perfdata-writer.h"
 
 #include <byteswap.h>
 #include <errno.h>

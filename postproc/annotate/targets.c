@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/elfsyms.h"
+#include "../plugin/symbols/elfsyms.h"
 #include "lib/util.h"
 #include "targets.h"
 

@@ -40,7 +40,7 @@ void targets__free(struct targets *t);
  * loaded (the newest loaded before it; else, for code loaded later, the
  * first), else the sampled native or cwasm symbol covering it, else the
  * newest file mapping covering it: the symbol perf finds in that file there
- * (plugin/elfsyms.h: .symtab, .dynsym, name@plt; the file read now, refused
+ * (plugin/symbols/elfsyms.h: .symtab, .dynsym, name@plt; the file read now, refused
  * when its build-id is not the recording's), else the file. False when
  * nothing covers addr. Files are read once each.
  */

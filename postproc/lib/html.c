@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "html.h"
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 
 char *text_sanitize(const char *s, size_t n, bool keep_newlines)
 {

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "term.h"
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 #include "util.h"
 
 /* Code point ranges, inclusive, sorted. */

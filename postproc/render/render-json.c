@@ -8,7 +8,7 @@
 
 #include "lib/util.h"
 #include "render.h"
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 
 #define JSON_VERSION 1
 

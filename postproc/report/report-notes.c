@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "annotate/names.h"
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 #include "report-notes.h"
 
 int report_notes__add(struct report *rep, enum report_note_kind kind, const char *fmt, ...)

@@ -15,7 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../../plugin/stream-format.h"
+#include "../../plugin/lib/stream-format.h"
 
 /* The kinds that may hold one code: JIT code and wasmtime's compiled
  * functions one family ('J'), native symbols another ('N'). */

@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 /* The one plugin header the post-processor shares: the stream's constants. */
-#include "../../plugin/stream-format.h"
+#include "../../plugin/lib/stream-format.h"
 #include "lib/util.h"
 
 /* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Where symbols overlap, perf's answer depends on the shape of its red-black
-# tree of symbols; the plugin builds the same tree (plugin/symtree.c) and must
+# tree of symbols; the plugin builds the same tree (plugin/symbols/symtree.c) and must
 # answer as perf does, sample by sample. A perf map takes every line as it
 # comes (no fix-ups, duplicates kept), so the real recording
 # test-data/v8-perfmap is given maps of overlapping lines over its hot code

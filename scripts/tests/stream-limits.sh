@@ -15,7 +15,7 @@ if [ ! -x "$fakejit" ]; then
 	not_ok "build/tools/fakejit exists (make check builds it)"
 	exit 0
 fi
-limit=$(sed -n 's/^#define HB_STREAM_LINE_MAX \([0-9]*\).*/\1/p' "$top/plugin/stream-format.h")
+limit=$(sed -n 's/^#define HB_STREAM_LINE_MAX \([0-9]*\).*/\1/p' "$top/plugin/lib/stream-format.h")
 longest() { awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$1"; }
 
 mkdir "$tmp/rec"

@@ -42,7 +42,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../../plugin/jitdump-format.h"
+#include "../../plugin/jit/jitdump-format.h"
 
 #define ELFOSABI_WASMTIME	200
 #define EF_WASMTIME_MODULE	0x1

@@ -17,7 +17,7 @@
  * Every record is written before the code it describes is installed, so no
  * sample of a function can be older than the record that announced it.
  *
- * The record layout is plugin/jitdump-format.h's, the one the plugin reads,
+ * The record layout is plugin/jit/jitdump-format.h's, the one the plugin reads,
  * written in this host's byte order.
  */
 
@@ -33,7 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../plugin/jitdump-format.h"
+#include "../../plugin/jit/jitdump-format.h"
 
 /*
  * The jitted code, hand-written.  It lives in .rodata (not executable in this

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../plugin/jitdump-format.h"
+#include "../../plugin/jit/jitdump-format.h"
 
 static uint64_t now_ns(void)
 {

@@ -27,7 +27,7 @@
 
 #include <linux/perf_event.h>
 
-#include "elfsyms.h"
+#include "symbols/elfsyms.h"
 
 #define REC_SAMPLE 9
 #define REC_MMAP2 10

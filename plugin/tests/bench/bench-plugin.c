@@ -18,8 +18,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "codemap.h"
-#include "jitdump.h"
+#include "jit/codemap.h"
+#include "jit/jitdump.h"
 #include "../jitdump-writer.h"
 
 static double now(void)

@@ -20,8 +20,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "codemap.h"
-#include "jitdump.h"
+#include "jit/codemap.h"
+#include "jit/jitdump.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "perfdata.h"
+#include "perf/perfdata.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

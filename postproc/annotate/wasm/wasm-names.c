@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 #include "wasm-read.h"
 
 /* wasmprinter's group names, used in synthetic identifiers "#local3 x". */

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 #include "wasm-read.h"
 
 int wasm_read__fail(struct ps *ps, const uint8_t *at, int rc, const char *fmt, ...)

@@ -9,7 +9,7 @@
 #include "render/graph/change-scale.h"
 #include "html-page.h"
 #include "lib/html.h"
-#include "../plugin/utf8.h"
+#include "../plugin/lib/utf8.h"
 
 /* html_css, html_js: assets/page.css and page.js, built in by
  * scripts/embed-text. */

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "stream/stream.h"
-#include "../../../plugin/stream-writer.h"
+#include "../../../plugin/emit/stream-writer.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

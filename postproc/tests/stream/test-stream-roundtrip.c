@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * The stream from the writer's side to the reader's: sections written by the
- * plugin's stream writer (plugin/stream-writer.c) and read back by postproc's
+ * plugin's stream writer (plugin/emit/stream-writer.c) and read back by postproc's
  * reader (postproc/stream/stream.c) must give back every field, string and byte the
  * writer was handed, and two sections of one recording must merge into the
  * objects of one. The expected values are the inputs themselves.
@@ -17,7 +17,7 @@
 #include <cmocka.h>
 
 #include "stream/stream.h"
-#include "../../../plugin/stream-writer.h"
+#include "../../../plugin/emit/stream-writer.h"
 
 /* Every byte 0x01..0xff in a name, to check escaping both ways. */
 static char every_byte[256];

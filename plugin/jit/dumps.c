@@ -1,0 +1,547 @@
+// SPDX-License-Identifier: MIT
+/* The set of jitdump files the plugin reads (see dumps.h). */
+#include <errno.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "dumps.h"
+#include "../perf/perfdata.h"
+
+int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg)
+{
+	memset(d, 0, sizeof(*d));
+	d->warn = warn;
+	d->warn_arg = warn_arg;
+	d->map = codemap__new();
+	return d->map ? 0 : -ENOMEM;
+}
+
+void dumps__release(struct dumps *d)
+{
+	for (size_t i = 0; i < d->nr; i++)
+		jitdump__close(d->files[i].jd);
+	for (size_t i = 0; i < d->dirs_nr; i++)
+		free(d->dirs[i]);
+	for (size_t i = 0; i < d->seen_nr; i++)
+		free(d->seen[i]);
+	free(d->files);
+	free(d->tried.slots);
+	free(d->marked.slots);
+	codemap__free(d->map);
+	memset(d, 0, sizeof(*d));
+}
+
+/* Whether directories a and b are one (the same name, or device and inode). */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !strcmp(a, b) || (!stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+				 sa.st_ino == sb.st_ino);
+}
+
+void dumps__add_dir(struct dumps *d, const char *dir)
+{
+	if (d->dirs_nr == sizeof(d->dirs) / sizeof(d->dirs[0]))
+		return;
+	for (size_t i = 0; i < d->dirs_nr; i++)
+		if (same_dir(d->dirs[i], dir))
+			return;
+	d->dirs[d->dirs_nr] = strdup(dir);
+	if (d->dirs[d->dirs_nr])
+		d->dirs_nr++;
+}
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/* dir/name into buf (no doubled slash after "/"); false when it does not fit. */
+static bool join(char *buf, size_t len, const char *dir, const char *name)
+{
+	size_t n = strlen(dir);
+
+	return snprintf(buf, len, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name) < (int)len;
+}
+
+/* Whether paths a and b name one place: the same string, or the same file
+ * name in one directory reached two ways. */
+static bool same_place(const char *a, const char *b)
+{
+	const char *ba = base_name(a), *bb = base_name(b);
+	char da[4096], db[4096];
+
+	if (!strcmp(a, b))
+		return true;
+	if (strcmp(ba, bb) || (size_t)(ba - a) >= sizeof(da) || (size_t)(bb - b) >= sizeof(db))
+		return false;
+	snprintf(da, sizeof(da), "%.*s", (int)(ba - a), a);
+	snprintf(db, sizeof(db), "%.*s", (int)(bb - b), b);
+	return same_dir(*da ? da : ".", *db ? db : ".");
+}
+
+/* Whether path was searched already (listed in d->searched). */
+static bool searched_before(const struct dumps *d, const char *path)
+{
+	for (size_t i = 0; i < d->seen_nr; i++)
+		if (same_place(d->seen[i], path))
+			return true;
+	return false;
+}
+
+/* Remember that path is searched (once listed it is not searched again). */
+static void seen(struct dumps *d, const char *path)
+{
+	if (d->seen_nr < sizeof(d->seen) / sizeof(d->seen[0]) && (d->seen[d->seen_nr] = strdup(path)))
+		d->seen_nr++;
+}
+
+__attribute__((format(printf, 2, 3)))
+static void note_searched(struct dumps *d, const char *fmt, ...)
+{
+	va_list ap;
+	size_t room = sizeof(d->searched) - d->searched_len;
+
+	if (room <= 1)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(d->searched + d->searched_len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		d->searched_len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+static size_t index_new_loads(struct dumps *d, struct dump_file *f, size_t file_idx)
+{
+	size_t added = 0;
+
+	for (; f->indexed < f->jd->nr; f->indexed++) {
+		const struct jitdump_load *l = &f->jd->loads[f->indexed];
+
+		if (codemap__add(d->map, f->pid, l->code_addr, l->code_size, l->timestamp,
+				 (uint32_t)file_idx, f->indexed) < 0)
+			break;
+		added++;
+	}
+	return added;
+}
+
+static bool already_open(const struct dumps *d, const struct stat *st)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		struct stat o;
+
+		if (!fstat(d->files[i].jd->fd, &o) && o.st_dev == st->st_dev && o.st_ino == st->st_ino)
+			return true;
+	}
+	return false;
+}
+
+/* open_one's result for a path that is there but is no regular file. */
+#define NOT_A_FILE (-EISDIR)
+/* ... and for a dump whose header pid is not its name's. */
+#define FOREIGN (-ESRCH)
+
+/* What open_one's result says about a searched path, for the hint. */
+static const char *outcome(int ret)
+{
+	static char buf[96];
+
+	switch (ret) {
+	case 0:
+		return "";
+	case -ENOENT:
+		return " (not found)";
+	case NOT_A_FILE:
+		return " (not a regular file)";
+	case FOREIGN:
+		return " (another process's dump)";
+	default:
+		snprintf(buf, sizeof(buf), " (%s)", strerror(-ret));
+		return buf;
+	}
+}
+
+/* The pid in a jit-<pid>.dump basename, or 0. */
+static uint32_t name_pid(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	uint64_t v = 0;
+	size_t n, i;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n < 10 || strncmp(b, "jit-", 4) || strcmp(b + n - 5, ".dump"))
+		return 0;
+	for (i = 4; i < n - 5; i++) {
+		if (b[i] < '0' || b[i] > '9' || v > UINT32_MAX)
+			return 0;
+		v = v * 10 + (uint64_t)(b[i] - '0');
+	}
+	return v <= UINT32_MAX ? (uint32_t)v : 0;
+}
+
+/*
+ * Open path as a dump of host pid (0: the header's). explicit: the user named
+ * it, so a header pid other than the name's is only warned about.
+ */
+static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explicit)
+{
+	struct stat st;
+	char err[512];
+
+	/* stat never blocks; opening a FIFO would wait for a writer forever. */
+	if (stat(path, &st) < 0)
+		return -errno;
+	if (!S_ISREG(st.st_mode)) {
+		d->warn(d->warn_arg, "%s: not a regular file; not read as a jitdump", path);
+		return NOT_A_FILE;
+	}
+	if (already_open(d, &st))
+		return 0;
+	if (d->nr == d->alloc) {
+		size_t alloc = d->alloc ? d->alloc * 2 : 8;
+		struct dump_file *files = reallocarray(d->files, alloc, sizeof(*files));
+
+		if (!files)
+			return -ENOMEM;
+		d->files = files;
+		d->alloc = alloc;
+	}
+
+	struct jitdump *jd;
+	int ret = jitdump__open(&jd, path, err, sizeof(err));
+
+	if (ret < 0) {
+		d->warn(d->warn_arg, "%s", err);
+		return ret;
+	}
+	/* A JIT names its dump after the pid it writes in the header (both in its
+	 * own pid namespace): a mismatch is another process's dump renamed or
+	 * copied here, whose code would take this process's samples. */
+	uint32_t np = name_pid(path);
+
+	if (np && jd->pid != np) {
+		if (!explicit) {
+			d->warn(d->warn_arg, "%s: its header says pid %u, not %u: another process's dump; not used",
+				path, jd->pid, np);
+			jitdump__close(jd);
+			return FOREIGN;
+		}
+		d->warn(d->warn_arg, "%s: its header says pid %u, not %u as its name does (used as given)",
+			path, jd->pid, np);
+	}
+	struct dump_file *f = &d->files[d->nr];
+
+	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size };
+	if (jd->error) {
+		d->warn(d->warn_arg, "%s (the loads before it are used)", jd->error_msg);
+		f->failed = true;
+	}
+	d->nr++;
+	index_new_loads(d, f, d->nr - 1);
+	return 0;
+}
+
+/* Insert pid; true if it was not there (false also when out of memory). */
+static bool pidset_insert(struct pidset *s, uint32_t pid)
+{
+	if ((s->nr + 1) * 2 > (s->slots ? s->mask + 1 : 0)) {
+		size_t cap = s->slots ? (s->mask + 1) * 2 : 64;
+		uint32_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return false;
+		for (size_t i = 0; s->slots && i <= s->mask; i++) {
+			size_t h = s->slots[i] & (cap - 1);
+
+			if (!s->slots[i])
+				continue;
+			while (t[h])
+				h = (h + 1) & (cap - 1);
+			t[h] = s->slots[i];
+		}
+		free(s->slots);
+		s->slots = t;
+		s->mask = cap - 1;
+	}
+	size_t h = pid & s->mask;
+
+	for (; s->slots[h]; h = (h + 1) & s->mask)
+		if (s->slots[h] == pid)
+			return false;
+	s->slots[h] = pid;
+	s->nr++;
+	return true;
+}
+
+static bool pidset_has(const struct pidset *s, uint32_t pid)
+{
+	if (!s->slots)
+		return false;
+	for (size_t h = pid & s->mask; s->slots[h]; h = (h + 1) & s->mask)
+		if (s->slots[h] == pid)
+			return true;
+	return false;
+}
+
+int dumps__add(struct dumps *d, const char *path, uint32_t pid)
+{
+	int ret = open_one(d, path, pid, false), first = ret;
+
+	if (pid)
+		pidset_insert(&d->marked, pid);
+	if (!searched_before(d, path))
+		note_searched(d, "  %s%s\n", path, outcome(ret));
+	seen(d, path);
+	if (!ret || ret == -ENOMEM)
+		return ret;
+	/* The recording may have moved since: look for the same file name elsewhere. */
+	for (size_t i = 0; i < d->dirs_nr; i++) {
+		char alt[4096];
+
+		if (!join(alt, sizeof(alt), d->dirs[i], base_name(path)) || searched_before(d, alt))
+			continue;
+		ret = open_one(d, alt, pid, false);
+		note_searched(d, "  %s%s\n", alt, outcome(ret));
+		seen(d, alt);
+		if (!ret) {
+			d->warn(d->warn_arg, "jitdump %s named in perf.data %s; using %s instead",
+				path, first == -ENOENT ? "is gone" : "cannot be used", alt);
+			return 0;
+		}
+		if (ret == -ENOMEM)
+			return ret;
+	}
+	d->warn(d->warn_arg, "jitdump %s named in perf.data%s (also looked in the fallback directories)",
+		path, first == -ENOENT ? " not found" : outcome(first));
+	return first;
+}
+
+int dumps__add_explicit(struct dumps *d, const char *path)
+{
+	int ret = open_one(d, path, 0, true);
+
+	if (!searched_before(d, path))
+		note_searched(d, "  %s%s\n", path, outcome(ret));
+	seen(d, path);
+	return ret;
+}
+
+void dumps__markers_known(struct dumps *d)
+{
+	d->markers_known = true;
+}
+
+void dumps__try_pid(struct dumps *d, uint32_t pid)
+{
+	/* pid 0 (the idle task, or unknown) never writes a jitdump. */
+	if (!pid || !pidset_insert(&d->tried, pid))
+		return;
+	for (size_t i = 0; i < d->nr; i++)
+		if (d->files[i].pid == pid)
+			return;
+	size_t searched = 0;
+
+	for (size_t i = 0; i < d->dirs_nr; i++) {
+		char path[4096], name[32];
+		struct stat st;
+
+		snprintf(name, sizeof(name), "jit-%u.dump", pid);
+		/* Listed already (perf.data's marker named the same file): not again. */
+		if (!join(path, sizeof(path), d->dirs[i], name) || searched_before(d, path))
+			continue;
+		if (d->markers_known && !pidset_has(&d->marked, pid)) {
+			/* Said only when such a file is there to be mistaken for this pid's. */
+			if (!stat(path, &st)) {
+				note_searched(d, "  %s (not used: perf.data records no jitdump of pid %u)\n",
+					      path, pid);
+				d->warn(d->warn_arg, "%s not used: perf.data records no jitdump mapping of "
+					"pid %u, so the file is another process's (--dlarg jitdump=FILE uses it anyway)",
+					path, pid);
+			}
+			continue;
+		}
+		int ret = open_one(d, path, pid, false);
+
+		if (ret != -ENOENT) {
+			note_searched(d, "  %s%s\n", path, outcome(ret));
+			seen(d, path);
+		} else {
+			searched++;
+		}
+		if (!ret) {
+			d->warn(d->warn_arg, "pid %u: using %s, found by its name%s", pid, path,
+				d->markers_known ? "" : " (the jitdump paths perf.data records are not known)");
+			return;
+		}
+		if (ret == -ENOMEM)
+			return;
+	}
+	if (searched && (!d->markers_known || pidset_has(&d->marked, pid)))
+		note_searched(d, "  jit-%u.dump in %zu fallback director%s (not found)\n", pid,
+			      searched, searched == 1 ? "y" : "ies");
+}
+
+size_t dumps__refresh(struct dumps *d)
+{
+	size_t added = 0;
+
+	for (size_t i = 0; i < d->nr; i++) {
+		struct dump_file *f = &d->files[i];
+		struct stat st;
+		char err[512];
+
+		if (f->failed || fstat(f->jd->fd, &st) < 0 || (uint64_t)st.st_size == f->size_seen)
+			continue;
+		f->size_seen = (uint64_t)st.st_size;
+		int ret = jitdump__update(f->jd, err, sizeof(err));
+
+		if (ret == -EINVAL) {
+			d->warn(d->warn_arg, "%s (the loads before it are used)", err);
+			f->failed = true;
+		}
+		added += index_new_loads(d, f, i);
+	}
+	return added;
+}
+
+/* The walk's callbacks: the dumps' markers, and whatever else shares the walk. */
+struct shared_walk {
+	struct dumps *d;
+	const struct perfdata_visitor *also;
+};
+
+static int on_marker(void *arg, uint32_t pid, const char *path)
+{
+	dumps__add(((struct shared_walk *)arg)->d, path, pid);
+	return 0;
+}
+
+static int on_mmap(void *arg, const struct perfdata_mmap *m)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->mmap ? v->mmap(v->arg, m) : 0;
+}
+
+static int on_task(void *arg, const struct perfdata_task *t)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->task ? v->task(v->arg, t) : 0;
+}
+
+static int on_build_id(void *arg, const struct perfdata_build_id *b)
+{
+	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
+
+	return v->build_id ? v->build_id(v->arg, b) : 0;
+}
+
+void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
+		     const char *const *named, size_t named_nr, struct dumps_walk *walk)
+{
+	char err[512];
+	char cwd[PATH_MAX];
+
+	if (jitdir)
+		dumps__add_dir(d, jitdir);
+	if (perf_data && strcmp(perf_data, "-")) {
+		char *copy = strdup(perf_data);
+
+		if (copy) {
+			dumps__add_dir(d, dirname(copy));
+			free(copy);
+		}
+	}
+	if (getcwd(cwd, sizeof(cwd)))
+		dumps__add_dir(d, cwd);
+
+	if (!live) {
+		struct perfdata_scan_stats st = { 0 };
+		struct shared_walk sw = { d, walk && walk->also ? walk->also : &(struct perfdata_visitor){ 0 } };
+		struct perfdata_visitor v = {
+			.jitdump = on_marker, .mmap = walk && walk->also ? on_mmap : NULL,
+			.task = walk && walk->also ? on_task : NULL,
+			.build_id = walk && walk->also ? on_build_id : NULL, .arg = &sw,
+		};
+		int ret = perfdata__walk(perf_data, &v, &st, err, sizeof(err));
+
+		if (walk) {
+			walk->walked = true;
+			walk->ret = ret;
+			walk->st = st;
+		}
+		if (ret < 0)
+			d->warn(d->warn_arg, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
+		else if (st.compressed_failed)
+			d->warn(d->warn_arg, "%s: %" PRIu64 " compressed records could not be read; "
+				"jitdump markers in them were missed", perf_data, st.compressed_failed);
+		else
+			/* Every dump of the recording is known: another pid's file is not one. */
+			dumps__markers_known(d);
+	}
+	for (size_t i = 0; i < named_nr; i++) {
+		int ret = dumps__add_explicit(d, named[i]);
+
+		if (ret == -ENOENT)
+			d->warn(d->warn_arg, "--dlarg jitdump=%s: no such file", named[i]);
+	}
+}
+
+void dumps__warn_unfinished(struct dumps *d)
+{
+	for (size_t i = 0; i < d->nr; i++) {
+		const struct dump_file *f = &d->files[i];
+		uint64_t tail = jitdump__tail_bytes(f->jd);
+
+		/* A header whose total_size runs past the file's end is no truncated record. */
+		if (f->jd->parsed_off < f->jd->header_size && !f->failed)
+			d->warn(d->warn_arg, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%"
+				PRIu64 " bytes): no record was read", f->jd->path, f->jd->header_size,
+				f->jd->file_size);
+		/* A corrupt record was already reported; what follows it is not a truncation. */
+		else if (tail && !f->failed)
+			d->warn(d->warn_arg, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64
+				" bytes); the dump was truncated", f->jd->path, f->jd->parsed_off, tail);
+		if (f->jd->unknown_records)
+			d->warn(d->warn_arg, "%s: skipped %zu records of unknown type", f->jd->path,
+				f->jd->unknown_records);
+		if (f->jd->orphan_moves)
+			d->warn(d->warn_arg, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
+				f->jd->path, f->jd->orphan_moves);
+	}
+}
+
+const char *dumps__status(const struct dump_file *f)
+{
+	if (f->failed)
+		return "corrupt";
+	if (f->jd->parsed_off < f->jd->header_size)
+		return "header-past-end";
+	return jitdump__tail_bytes(f->jd) ? "truncated" : "ok";
+}
+
+const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file)
+{
+	const struct codemap_entry *e = codemap__entry(d->map, map_id);
+
+	if (!e || e->owner >= d->nr)
+		return NULL;
+	const struct dump_file *f = &d->files[e->owner];
+
+	if (file)
+		*file = f;
+	return e->owner_idx < f->jd->nr ? &f->jd->loads[e->owner_idx] : NULL;
+}

@@ -4,14 +4,11 @@
  * object and offset (JIT code through the process's jitdump, time-aware;
  * other code through perf's symbols) and writes the annotated stream
  * (plugin/STREAM.md) when perf is done. What each step relies on is in
- * plugin/JITDUMP.md; the steps themselves are in their own files:
- *   options.c        the --dlarg options
- *   perf-cmdline.c   what perf's own command line says (its input, its filters)
- *   dumps.c          finding and reading the jitdumps (jitdump.c, perfdata.c)
- *   classify.c       which class, object and offset each sample counts for (a verdict)
- *   session.c            the run's state, events, accounting of verdicts and warnings
- *   pending.c        samples held back in live (pipe) mode
- *   output.c         out=FILE, and writing the stream (stream-section.c, stream-writer.c)
+ * plugin/JITDUMP.md and plugin/NATIVE.md. This file only wires the rooms
+ * (plugin/layers.mk says what each holds), each of which owns its state: a
+ * sample passes down one line, its event (sample/events), its verdict
+ * (sample/classify, which asks jit/ and native/), its count
+ * (sample/account); at the end the stream section goes out (emit/).
  *
  * perf owns the process: nothing here aborts or returns a negative value
  * from a filter callback. Every sample is dropped (return 1) so perf prints
@@ -29,13 +26,19 @@
 
 #include <perf/perf_dlfilter.h>
 
-#include "sample/classify.h"
+#include "emit/output.h"
 #include "jit/dumps.h"
 #include "lib/message.h"
+#include "lib/warnings.h"
+#include "native/natives.h"
+#include "native/resolve.h"
 #include "perf/options.h"
-#include "emit/output.h"
 #include "perf/perf-cmdline.h"
-#include "sample/session.h"
+#include "perf/perfdata-fanout.h"
+#include "sample/account.h"
+#include "sample/classify.h"
+#include "sample/events.h"
+#include "sample/explain.h"
 
 #define HB_EXPORT __attribute__((visibility("default")))
 
@@ -49,6 +52,58 @@ enum {
 	EXIT_USAGE = 2,		/* bad --dlarg */
 };
 
+/* One perf script run: each room's state, wired here. */
+struct run {
+	bool started;		/* start() succeeded: stop() writes the stream */
+	struct options opts;
+	char *perf_data;	/* the recording perf reads; "-" for a pipe */
+	bool live;		/* ... a pipe: the dumps may still be growing */
+	bool defer;		/* perf filters samples itself: classify only what it keeps */
+	bool symfs;		/* perf script --symfs: natives go through perf's resolution */
+	struct warnings warnings;
+	struct events events;
+	struct dumps dumps;
+	struct natives natives;
+	struct resolve resolve;	/* native samples resolved without perf's symbols */
+	struct classify classify;
+	struct account account;
+	struct output out;
+};
+
+static void run__free(struct run *r)
+{
+	if (!r)
+		return;
+	output__release(&r->out);
+	account__release(&r->account);
+	classify__release(&r->classify);
+	resolve__release(&r->resolve);
+	natives__release(&r->natives);
+	dumps__release(&r->dumps);
+	events__release(&r->events);
+	warnings__release(&r->warnings);
+	options__release(&r->opts);
+	free(r->perf_data);
+	free(r);
+}
+
+static struct run *run__new(void)
+{
+	struct run *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	events__init(&r->events, &perf_dlfilter_fns, &r->warnings);
+	natives__init(&r->natives);
+	resolve__init(&r->resolve);
+	output__init(&r->out, NULL, "-", NULL);
+	if (dumps__init(&r->dumps, &r->warnings) < 0 || account__init(&r->account, &r->events, &r->warnings) < 0) {
+		run__free(r);
+		return NULL;
+	}
+	return r;
+}
+
 /* End the run with status (see the top of this file). */
 static void __attribute__((noreturn)) end_run(int status)
 {
@@ -59,37 +114,65 @@ static void __attribute__((noreturn)) end_run(int status)
 /* The recording perf reads: --dlarg perf-data, else perf's -i, else what
  * perf script reads without one (a pipe on standard input, or perf.data).
  * Also learns whether perf filters samples itself. 0 or -ENOMEM. */
-static int find_input(struct session *session)
+static int find_input(struct run *r)
 {
 	struct perf_cmdline cmd;
 	const char *input;
 
 	if (perf_cmdline__read(&cmd) < 0)
 		return -ENOMEM;
-	session->defer = cmd.filters;
-	session->symfs = cmd.symfs;
-	input = session->opts.perf_data ? session->opts.perf_data :
+	r->defer = cmd.filters;
+	r->symfs = cmd.symfs;
+	input = r->opts.perf_data ? r->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
-	session->perf_data = strdup(input);
+	r->perf_data = strdup(input);
 	perf_cmdline__release(&cmd);
-	if (!session->perf_data)
+	if (!r->perf_data)
 		return -ENOMEM;
-	session->classify.live = !strcmp(session->perf_data, "-");
+	r->live = !strcmp(r->perf_data, "-");
 	return 0;
+}
+
+/* Find the jitdumps and the recording's maps in one walk of perf.data (not
+ * of a pipe: perf reads it), and decide whether natives are resolved here. */
+static void read_recording(struct run *r)
+{
+	struct perfdata_scan_stats st = { 0 };
+	struct perfdata_visitor jit = { 0 }, maps = { 0 };
+	struct perfdata_fanout readers = { 0 };
+	int ret = 0;
+
+	dumps__add_fallback_dirs(&r->dumps, r->opts.jitdir, r->perf_data);
+	if (!r->live) {
+		char err[512] = "";
+		struct perfdata_visitor v;
+
+		dumps__visitor(&r->dumps, &jit);
+		resolve__visitor(&r->resolve, &maps);
+		perfdata_fanout__add(&readers, &jit);
+		perfdata_fanout__add(&readers, &maps);
+		v = perfdata_fanout__visitor(&readers);
+		ret = perfdata__walk(r->perf_data, &v, &st, err, sizeof(err));
+		dumps__walked(&r->dumps, r->perf_data, ret, &st, err);
+	}
+	dumps__add_named(&r->dumps, r->opts.jitdumps, r->opts.jitdumps_nr);
+	resolve__ready(&r->resolve, ret, &st,
+		       r->live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
+		       r->symfs ? "perf script --symfs reads the files from another root" : NULL);
 }
 
 HB_EXPORT int start(void **data, void *ctx)
 {
 	int argc = 0;
 	char **argv = perf_dlfilter_fns.args ? perf_dlfilter_fns.args(ctx, &argc) : NULL;
-	struct session *session = session__new(&perf_dlfilter_fns);
+	struct run *r = run__new();
 	const char *bad;
 
-	/* On failure perf still calls stop(), which frees run. */
-	*data = session;
-	if (!session)
+	/* On failure perf still calls stop(), which frees r. */
+	*data = r;
+	if (!r)
 		return -ENOMEM;
-	switch (options__parse(&session->opts, argc, argv, &bad)) {
+	switch (options__parse(&r->opts, argc, argv, &bad)) {
 	case OPTIONS_OK:
 		break;
 	case OPTIONS_HELP:
@@ -102,105 +185,79 @@ HB_EXPORT int start(void **data, void *ctx)
 	default:
 		return -ENOMEM;
 	}
-	if (find_input(session) < 0)
+	if (find_input(r) < 0)
 		return -ENOMEM;
-	session->progress = isatty(STDERR_FILENO);
-	/* One walk of perf.data: the jitdump markers, and the maps natives are resolved by. */
-	struct perfdata_visitor maps_visitor;
-	struct dumps_walk walk = { .also = &maps_visitor };
-
-	resolve__visitor(&session->resolve, &maps_visitor);
-	dumps__discover(&session->dumps, session->perf_data, session->classify.live, session->opts.jitdir,
-			session->opts.jitdumps, session->opts.jitdumps_nr, &walk);
-	resolve__ready(&session->resolve, walk.ret, &walk.st,
-		       session->classify.live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
-		       session->symfs ? "perf script --symfs reads the files from another root" : NULL);
-	if (output__open(session) < 0)
+	r->account.progress = isatty(STDERR_FILENO);
+	read_recording(r);
+	classify__init(&r->classify, &perf_dlfilter_fns, &r->dumps, &r->natives, &r->resolve, r->opts.jit_only);
+	r->classify.live = r->live;
+	output__init(&r->out, r->opts.out_path, r->perf_data, &r->dumps);
+	if (output__open(&r->out) < 0)
 		end_run(EXIT_OUTPUT);
-	session->started = true;
+	r->started = true;
 	return 0;
 }
 
 HB_EXPORT int filter_event_early(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
-	struct session *session = data;
+	struct run *r = data;
 
-	if (!session || session->defer)
+	if (!r || r->defer)
 		return 0;
-	uint32_t ev = session__event(session, sample->event, ctx);
+	uint32_t ev = events__id(&r->events, sample->event, ctx);
 	struct classify_verdict v;
 
-	session__account(session, ev, HB_CLASS_ALL, sample->period);
+	account__count(&r->account, ev, HB_CLASS_ALL, sample->period);
 	/* Returning 0 asks perf to resolve symbols and call filter_event. */
-	if (!classify__early(&session->classify, sample, session->events[ev].time_aware, &v))
+	if (!classify__early(&r->classify, sample, r->events.v[ev].time_aware, &v))
 		return 0;
-	session__settle(session, ev, sample, &v);
+	account__settle(&r->account, ev, sample, &v);
 	return 1;
 }
 
 HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample, void *ctx)
 {
-	struct session *session = data;
+	struct run *r = data;
 
-	if (!session)
+	if (!r)
 		return 1;
-	uint32_t ev = session__event(session, sample->event, ctx);
+	uint32_t ev = events__id(&r->events, sample->event, ctx);
 	struct classify_verdict v;
 
 	/* perf has applied its own filters: this sample is one the user asked for. */
-	if (session->defer)
-		session__account(session, ev, HB_CLASS_ALL, sample->period);
-	if (!session->defer || !classify__early(&session->classify, sample, session->events[ev].time_aware, &v))
-		v = classify__resolved(&session->classify, sample, ctx);
-	session__settle(session, ev, sample, &v);
+	if (r->defer)
+		account__count(&r->account, ev, HB_CLASS_ALL, sample->period);
+	if (!r->defer || !classify__early(&r->classify, sample, r->events.v[ev].time_aware, &v))
+		v = classify__resolved(&r->classify, sample, ctx);
+	account__settle(&r->account, ev, sample, &v);
 	return 1;
-}
-
-/* A file with samples no symbol or FDE covers: say so, and why (the report's
- * notes name the files whose functions only FDEs named). */
-static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
-{
-	if (st->no_symbol)
-		session__warn(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
-			  st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
-}
-
-/* What the plugin's own resolution of natives left to perf, and what it lacked. */
-static void explain_natives(struct session *session)
-{
-	if (session->opts.stats)
-		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
-			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", session->resolve.maps.files_nr,
-			session->resolve.files_indexed, session->resolve.symbols_indexed, resolve__memory(&session->resolve) / 1024,
-			session->resolve.pmaps_nr, session->resolve.deferred);
-	if (session->resolve.deferred)
-		session__warn(session, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", session->resolve.deferred,
-			  session->resolve.deferred == 1 ? "" : "s", session->resolve.usable ? "" : ": ",
-			  session->resolve.usable ? " (guest or unknown cpumode)" : session->resolve.why_not);
-	resolve__files_without_symbols(&session->resolve, warn_no_symbols, session);
 }
 
 HB_EXPORT int stop(void *data, void *ctx)
 {
-	struct session *session = data;
+	struct run *r = data;
 
-	if (!session)
+	if (!r)
 		return 0;
 	/* start() failed: perf still calls stop; there is nothing to report. */
-	if (!session->started) {
-		session__free(session);
+	if (!r->started) {
+		run__free(r);
 		return 0;
 	}
-	session__end_progress(session);
+	account__end_progress(&r->account);
 	/* The dumps are as complete as they will get. */
-	dumps__refresh(&session->dumps);
-	session__place_held(session);
-	dumps__warn_unfinished(&session->dumps);
-	session__explain_unresolved(session);
-	explain_natives(session);
-	int ret = output__write(session);
+	dumps__refresh(&r->dumps);
+	account__place_held(&r->account, &r->classify);
+	dumps__warn_unfinished(&r->dumps);
+	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
+	explain__natives(&r->resolve, r->opts.stats, &r->warnings);
+	int ret = output__write(&r->out, &(struct stream_section_inputs){
+		.account = &r->account, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
+		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,
+		.perf_data = r->perf_data,
+	});
 
-	session__free(session);
+	run__free(r);
 	/* perf ignores stop()'s return value: a lost stream must still fail the run. */
 	if (ret < 0)
 		end_run(EXIT_OUTPUT);

@@ -12,8 +12,6 @@
 
 #include "../lib/message.h"
 #include "output.h"
-#include "../sample/session.h"
-#include "stream-section.h"
 
 static bool same_file(const struct stat *a, const struct stat *b)
 {
@@ -21,24 +19,24 @@ static bool same_file(const struct stat *a, const struct stat *b)
 }
 
 /* Why out=FILE (whose stat is st) may not be written, or NULL. */
-static const char *input_named(const struct session *session, const struct stat *st)
+static const char *input_named(const struct output *o, const struct stat *st)
 {
 	static char why[PATH_MAX + 64];
 	struct stat in;
 
-	if (strcmp(session->perf_data, "-") && !stat(session->perf_data, &in)) {
+	if (strcmp(o->perf_data, "-") && !stat(o->perf_data, &in)) {
 		if (same_file(&in, st))
 			return "the input perf.data";
 		/* perf record --threads writes a directory whose perf.data is DIR/data. */
-		snprintf(why, sizeof(why), "%s/data", session->perf_data);
+		snprintf(why, sizeof(why), "%s/data", o->perf_data);
 		if (S_ISDIR(in.st_mode) && !stat(why, &in) && same_file(&in, st))
 			return "the input perf.data";
 	}
 	if (!fstat(STDIN_FILENO, &in) && S_ISREG(in.st_mode) && same_file(&in, st))
 		return "perf's standard input";
-	for (size_t i = 0; i < session->dumps.nr; i++) {
-		if (!fstat(session->dumps.files[i].jd->fd, &in) && same_file(&in, st)) {
-			snprintf(why, sizeof(why), "the jitdump %s", session->dumps.files[i].jd->path);
+	for (size_t i = 0; o->dumps && i < o->dumps->nr; i++) {
+		if (!fstat(o->dumps->files[i].jd->fd, &in) && same_file(&in, st)) {
+			snprintf(why, sizeof(why), "the jitdump %s", o->dumps->files[i].jd->path);
 			return why;
 		}
 	}
@@ -103,28 +101,40 @@ static int refused(const char *path, const char *why)
 }
 
 /* out=path is refused when it is an input: 0, or -1 after saying so. */
-static int refuse_input(const struct session *session, const char *path)
+static int refuse_input(const struct output *o, const char *path)
 {
 	struct stat st;
 	const char *why;
 
-	if (stat(path, &st) || !(why = input_named(session, &st)))
+	if (stat(path, &st) || !(why = input_named(o, &st)))
 		return 0;
 	return refused(path, why);
 }
 
-int output__open(struct session *session)
+void output__init(struct output *o, const char *path, const char *perf_data, const struct dumps *dumps)
 {
-	const char *path = session->opts.out_path, *why;
+	*o = (struct output){ .path = path, .perf_data = perf_data, .dumps = dumps, .fd = -1 };
+}
+
+void output__release(struct output *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+}
+
+int output__open(struct output *o)
+{
+	const char *path = o->path, *why;
 	char tmp[PATH_MAX];
 	struct stat st;
 	char *target;
 	int fd;
 
-	session->out_fd = -1;
+	output__release(o);
 	if (!path)
 		return 0;
-	if (refuse_input(session, path) < 0)
+	if (refuse_input(o, path) < 0)
 		return -1;
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		/* /dev/null, a FIFO, a terminal: written in place, as standard output. */
@@ -136,11 +146,11 @@ int output__open(struct session *session)
 			return -1;
 		}
 		/* Replaced meanwhile by a link to an input: still refused. */
-		if ((why = input_named(session, &st))) {
+		if ((why = input_named(o, &st))) {
 			close(fd);
 			return refused(path, why);
 		}
-		session->out_fd = fd;
+		o->fd = fd;
 		return 0;
 	}
 	/* A file is written only at the end; a missing directory or a forbidden one fails now. */
@@ -164,22 +174,22 @@ int output__open(struct session *session)
  * out=FILE: the stream goes to a new file beside it, renamed over it once
  * complete, so a run that fails leaves the earlier file as it was.
  */
-static FILE *open_file(struct session *session, char **target, char tmp[PATH_MAX])
+static FILE *open_file(struct output *o, char **target, char tmp[PATH_MAX])
 {
-	const char *path = session->opts.out_path;
+	const char *path = o->path;
 	FILE *f;
 	int fd;
 
-	if (session->out_fd >= 0) {
-		f = fdopen(session->out_fd, "w");
+	if (o->fd >= 0) {
+		f = fdopen(o->fd, "w");
 		if (f)
-			session->out_fd = -1;	/* f owns it now */
+			o->fd = -1;	/* f owns it now */
 		else
 			message__say("hotblocks: error: cannot write %s: %s\n", path, strerror(errno));
 		return f;
 	}
 	/* Made a link to an input since start(): still refused. */
-	if (refuse_input(session, path) < 0)
+	if (refuse_input(o, path) < 0)
 		return NULL;
 	*target = target_of(path);
 	fd = *target ? create_beside(*target, tmp) : -ENOMEM;
@@ -196,17 +206,17 @@ static FILE *open_file(struct session *session, char **target, char tmp[PATH_MAX
 	return f;
 }
 
-int output__write(struct session *session)
+int output__write(struct output *o, const struct stream_section_inputs *in)
 {
-	const char *path = session->opts.out_path;
+	const char *path = o->path;
 	char *target = NULL, tmp[PATH_MAX] = "";
 	struct stream_section s;
 	FILE *f = stdout;
-	int ret = stream_section__assemble(&s, session);
+	int ret = stream_section__assemble(&s, in);
 
 	if (ret < 0)
 		goto out;
-	if (path && !(f = open_file(session, &target, tmp))) {
+	if (path && !(f = open_file(o, &target, tmp))) {
 		ret = -EIO;
 		goto out;
 	}

@@ -8,19 +8,33 @@
  * written through), so a run that fails leaves the earlier file as it was;
  * what is not a regular file (/dev/null, a FIFO) is written in place.
  */
-#ifndef PLUGIN_OUTPUT_H
-#define PLUGIN_OUTPUT_H
+#ifndef PLUGIN_EMIT_OUTPUT_H
+#define PLUGIN_EMIT_OUTPUT_H
 
-struct session;
+#include "../jit/dumps.h"
+#include "stream-section.h"
+
+struct output {
+	const char *path;		/* borrowed: out=FILE; NULL: standard output */
+	const char *perf_data;		/* borrowed: the recording, "-" for a pipe */
+	const struct dumps *dumps;	/* borrowed: the jitdumps read, inputs too */
+	int fd;				/* out=FILE that is not a regular file, opened by output__open; else -1 */
+};
+
+/* The stream to path (NULL: standard output), never over perf_data or one
+ * of dumps' files; all must outlive o. */
+void output__init(struct output *o, const char *path, const char *perf_data, const struct dumps *dumps);
+void output__release(struct output *o);
 
 /* Check out=FILE, if one was given (one that is not a regular file is opened
- * into session->out_fd). 0, or -1 after printing the error (the run must end:
- * nothing it produced could be kept). Call it once the dumps are open: they
- * are inputs too. */
-int output__open(struct session *session);
+ * into o->fd). 0, or -1 after printing the error (the run must end: nothing
+ * it produced could be kept). Call it once the dumps are open: they are
+ * inputs too. */
+int output__open(struct output *o);
 
-/* Write the run's stream section. 0, or a negative errno after printing the
- * error (out of memory while assembling the section is not printed). */
-int output__write(struct session *session);
+/* Assemble the stream section of in and write it. 0, or a negative errno
+ * after printing the error (out of memory while assembling the section is
+ * not printed). */
+int output__write(struct output *o, const struct stream_section_inputs *in);
 
 #endif

@@ -9,10 +9,10 @@
 
 /* The object a count id names: a native symbol, or a jitdump load. false
  * when the id names no load (the code map only holds ids of loads read). */
-static bool describe(struct stream_writer_object *so, const struct session *session, uint32_t id)
+static bool describe(struct stream_writer_object *so, const struct stream_section_inputs *in, uint32_t id)
 {
 	if (id & NATIVE_ID_BIT) {
-		const struct native_obj *o = &session->natives.objs[id & ~NATIVE_ID_BIT];
+		const struct native_obj *o = &in->natives->objs[id & ~NATIVE_ID_BIT];
 
 		*so = (struct stream_writer_object){
 			.kind = o->cwasm ? HB_KIND_CWASM : HB_KIND_NATIVE, .id = id, .pid = o->pid,
@@ -22,7 +22,7 @@ static bool describe(struct stream_writer_object *so, const struct session *sess
 		};
 	} else {
 		const struct dump_file *df;
-		const struct jitdump_load *l = dumps__load(&session->dumps, id, &df);
+		const struct jitdump_load *l = dumps__load(in->dumps, id, &df);
 
 		if (!l)
 			return false;
@@ -70,15 +70,15 @@ static int cmp_map(const void *a, const void *b)
  * load of the dumps of the processes with objects, and the file mappings of
  * those processes (perf records the executable ones). pids: sorted.
  */
-static int add_targets(struct stream_section *s, const struct session *session, const uint32_t *pids,
+static int add_targets(struct stream_section *s, const struct stream_section_inputs *in, const uint32_t *pids,
 		       size_t npids)
 {
-	const struct mmaps *mm = session->resolve.usable ? &session->resolve.maps : NULL;
+	const struct mmaps *mm = in->maps;
 	size_t nl = 0, nm = 0;
 
 	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < session->dumps.nr; i++) {
-			const struct dump_file *df = &session->dumps.files[i];
+		for (size_t i = 0; i < in->dumps->nr; i++) {
+			const struct dump_file *df = &in->dumps->files[i];
 
 			if (!bsearch(&df->pid, pids, npids, sizeof(*pids), cmp_pid))
 				continue;
@@ -124,15 +124,15 @@ static int add_targets(struct stream_section *s, const struct session *session, 
 	return 0;
 }
 
-int stream_section__assemble(struct stream_section *s, const struct session *session)
+int stream_section__assemble(struct stream_section *s, const struct stream_section_inputs *in)
 {
 	uint32_t *pids = NULL;
 	size_t npids = 0;
 	size_t objs_alloc = 0;
 
 	memset(s, 0, sizeof(*s));
-	s->counts = tally__sorted(&session->counts, &s->counts_nr);
-	s->jitdumps = calloc(session->dumps.nr + 1, sizeof(*s->jitdumps));
+	s->counts = tally__sorted(&in->account->counts, &s->counts_nr);
+	s->jitdumps = calloc(in->dumps->nr + 1, sizeof(*s->jitdumps));
 	if ((!s->counts && s->counts_nr) || !s->jitdumps)
 		return -ENOMEM;
 	/* One object per distinct id in the (sorted) counts. */
@@ -146,7 +146,7 @@ int stream_section__assemble(struct stream_section *s, const struct session *ses
 		if (i && s->counts[i].obj == s->counts[i - 1].obj)
 			continue;
 		/* The writer drops the samples of an id that has no object. */
-		if (describe(&s->objs[s->objs_nr], session, s->counts[i].obj))
+		if (describe(&s->objs[s->objs_nr], in, s->counts[i].obj))
 			s->objs_nr++;
 	}
 	if (!(pids = malloc((s->objs_nr ? s->objs_nr : 1) * sizeof(*pids))))
@@ -155,26 +155,26 @@ int stream_section__assemble(struct stream_section *s, const struct session *ses
 		pids[npids++] = s->objs[i].pid;
 	if (npids)
 		qsort(pids, npids, sizeof(*pids), cmp_pid);
-	if (add_targets(s, session, pids, npids)) {
+	if (add_targets(s, in, pids, npids)) {
 		free(pids);
 		return -ENOMEM;
 	}
 	free(pids);
-	for (size_t i = 0; i < session->dumps.nr; i++) {
-		const struct dump_file *df = &session->dumps.files[i];
+	for (size_t i = 0; i < in->dumps->nr; i++) {
+		const struct dump_file *df = &in->dumps->files[i];
 
 		s->jitdumps[i] = (struct stream_writer_jitdump){
 			.path = df->jd->path, .pid = df->pid, .loads = df->jd->nr, .status = dumps__status(df),
 		};
 	}
-	for (size_t e = 0; e < session->events_nr; e++)
-		s->events[e] = session->events[e].name;
+	for (size_t e = 0; e < in->events->nr; e++)
+		s->events[e] = in->events->v[e].name;
 	s->header = (struct stream_writer_header){
-		.producer = HB_PRODUCER, .input = session->perf_data, .time_aware = session__time_aware(session),
-		.events = s->events, .events_nr = session->events_nr,
-		.totals = (const uint64_t(*)[HB_CLASS__NR][2])session->totals,
-		.jitdumps = s->jitdumps, .jitdumps_nr = session->dumps.nr,
-		.warnings = (const char *const *)session->warnings, .warnings_nr = session->warnings_nr,
+		.producer = HB_PRODUCER, .input = in->perf_data, .time_aware = events__time_aware(in->events),
+		.events = s->events, .events_nr = in->events->nr,
+		.totals = (const uint64_t(*)[HB_CLASS__NR][2])in->account->totals,
+		.jitdumps = s->jitdumps, .jitdumps_nr = in->dumps->nr,
+		.warnings = (const char *const *)in->warnings->kept, .warnings_nr = in->warnings->nr,
 		.loads = s->loads, .loads_nr = s->loads_nr, .maps = s->maps, .maps_nr = s->maps_nr,
 	};
 	return 0;

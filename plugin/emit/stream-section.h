@@ -1,14 +1,29 @@
 /* SPDX-License-Identifier: MIT */
-/* The stream section of a session, assembled from what it counted and read, for
+/* The stream section of a run, assembled from what it counted and read, for
  * stream_writer__write (STREAM.md). */
-#ifndef PLUGIN_STREAM_SECTION_H
-#define PLUGIN_STREAM_SECTION_H
+#ifndef PLUGIN_EMIT_STREAM_SECTION_H
+#define PLUGIN_EMIT_STREAM_SECTION_H
 
 #include <stddef.h>
 
-#include "../sample/tally.h"
-#include "../sample/session.h"
+#include "../jit/dumps.h"
+#include "../lib/warnings.h"
+#include "../native/mmaps.h"
+#include "../native/natives.h"
+#include "../sample/account.h"
+#include "../sample/events.h"
 #include "stream-writer.h"
+
+/* What a run's section is made of; all borrowed. */
+struct stream_section_inputs {
+	const struct account *account;	/* the counts and the class totals */
+	const struct events *events;
+	const struct dumps *dumps;	/* the JIT objects (code map ids) and the dumps' status */
+	const struct natives *natives;	/* the native objects (ids with NATIVE_ID_BIT) */
+	const struct mmaps *maps;	/* the recording's mappings; NULL when not read */
+	const struct warnings *warnings;
+	const char *perf_data;		/* the recording perf read, "-" for a pipe */
+};
 
 /* Names this plugin in the stream's `producer` record. */
 #define HB_PRODUCER "hotblocks.so/1"
@@ -29,9 +44,9 @@ struct stream_section {
 	size_t maps_nr;
 };
 
-/* Assemble s from session, which must outlive s (s borrows its strings and
- * code). 0 or -ENOMEM; release s either way. */
-int stream_section__assemble(struct stream_section *s, const struct session *session);
+/* Assemble s from in, whose parts must outlive s (s borrows their strings
+ * and code). 0 or -ENOMEM; release s either way. */
+int stream_section__assemble(struct stream_section *s, const struct stream_section_inputs *in);
 void stream_section__release(struct stream_section *s);
 
 #endif

@@ -9,16 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "dumps.h"
 #include "../perf/perfdata.h"
 
-int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg)
+/* Re-read growing dumps on a miss at most this often (ns). */
+#define REFRESH_INTERVAL_NS 1000000ULL
+
+int dumps__init(struct dumps *d, struct warnings *warnings)
 {
 	memset(d, 0, sizeof(*d));
-	d->warn = warn;
-	d->warn_arg = warn_arg;
+	d->warnings = warnings;
 	d->map = codemap__new();
 	return d->map ? 0 : -ENOMEM;
 }
@@ -204,7 +207,7 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explic
 	if (stat(path, &st) < 0)
 		return -errno;
 	if (!S_ISREG(st.st_mode)) {
-		d->warn(d->warn_arg, "%s: not a regular file; not read as a jitdump", path);
+		warnings__add(d->warnings, "%s: not a regular file; not read as a jitdump", path);
 		return NOT_A_FILE;
 	}
 	if (already_open(d, &st))
@@ -223,7 +226,7 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explic
 	int ret = jitdump__open(&jd, path, err, sizeof(err));
 
 	if (ret < 0) {
-		d->warn(d->warn_arg, "%s", err);
+		warnings__add(d->warnings, "%s", err);
 		return ret;
 	}
 	/* A JIT names its dump after the pid it writes in the header (both in its
@@ -233,19 +236,19 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explic
 
 	if (np && jd->pid != np) {
 		if (!explicit) {
-			d->warn(d->warn_arg, "%s: its header says pid %u, not %u: another process's dump; not used",
+			warnings__add(d->warnings, "%s: its header says pid %u, not %u: another process's dump; not used",
 				path, jd->pid, np);
 			jitdump__close(jd);
 			return FOREIGN;
 		}
-		d->warn(d->warn_arg, "%s: its header says pid %u, not %u as its name does (used as given)",
+		warnings__add(d->warnings, "%s: its header says pid %u, not %u as its name does (used as given)",
 			path, jd->pid, np);
 	}
 	struct dump_file *f = &d->files[d->nr];
 
 	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size };
 	if (jd->error) {
-		d->warn(d->warn_arg, "%s (the loads before it are used)", jd->error_msg);
+		warnings__add(d->warnings, "%s (the loads before it are used)", jd->error_msg);
 		f->failed = true;
 	}
 	d->nr++;
@@ -316,14 +319,14 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 		note_searched(d, "  %s%s\n", alt, outcome(ret));
 		seen(d, alt);
 		if (!ret) {
-			d->warn(d->warn_arg, "jitdump %s named in perf.data %s; using %s instead",
+			warnings__add(d->warnings, "jitdump %s named in perf.data %s; using %s instead",
 				path, first == -ENOENT ? "is gone" : "cannot be used", alt);
 			return 0;
 		}
 		if (ret == -ENOMEM)
 			return ret;
 	}
-	d->warn(d->warn_arg, "jitdump %s named in perf.data%s (also looked in the fallback directories)",
+	warnings__add(d->warnings, "jitdump %s named in perf.data%s (also looked in the fallback directories)",
 		path, first == -ENOENT ? " not found" : outcome(first));
 	return first;
 }
@@ -366,7 +369,7 @@ void dumps__try_pid(struct dumps *d, uint32_t pid)
 			if (!stat(path, &st)) {
 				note_searched(d, "  %s (not used: perf.data records no jitdump of pid %u)\n",
 					      path, pid);
-				d->warn(d->warn_arg, "%s not used: perf.data records no jitdump mapping of "
+				warnings__add(d->warnings, "%s not used: perf.data records no jitdump mapping of "
 					"pid %u, so the file is another process's (--dlarg jitdump=FILE uses it anyway)",
 					path, pid);
 			}
@@ -381,7 +384,7 @@ void dumps__try_pid(struct dumps *d, uint32_t pid)
 			searched++;
 		}
 		if (!ret) {
-			d->warn(d->warn_arg, "pid %u: using %s, found by its name%s", pid, path,
+			warnings__add(d->warnings, "pid %u: using %s, found by its name%s", pid, path,
 				d->markers_known ? "" : " (the jitdump paths perf.data records are not known)");
 			return;
 		}
@@ -408,7 +411,7 @@ size_t dumps__refresh(struct dumps *d)
 		int ret = jitdump__update(f->jd, err, sizeof(err));
 
 		if (ret == -EINVAL) {
-			d->warn(d->warn_arg, "%s (the loads before it are used)", err);
+			warnings__add(d->warnings, "%s (the loads before it are used)", err);
 			f->failed = true;
 		}
 		added += index_new_loads(d, f, i);
@@ -416,43 +419,54 @@ size_t dumps__refresh(struct dumps *d)
 	return added;
 }
 
-/* The walk's callbacks: the dumps' markers, and whatever else shares the walk. */
-struct shared_walk {
-	struct dumps *d;
-	const struct perfdata_visitor *also;
-};
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+void dumps__find(struct dumps *d, uint32_t pid, uint64_t ip, uint64_t time, bool time_aware, bool look_further,
+		 struct dumps_hit *hit)
+{
+	enum codemap_result r;
+	size_t id = 0;
+
+	if (look_further)
+		dumps__try_pid(d, pid);
+	r = codemap__lookup(d->map, pid, ip, time, time_aware, &id);
+	if (r != CODEMAP_HIT && look_further && d->nr) {
+		uint64_t now = now_ns();
+
+		if (now - d->last_refresh_ns >= REFRESH_INTERVAL_NS) {
+			d->last_refresh_ns = now;
+			if (dumps__refresh(d))
+				r = codemap__lookup(d->map, pid, ip, time, time_aware, &id);
+		}
+	}
+	*hit = (struct dumps_hit){ .result = r };
+	if (r == CODEMAP_HIT) {
+		hit->id = id;
+		hit->off = ip - codemap__entry(d->map, id)->start;
+	} else if (r == CODEMAP_AMBIGUOUS) {
+		hit->covering_nr = codemap__covering(d->map, pid, ip, hit->covering, AMBIGUOUS_NAMED);
+	}
+}
 
 static int on_marker(void *arg, uint32_t pid, const char *path)
 {
-	dumps__add(((struct shared_walk *)arg)->d, path, pid);
+	dumps__add(arg, path, pid);
 	return 0;
 }
 
-static int on_mmap(void *arg, const struct perfdata_mmap *m)
+void dumps__visitor(struct dumps *d, struct perfdata_visitor *v)
 {
-	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
-
-	return v->mmap ? v->mmap(v->arg, m) : 0;
+	*v = (struct perfdata_visitor){ .jitdump = on_marker, .arg = d };
 }
 
-static int on_task(void *arg, const struct perfdata_task *t)
+void dumps__add_fallback_dirs(struct dumps *d, const char *jitdir, const char *perf_data)
 {
-	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
-
-	return v->task ? v->task(v->arg, t) : 0;
-}
-
-static int on_build_id(void *arg, const struct perfdata_build_id *b)
-{
-	const struct perfdata_visitor *v = ((struct shared_walk *)arg)->also;
-
-	return v->build_id ? v->build_id(v->arg, b) : 0;
-}
-
-void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
-		     const char *const *named, size_t named_nr, struct dumps_walk *walk)
-{
-	char err[512];
 	char cwd[PATH_MAX];
 
 	if (jitdir)
@@ -467,36 +481,28 @@ void dumps__discover(struct dumps *d, const char *perf_data, bool live, const ch
 	}
 	if (getcwd(cwd, sizeof(cwd)))
 		dumps__add_dir(d, cwd);
+}
 
-	if (!live) {
-		struct perfdata_scan_stats st = { 0 };
-		struct shared_walk sw = { d, walk && walk->also ? walk->also : &(struct perfdata_visitor){ 0 } };
-		struct perfdata_visitor v = {
-			.jitdump = on_marker, .mmap = walk && walk->also ? on_mmap : NULL,
-			.task = walk && walk->also ? on_task : NULL,
-			.build_id = walk && walk->also ? on_build_id : NULL, .arg = &sw,
-		};
-		int ret = perfdata__walk(perf_data, &v, &st, err, sizeof(err));
+void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct perfdata_scan_stats *st,
+		   const char *err)
+{
+	if (ret < 0)
+		warnings__add(d->warnings, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
+	else if (st->compressed_failed)
+		warnings__add(d->warnings, "%s: %" PRIu64 " compressed records could not be read; "
+			      "jitdump markers in them were missed", perf_data, st->compressed_failed);
+	else
+		/* Every dump of the recording is known: another pid's file is not one. */
+		dumps__markers_known(d);
+}
 
-		if (walk) {
-			walk->walked = true;
-			walk->ret = ret;
-			walk->st = st;
-		}
-		if (ret < 0)
-			d->warn(d->warn_arg, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
-		else if (st.compressed_failed)
-			d->warn(d->warn_arg, "%s: %" PRIu64 " compressed records could not be read; "
-				"jitdump markers in them were missed", perf_data, st.compressed_failed);
-		else
-			/* Every dump of the recording is known: another pid's file is not one. */
-			dumps__markers_known(d);
-	}
+void dumps__add_named(struct dumps *d, const char *const *named, size_t named_nr)
+{
 	for (size_t i = 0; i < named_nr; i++) {
 		int ret = dumps__add_explicit(d, named[i]);
 
 		if (ret == -ENOENT)
-			d->warn(d->warn_arg, "--dlarg jitdump=%s: no such file", named[i]);
+			warnings__add(d->warnings, "--dlarg jitdump=%s: no such file", named[i]);
 	}
 }
 
@@ -508,18 +514,18 @@ void dumps__warn_unfinished(struct dumps *d)
 
 		/* A header whose total_size runs past the file's end is no truncated record. */
 		if (f->jd->parsed_off < f->jd->header_size && !f->failed)
-			d->warn(d->warn_arg, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%"
+			warnings__add(d->warnings, "%s+0x8: header total_size %" PRIu64 " runs past the end of the file (%"
 				PRIu64 " bytes): no record was read", f->jd->path, f->jd->header_size,
 				f->jd->file_size);
 		/* A corrupt record was already reported; what follows it is not a truncation. */
 		else if (tail && !f->failed)
-			d->warn(d->warn_arg, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64
+			warnings__add(d->warnings, "%s+0x%" PRIx64 ": last record is incomplete (%" PRIu64
 				" bytes); the dump was truncated", f->jd->path, f->jd->parsed_off, tail);
 		if (f->jd->unknown_records)
-			d->warn(d->warn_arg, "%s: skipped %zu records of unknown type", f->jd->path,
+			warnings__add(d->warnings, "%s: skipped %zu records of unknown type", f->jd->path,
 				f->jd->unknown_records);
 		if (f->jd->orphan_moves)
-			d->warn(d->warn_arg, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
+			warnings__add(d->warnings, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
 				f->jd->path, f->jd->orphan_moves);
 	}
 }

@@ -8,11 +8,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/warnings.h"
+#include "../perf/perfdata.h"
 #include "codemap.h"
 #include "jitdump.h"
-#include "../perf/perfdata.h"
-
-typedef void (*dumps_warn_fn)(void *arg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 struct dump_file {
 	struct jitdump *jd;
@@ -47,12 +46,13 @@ struct dumps {
 	size_t searched_len;
 	char *seen[64];
 	size_t seen_nr;
-	dumps_warn_fn warn;
-	void *warn_arg;
+	struct warnings *warnings;	/* borrowed: every problem worth telling the user */
+	uint64_t last_refresh_ns;	/* when the dumps were last re-read on a miss */
 };
 
-/* 0 or -ENOMEM. warn is called for every problem worth telling the user (once each). */
-int dumps__init(struct dumps *d, dumps_warn_fn warn, void *warn_arg);
+/* 0 or -ENOMEM. Every problem worth telling the user goes to warnings, which
+ * must outlive d. */
+int dumps__init(struct dumps *d, struct warnings *warnings);
 void dumps__release(struct dumps *d);
 
 /* Add a fallback directory (copied), unless it is one already added under
@@ -89,24 +89,51 @@ void dumps__try_pid(struct dumps *d, uint32_t pid);
  * loads. Returns the number of new loads. */
 size_t dumps__refresh(struct dumps *d);
 
-/* The walk of perf.data that discovery makes, shared with whoever else reads
- * its records (the native resolver's mmaps) so that the file is read once. */
-struct dumps_walk {
-	const struct perfdata_visitor *also;	/* in: more callbacks (its jitdump is not called) */
-	bool walked;				/* out: perf.data was walked (not live) */
-	int ret;				/* out: perfdata__walk's result */
-	struct perfdata_scan_stats st;		/* out */
+/*
+ * Finding the recording's dumps (JITDUMP.md "How the plugin finds the
+ * dumps") is four steps, in this order: the fallback directories, the
+ * marker mappings of the walk of perf.data (unless live: a pipe is not
+ * walked), what the walk's end says, and the files the user named.
+ */
+
+/* The fallback directories in search order: jitdir when not NULL, the
+ * directory of perf_data (unless "-"), the current directory. */
+void dumps__add_fallback_dirs(struct dumps *d, const char *jitdir, const char *perf_data);
+
+/* The callbacks a walk of perf.data calls for each jitdump marker mapping:
+ * the dump it names is added (dumps__add). */
+void dumps__visitor(struct dumps *d, struct perfdata_visitor *v);
+
+/* The walk of perf_data ended with ret (perfdata__walk's; err its message) and
+ * st: when it saw every record, only marked pids may have a dump found by
+ * name from now on; else why the markers are unknown is warned. */
+void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct perfdata_scan_stats *st,
+		   const char *err);
+
+/* The jitdumps the user named (--dlarg jitdump=FILE), in order; a missing one is warned. */
+void dumps__add_named(struct dumps *d, const char *const *named, size_t named_nr);
+
+/* Loads an ambiguous answer of dumps__find names; how many covered is counted. */
+#define AMBIGUOUS_NAMED 4
+
+/* Which load a JIT sample hit. */
+struct dumps_hit {
+	enum codemap_result result;
+	size_t id;			/* CODEMAP_HIT: the code map id of the load */
+	uint64_t off;			/* ... and the sample's offset in it */
+	size_t covering_nr;		/* CODEMAP_AMBIGUOUS: how many loads covered ip */
+	uint32_t covering[AMBIGUOUS_NAMED];	/* ... the code map ids of the first of them */
 };
 
 /*
- * Find the recording's dumps (JITDUMP.md "How the plugin finds the dumps"):
- * the fallback directories in search order (jitdir when not NULL, the
- * directory of perf_data, the current directory), then, unless live, the
- * marker mappings perf.data records (after which only marked pids may have a
- * dump found by name), then the files the user named. Problems are warned.
+ * The load of pid's dumps that held ip at time (time_aware: the sample's
+ * time is comparable with the dumps'; else the only load covering ip). With
+ * look_further the pid's dump is looked for first when none was found yet
+ * (dumps__try_pid), and a miss re-reads growing dumps (dumps__refresh, at
+ * most once a millisecond) and looks again.
  */
-void dumps__discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
-		     const char *const *named, size_t named_nr, struct dumps_walk *walk);
+void dumps__find(struct dumps *d, uint32_t pid, uint64_t ip, uint64_t time, bool time_aware, bool look_further,
+		 struct dumps_hit *hit);
 
 /* perf is done: warn about dumps that end mid-record or whose header runs
  * past the end, and about records that were skipped. */

@@ -2,24 +2,21 @@
 /* Sample classification (see classify.h). */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "classify.h"
 
 /* A native symbol's code is read once, up to this many bytes. */
 #define MAX_NATIVE_CODE (1u << 20)
-/* Re-read growing dumps on a miss at most this often (ns). */
-#define REFRESH_INTERVAL_NS 1000000ULL
 
 void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf, struct dumps *dumps,
-		    struct natives *natives, struct resolve *resolve, const struct options *opts)
+		    struct natives *natives, struct resolve *resolve, bool jit_only)
 {
 	memset(c, 0, sizeof(*c));
 	c->perf = perf;
 	c->dumps = dumps;
 	c->natives = natives;
 	c->resolve = resolve;
-	c->opts = opts;
+	c->jit_only = jit_only;
 }
 
 void classify__release(struct classify *c)
@@ -33,38 +30,27 @@ static struct classify_verdict in_class(enum hb_sample_class cls)
 	return (struct classify_verdict){ .cls = cls };
 }
 
-static uint64_t now_ns(void)
+/* What a lookup in the dumps decided; false on a miss (no load covers the
+ * address). hold: a load may still be written for it (live mode). */
+static bool jit_verdict(const struct dumps_hit *h, bool hold, struct classify_verdict *v)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
-}
-
-/* Look the sample up in the jitdumps; re-read them (rate-limited) on a miss. */
-static enum codemap_result jit_lookup(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,
-				      bool time_aware, size_t *id)
-{
-	enum codemap_result r = codemap__lookup(c->dumps->map, pid, ip, time, time_aware, id);
-
-	if (r != CODEMAP_HIT && c->dumps->nr) {
-		uint64_t now = now_ns();
-
-		if (now - c->last_refresh_ns >= REFRESH_INTERVAL_NS) {
-			c->last_refresh_ns = now;
-			if (dumps__refresh(c->dumps))
-				r = codemap__lookup(c->dumps->map, pid, ip, time, time_aware, id);
-		}
+	switch (h->result) {
+	case CODEMAP_HIT:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_JIT, .obj = (uint32_t)h->id, .off = h->off,
+						.in_jit_code = true };
+		return true;
+	case CODEMAP_BEFORE_LOAD:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true, .hold = hold };
+		return true;
+	case CODEMAP_AMBIGUOUS:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true,
+						.covering_nr = h->covering_nr };
+		memcpy(v->covering, h->covering, sizeof(v->covering));
+		return true;
+	case CODEMAP_MISS:
+	default:
+		return false;
 	}
-	return r;
-}
-
-static struct classify_verdict jit_hit(const struct classify *c, size_t id, uint64_t ip)
-{
-	return (struct classify_verdict){
-		.cls = HB_CLASS_JIT, .obj = (uint32_t)id, .in_jit_code = true,
-		.off = ip - codemap__entry(c->dumps->map, id)->start,
-	};
 }
 
 static bool is_kernel_mode(uint8_t cpumode)
@@ -110,29 +96,16 @@ static bool native_early(struct classify *c, const struct perf_dlfilter_sample *
 bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, bool time_aware,
 		     struct classify_verdict *v)
 {
-	uint32_t pid = (uint32_t)s->pid;
-	size_t id;
+	struct dumps_hit h;
 
 	if (is_kernel_mode(s->cpumode)) {
 		*v = in_class(HB_CLASS_KERNEL);
 		return true;
 	}
-	dumps__try_pid(c->dumps, pid);
-	switch (jit_lookup(c, pid, s->ip, s->time, time_aware, &id)) {
-	case CODEMAP_HIT:
-		*v = jit_hit(c, id, s->ip);
+	dumps__find(c->dumps, (uint32_t)s->pid, s->ip, s->time, time_aware, true, &h);
+	if (jit_verdict(&h, c->live, v))
 		return true;
-	case CODEMAP_BEFORE_LOAD:
-		*v = (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true,
-						.hold = c->live };
-		return true;
-	case CODEMAP_AMBIGUOUS:
-		*v = (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
-		return true;
-	case CODEMAP_MISS:
-		break;
-	}
-	if (c->opts->jit_only) {
+	if (c->jit_only) {
 		*v = in_class(HB_CLASS_NOT_RESOLVED);
 		return true;
 	}
@@ -239,17 +212,9 @@ struct classify_verdict classify__resolved(struct classify *c, const struct perf
 struct classify_verdict classify__held(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,
 				       bool time_aware)
 {
-	size_t id;
+	struct classify_verdict v;
+	struct dumps_hit h;
 
-	switch (codemap__lookup(c->dumps->map, pid, ip, time, time_aware, &id)) {
-	case CODEMAP_HIT:
-		return jit_hit(c, id, ip);
-	case CODEMAP_BEFORE_LOAD:
-		return (struct classify_verdict){ .cls = HB_CLASS_BEFORE_LOAD, .in_jit_code = true };
-	case CODEMAP_AMBIGUOUS:
-		return (struct classify_verdict){ .cls = HB_CLASS_AMBIGUOUS, .in_jit_code = true };
-	case CODEMAP_MISS:
-		break;
-	}
-	return in_class(HB_CLASS_JIT_NO_LOAD);
+	dumps__find(c->dumps, pid, ip, time, time_aware, false, &h);
+	return jit_verdict(&h, false, &v) ? v : in_class(HB_CLASS_JIT_NO_LOAD);
 }

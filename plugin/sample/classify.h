@@ -5,20 +5,20 @@
  * JIT samples are settled from what perf's sample carries, native ones by the
  * plugin's own resolution (resolve.h); only what that cannot decide goes
  * through perf's symbol resolution (NATIVE.md "Where perf still resolves").
- * Classification only decides: it returns a verdict, and the run (session.c)
- * counts it, holds it back or warns.
+ * Classification only decides: it returns a verdict, and the accounting
+ * (account.h) counts it, holds it back or warns.
  */
 #ifndef PLUGIN_CLASSIFY_H
 #define PLUGIN_CLASSIFY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include <perf/perf_dlfilter.h>
 
 #include "../jit/dumps.h"
 #include "../native/natives.h"
-#include "../perf/options.h"
 #include "../native/resolve.h"
 #include "../lib/stream-format.h"
 
@@ -34,11 +34,15 @@ struct classify_verdict {
 	uint32_t obj;
 	uint64_t off;
 	/* A jitdump code load covers the address: which one depends on the
-	 * event's clock (session__check_time_aware says when it was not usable). */
+	 * event's clock (events__check_time_aware says when it was not usable). */
 	bool in_jit_code;
 	/* Live mode: a load may still be written for it. Hold it back and ask
 	 * again (classify__held) when the dumps are complete; cls if it cannot be held. */
 	bool hold;
+	/* HB_CLASS_AMBIGUOUS: how many loads covered the address, and the code
+	 * map ids of the first AMBIGUOUS_NAMED of them (to name them). */
+	size_t covering_nr;
+	uint32_t covering[AMBIGUOUS_NAMED];
 };
 
 /*
@@ -60,17 +64,16 @@ struct classify {
 	struct dumps *dumps;			/* borrowed: the jitdumps and their code map */
 	struct natives *natives;		/* borrowed: native objects, added to here */
 	struct resolve *resolve;		/* borrowed: the plugin's own native resolution */
-	const struct options *opts;		/* borrowed: --dlarg jit-only sends nothing to perf */
+	bool jit_only;				/* --dlarg jit-only: nothing is sent to perf */
 	bool live;				/* perf reads a pipe: dumps may still grow */
 	struct native_cache_slot native[NATIVE_CACHE_SLOTS];
-	uint64_t last_refresh_ns;	/* when the dumps were last re-read on a miss */
 	uint8_t *code_buf;		/* for perf's object_code(), allocated on first use */
 };
 
-/* A classifier over dumps, natives and the native resolver, told the options
- * (all must outlive it); not live until set so. */
+/* A classifier over dumps, natives and the native resolver (all must outlive
+ * it); jit_only: --dlarg jit-only. Not live until set so. */
 void classify__init(struct classify *c, const struct perf_dlfilter_fns *perf, struct dumps *dumps,
-		    struct natives *natives, struct resolve *resolve, const struct options *opts);
+		    struct natives *natives, struct resolve *resolve, bool jit_only);
 void classify__release(struct classify *c);
 
 /* Kernel samples, samples in a jitdump's code (time_aware: the sample's

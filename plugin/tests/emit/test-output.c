@@ -23,12 +23,78 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "tests/jitdump-writer.h"
 #include "emit/output.h"
-#include "sample/session.h"
 #include "emit/stream-section.h"
+#include "perf/options.h"
+#include "tests/jitdump-writer.h"
 
 static struct perf_dlfilter_fns no_perf;
+
+/* What a run hands the stream's destination and section, wired as
+ * plugin/hotblocks-dlfilter.c wires it. */
+struct session {
+	struct options opts;	/* out_path */
+	char *perf_data;
+	struct warnings warnings;
+	struct events events;
+	struct dumps dumps;
+	struct natives natives;
+	struct account account;
+	struct output out;
+};
+
+static struct session *session__new(const struct perf_dlfilter_fns *perf)
+{
+	struct session *session = calloc(1, sizeof(*session));
+
+	if (!session)
+		return NULL;
+	events__init(&session->events, perf, &session->warnings);
+	natives__init(&session->natives);
+	output__init(&session->out, NULL, "-", NULL);
+	if (dumps__init(&session->dumps, &session->warnings) < 0 ||
+	    account__init(&session->account, &session->events, &session->warnings) < 0)
+		return NULL;
+	return session;
+}
+
+static void session__free(struct session *session)
+{
+	output__release(&session->out);
+	account__release(&session->account);
+	natives__release(&session->natives);
+	dumps__release(&session->dumps);
+	events__release(&session->events);
+	warnings__release(&session->warnings);
+	options__release(&session->opts);
+	free(session->perf_data);
+	free(session);
+}
+
+/* output__open for the run's out= as it stands now. */
+static int open_output(struct session *session)
+{
+	output__release(&session->out);
+	output__init(&session->out, session->opts.out_path, session->perf_data, &session->dumps);
+	return output__open(&session->out);
+}
+
+static struct stream_section_inputs section_of(struct session *session)
+{
+	return (struct stream_section_inputs){
+		.account = &session->account, .events = &session->events, .dumps = &session->dumps,
+		.natives = &session->natives, .warnings = &session->warnings, .perf_data = session->perf_data,
+	};
+}
+
+/* output__write of everything the run has. */
+static int write_output(struct session *session)
+{
+	struct stream_section_inputs in = section_of(session);
+
+	session->out.path = session->opts.out_path;
+	return output__write(&session->out, &in);
+}
 
 struct fixture {
 	char dir[64];
@@ -128,21 +194,21 @@ static void an_input_is_never_the_output(void **state)
 	session->perf_data = strdup(perf_data);
 
 	session->opts.out_path = strdup(perf_data);
-	assert_int_equal(output__open(session), -1);
+	assert_int_equal(open_output(session), -1);
 	/* Through another name of the same file. */
 	free(session->opts.out_path);
 	session->opts.out_path = strdup(alias);
-	assert_int_equal(output__open(session), -1);
+	assert_int_equal(open_output(session), -1);
 	free(session->opts.out_path);
 	session->opts.out_path = strdup(dump);
-	assert_int_equal(output__open(session), -1);
-	assert_int_equal(session->out_fd, -1);
+	assert_int_equal(open_output(session), -1);
+	assert_int_equal(session->out.fd, -1);
 	/* perf record --threads: the recording is the directory's data file. */
 	free(session->perf_data);
 	session->perf_data = strdup(threads);
 	free(session->opts.out_path);
 	session->opts.out_path = strdup(threads_data);
-	assert_int_equal(output__open(session), -1);
+	assert_int_equal(open_output(session), -1);
 	/* Nothing refused was touched. */
 	char *text = get_file(perf_data);
 
@@ -179,21 +245,21 @@ static void the_output_is_checked_early_and_replaced_late(void **state)
 
 	session->perf_data = strdup("-");
 	session->opts.out_path = strdup(nodir);
-	assert_int_equal(output__open(session), -1);
+	assert_int_equal(open_output(session), -1);
 	free(session->opts.out_path);
 	/* An old, longer file: kept as it is until the stream replaces it. */
 	put_file(out, "an old file, longer than the stream that replaces it ......................"
 		      "......................................................................\n");
 	assert_int_equal(chmod(out, 0640), 0);
 	session->opts.out_path = strdup(out);
-	assert_int_equal(output__open(session), 0);
-	assert_int_equal(session->out_fd, -1);
+	assert_int_equal(open_output(session), 0);
+	assert_int_equal(session->out.fd, -1);
 	char *text = get_file(out);
 
 	assert_non_null(strstr(text, "an old file"));
 	free(text);
 	assert_int_equal(entries(state), 1);
-	assert_int_equal(output__write(session), 0);
+	assert_int_equal(write_output(session), 0);
 	text = get_file(out);
 	assert_string_equal(text, empty_stream);
 	free(text);
@@ -216,12 +282,12 @@ static void a_failed_write_leaves_the_earlier_file(void **state)
 	session->perf_data = strdup("-");
 	put_file(out, "the earlier stream\n");
 	session->opts.out_path = strdup(out);
-	assert_int_equal(output__open(session), 0);
+	assert_int_equal(open_output(session), 0);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
 	small.rlim_max = old.rlim_max;
 	old_xfsz = signal(SIGXFSZ, SIG_IGN);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
-	ret = output__write(session);
+	ret = write_output(session);
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, old_xfsz);
 	assert_true(ret < 0);
@@ -244,8 +310,8 @@ static void a_symlink_is_written_through(void **state)
 	put_file(file, "old\n");
 	assert_int_equal(symlink("real.hbs", link_path), 0);
 	session->opts.out_path = strdup(link_path);
-	assert_int_equal(output__open(session), 0);
-	assert_int_equal(output__write(session), 0);
+	assert_int_equal(open_output(session), 0);
+	assert_int_equal(write_output(session), 0);
 	assert_int_equal(lstat(link_path, &st), 0);
 	assert_true(S_ISLNK(st.st_mode));
 	char *text = get_file(file);
@@ -264,23 +330,25 @@ static void the_section_has_one_object_per_counted_id(void **state)
 	bool created;
 
 	session->perf_data = strdup("rec/perf.data");
-	session->events_nr = 1;
-	session->events[0].name = strdup("cpu-clock");
-	session->events[0].time_aware = true;
+	session->events.nr = 1;
+	session->events.v[0].name = strdup("cpu-clock");
+	session->events.v[0].time_aware = true;
 	assert_int_equal(natives__get(&session->natives, "/usr/lib/libc.so.6", "memcpy", 0x9000, &created), 0);
 	session->natives.objs[0].addr = 0x7fff00009000;
 	session->natives.objs[0].size = 0x100;
 	session->natives.objs[0].pid = 42;
-	session->totals[0][HB_CLASS_ALL][0] = 3;
-	session->totals[0][HB_CLASS_JIT][0] = 2;
-	session->totals[0][HB_CLASS_NATIVE][0] = 1;
-	session__warn(session, "something to say");
+	session->account.totals[0][HB_CLASS_ALL][0] = 3;
+	session->account.totals[0][HB_CLASS_JIT][0] = 2;
+	session->account.totals[0][HB_CLASS_NATIVE][0] = 1;
+	warnings__add(&session->warnings, "something to say");
 	/* Code map id 0 (the dump's load) twice, the native object once. */
-	assert_int_equal(tally__add(&session->counts, 0, 0, 0x1, 10), 0);
-	assert_int_equal(tally__add(&session->counts, 0, 0, 0x3, 10), 0);
-	assert_int_equal(tally__add(&session->counts, NATIVE_ID_BIT | 0, 0, 0x20, 10), 0);
+	assert_int_equal(tally__add(&session->account.counts, 0, 0, 0x1, 10), 0);
+	assert_int_equal(tally__add(&session->account.counts, 0, 0, 0x3, 10), 0);
+	assert_int_equal(tally__add(&session->account.counts, NATIVE_ID_BIT | 0, 0, 0x20, 10), 0);
 
-	assert_int_equal(stream_section__assemble(&s, session), 0);
+	struct stream_section_inputs in = section_of(session);
+
+	assert_int_equal(stream_section__assemble(&s, &in), 0);
 	assert_int_equal(s.objs_nr, 2);
 	assert_int_equal(s.counts_nr, 3);
 	assert_int_equal(s.objs[0].kind, HB_KIND_JIT);

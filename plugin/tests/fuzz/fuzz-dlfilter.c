@@ -29,7 +29,7 @@
 
 #include <perf/perf_dlfilter.h>
 
-#include "sample/session.h"	/* MAX_EVENTS */
+#include "sample/events.h"	/* MAX_EVENTS */
 
 /* The table perf fills in (hotblocks-dlfilter.c); here the fake one. */
 extern struct perf_dlfilter_fns perf_dlfilter_fns;

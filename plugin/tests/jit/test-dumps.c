@@ -26,26 +26,31 @@
 #include "tests/jitdump-writer.h"
 #include "tests/perfdata-writer.h"
 
-#define MAX_SEEN 32
 
 struct fixture {
 	char dir[64];
 	struct dumps d;
-	char warnings[MAX_SEEN][1024];
-	size_t warnings_nr;
+	struct warnings w;	/* what the dumps said */
+	size_t from;		/* the warnings looked at: w.kept[from..] */
 };
 
-__attribute__((format(printf, 2, 3)))
-static void collect(void *arg, const char *fmt, ...)
+/* The plugin's discovery of a recording's dumps, step by step as its entry
+ * file takes them (plugin/hotblocks-dlfilter.c, read_recording). */
+static void discover(struct dumps *d, const char *perf_data, bool live, const char *jitdir,
+		     const char *const *named, size_t named_nr)
 {
-	struct fixture *f = arg;
-	va_list ap;
+	dumps__add_fallback_dirs(d, jitdir, perf_data);
+	if (!live) {
+		struct perfdata_scan_stats st = { 0 };
+		struct perfdata_visitor v;
+		char err[512] = "";
+		int ret;
 
-	if (f->warnings_nr == MAX_SEEN)
-		fail_msg("more than %d warnings", MAX_SEEN);
-	va_start(ap, fmt);
-	vsnprintf(f->warnings[f->warnings_nr++], sizeof(f->warnings[0]), fmt, ap);
-	va_end(ap);
+		dumps__visitor(d, &v);
+		ret = perfdata__walk(perf_data, &v, &st, err, sizeof(err));
+		dumps__walked(d, perf_data, ret, &st, err);
+	}
+	dumps__add_named(d, named, named_nr);
 }
 
 static int setup(void **state)
@@ -55,7 +60,7 @@ static int setup(void **state)
 	if (!f)
 		return -1;
 	snprintf(f->dir, sizeof(f->dir), "/tmp/hotblocks-test-dumps-XXXXXX");
-	if (!mkdtemp(f->dir) || dumps__init(&f->d, collect, f) < 0) {
+	if (!mkdtemp(f->dir) || dumps__init(&f->d, &f->w) < 0) {
 		free(f);
 		return -1;
 	}
@@ -73,6 +78,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	dumps__release(&f->d);
+	warnings__release(&f->w);
 	nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(f);
 	return 0;
@@ -126,18 +132,18 @@ static void saw_warning(void **state, const char *part)
 {
 	struct fixture *f = *state;
 
-	for (size_t i = 0; i < f->warnings_nr; i++)
-		if (strstr(f->warnings[i], part))
+	for (size_t i = f->from; i < f->w.nr; i++)
+		if (strstr(f->w.kept[i], part))
 			return;
-	fail_msg("no warning contains \"%s\" (%zu warnings)", part, f->warnings_nr);
+	fail_msg("no warning contains \"%s\" (%zu warnings)", part, f->w.nr - f->from);
 }
 
 static void no_warnings(void **state)
 {
 	struct fixture *f = *state;
 
-	if (f->warnings_nr)
-		fail_msg("unexpected warning: %s", f->warnings[0]);
+	if (f->w.nr > f->from)
+		fail_msg("unexpected warning: %s", f->w.kept[f->from]);
 }
 
 static void a_marked_dump_is_read_and_matched_by_the_marker_pid(void **state)
@@ -211,7 +217,7 @@ static void the_searched_list_names_each_place_once(void **state)
 	snprintf(dir, sizeof(dir), "%s/rec", f->dir);
 	/* Back in cwd before anything is checked: a failure must not leave the others there. */
 	assert_int_equal(chdir(dir), 0);
-	dumps__discover(&f->d, "perf.data", false, NULL, NULL, 0, NULL);
+	discover(&f->d, "perf.data", false, NULL, NULL, 0);
 	int added = dumps__add(&f->d, recorded, 101);
 
 	dumps__try_pid(&f->d, 101);
@@ -386,7 +392,7 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 	assert_string_equal(dumps__status(&f->d.files[3]), "ok");
 	assert_int_equal(f->d.files[1].jd->nr, 1);
 
-	f->warnings_nr = 0;
+	f->from = f->w.nr;
 	dumps__warn_unfinished(&f->d);
 	/* After the 40-byte header (0x28), the 62-byte load (56 + "a" and its NUL
 	 * + 4 code bytes) less the 3 bytes cut: 59 bytes. */
@@ -396,7 +402,7 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 	saw_warning(state, "jit-123.dump: skipped 1 records of unknown type");
 	saw_warning(state, "jit-123.dump: skipped 1 CODE_MOVE records naming a code_index never loaded");
 	/* The corrupt dump's error was told when it was read; its tail is no truncation. */
-	assert_int_equal(f->warnings_nr, 4);
+	assert_int_equal(f->w.nr - f->from, 4);
 }
 
 /* A file-format perf.data whose only records are MMAP2 markers of pid/path pairs. */
@@ -428,7 +434,7 @@ static void discovery_takes_markers_then_the_files_the_user_named(void **state)
 	write_dump(path_of(state, "rec/jit-201.dump"), 201, 1);
 	write_dump(named, 300, 1);
 	write_perf_data(perf_data, pids, paths, 1);
-	dumps__discover(&f->d, perf_data, false, NULL, user, 2, NULL);
+	discover(&f->d, perf_data, false, NULL, user, 2);
 	assert_int_equal(f->d.nr, 2);
 	assert_string_equal(f->d.files[0].jd->path, marked);
 	assert_int_equal(f->d.files[0].pid, 200);
@@ -460,7 +466,7 @@ static void an_unreadable_perf_data_leaves_the_fallbacks(void **state)
 	fclose(fp);
 	snprintf(dir, sizeof(dir), "%s/jd", f->dir);
 	write_dump(path_of(state, "rec/jit-202.dump"), 202, 1);
-	dumps__discover(&f->d, perf_data, false, dir, NULL, 0, NULL);
+	discover(&f->d, perf_data, false, dir, NULL, 0);
 	saw_warning(state, "(jitdump paths recorded in it are unknown; using fallbacks)");
 	assert_false(f->d.markers_known);
 	/* jitdir first, then perf.data's directory. */
@@ -475,7 +481,7 @@ static void a_pipe_is_not_scanned(void **state)
 	char cwd[4096];
 
 	/* Live mode: perf.data is perf's standard input, never read here. */
-	dumps__discover(&f->d, "-", true, NULL, NULL, 0, NULL);
+	discover(&f->d, "-", true, NULL, NULL, 0);
 	no_warnings(state);
 	assert_false(f->d.markers_known);
 	assert_int_equal(f->d.dirs_nr, 1);

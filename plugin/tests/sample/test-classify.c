@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of sample classification (plugin/sample/classify.c), the live-mode
- * pending samples (plugin/sample/pending.c) and the run's accounting of its verdicts (plugin/sample/session.c),
- * driven through a fake of perf's callbacks the way the entry points drive
- * them. The expected class of each sample follows from STREAM.md "total
+ * Unit tests of sample classification (plugin/sample/classify.c), the
+ * live-mode pending samples (plugin/sample/pending.c), the run's accounting of
+ * its verdicts (plugin/sample/account.c) and what is explained at the end
+ * (plugin/sample/explain.c), driven through a fake of perf's callbacks the way
+ * the entry points drive them. The expected class of each sample follows from STREAM.md "total
  * classes" and JITDUMP.md "Time"; every test also checks that each event's
  * classes sum to its `all`.
  */
@@ -25,7 +26,10 @@
 #include "sample/classify.h"
 #include "tests/jitdump-writer.h"
 #include "sample/pending.h"
-#include "sample/session.h"
+#include "lib/warnings.h"
+#include "sample/account.h"
+#include "sample/events.h"
+#include "sample/explain.h"
 
 /* What the fake perf answers. */
 static struct perf_event_attr attr;
@@ -59,6 +63,51 @@ static __s32 fake_object_code(void *ctx, __u64 ip, void *buf, __u32 len)
 static struct perf_dlfilter_fns fns = {
 	.attr = fake_attr, .resolve_ip = fake_resolve_ip, .object_code = fake_object_code,
 };
+
+/* The rooms one sample passes, wired as plugin/hotblocks-dlfilter.c wires them. */
+struct session {
+	char *perf_data;
+	struct warnings warnings;
+	struct events events;
+	struct dumps dumps;
+	struct natives natives;
+	struct resolve resolve;
+	struct classify classify;
+	struct account account;
+};
+
+static void session__free(struct session *session)
+{
+	account__release(&session->account);
+	classify__release(&session->classify);
+	resolve__release(&session->resolve);
+	natives__release(&session->natives);
+	dumps__release(&session->dumps);
+	events__release(&session->events);
+	warnings__release(&session->warnings);
+	free(session->perf_data);
+	free(session);
+}
+
+static struct session *session__new(const struct perf_dlfilter_fns *perf)
+{
+	struct session *session = calloc(1, sizeof(*session));
+
+	assert_non_null(session);
+	events__init(&session->events, perf, &session->warnings);
+	natives__init(&session->natives);
+	resolve__init(&session->resolve);
+	assert_int_equal(dumps__init(&session->dumps, &session->warnings), 0);
+	assert_int_equal(account__init(&session->account, &session->events, &session->warnings), 0);
+	classify__init(&session->classify, perf, &session->dumps, &session->natives, &session->resolve, false);
+	return session;
+}
+
+static void session__explain_unresolved(struct session *session)
+{
+	explain__unresolved(&session->account, &session->dumps, session->perf_data, session->classify.live,
+			    &session->warnings);
+}
 
 struct fixture {
 	struct session *session;
@@ -143,13 +192,13 @@ static void feed(struct session *session, const char *event, uint8_t cpumode, ui
 		.size = sizeof(s), .ip = ip, .pid = (int)pid, .tid = (int)pid, .time = time,
 		.period = period, .cpumode = cpumode, .event = event,
 	};
-	uint32_t ev = session__event(session, s.event, NULL);
+	uint32_t ev = events__id(&session->events, s.event, NULL);
 	struct classify_verdict v;
 
-	session__account(session, ev, HB_CLASS_ALL, s.period);
-	if (!classify__early(&session->classify, &s, session->events[ev].time_aware, &v))
+	account__count(&session->account, ev, HB_CLASS_ALL, s.period);
+	if (!classify__early(&session->classify, &s, session->events.v[ev].time_aware, &v))
 		v = classify__resolved(&session->classify, &s, NULL);
-	session__settle(session, ev, &s, &v);
+	account__settle(&session->account, ev, &s, &v);
 }
 
 static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uint64_t symoff)
@@ -166,21 +215,21 @@ static void resolve_as(const char *dso, const char *sym, uint64_t sym_start, uin
 
 static uint64_t total(const struct session *session, uint32_t ev, enum hb_sample_class c)
 {
-	return session->totals[ev][c][0];
+	return session->account.totals[ev][c][0];
 }
 
 /* The accounting promise: every sample in exactly one class. */
 static void classes_sum_to_all(const struct session *session)
 {
-	for (size_t e = 0; e < session->events_nr; e++) {
+	for (size_t e = 0; e < session->events.nr; e++) {
 		uint64_t n = 0, p = 0;
 
 		for (int c = 1; c < HB_CLASS__NR; c++) {
-			n += session->totals[e][c][0];
-			p += session->totals[e][c][1];
+			n += session->account.totals[e][c][0];
+			p += session->account.totals[e][c][1];
 		}
-		assert_int_equal(n, session->totals[e][HB_CLASS_ALL][0]);
-		assert_int_equal(p, session->totals[e][HB_CLASS_ALL][1]);
+		assert_int_equal(n, session->account.totals[e][HB_CLASS_ALL][0]);
+		assert_int_equal(p, session->account.totals[e][HB_CLASS_ALL][1]);
 	}
 }
 
@@ -189,7 +238,7 @@ static uint64_t counted(const struct session *session, uint32_t obj, uint32_t ev
 {
 	size_t nr;
 	uint64_t n = 0;
-	struct tally_entry *e = tally__sorted(&session->counts, &nr);
+	struct tally_entry *e = tally__sorted(&session->account.counts, &nr);
 
 	assert_non_null(e);
 	for (size_t i = 0; i < nr; i++)
@@ -228,8 +277,8 @@ static void a_sample_before_the_load_is_not_the_load(void **state)
 	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 0);
 	session__explain_unresolved(session);
-	assert_int_equal(session->warnings_nr, 1);
-	assert_non_null(strstr(session->warnings[0], "1 sample hit JIT code before its load record's time"));
+	assert_int_equal(session->warnings.nr, 1);
+	assert_non_null(strstr(session->warnings.kept[0], "1 sample hit JIT code before its load record's time"));
 	classes_sum_to_all(session);
 }
 
@@ -243,9 +292,9 @@ static void without_mono_time_is_not_used_and_that_is_said(void **state)
 	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
 	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 2);
-	assert_false(session__time_aware(session));
-	assert_int_equal(session->warnings_nr, 1);
-	assert_non_null(strstr(session->warnings[0], "event task-clock was not recorded with `perf record -k mono`"));
+	assert_false(events__time_aware(&session->events));
+	assert_int_equal(session->warnings.nr, 1);
+	assert_non_null(strstr(session->warnings.kept[0], "event task-clock was not recorded with `perf record -k mono`"));
 	classes_sum_to_all(session);
 }
 
@@ -260,11 +309,11 @@ static void without_sample_times_the_warning_names_per_thread(void **state)
 	clock_of_events(NO_TIMES);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 0, 10);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
-	assert_false(session__time_aware(session));
-	assert_int_equal(session->warnings_nr, 1);
-	assert_non_null(strstr(session->warnings[0], "event cpu-clock has no sample times (`perf record --per-thread`"
+	assert_false(events__time_aware(&session->events));
+	assert_int_equal(session->warnings.nr, 1);
+	assert_non_null(strstr(session->warnings.kept[0], "event cpu-clock has no sample times (`perf record --per-thread`"
 				" without `-T`/`--timestamp`)"));
-	assert_null(strstr(session->warnings[0], "not recorded with `perf record -k mono`"));
+	assert_null(strstr(session->warnings.kept[0], "not recorded with `perf record -k mono`"));
 	classes_sum_to_all(session);
 }
 
@@ -293,8 +342,8 @@ static void without_times_a_reused_address_is_ambiguous_and_its_loads_named(void
 	assert_int_equal(total(session, 1, HB_CLASS_JIT), 1);
 	assert_int_equal(counted(session, 0, 1, 0x8), 1);
 	session__explain_unresolved(session);
-	assert_int_equal(session->warnings_nr, 2);
-	assert_string_equal(session->warnings[1], "2 JIT samples hit addresses that several code loads covered, with no"
+	assert_int_equal(session->warnings.nr, 2);
+	assert_string_equal(session->warnings.kept[1], "2 JIT samples hit addresses that several code loads covered, with no"
 			    " time to tell which ran (counted as unattributed.ambiguous): hot or again (pid 42, 2)");
 	classes_sum_to_all(session);
 }
@@ -477,7 +526,7 @@ static void jit_only_leaves_the_rest_unresolved(void **state)
 	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
-	session->opts.jit_only = true;
+	session->classify.jit_only = true;
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x401000, 150, 1);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
@@ -499,12 +548,12 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	resolve_as("//anon", NULL, 0, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9010, 200, 3);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0xa000, 200, 3);
-	assert_int_equal(session->pending.nr, 3);
+	assert_int_equal(session->account.pending.nr, 3);
 	assert_int_equal(total(session, 0, HB_CLASS_ALL), 3);
 	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
 	assert_true(codemap__add(session->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
-	session__place_held(session);
-	assert_int_equal(session->pending.nr, 0);
+	account__place_held(&session->account, &session->classify);
+	assert_int_equal(session->account.pending.nr, 0);
 	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT_NO_LOAD), 1);
@@ -523,13 +572,13 @@ static void events_are_told_apart_and_bounded(void **state)
 	/* The same name through another pointer is the same event. */
 	char again[16] = "ev3";
 
-	assert_int_equal(session__event(session, again, NULL), 3);
-	assert_int_equal(session__event(session, NULL, NULL), MAX_EVENTS - 1);
-	assert_int_equal(session->events_nr, MAX_EVENTS);
+	assert_int_equal(events__id(&session->events, again, NULL), 3);
+	assert_int_equal(events__id(&session->events, NULL, NULL), MAX_EVENTS - 1);
+	assert_int_equal(session->events.nr, MAX_EVENTS);
 	/* The 33rd and 34th event were counted as the last one, with one warning. */
 	assert_int_equal(total(session, MAX_EVENTS - 1, HB_CLASS_ALL), 3);
-	assert_int_equal(session->warnings_nr, 1);
-	assert_non_null(strstr(session->warnings[0], "more than 32 events"));
+	assert_int_equal(session->warnings.nr, 1);
+	assert_non_null(strstr(session->warnings.kept[0], "more than 32 events"));
 	classes_sum_to_all(session);
 }
 
@@ -543,14 +592,14 @@ static void a_warning_is_kept_once(void **state)
 	assert_true(saved >= 0 && null >= 0);
 	dup2(null, STDERR_FILENO);
 	for (int i = 0; i < 3; i++)
-		session__warn(session, "the same %s", "thing");
-	for (int i = 0; i < MAX_WARNINGS + 5; i++)
-		session__warn(session, "warning %d", i);
+		warnings__add(&session->warnings, "the same %s", "thing");
+	for (int i = 0; i < WARNINGS_KEPT + 5; i++)
+		warnings__add(&session->warnings, "warning %d", i);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(null);
-	assert_string_equal(session->warnings[0], "the same thing");
-	assert_int_equal(session->warnings_nr, MAX_WARNINGS);
+	assert_string_equal(session->warnings.kept[0], "the same thing");
+	assert_int_equal(session->warnings.nr, WARNINGS_KEPT);
 }
 
 static void few_strays_are_one_line(void **state)
@@ -564,8 +613,8 @@ static void few_strays_are_one_line(void **state)
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
 	session__explain_unresolved(session);
 	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
-	assert_int_equal(session->warnings_nr, 1);
-	assert_non_null(strstr(session->warnings[0], "1 sample in JIT-looking memory matched no jitdump code load "
+	assert_int_equal(session->warnings.nr, 1);
+	assert_non_null(strstr(session->warnings.kept[0], "1 sample in JIT-looking memory matched no jitdump code load "
 				"(1 jitdump read: code its JIT did not log, e.g. a stub)"));
 	classes_sum_to_all(session);
 }

@@ -252,9 +252,11 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
 # mkcwasm writes address maps with the post-processor's own encoder.
-$(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
+$(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
+	$(B)/plugin/lib/errf.o $(B)/plugin/lib/hash.o $(B)/plugin/lib/vec.o
 # cwasm-stream reads them with its decoder.
-$(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o
+$(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
+	$(B)/plugin/lib/errf.o $(B)/plugin/lib/hash.o $(B)/plugin/lib/vec.o
 # redecode-check checks ranking's disassembly with the post-processor's layers.
 $(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream lib,$(call layer_a,$(B),$(d))) \
 	$(call PLUGIN_SHARED_A,$(B)) | $(B)/.deps-build

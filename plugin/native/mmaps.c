@@ -7,7 +7,7 @@
 
 #include <linux/perf_event.h>
 
-#include "../lib/array.h"
+#include "../lib/vec.h"
 #include "mmaps.h"
 
 #define NO_SPACE UINT32_MAX
@@ -71,7 +71,7 @@ long mmaps__file(struct mmaps *m, const char *path)
 		if (!strcmp(m->files[m->file_slots[h] - 1].path, path))
 			return (long)m->file_slots[h] - 1;
 	if (m->files_nr >= UINT32_MAX - 1 ||
-	    !array__grow((void **)&m->files, &m->files_alloc, m->files_nr + 1, sizeof(*m->files)))
+	    VEC_GROW(m->files, m->files_nr + 1, m->files_alloc) < 0)
 		return -1;
 	struct mmaps_file *f = &m->files[m->files_nr];
 
@@ -111,7 +111,7 @@ int mmaps__on_mmap(void *arg, const struct perfdata_mmap *mm)
 	if (mode != PERF_RECORD_MISC_USER || mm->pid == UINT32_MAX)
 		return 0;
 	if ((file = mmaps__file(m, mm->filename)) < 0 ||
-	    !array__grow((void **)&m->maps, &m->maps_alloc, m->maps_nr + 1, sizeof(*m->maps))) {
+	    VEC_GROW(m->maps, m->maps_nr + 1, m->maps_alloc) < 0) {
 		m->oom = true;
 		return 0;
 	}
@@ -133,7 +133,7 @@ int mmaps__on_task(void *arg, const struct perfdata_task *t)
 	/* a new thread shares its process's maps; only a new process gets its own */
 	if (t->exit || t->pid == t->ppid)
 		return 0;
-	if (!array__grow((void **)&m->forks, &m->forks_alloc, m->forks_nr + 1, sizeof(*m->forks))) {
+	if (VEC_GROW(m->forks, m->forks_nr + 1, m->forks_alloc) < 0) {
 		m->oom = true;
 		return 0;
 	}
@@ -199,7 +199,7 @@ static uint32_t space_at(const struct mmaps *m, uint32_t pid, uint64_t time)
 
 static bool add_space(struct mmaps *m, uint32_t pid, uint64_t created)
 {
-	if (!array__grow((void **)&m->spaces, &m->spaces_alloc, m->spaces_nr + 1, sizeof(*m->spaces)))
+	if (VEC_GROW(m->spaces, m->spaces_nr + 1, m->spaces_alloc) < 0)
 		return false;
 	m->spaces[m->spaces_nr++] = (struct mmaps_space){ pid, NO_SPACE, created };
 	return true;

@@ -7,11 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../symbols/elf-defs.h"
 #include "natives.h"
-
-/* wasmtime marks its compiled modules (.cwasm, ELF files) with this OSABI in
- * e_ident; the post-processor then reads the module's own tables for them. */
-#define ELFOSABI_WASMTIME 200
 
 struct dso_info {
 	char *path;

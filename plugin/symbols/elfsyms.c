@@ -19,11 +19,10 @@
 #include <elfutils/debuginfod.h>
 
 #include "ehframe.h"
+#include "elf-defs.h"
 #include "elfsyms.h"
 #include "symset.h"
 
-/* wasmtime marks its compiled modules (.cwasm) with this OSABI. */
-#define ELFOSABI_WASMTIME 200
 /* MiniDebugInfo: a .symtab in an xz stream; bounds on what it may expand to. */
 #define MINIDEBUG_MAX (256u << 20)
 #define MINIDEBUG_MEMLIMIT (128u << 20)

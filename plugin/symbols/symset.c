@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../lib/array.h"
+#include "../lib/vec.h"
 #include "symset.h"
 
 /* Replay log entries: insert every symbol up to seq (no flag), or perf's
@@ -148,8 +148,8 @@ static bool keep_first(const struct symset_sym *sa, struct shown *ha, const stru
 bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *name, uint8_t binding,
 		 uint8_t tag)
 {
-	if (es->seq_nr >= MAX_SEQ || !array__grow((void **)&es->v, &es->alloc, es->nr + 1, sizeof(*es->v)) ||
-	    !array__grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + 1, sizeof(*es->seq_start)))
+	if (es->seq_nr >= MAX_SEQ || VEC_GROW(es->v, es->nr + 1, es->alloc) < 0 ||
+	    VEC_GROW(es->seq_start, es->seq_nr + 1, es->seq_alloc) < 0)
 		return false;
 	es->seq_start[es->seq_nr] = start;
 	es->v[es->nr++] = (struct symset_sym){
@@ -161,7 +161,7 @@ bool symset__add(struct symset *es, uint64_t start, uint64_t size, const char *n
 
 static bool add_op(struct symset *es, uint32_t op)
 {
-	if (!array__grow((void **)&es->ops, &es->ops_alloc, es->ops_nr + 1, sizeof(*es->ops)))
+	if (VEC_GROW(es->ops, es->ops_nr + 1, es->ops_alloc) < 0)
 		return false;
 	es->ops[es->ops_nr++] = op;
 	return true;
@@ -259,8 +259,8 @@ bool symset__commit(struct symset *es)
 /* Room for n more symbols, reserved before a table of n is read. */
 bool symset__reserve(struct symset *es, size_t n)
 {
-	return array__grow((void **)&es->v, &es->alloc, es->nr + n, sizeof(*es->v)) &&
-	       array__grow((void **)&es->seq_start, &es->seq_alloc, es->seq_nr + n, sizeof(*es->seq_start));
+	return VEC_GROW(es->v, es->nr + n, es->alloc) == 0 &&
+	       VEC_GROW(es->seq_start, es->seq_nr + n, es->seq_alloc) == 0;
 }
 
 /*

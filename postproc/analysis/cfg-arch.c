@@ -9,7 +9,7 @@
 
 #include "cfg-arch.h"
 #include "insn.h"
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "lib/util.h"
 
 static bool has_group(const cs_insn *in, uint8_t grp)

@@ -10,7 +10,7 @@
 
 #include "cfg-decode.h"
 #include "cfg-text.h"
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "lib/util.h"
 
 /* Instructions between the address computation and the indirect jump of a jump table

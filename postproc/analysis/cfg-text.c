@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "cfg-text.h"
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "lib/util.h"
 
 /* "{mnemonic:7} {operands}" as the reference prints it, targets function-relative. */

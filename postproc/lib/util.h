@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Small helpers shared by the post-processor: growable arrays, hashing, an index table,
- * interned strings, error messages. */
+/* Small helpers of the post-processor: interned strings, overflow-safe sums,
+ * percentages as the reference prints them, hex digits; with the plugin's
+ * shared growable arrays, hashing and index table, and readers' errors. */
 #ifndef POSTPROC_UTIL_H
 #define POSTPROC_UTIL_H
 
@@ -8,6 +9,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "../../plugin/lib/errf.h"
+#include "../../plugin/lib/hash.h"
+#include "../../plugin/lib/vec.h"
 
 #ifndef ARRAY_SIZE	/* libiberty.h has the same one */
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -19,46 +24,6 @@
 		free(p); \
 		(p) = NULL; \
 	} while (0)
-
-/*
- * Make room for at least need elements of elsize bytes in *p, which holds
- * *alloc elements now; grows geometrically. Returns 0 or -ENOMEM (also on a
- * size overflow); on failure *p and *alloc are unchanged.
- */
-int vec_grow(void **p, size_t *alloc, size_t need, size_t elsize);
-#define VEC_GROW(p, need, alloc) vec_grow((void **)&(p), &(alloc), (need), sizeof(*(p)))
-
-/* FNV-1a style mixing, good enough for the tables below; h is the running hash. */
-uint64_t hash_bytes(uint64_t h, const void *p, size_t n);
-uint64_t hash_u64(uint64_t h, uint64_t v);
-#define HASH_SEED 0xcbf29ce484222325ULL
-
-/*
- * An open-addressing table of uint32_t indexes into an array the caller owns,
- * keyed by whatever the caller hashes: the table keeps each entry's hash so it
- * can grow without calling back. Lookups compare candidates with eq(idx, key, ctx).
- */
-typedef bool (*idx_eq_fn)(uint32_t idx, const void *key, const void *ctx);
-
-struct idx_slot {
-	uint64_t hash;
-	uint32_t idx;		/* index + 1; 0 = empty */
-};
-
-struct idx_table {
-	struct idx_slot *slots;	/* owned; NULL while empty */
-	size_t cap;		/* power of two, or 0 */
-	size_t nr;
-};
-
-/* The index stored for key, or -1. */
-long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
-		     const void *ctx);
-/* Add idx under hash (the caller checked it is absent). Returns 0 or -ENOMEM. */
-int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx);
-/* Forget every entry, keep the memory. */
-void idx_table_clear(struct idx_table *t);
-void idx_table_release(struct idx_table *t);
 
 /*
  * Interned strings: each distinct text stored once, alive until
@@ -110,20 +75,6 @@ static inline int hexval(int c)
 {
 	return hex_digit_plus1[(unsigned char)c] - 1;
 }
-
-/*
- * The readers' error messages, one line each, into err (nothing when err is
- * NULL or errlen is 0); both return rc, so a reader can `return errf(...)`.
- * errf_at() starts the line with "NAME+0xOFF: ", the byte offset in the
- * named file where the bad input is, which is how every reader of a binary
- * file points at a problem.
- */
-int errf(char *err, size_t errlen, int rc, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-int errf_at(char *err, size_t errlen, int rc, const char *name, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 6, 7)));
-void verrf_at(char *err, size_t errlen, const char *name, uint64_t off, const char *fmt,
-	      va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* "1 sample" / "2 samples": the plural s when n != 1. */
 static inline const char *plural(uint64_t n)

@@ -43,9 +43,7 @@
 #include <unistd.h>
 
 #include "../../plugin/jit/jitdump-format.h"
-
-#define ELFOSABI_WASMTIME	200
-#define EF_WASMTIME_MODULE	0x1
+#include "../../plugin/symbols/elf-defs.h"
 
 static const char *prog = "cwasm-run";
 

@@ -50,10 +50,9 @@
 
 #include "../../postproc/annotate/wasmtime/addrmap.h"
 #include "../../postproc/lib/leb128.h"
-#include "../../postproc/lib/little-endian.h"
+#include "../../plugin/lib/byteorder.h"
+#include "../../plugin/symbols/elf-defs.h"
 
-#define ELFOSABI_WASMTIME	200
-#define EF_WASMTIME_MODULE	0x1
 #define TEXT_ALIGN		0x1000
 #define TRAP_BLOCK_SIZE		128	/* entries per block (trap_encoding.rs) */
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "wasm-insn.h"
 #include "wasm-read.h"
 

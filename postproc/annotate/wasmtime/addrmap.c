@@ -9,7 +9,7 @@
 
 #include "addrmap.h"
 #include "lib/leb128.h"
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "lib/util.h"
 
 /* Where and why one encoding did not fit; formatted only when both failed. */

@@ -73,10 +73,10 @@ static int check_header(struct cwasm *c, char *err, size_t errlen)
 			       "ELF class %u, a .cwasm is always ELF64",
 			       (unsigned char)id[EI_CLASS]);
 	/* wasmtime marks its artifacts here; anything else is some other ELF file. */
-	if ((unsigned char)id[EI_OSABI] != CWASM_OSABI)
+	if ((unsigned char)id[EI_OSABI] != ELFOSABI_WASMTIME)
 		return errf_at(err, errlen, -EINVAL, c->path, EI_OSABI,
 			       "EI_OSABI is %u, not %u: not a wasmtime compiled module",
-			       (unsigned char)id[EI_OSABI], CWASM_OSABI);
+			       (unsigned char)id[EI_OSABI], ELFOSABI_WASMTIME);
 	if (!gelf_getehdr(c->elf, &c->eh))
 		return errf(err, errlen, -EIO, "%s: libelf: gelf_getehdr: %s", c->path, elf_errmsg(-1));
 	/* In ET_REL files symbol values are section offsets, which is what we use them as. */

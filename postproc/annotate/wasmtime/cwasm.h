@@ -8,15 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../plugin/symbols/elf-defs.h"
 #include "addrmap.h"
-
-/* e_ident[EI_OSABI] of every wasmtime artifact (ELFOSABI_WASMTIME). */
-#define CWASM_OSABI 200
-/* e_flags bits (wasmtime crates/environ/src/obj.rs). */
-#define CWASM_EF_MODULE		0x1
-#define CWASM_EF_COMPONENT	0x2
-#define CWASM_EF_PULLEY32	0x4	/* .text is Pulley bytecode, not machine code */
-#define CWASM_EF_PULLEY64	0x8
 
 /* One compiled function: an STT_FUNC symbol of size > 0 in .text. */
 struct cwasm_func {

@@ -15,7 +15,7 @@
 
 #include "annotate/jit-debug.h"
 #include "annotate/v8/v8-debug.h"
-#include "lib/little-endian.h"
+#include "../plugin/lib/byteorder.h"
 #include "lib/read-file.h"
 #include "annotate/dwarf/srcmap.h"
 

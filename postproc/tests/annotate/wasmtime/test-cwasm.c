@@ -88,10 +88,10 @@ static void write_cwasm(const struct opts *o)
 	struct cw_elf spec = {
 		.class = o->class,
 		.data = o->data,
-		.osabi = o->osabi ? o->osabi : CWASM_OSABI,
+		.osabi = o->osabi ? o->osabi : ELFOSABI_WASMTIME,
 		.type = o->type,
 		.machine = o->machine ? o->machine : EM_X86_64,
-		.flags = CWASM_EF_MODULE,
+		.flags = EF_WASMTIME_MODULE,
 		.sections = secs,
 		.symbols = good_syms,
 		.nr_symbols = ARRAY_SIZE(good_syms),
@@ -224,7 +224,7 @@ static void header_facts_and_text_bytes_are_the_written_ones(void **state)
 	write_cwasm(&(struct opts){ .fmt = ADDRMAP_BLOCKS });
 	c = open_ok();
 	assert_int_equal(cwasm__e_machine(c), EM_X86_64);
-	assert_int_equal(cwasm__e_flags(c), CWASM_EF_MODULE);
+	assert_int_equal(cwasm__e_flags(c), EF_WASMTIME_MODULE);
 	assert_false(cwasm__big_endian(c));
 	t = cwasm__text(c, &size);
 	assert_int_equal(size, TEXT_SIZE);
@@ -339,7 +339,7 @@ static void a_big_endian_s390x_file_is_read_with_a_little_endian_map(void **stat
 	c = open_ok();
 	assert_true(cwasm__big_endian(c));
 	assert_int_equal(cwasm__e_machine(c), EM_S390);
-	assert_int_equal(cwasm__e_flags(c), CWASM_EF_MODULE);
+	assert_int_equal(cwasm__e_flags(c), EF_WASMTIME_MODULE);
 	f = cwasm__funcs(c, &nr);
 	assert_int_equal(nr, NR_GOOD_FUNCS);
 	assert_int_equal(f[1].text_off, 0x30);
@@ -784,9 +784,9 @@ static void write_fib_fixture(const char *file, enum addrmap_format fmt, const c
 		{ ".wasmtime.addrmap", SHT_PROGBITS, 0, 1, NULL, 0 },
 	};
 	struct cw_elf spec = {
-		.osabi = CWASM_OSABI,
+		.osabi = ELFOSABI_WASMTIME,
 		.machine = EM_X86_64,
-		.flags = CWASM_EF_MODULE,
+		.flags = EF_WASMTIME_MODULE,
 		.sections = secs,
 		.nr_sections = ARRAY_SIZE(secs),
 		.symbols = fib_syms,

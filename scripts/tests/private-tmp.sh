@@ -75,3 +75,17 @@ check "perf record in a test run caches the file it recorded in the checkout's c
 	sh -c "grep -qx 'buildid.dir=$top/build/perf-buildid' '$HOTBLOCKS_PRIVATE_TMP/bid.dir' &&
 		test -s '$HOTBLOCKS_PRIVATE_TMP/bid.files'"
 check "... and nothing in the user's ~/.debug" test ! -e "$HOTBLOCKS_PRIVATE_TMP/home/.debug"
+
+# No pid alive outside is alive inside (a pid namespace with its own /proc):
+# perf enters the mount namespace of a live process whose pid a recording
+# names, where the recording's files are not. This test's own starter, alive
+# outside, must not be seen. Where with-private-tmp could not make the mounts
+# private (a chroot) there is no pid namespace; a sleeper started outside is
+# then seen, and the check says so rather than passing.
+if [ -n "${HOTBLOCKS_PRIVATE_PIDS:-}" ]; then
+	check "no process outside the test is visible (pid $HOTBLOCKS_PRIVATE_PARENT started it; perf would enter its namespace)" \
+		test ! -e "/proc/$HOTBLOCKS_PRIVATE_PARENT/ns/mnt"
+else
+	not_ok "the tests run in a pid namespace of their own (with-private-tmp could not make one here: perf may enter the namespace of a live process with a recorded pid)"
+fi
+echo "1..$tap_n"

@@ -36,7 +36,7 @@ static int refuse_input(const char *path, const struct stat *st, void *ctx)
 
 	if (!why)
 		return 0;
-	message__say("hotblocks: error: out=%s is %s; refusing to overwrite it\n", path, why);
+	message__print("error", MESSAGE_LINES, "out=%s is %s; refusing to overwrite it\n", path, why);
 	return 1;
 }
 
@@ -48,7 +48,7 @@ static int open_file(struct output *o)
 	o->guard = (struct atomic_file_guard){ refuse_input, o };
 	ret = atomic_file__open(&o->file, o->path, &o->guard, 0);
 	if (ret < 0)
-		message__say("hotblocks: error: cannot write %s: %s\n", o->path, strerror(-ret));
+		message__print("error", MESSAGE_LINES, "cannot write %s: %s\n", o->path, strerror(-ret));
 	return ret ? -1 : 0;
 }
 
@@ -83,12 +83,12 @@ static int commit_file(struct output *o, int ret)
 	int err = atomic_file__close(&o->file);
 
 	if (err && !ret) {
-		message__say("hotblocks: error: writing %s failed: %s\n", o->path, strerror(-err));
+		message__print("error", MESSAGE_LINES, "writing %s failed: %s\n", o->path, strerror(-err));
 		ret = -EIO;
 	}
 	if (!ret && (err = atomic_file__commit(&o->file))) {
 		if (err < 0)
-			message__say("hotblocks: error: writing %s failed: %s\n", o->path, strerror(-err));
+			message__print("error", MESSAGE_LINES, "writing %s failed: %s\n", o->path, strerror(-err));
 		ret = -EIO;
 	}
 	atomic_file__release(&o->file);
@@ -115,7 +115,7 @@ int output__write(struct output *o, const struct stream_section_inputs *in)
 	if (!ret && fflush(f))
 		ret = -EIO;
 	if (ret < 0)
-		message__say("hotblocks: error: writing the stream to %s failed: %s\n",
+		message__print("error", MESSAGE_LINES, "writing the stream to %s failed: %s\n",
 			path ? path : "standard output", ret == -ENOMEM ? "out of memory" : strerror(errno));
 	if (path)
 		ret = commit_file(o, ret);

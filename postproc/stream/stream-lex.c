@@ -209,4 +209,60 @@ int stream_lex__check_fields(struct parser *p, size_t n)
 	return 0;
 }
 
-/* Section-local id tables. */
+int stream_lex__check_record(struct parser *p, enum hb_record rec)
+{
+	return stream_lex__check_fields(p, 1 + hb_records[rec].fields);
+}
+
+/* The value of field k, tok, into v by the field's type. */
+static int get_value(struct parser *p, enum hb_field k, char *tok, struct stream_field *v)
+{
+	switch (hb_fields[k].type) {
+	case HB_TYPE_DEC:
+	case HB_TYPE_LENGTH:
+		return stream_lex__get_dec(p, tok, hb_fields[k].key, &v->num);
+	case HB_TYPE_HEX:
+		return stream_lex__get_hex(p, tok, hb_fields[k].key, &v->num);
+	default:
+		v->str = tok;
+		return stream_lex__get_str(p, tok, hb_fields[k].key);
+	}
+}
+
+/* Whether field k is one record rec has, for an object of the kinds. */
+static bool field_of(unsigned k, enum hb_record rec, unsigned kinds)
+{
+	return hb_fields[k].record == rec && (hb_fields[k].kinds & kinds);
+}
+
+int stream_lex__get_fields(struct parser *p, enum hb_record rec, unsigned kinds, size_t first,
+			   const char *what, struct stream_field v[HB_FIELD__NR])
+{
+	unsigned k;
+	int err;
+
+	for (k = 0; k < HB_FIELD__NR; k++)
+		if (hb_fields[k].record == rec)
+			v[k] = (struct stream_field){ 0 };
+	for (size_t i = first; i < p->nf; i++) {
+		char *eq = strchr(p->f[i], '=');
+
+		if (!eq)
+			return stream_lex__bad(p, "%s: field '%s' is not key=value", what, p->f[i]);
+		*eq = '\0';
+		for (k = 0; k < HB_FIELD__NR; k++)
+			if (field_of(k, rec, kinds) && !strcmp(p->f[i], hb_fields[k].key))
+				break;
+		if (k == HB_FIELD__NR)
+			continue;	/* STREAM.md: unknown keys are ignored */
+		if (v[k].given)
+			return stream_lex__bad(p, "%s: field '%s' given twice", what, p->f[i]);
+		v[k].given = true;
+		if ((err = get_value(p, (enum hb_field)k, eq + 1, &v[k])))
+			return err;
+	}
+	for (k = 0; k < HB_FIELD__NR; k++)
+		if (field_of(k, rec, kinds) && hb_fields[k].required && !v[k].given)
+			return stream_lex__bad(p, "%s: no '%s=' field", what, hb_fields[k].key);
+	return 0;
+}

@@ -229,31 +229,35 @@ static int get_value(struct parser *p, enum hb_field k, char *tok, struct stream
 	}
 }
 
-/* Whether field k is one record rec has, for an object of the kinds. */
-static bool field_of(unsigned k, enum hb_record rec, unsigned kinds)
+/* The table's rows of record rec, [*lo, *hi): a record's fields follow it
+ * together (stream-records.def), so a key is looked for among its own. */
+static void rows_of(enum hb_record rec, unsigned *lo, unsigned *hi)
 {
-	return hb_fields[k].record == rec && (hb_fields[k].kinds & kinds);
+	for (*lo = 0; *lo < HB_FIELD__NR && hb_fields[*lo].record != rec; ++*lo)
+		;
+	for (*hi = *lo; *hi < HB_FIELD__NR && hb_fields[*hi].record == rec; ++*hi)
+		;
 }
 
 int stream_lex__get_fields(struct parser *p, enum hb_record rec, unsigned kinds, size_t first,
 			   const char *what, struct stream_field v[HB_FIELD__NR])
 {
-	unsigned k;
+	unsigned lo, hi, k;
 	int err;
 
-	for (k = 0; k < HB_FIELD__NR; k++)
-		if (hb_fields[k].record == rec)
-			v[k] = (struct stream_field){ 0 };
+	rows_of(rec, &lo, &hi);
+	for (k = lo; k < hi; k++)
+		v[k] = (struct stream_field){ 0 };
 	for (size_t i = first; i < p->nf; i++) {
 		char *eq = strchr(p->f[i], '=');
 
 		if (!eq)
 			return stream_lex__bad(p, "%s: field '%s' is not key=value", what, p->f[i]);
 		*eq = '\0';
-		for (k = 0; k < HB_FIELD__NR; k++)
-			if (field_of(k, rec, kinds) && !strcmp(p->f[i], hb_fields[k].key))
+		for (k = lo; k < hi; k++)
+			if ((hb_fields[k].kinds & kinds) && !strcmp(p->f[i], hb_fields[k].key))
 				break;
-		if (k == HB_FIELD__NR)
+		if (k == hi)
 			continue;	/* STREAM.md: unknown keys are ignored */
 		if (v[k].given)
 			return stream_lex__bad(p, "%s: field '%s' given twice", what, p->f[i]);
@@ -261,8 +265,8 @@ int stream_lex__get_fields(struct parser *p, enum hb_record rec, unsigned kinds,
 		if ((err = get_value(p, (enum hb_field)k, eq + 1, &v[k])))
 			return err;
 	}
-	for (k = 0; k < HB_FIELD__NR; k++)
-		if (field_of(k, rec, kinds) && hb_fields[k].required && !v[k].given)
+	for (k = lo; k < hi; k++)
+		if ((hb_fields[k].kinds & kinds) && hb_fields[k].required && !v[k].given)
 			return stream_lex__bad(p, "%s: no '%s=' field", what, hb_fields[k].key);
 	return 0;
 }

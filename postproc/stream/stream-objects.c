@@ -159,7 +159,7 @@ int stream_objects__object(struct parser *p)
 	if ((err = stream_lex__check_record(p, HB_REC_OBJECT)) ||
 	    (err = stream_lex__get_dec(p, p->f[1], "object id", &id)))
 		return err;
-	if (stream_read__has_obj(p, id))
+	if (stream_ids__has_obj(p, id))
 		return stream_lex__bad(p, "object %s defined twice in this section", p->f[1]);
 	for (k = 0; k < HB_KIND__NR; k++)
 		if (!strcmp(p->f[2], hb_kind_name(k)))
@@ -167,7 +167,7 @@ int stream_objects__object(struct parser *p)
 	if (k == HB_KIND__NR) {
 		/* A newer writer's object kind: skip it and everything that refers to it. */
 		p->s->skipped_objects++;
-		return stream_read__add_obj(p, id, idx, UINT32_MAX);
+		return stream_ids__add_obj(p, id, idx, UINT32_MAX);
 	}
 	o.kind = (enum hb_object_kind)k;
 	/* stream_lex__bad keeps 511 bytes of a message too: a longer id reads the same. */
@@ -184,7 +184,21 @@ int stream_objects__object(struct parser *p)
 	} else if ((err = new_object(p, &o, hash, &idx))) {
 		return err;
 	}
-	return stream_read__add_obj(p, id, idx, UINT32_MAX);
+	return stream_ids__add_obj(p, id, idx, UINT32_MAX);
+}
+
+/* Whether a line of the object lo is skipped, and counted (with its
+ * samples): the object was lost (its line too long) or of a kind this
+ * reader does not know. */
+static bool skipped(struct parser *p, const struct local_obj *lo, uint64_t samples)
+{
+	if (lo->obj == LOST)
+		stream_ids__skip_lost(p, lo->lost, samples);
+	else if (lo->obj == SKIPPED)
+		p->s->skipped_object_lines++;
+	else
+		return false;
+	return true;
 }
 
 /* Objects of up to this size get room for all of it with their first code line. */
@@ -199,7 +213,7 @@ int stream_objects__code(struct parser *p)
 	size_t n, i;
 	int err;
 
-	if ((err = stream_lex__check_record(p, HB_REC_CODE)) || (err = stream_read__find_obj(p, p->f[1], &lo)) ||
+	if ((err = stream_lex__check_record(p, HB_REC_CODE)) || (err = stream_ids__find_obj(p, p->f[1], &lo)) ||
 	    (err = stream_lex__get_hex(p, p->f[2], "code offset", &off)))
 		return err;
 	hex = p->f[3];
@@ -209,14 +223,8 @@ int stream_objects__code(struct parser *p)
 	for (i = 0; i < n; i++)
 		if (hexval((unsigned char)hex[i]) < 0)
 			return stream_lex__bad(p, "code bytes: '%c' is not a hex digit", hex[i]);
-	if (lo->obj == LOST) {
-		stream_read__skip_lost(p, lo->lost, 0);
+	if (skipped(p, lo, 0))
 		return 0;
-	}
-	if (lo->obj == SKIPPED) {
-		p->s->skipped_object_lines++;
-		return 0;
-	}
 	n /= 2;
 	/* Chunks come in ascending order without gaps; a gap would make us invent bytes. */
 	if (off != lo->code_next)
@@ -266,21 +274,15 @@ int stream_objects__debug(struct parser *p)
 	struct stream_object *obj;
 	struct stream_debug *d;
 
-	if ((err = stream_lex__check_record(p, HB_REC_DEBUG)) || (err = stream_read__find_obj(p, p->f[1], &lo)) ||
+	if ((err = stream_lex__check_record(p, HB_REC_DEBUG)) || (err = stream_ids__find_obj(p, p->f[1], &lo)) ||
 	    (err = stream_lex__get_hex(p, p->f[2], "debug address", &addr)) ||
 	    (err = stream_lex__get_dec(p, p->f[3], "debug line", &line)) ||
 	    (err = stream_lex__get_dec(p, p->f[4], "debug discriminator", &discrim)) ||
 	    (err = stream_lex__get_str(p, p->f[5], "debug file")))
 		return err;
 
-	if (lo->obj == LOST) {
-		stream_read__skip_lost(p, lo->lost, 0);
+	if (skipped(p, lo, 0))
 		return 0;
-	}
-	if (lo->obj == SKIPPED) {
-		p->s->skipped_object_lines++;
-		return 0;
-	}
 	if (line > UINT32_MAX || discrim > UINT32_MAX)
 		return stream_lex__bad(p, "debug line or discriminator past 32 bits");
 	obj = &p->s->objects[lo->obj];
@@ -312,20 +314,18 @@ int stream_objects__sample(struct parser *p)
 	uint32_t ev;
 	int err;
 
-	if ((err = stream_lex__check_record(p, HB_REC_SAMPLE)) || (err = stream_read__find_obj(p, p->f[1], &lo)) ||
-	    (err = stream_read__find_ev(p, p->f[2], &le)) ||
+	if ((err = stream_lex__check_record(p, HB_REC_SAMPLE)) || (err = stream_ids__find_obj(p, p->f[1], &lo)) ||
+	    (err = stream_ids__find_ev(p, p->f[2], &le)) ||
 	    (err = stream_lex__get_hex(p, p->f[3], "sample offset", &off)) ||
 	    (err = stream_lex__get_dec(p, p->f[4], "samples", &samples)) ||
 	    (err = stream_lex__get_dec(p, p->f[5], "period", &period)))
 		return err;
-	if (lo->obj == LOST || le->ev == LOST) {
-		stream_read__skip_lost(p, lo->obj == LOST ? lo->lost : le->lost, samples);
+	if (lo->obj != LOST && le->ev == LOST) {
+		stream_ids__skip_lost(p, le->lost, samples);
 		return 0;
 	}
-	if (lo->obj == SKIPPED) {
-		s->skipped_object_lines++;
+	if (skipped(p, lo, samples))
 		return 0;
-	}
 	ev = le->ev;
 	/*
 	 * Appended as they come; when the array is full and has doubled since

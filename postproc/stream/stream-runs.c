@@ -32,7 +32,7 @@ int stream_runs__event(struct parser *p)
 	    (err = stream_lex__get_dec(p, p->f[1], "event id", &id)) ||
 	    (err = stream_lex__get_str(p, p->f[2], "event name")))
 		return err;
-	if (stream_read__has_ev(p, id))
+	if (stream_ids__has_ev(p, id))
 		return stream_lex__bad(p, "event %s defined twice in this section", p->f[1]);
 	for (i = 0; i < s->events_nr; i++)
 		if (!strcmp(s->events[i].name, p->f[2]))
@@ -48,7 +48,7 @@ int stream_runs__event(struct parser *p)
 			return stream_lex__oom(p);
 		s->events_nr++;
 	}
-	return stream_read__add_ev(p, id, (uint32_t)i, UINT32_MAX);
+	return stream_ids__add_ev(p, id, (uint32_t)i, UINT32_MAX);
 }
 
 /* STREAM.md `jitdump`: the dumps the run read, inputs no report may replace (output-file.h). */
@@ -102,12 +102,12 @@ int stream_runs__total(struct parser *p)
 	size_t cls;
 	int err;
 
-	if ((err = stream_lex__check_record(p, HB_REC_TOTAL)) || (err = stream_read__find_ev(p, p->f[1], &le)) ||
+	if ((err = stream_lex__check_record(p, HB_REC_TOTAL)) || (err = stream_ids__find_ev(p, p->f[1], &le)) ||
 	    (err = stream_lex__get_dec(p, p->f[3], "samples", &samples)) ||
 	    (err = stream_lex__get_dec(p, p->f[4], "period", &period)))
 		return err;
 	if (le->ev == LOST) {
-		stream_read__skip_lost(p, le->lost, 0);
+		stream_ids__skip_lost(p, le->lost, 0);
 		return 0;
 	}
 	ev = le->ev;

@@ -9,8 +9,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <dirent.h>
-#include <ftw.h>
 #include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +26,7 @@
 #include "emit/stream-section.h"
 #include "perf/options.h"
 #include "tests/jitdump-writer.h"
+#include "tests/scratch-dir.h"
 
 static struct perf_dlfilter_fns no_perf;
 
@@ -98,7 +97,7 @@ static int write_output(struct session *session)
 }
 
 struct fixture {
-	char dir[64];
+	struct scratch_dir dir;
 	struct session *session;
 };
 
@@ -108,8 +107,7 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	snprintf(f->dir, sizeof(f->dir), "/tmp/hotblocks-test-output-XXXXXX");
-	if (!mkdtemp(f->dir) || !(f->session = session__new(&no_perf))) {
+	if (scratch_dir__make(&f->dir, "test-output") || !(f->session = session__new(&no_perf))) {
 		free(f);
 		return -1;
 	}
@@ -117,49 +115,19 @@ static int setup(void **state)
 	return 0;
 }
 
-static int remove_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
 	session__free(f->session);
-	nftw(f->dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	scratch_dir__remove(&f->dir);
 	free(f);
 	return 0;
 }
 
 static char *in_dir(void **state, const char *name)
 {
-	struct fixture *f = *state;
-	char *p;
-
-	assert_true(asprintf(&p, "%s/%s", f->dir, name) > 0);
-	return p;
-}
-
-static void put_file(const char *path, const char *text)
-{
-	FILE *fp = fopen(path, "w");
-
-	assert_non_null(fp);
-	fputs(text, fp);
-	assert_int_equal(fclose(fp), 0);
-}
-
-static char *get_file(const char *path)
-{
-	FILE *fp = fopen(path, "r");
-	char *buf = calloc(1, 1 << 16);
-
-	assert_non_null(fp);
-	assert_non_null(buf);
-	fread(buf, 1, (1 << 16) - 1, fp);
-	fclose(fp);
-	return buf;
+	return scratch_dir__file(&((struct fixture *)*state)->dir, name);
 }
 
 /* A dump of pid 42: one load "hot" of 4 bytes at 0x7000, at time 100. */
@@ -188,10 +156,10 @@ static void an_input_is_never_the_output(void **state)
 	char *alias = in_dir(state, "alias"), *threads = in_dir(state, "threads.data");
 	char *threads_data = in_dir(state, "threads.data/data");
 
-	put_file(perf_data, "PERFILE2 and more");
+	scratch_dir__put(perf_data, "PERFILE2 and more");
 	assert_int_equal(link(perf_data, alias), 0);
 	assert_int_equal(mkdir(threads, 0755), 0);
-	put_file(threads_data, "PERFILE2 and more");
+	scratch_dir__put(threads_data, "PERFILE2 and more");
 	session->perf_data = strdup(perf_data);
 
 	session->opts.out_path = strdup(perf_data);
@@ -211,7 +179,7 @@ static void an_input_is_never_the_output(void **state)
 	session->opts.out_path = strdup(threads_data);
 	assert_int_equal(open_output(session), -1);
 	/* Nothing refused was touched. */
-	char *text = get_file(perf_data);
+	char *text = scratch_dir__get(perf_data);
 
 	assert_string_equal(text, "PERFILE2 and more");
 	free(text);
@@ -221,15 +189,7 @@ static void an_input_is_never_the_output(void **state)
 /* How many names the fixture's directory holds (no temporary file left behind). */
 static int entries(void **state)
 {
-	DIR *d = opendir(((struct fixture *)*state)->dir);
-	struct dirent *de;
-	int n = 0;
-
-	assert_non_null(d);
-	while ((de = readdir(d)))
-		n += strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-	closedir(d);
-	return n;
+	return scratch_dir__entries(&((struct fixture *)*state)->dir);
 }
 
 static const char empty_stream[] = "hotblocks-stream 1\n"
@@ -248,19 +208,19 @@ static void the_output_is_checked_early_and_replaced_late(void **state)
 	assert_int_equal(open_output(session), -1);
 	free(session->opts.out_path);
 	/* An old, longer file: kept as it is until the stream replaces it. */
-	put_file(out, "an old file, longer than the stream that replaces it ......................"
+	scratch_dir__put(out, "an old file, longer than the stream that replaces it ......................"
 		      "......................................................................\n");
 	session->opts.out_path = strdup(out);
 	assert_int_equal(open_output(session), 0);
 	/* Only what is written in place stays open until the end. */
 	assert_null(session->out.file.f);
-	char *text = get_file(out);
+	char *text = scratch_dir__get(out);
 
 	assert_non_null(strstr(text, "an old file"));
 	free(text);
 	assert_int_equal(entries(state), 1);
 	assert_int_equal(write_output(session), 0);
-	text = get_file(out);
+	text = scratch_dir__get(out);
 	assert_string_equal(text, empty_stream);
 	free(text);
 	/* Nothing else is left in its directory (lib/atomic-file.c's tests
@@ -279,7 +239,7 @@ static void a_failed_write_leaves_the_earlier_file(void **state)
 	int ret;
 
 	session->perf_data = strdup("-");
-	put_file(out, "the earlier stream\n");
+	scratch_dir__put(out, "the earlier stream\n");
 	session->opts.out_path = strdup(out);
 	assert_int_equal(open_output(session), 0);
 	assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
@@ -290,7 +250,7 @@ static void a_failed_write_leaves_the_earlier_file(void **state)
 	setrlimit(RLIMIT_FSIZE, &old);
 	signal(SIGXFSZ, old_xfsz);
 	assert_true(ret < 0);
-	char *text = get_file(out);
+	char *text = scratch_dir__get(out);
 
 	assert_string_equal(text, "the earlier stream\n");
 	free(text);

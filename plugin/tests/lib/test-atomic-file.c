@@ -9,7 +9,6 @@
  * fatal signal leaves no new file behind.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
@@ -27,76 +26,43 @@
 #include <cmocka.h>
 
 #include "lib/atomic-file.h"
+#include "tests/scratch-dir.h"
 
-static char dir[] = "/tmp/hotblocks-atomic-file.XXXXXX";
+static struct scratch_dir dir;
 
 static char *in_dir(const char *name)
 {
-	char *p;
-
-	assert_true(asprintf(&p, "%s/%s", dir, name) > 0);
-	return p;
+	return scratch_dir__file(&dir, name);
 }
 
-static void put(const char *path, const char *text)
-{
-	FILE *f = fopen(path, "w");
+#define put scratch_dir__put
 
-	assert_non_null(f);
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
-/* The file's text (up to 255 bytes). */
+/* The file's text (its first 255 bytes), kept until the next call. */
 static const char *get(const char *path)
 {
 	static char buf[256];
-	FILE *f = fopen(path, "r");
-	size_t n;
+	char *text = scratch_dir__get(path);
 
-	assert_non_null(f);
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	buf[n] = '\0';
-	fclose(f);
+	snprintf(buf, sizeof(buf), "%s", text);
+	free(text);
 	return buf;
 }
 
-static int not_dots(const struct dirent *de)
-{
-	return strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
-}
-
-/* How many names the directory holds besides . and .. (no new file left behind). */
 static int entries(void)
 {
-	struct dirent **names;
-	int n = scandir(dir, &names, not_dots, NULL);
-
-	assert_true(n >= 0);
-	for (int i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return n;
+	return scratch_dir__entries(&dir);
 }
 
 static int setup(void **state)
 {
 	(void)state;
-	return mkdtemp(dir) ? 0 : -1;
+	return scratch_dir__make(&dir, "atomic-file");
 }
 
 static int teardown(void **state)
 {
-	char *cmd;
-	int ret;
-
 	(void)state;
-	if (asprintf(&cmd, "rm -rf '%s'", dir) < 0)
-		return -1;
-	ret = system(cmd);
-	free(cmd);
-	strcpy(dir + strlen(dir) - 6, "XXXXXX");
-	return ret;
+	return scratch_dir__remove(&dir);
 }
 
 static void a_file_is_renamed_into_place_with_its_mode(void **state)
@@ -198,7 +164,7 @@ static void a_read_only_file_fails_at_open(void **state)
 	char *out = in_dir("kept.txt");
 
 	(void)state;
-	assert_int_equal(chmod(dir, 0777), 0);
+	assert_int_equal(chmod(dir.path, 0777), 0);
 	put(out, "keep me\n");
 	assert_int_equal(chmod(out, 0444), 0);
 	assert_int_equal(open_as_user(out), 0);

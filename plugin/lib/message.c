@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* What both programs say on standard error, shown printable (message.h). */
 #include <stdarg.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

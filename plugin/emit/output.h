@@ -6,19 +6,23 @@
  * symlink or hard link) is refused. The stream is written at the end to a
  * new file beside FILE and renamed over it once complete (a symlink is
  * written through), so a run that fails leaves the earlier file as it was;
- * what is not a regular file (/dev/null, a FIFO) is written in place.
+ * what is not a regular file (/dev/null, a FIFO) is written in place
+ * (lib/atomic-file.h, the post-processor's writer too).
  */
 #ifndef PLUGIN_EMIT_OUTPUT_H
 #define PLUGIN_EMIT_OUTPUT_H
 
 #include "../jit/dumps.h"
+#include "../lib/atomic-file.h"
 #include "stream-section.h"
 
 struct output {
 	const char *path;		/* borrowed: out=FILE; NULL: standard output */
 	const char *perf_data;		/* borrowed: the recording, "-" for a pipe */
 	const struct dumps *dumps;	/* borrowed: the jitdumps read, inputs too */
-	int fd;				/* out=FILE that is not a regular file, opened by output__open; else -1 */
+	struct atomic_file file;	/* out=FILE being written; one that is not a regular
+					 * file is opened by output__open and kept open */
+	struct atomic_file_guard guard;	/* the file's: refuses the inputs above */
 };
 
 /* The stream to path (NULL: standard output), never over perf_data or one
@@ -27,7 +31,7 @@ void output__init(struct output *o, const char *path, const char *perf_data, con
 void output__release(struct output *o);
 
 /* Check out=FILE, if one was given (one that is not a regular file is opened
- * into o->fd). 0, or -1 after printing the error (the run must end: nothing
+ * into o->file). 0, or -1 after printing the error (the run must end: nothing
  * it produced could be kept). Call it once the dumps are open: they are
  * inputs too. */
 int output__open(struct output *o);

@@ -65,11 +65,30 @@ size_t stream_writer__put_string(FILE *f, const char *str)
 	return strlen(str);
 }
 
-/* After a string field that was shortened: its full length (STREAM.md "Lines"). */
-static void put_length(FILE *f, const char *field, size_t full)
+/* The kind that starts a record's line. */
+static void put_word(FILE *f, enum hb_record r)
+{
+	fputs(hb_records[r].word, f);
+}
+
+/* " key=value" of a number field, as its type writes it. */
+static void put_number(FILE *f, enum hb_field k, uint64_t v)
+{
+	fprintf(f, hb_fields[k].type == HB_TYPE_HEX ? " %s=0x%" PRIx64 : " %s=%" PRIu64, hb_fields[k].key, v);
+}
+
+/* " key=" and a string field; its full length when it was shortened (stream_writer__put_string). */
+static size_t put_field_string(FILE *f, enum hb_field k, const char *s)
+{
+	fprintf(f, " %s=", hb_fields[k].key);
+	return stream_writer__put_string(f, s);
+}
+
+/* After a string that was shortened: its full length (STREAM.md "Lines"). */
+static void put_length(FILE *f, enum hb_field k, size_t full)
 {
 	if (full)
-		fprintf(f, " %s-length=%zu", field, full);
+		put_number(f, k, full);
 }
 
 static int str_cmp(const char *a, const char *b)
@@ -123,30 +142,37 @@ static int cmp_sample(const void *pa, const void *pb)
 	return cmp_u64(a->off, b->off);
 }
 
+/* An object's record: its key=value fields in the table's order (stream-records.def). */
+static void write_object_record(FILE *f, const struct stream_writer_object *o, size_t sid)
+{
+	size_t path_len, name_len;
+	bool jit = o->kind == HB_KIND_JIT;
+
+	fprintf(f, "%s %zu %s", hb_records[HB_REC_OBJECT].word, sid, hb_kind_name(o->kind));
+	put_number(f, HB_FIELD_OBJECT_PID, o->pid);
+	put_number(f, HB_FIELD_OBJECT_E_MACHINE, o->e_machine);
+	put_number(f, HB_FIELD_OBJECT_ADDR, o->addr);
+	put_number(f, HB_FIELD_OBJECT_SIZE, o->size);
+	if (jit) {
+		put_number(f, HB_FIELD_OBJECT_CODE_INDEX, o->code_index);
+		put_number(f, HB_FIELD_OBJECT_LOAD_TIME, o->load_time);
+		path_len = put_field_string(f, HB_FIELD_OBJECT_DUMP, o->dump ? o->dump : "");
+	} else {
+		path_len = put_field_string(f, HB_FIELD_OBJECT_DSO, o->dso ? o->dso : "");
+		put_number(f, HB_FIELD_OBJECT_SYM_START, o->sym_start);
+		/* a word: written as it is */
+		if (o->source)
+			fprintf(f, " %s=%s", hb_fields[HB_FIELD_OBJECT_SOURCE].key, o->source);
+	}
+	name_len = put_field_string(f, HB_FIELD_OBJECT_NAME, o->name ? o->name : "");
+	put_length(f, jit ? HB_FIELD_OBJECT_DUMP_LENGTH : HB_FIELD_OBJECT_DSO_LENGTH, path_len);
+	put_length(f, HB_FIELD_OBJECT_NAME_LENGTH, name_len);
+	putc('\n', f);
+}
+
 static void write_object(FILE *f, const struct stream_writer_object *o, size_t sid)
 {
-	const char *path_key = o->kind == HB_KIND_JIT ? "dump" : "dso";
-	size_t path_len, name_len;
-
-	fprintf(f, "object %zu %s pid=%" PRIu32 " e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64,
-		sid, hb_kind_name(o->kind), o->pid, o->e_machine, o->addr, o->size);
-	if (o->kind == HB_KIND_JIT) {
-		fprintf(f, " code-index=%" PRIu64 " load-time=%" PRIu64 " dump=", o->code_index,
-			o->load_time);
-		path_len = stream_writer__put_string(f, o->dump ? o->dump : "");
-	} else {
-		fputs(" dso=", f);
-		path_len = stream_writer__put_string(f, o->dso ? o->dso : "");
-		fprintf(f, " sym-start=0x%" PRIx64, o->sym_start);
-		if (o->source)
-			fprintf(f, " source=%s", o->source);
-	}
-	fputs(" name=", f);
-	name_len = stream_writer__put_string(f, o->name ? o->name : "");
-	put_length(f, path_key, path_len);
-	put_length(f, "name", name_len);
-	putc('\n', f);
-
+	write_object_record(f, o, sid);
 	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
 		size_t n = o->code_len - off < HB_STREAM_CODE_CHUNK ? o->code_len - off : HB_STREAM_CODE_CHUNK;
 
@@ -160,39 +186,105 @@ static void write_object(FILE *f, const struct stream_writer_object *o, size_t s
 			line[2 * i + 1] = hex[o->code[off + i] & 15];
 		}
 		line[2 * n] = '\n';
-		fprintf(f, "code %zu 0x%zx ", sid, off);
+		fprintf(f, "%s %zu 0x%zx ", hb_records[HB_REC_CODE].word, sid, off);
 		fwrite(line, 1, 2 * n + 1, f);
 	}
 	for (size_t i = 0; i < o->debug_nr; i++) {
 		const struct jitdump_debug_entry *e = &o->debug[i];
 
-		fprintf(f, "debug %zu 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", sid, e->addr, e->line,
-			e->discrim);
-		put_length(f, "file", stream_writer__put_string(f, e->file ? e->file : ""));
+		fprintf(f, "%s %zu 0x%" PRIx64 " %" PRIu32 " %" PRIu32 " ", hb_records[HB_REC_DEBUG].word, sid,
+			e->addr, e->line, e->discrim);
+		put_length(f, HB_FIELD_DEBUG_FILE_LENGTH, stream_writer__put_string(f, e->file ? e->file : ""));
 		putc('\n', f);
 	}
 }
 
-int stream_writer__write(FILE *f, const struct stream_writer_header *h,
-			 struct stream_writer_object *objs, size_t nr,
-			 const struct tally_entry *counts, size_t counts_nr)
+/* A record of one string field: "<kind> <string>[ <length>]\n". */
+static void write_string_record(FILE *f, enum hb_record r, const char *s, enum hb_field length)
 {
-	struct id_map *ids = NULL;
-	struct tally_entry *samples = NULL;
-	int ret = -ENOMEM;
+	put_word(f, r);
+	putc(' ', f);
+	put_length(f, length, stream_writer__put_string(f, s));
+	putc('\n', f);
+}
 
-	if (nr)
-		qsort(objs, nr, sizeof(*objs), cmp_object);
-	ids = malloc((nr ? nr : 1) * sizeof(*ids));
-	samples = malloc((counts_nr ? counts_nr : 1) * sizeof(*samples));
-	if (!ids || !samples)
-		goto out;
+/* The records before the objects: what the run read, its events, warnings and totals. */
+static void write_header(FILE *f, const struct stream_writer_header *h)
+{
+	fprintf(f, "%s %d\n", hb_records[HB_REC_SECTION].word, HB_STREAM_VERSION);
+	write_string_record(f, HB_REC_PRODUCER, h->producer, HB_FIELD_PRODUCER_TEXT_LENGTH);
+	write_string_record(f, HB_REC_INPUT, h->input ? h->input : "-", HB_FIELD_INPUT_PATH_LENGTH);
+	fprintf(f, "%s %s\n", hb_records[HB_REC_TIME_AWARE].word, h->time_aware ? "yes" : "no");
+	for (size_t e = 0; e < h->events_nr; e++) {
+		fprintf(f, "%s %zu ", hb_records[HB_REC_EVENT].word, e);
+		put_length(f, HB_FIELD_EVENT_NAME_LENGTH, stream_writer__put_string(f, h->events[e]));
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < h->jitdumps_nr; i++) {
+		const struct stream_writer_jitdump *j = &h->jitdumps[i];
+		size_t path_len;
+
+		put_word(f, HB_REC_JITDUMP);
+		putc(' ', f);
+		path_len = stream_writer__put_string(f, j->path);
+		put_number(f, HB_FIELD_JITDUMP_PID, j->pid);
+		put_number(f, HB_FIELD_JITDUMP_LOADS, j->loads);
+		fprintf(f, " %s=%s", hb_fields[HB_FIELD_JITDUMP_STATUS].key, j->status);
+		put_length(f, HB_FIELD_JITDUMP_PATH_LENGTH, path_len);
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < h->warnings_nr; i++)
+		write_string_record(f, HB_REC_WARNING, h->warnings[i], HB_FIELD_WARNING_TEXT_LENGTH);
+	for (size_t e = 0; e < h->events_nr; e++)
+		for (int c = 0; c < HB_CLASS__NR; c++)
+			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
+				fprintf(f, "%s %zu %s %" PRIu64 " %" PRIu64 "\n", hb_records[HB_REC_TOTAL].word, e,
+					hb_class_name(c), h->totals[e][c][0], h->totals[e][c][1]);
+}
+
+/* The records after the samples: code loads and file mappings. */
+static void write_targets(FILE *f, const struct stream_writer_header *h)
+{
+	for (size_t i = 0; i < h->loads_nr; i++) {
+		const struct stream_writer_load *l = &h->loads[i];
+
+		put_word(f, HB_REC_LOAD);
+		put_number(f, HB_FIELD_LOAD_PID, l->pid);
+		put_number(f, HB_FIELD_LOAD_ADDR, l->addr);
+		put_number(f, HB_FIELD_LOAD_SIZE, l->size);
+		put_number(f, HB_FIELD_LOAD_LOAD_TIME, l->load_time);
+		put_length(f, HB_FIELD_LOAD_NAME_LENGTH, put_field_string(f, HB_FIELD_LOAD_NAME, l->name));
+		putc('\n', f);
+	}
+	for (size_t i = 0; i < h->maps_nr; i++) {
+		const struct stream_writer_map *m = &h->maps[i];
+
+		put_word(f, HB_REC_MAP);
+		put_number(f, HB_FIELD_MAP_PID, m->pid);
+		put_number(f, HB_FIELD_MAP_ADDR, m->addr);
+		put_number(f, HB_FIELD_MAP_SIZE, m->size);
+		put_number(f, HB_FIELD_MAP_PGOFF, m->pgoff);
+		put_number(f, HB_FIELD_MAP_TIME, m->time);
+		put_length(f, HB_FIELD_MAP_DSO_LENGTH, put_field_string(f, HB_FIELD_MAP_DSO, m->path));
+		if (m->build_id_size) {
+			fprintf(f, " %s=", hb_fields[HB_FIELD_MAP_BUILD_ID].key);
+			for (size_t k = 0; k < m->build_id_size; k++)
+				fprintf(f, "%02x", m->build_id[k]);
+		}
+		putc('\n', f);
+	}
+}
+
+/* counts renamed to the stream's object ids (the objects' order), those of
+ * no object left out, sorted by (obj, ev, off) into samples; their number. */
+static size_t renumber_samples(const struct stream_writer_object *objs, size_t nr, struct id_map *ids,
+			       const struct tally_entry *counts, size_t counts_nr, struct tally_entry *samples)
+{
+	size_t n = 0;
+
 	for (size_t i = 0; i < nr; i++)
 		ids[i] = (struct id_map){ .id = objs[i].id, .stream_id = (uint32_t)i };
 	qsort(ids, nr, sizeof(*ids), cmp_id_map);
-
-	size_t n = 0;
-
 	for (size_t i = 0; i < counts_nr; i++) {
 		struct id_map key = { .id = counts[i].obj };
 		const struct id_map *m = bsearch(&key, ids, nr, sizeof(*ids), cmp_id_map);
@@ -203,66 +295,36 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 		samples[n++].obj = m->stream_id;
 	}
 	qsort(samples, n, sizeof(*samples), cmp_sample);
+	return n;
+}
 
-	fprintf(f, "%s %d\n", HB_STREAM_MAGIC, HB_STREAM_VERSION);
-	fputs("producer ", f);
-	put_length(f, "text", stream_writer__put_string(f, h->producer));
-	fputs("\ninput ", f);
-	put_length(f, "path", stream_writer__put_string(f, h->input ? h->input : "-"));
-	fprintf(f, "\ntime-aware %s\n", h->time_aware ? "yes" : "no");
-	for (size_t e = 0; e < h->events_nr; e++) {
-		fprintf(f, "event %zu ", e);
-		put_length(f, "name", stream_writer__put_string(f, h->events[e]));
-		putc('\n', f);
-	}
-	for (size_t i = 0; i < h->jitdumps_nr; i++) {
-		const struct stream_writer_jitdump *j = &h->jitdumps[i];
-		size_t path_len;
+int stream_writer__write(FILE *f, const struct stream_writer_header *h,
+			 struct stream_writer_object *objs, size_t nr,
+			 const struct tally_entry *counts, size_t counts_nr)
+{
+	struct id_map *ids = NULL;
+	struct tally_entry *samples = NULL;
+	const char *sample = hb_records[HB_REC_SAMPLE].word;
+	int ret = -ENOMEM;
+	size_t n;
 
-		fputs("jitdump ", f);
-		path_len = stream_writer__put_string(f, j->path);
-		fprintf(f, " pid=%" PRIu32 " loads=%zu status=%s", j->pid, j->loads, j->status);
-		put_length(f, "path", path_len);
-		putc('\n', f);
-	}
-	for (size_t i = 0; i < h->warnings_nr; i++) {
-		fputs("warning ", f);
-		put_length(f, "text", stream_writer__put_string(f, h->warnings[i]));
-		putc('\n', f);
-	}
-	for (size_t e = 0; e < h->events_nr; e++)
-		for (int c = 0; c < HB_CLASS__NR; c++)
-			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
-				fprintf(f, "total %zu %s %" PRIu64 " %" PRIu64 "\n", e, hb_class_name(c),
-					h->totals[e][c][0], h->totals[e][c][1]);
+	if (nr)
+		qsort(objs, nr, sizeof(*objs), cmp_object);
+	ids = malloc((nr ? nr : 1) * sizeof(*ids));
+	samples = malloc((counts_nr ? counts_nr : 1) * sizeof(*samples));
+	if (!ids || !samples)
+		goto out;
+	n = renumber_samples(objs, nr, ids, counts, counts_nr, samples);
+	write_header(f, h);
 	for (size_t i = 0; i < nr; i++)
 		write_object(f, &objs[i], i);
+	/* A sample's line as any other: its kind is one more %s of six. */
 	for (size_t i = 0; i < n; i++)
-		fprintf(f, "sample %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+		fprintf(f, "%s %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", sample,
 			samples[i].obj, samples[i].ev, samples[i].off, samples[i].samples,
 			samples[i].period);
-	for (size_t i = 0; i < h->loads_nr; i++) {
-		const struct stream_writer_load *l = &h->loads[i];
-
-		fprintf(f, "load pid=%" PRIu32 " addr=0x%" PRIx64 " size=%" PRIu64 " load-time=%" PRIu64
-			" name=", l->pid, l->addr, l->size, l->load_time);
-		put_length(f, "name", stream_writer__put_string(f, l->name));
-		putc('\n', f);
-	}
-	for (size_t i = 0; i < h->maps_nr; i++) {
-		const struct stream_writer_map *m = &h->maps[i];
-
-		fprintf(f, "map pid=%" PRIu32 " addr=0x%" PRIx64 " size=%" PRIu64 " pgoff=0x%" PRIx64
-			" time=%" PRIu64 " dso=", m->pid, m->addr, m->size, m->pgoff, m->time);
-		put_length(f, "dso", stream_writer__put_string(f, m->path));
-		if (m->build_id_size) {
-			fputs(" build-id=", f);
-			for (size_t k = 0; k < m->build_id_size; k++)
-				fprintf(f, "%02x", m->build_id[k]);
-		}
-		putc('\n', f);
-	}
-	fputs("end\n", f);
+	write_targets(f, h);
+	fprintf(f, "%s\n", hb_records[HB_REC_END].word);
 	ret = fflush(f) || ferror(f) ? -EIO : 0;
 out:
 	free(ids);

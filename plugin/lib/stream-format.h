@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* The annotated stream's constants, shared by the writer (plugin) and the reader (postproc).
+/* The annotated stream's constants and words, shared by the writer (plugin) and the reader (postproc).
  * The format itself is specified in plugin/STREAM.md. */
 #ifndef PLUGIN_STREAM_FORMAT_H
 #define PLUGIN_STREAM_FORMAT_H
+
+#include <stdbool.h>
 
 #define HB_STREAM_MAGIC "hotblocks-stream"
 #define HB_STREAM_VERSION 1
@@ -82,5 +84,53 @@ static inline const char *hb_kind_name(enum hb_object_kind kind)
 
 	return (unsigned)kind < HB_KIND__NR ? names[kind] : "?";
 }
+
+/* The record kinds and key=value keys, from stream-records.def. */
+enum hb_record {
+#define HB_RECORD(ID, word, FIELDS) HB_REC_##ID,
+#include "stream-records.def"
+	HB_REC__NR
+};
+
+enum hb_field {
+#define HB_FIELD(RECORD, ID, key, TYPE, KINDS, NEED) HB_FIELD_##RECORD##_##ID,
+#include "stream-records.def"
+	HB_FIELD__NR
+};
+
+/* A field's value on the wire (stream-records.def, TYPE). */
+enum hb_field_type {
+	HB_TYPE_DEC,
+	HB_TYPE_HEX,
+	HB_TYPE_STR,
+	HB_TYPE_WORD,
+	HB_TYPE_BYTES,
+	HB_TYPE_LENGTH,
+};
+
+/* The object kinds a field is for (stream-records.def, KINDS). */
+#define HB_KINDS_JIT (1u << HB_KIND_JIT)
+#define HB_KINDS_FILE (1u << HB_KIND_NATIVE | 1u << HB_KIND_CWASM)
+#define HB_KINDS_ALL (HB_KINDS_JIT | HB_KINDS_FILE)
+
+struct hb_record_info {
+	const char *word;
+	unsigned fields;	/* before the key=value ones */
+};
+
+struct hb_field_info {
+	enum hb_record record;
+	const char *key;
+	enum hb_field_type type;
+	unsigned kinds;		/* HB_KINDS_ mask */
+	bool required;
+};
+
+/* The rows of stream-records.def, indexed by enum hb_record and enum hb_field. */
+extern const struct hb_record_info hb_records[HB_REC__NR];
+extern const struct hb_field_info hb_fields[HB_FIELD__NR];
+
+/* The record whose kind is word, or HB_REC__NR. */
+enum hb_record hb_record_find(const char *word);
 
 #endif

@@ -19,7 +19,7 @@ void warnings__add(struct warnings *w, const char *fmt, ...)
 	for (size_t i = 0; i < w->nr; i++)
 		if (!strcmp(w->kept[i], msg))
 			return;
-	message__say("hotblocks: warning: %s\n", msg);
+	message__print("warning", MESSAGE_LINES, "%s\n", msg);
 	if (w->nr < WARNINGS_KEPT && (w->kept[w->nr] = strdup(msg)))
 		w->nr++;
 }

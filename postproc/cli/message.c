@@ -4,17 +4,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lib/term.h"
+#include "../plugin/lib/message.h"
 #include "message.h"
 
 const char *message_command = "hotblocks";
 
-/* "hotblocks: KIND: message" on standard error: its names and paths come
- * from the input, so it is shown printable (term.h). */
+/* "hotblocks: KIND: message" on standard error, one line: its names and
+ * paths come from the input, so it is shown printable (the plugin's
+ * message.h, the one way both programs say things). */
 static void vmessage(const char *kind, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "hotblocks: %s: ", kind);
-	term_vmessage(stderr, fmt, ap);
+	message__vprint(stderr, kind, 0, fmt, ap);
 }
 
 int message__error(const char *fmt, ...)

@@ -21,7 +21,8 @@ extern const char *message_command;
 /*
  * Print "hotblocks: error: ..." and return -1 (git's error()): callers unwind,
  * then exit 1. The messages of these three are shown printable as a whole
- * (lib/term.h): arguments may be names and paths from the input, as they are.
+ * (plugin/lib/message.h): arguments may be names and paths from the input,
+ * as they are.
  */
 int message__error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

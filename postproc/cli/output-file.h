@@ -7,18 +7,19 @@
  * hard link leads to it -- is refused, and so is an existing file in a
  * directory that is an input (--clif DIR, perf record --threads' DIR).
  *
- * An output that is a regular file, or none yet, is written to a temporary
- * file beside it (".NAME.XXXXXX", with the old file's mode, else 0666 less
- * the umask) and renamed over it only once complete: a run that fails, or is
- * ended by SIGINT, SIGTERM, SIGHUP or SIGXFSZ, leaves the earlier file as it
- * was and no temporary file. A symlink is written through: the file it
- * names is replaced, the link stays. Anything else (/dev/null, a FIFO, a
- * terminal) is written in place, as standard output is.
+ * The output is written by the plugin's writer (plugin/lib/atomic-file.h):
+ * a regular file, or none yet, goes to a new file beside it and is renamed
+ * over it only once complete, so a run that fails, or is ended by SIGINT,
+ * SIGTERM, SIGHUP or SIGXFSZ, leaves the earlier file as it was and no
+ * temporary file. A symlink is written through; anything else (/dev/null,
+ * a FIFO, a terminal) is written in place, as standard output is.
  */
 #ifndef POSTPROC_OUTPUT_FILE_H
 #define POSTPROC_OUTPUT_FILE_H
 
 #include <stdio.h>
+
+#include "../plugin/lib/atomic-file.h"
 
 /*
  * Whether the file path may be written: -EEXIST after an error "the output
@@ -28,8 +29,7 @@ int output_file__check(const char *path);
 
 struct output_file {
 	const char *path;	/* as given; NULL: standard output */
-	char *target;		/* owned: the file the rename replaces (a symlink's target) */
-	char *tmp;		/* owned: the temporary file beside target; NULL: written in place */
+	struct atomic_file file;	/* path's */
 	FILE *f;		/* what to write to */
 };
 

@@ -1,9 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Text from profiled programs shown printable on a terminal (see term.h). */
-#define _GNU_SOURCE	/* vasprintf */
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "term.h"
@@ -136,18 +134,4 @@ size_t term_width(const char *s, size_t n, unsigned flags)
 		col += u.width;
 	}
 	return col;
-}
-
-void term_vmessage(FILE *out, const char *fmt, va_list ap)
-{
-	char *msg;
-	int n = vasprintf(&msg, fmt, ap);
-
-	if (n < 0) {
-		fputs("(a message that could not be written: out of memory)\n", out);
-		return;
-	}
-	term_write(out, msg, (size_t)n, SIZE_MAX, 0);
-	fputc('\n', out);
-	free(msg);
 }

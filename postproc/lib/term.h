@@ -24,7 +24,6 @@
 #ifndef POSTPROC_TERM_H
 #define POSTPROC_TERM_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -48,12 +47,5 @@ void term_puts(FILE *out, const char *s);
 
 /* The columns term_write takes for all of s[0..n). */
 size_t term_width(const char *s, size_t n, unsigned flags);
-
-/*
- * A message (printf-style) written to out shown printable as a whole, then a
- * line feed: for diagnostics, whose arguments are names and paths from the
- * input. A text of hotblocks' own in it is printable and stays as it is.
- */
-void term_vmessage(FILE *out, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 #endif

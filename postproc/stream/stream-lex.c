@@ -209,4 +209,64 @@ int stream_lex__check_fields(struct parser *p, size_t n)
 	return 0;
 }
 
-/* Section-local id tables. */
+int stream_lex__check_record(struct parser *p, enum hb_record rec)
+{
+	return stream_lex__check_fields(p, 1 + hb_records[rec].fields);
+}
+
+/* The value of field k, tok, into v by the field's type. */
+static int get_value(struct parser *p, enum hb_field k, char *tok, struct stream_field *v)
+{
+	switch (hb_fields[k].type) {
+	case HB_TYPE_DEC:
+	case HB_TYPE_LENGTH:
+		return stream_lex__get_dec(p, tok, hb_fields[k].key, &v->num);
+	case HB_TYPE_HEX:
+		return stream_lex__get_hex(p, tok, hb_fields[k].key, &v->num);
+	default:
+		v->str = tok;
+		return stream_lex__get_str(p, tok, hb_fields[k].key);
+	}
+}
+
+/* The table's rows of record rec, [*lo, *hi): a record's fields follow it
+ * together (stream-records.def), so a key is looked for among its own. */
+static void rows_of(enum hb_record rec, unsigned *lo, unsigned *hi)
+{
+	for (*lo = 0; *lo < HB_FIELD__NR && hb_fields[*lo].record != rec; ++*lo)
+		;
+	for (*hi = *lo; *hi < HB_FIELD__NR && hb_fields[*hi].record == rec; ++*hi)
+		;
+}
+
+int stream_lex__get_fields(struct parser *p, enum hb_record rec, unsigned kinds, size_t first,
+			   const char *what, struct stream_field v[HB_FIELD__NR])
+{
+	unsigned lo, hi, k;
+	int err;
+
+	rows_of(rec, &lo, &hi);
+	for (k = lo; k < hi; k++)
+		v[k] = (struct stream_field){ 0 };
+	for (size_t i = first; i < p->nf; i++) {
+		char *eq = strchr(p->f[i], '=');
+
+		if (!eq)
+			return stream_lex__bad(p, "%s: field '%s' is not key=value", what, p->f[i]);
+		*eq = '\0';
+		for (k = lo; k < hi; k++)
+			if ((hb_fields[k].kinds & kinds) && !strcmp(p->f[i], hb_fields[k].key))
+				break;
+		if (k == hi)
+			continue;	/* STREAM.md: unknown keys are ignored */
+		if (v[k].given)
+			return stream_lex__bad(p, "%s: field '%s' given twice", what, p->f[i]);
+		v[k].given = true;
+		if ((err = get_value(p, (enum hb_field)k, eq + 1, &v[k])))
+			return err;
+	}
+	for (k = lo; k < hi; k++)
+		if ((hb_fields[k].kinds & kinds) && hb_fields[k].required && !v[k].given)
+			return stream_lex__bad(p, "%s: no '%s=' field", what, hb_fields[k].key);
+	return 0;
+}

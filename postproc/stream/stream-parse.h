@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The stream reader's parts (stream__read, stream.h): the line reader and
- * the parser's state (stream-lex.c reads lines and fields, stream-read.c
- * the records). Internal to the stream folder.
+ * the parser's state, top down: stream-read.c reads the sections and hands
+ * each line to its record's reader, stream-runs.c reads the records of what
+ * a run read and saw (events, totals, loads, maps), stream-objects.c the
+ * objects, their code and their samples; stream-ids.c keeps a section's
+ * local ids, stream-lex.c reads lines and fields. The words of each record
+ * are the stream's table (plugin/lib/stream-records.def). Internal to the
+ * stream folder.
  */
 #ifndef POSTPROC_STREAM_PARSE_H
 #define POSTPROC_STREAM_PARSE_H
@@ -99,5 +104,58 @@ int stream_lex__get_str(struct parser *p, char *tok, const char *what);
 
 /* At least n fields on the line. */
 int stream_lex__check_fields(struct parser *p, size_t n);
+
+/* The fields record rec is given before its key=value ones (the table's FIELDS). */
+int stream_lex__check_record(struct parser *p, enum hb_record rec);
+
+/* One key=value field of a record, as stream_lex__get_fields reads it. */
+struct stream_field {
+	bool given;
+	uint64_t num;		/* DEC, HEX, LENGTH */
+	char *str;		/* STR, WORD, BYTES: in the line, decoded */
+};
+
+/*
+ * The key=value fields of record rec, from p->f[first] on: those the
+ * table gives rec (for an object of one of the kinds, a HB_KINDS_ mask),
+ * each once, every REQUIRED one given, into v (indexed by enum hb_field;
+ * unknown keys are ignored, STREAM.md). what names the record in messages
+ * ("load", "object 3"). 0 or stream_lex__bad's -EINVAL.
+ */
+int stream_lex__get_fields(struct parser *p, enum hb_record rec, unsigned kinds, size_t first,
+			   const char *what, struct stream_field v[HB_FIELD__NR]);
+
+/* Section-local ids (stream-ids.c). */
+
+/* The object or event tok names in this section (stream_lex__bad if none). */
+int stream_ids__find_obj(struct parser *p, const char *tok, struct local_obj **lo);
+int stream_ids__find_ev(struct parser *p, const char *tok, struct local_ev **le);
+
+/* Whether this section defined the object or event id already. */
+bool stream_ids__has_obj(struct parser *p, uint64_t id);
+bool stream_ids__has_ev(struct parser *p, uint64_t id);
+
+/* This section's object or event id: stream.objects[obj] (or SKIPPED,
+ * LOST), stream.events[ev] (or LOST); lost: its stream.lost, or
+ * UINT32_MAX. 0 or stream_lex__oom's -ENOMEM. */
+int stream_ids__add_obj(struct parser *p, uint64_t id, uint32_t obj, uint32_t lost);
+int stream_ids__add_ev(struct parser *p, uint64_t id, uint32_t ev, uint32_t lost);
+
+/* A line that refers to a lost object or event (lost: its stream.lost
+ * index, or UINT32_MAX) is skipped, and counted with the samples it had. */
+void stream_ids__skip_lost(struct parser *p, uint32_t lost, uint64_t samples);
+
+/* The records: each gets the split line (its kind is p->f[0]); 0 or a negative errno. */
+int stream_runs__input(struct parser *p);
+int stream_runs__event(struct parser *p);
+int stream_runs__jitdump(struct parser *p);
+int stream_runs__warning(struct parser *p);
+int stream_runs__total(struct parser *p);
+int stream_runs__load(struct parser *p);
+int stream_runs__map(struct parser *p);
+int stream_objects__object(struct parser *p);
+int stream_objects__code(struct parser *p);
+int stream_objects__debug(struct parser *p);
+int stream_objects__sample(struct parser *p);
 
 #endif

@@ -3,8 +3,9 @@
  * Unit tests of the stream writer (plugin/emit/stream-writer.c). The expected text
  * was written by hand from plugin/STREAM.md: record order, the object order
  * of "Objects are written in a deterministic order", renumbering, string
- * escaping, 64-byte code lines; the reader side of the same stream is
- * postproc/tests/stream/test-stream-roundtrip.c.
+ * escaping, 64-byte code lines; every line's words are the stream's table
+ * (plugin/lib/stream-records.def), in its order. The reader side of the
+ * same stream is postproc/tests/stream/test-stream-roundtrip.c.
  */
 #define _GNU_SOURCE	/* open_memstream */
 #include <errno.h>
@@ -50,7 +51,51 @@ static char *write_section(const struct stream_writer_header *h, struct stream_w
 	return memory_text(&m);
 }
 
-static void a_section_is_written_as_the_format_says(void **state)
+/* The text of the_section, written by hand from STREAM.md. */
+static const char the_section_text[] =
+	"hotblocks-stream 1\n"
+	"producer hotblocks.so/1\n"
+	"input /tmp/my%20data/perf.data\n"
+	"time-aware yes\n"
+	"event 0 cpu-clock\n"
+	"event 1 cycles%25x\n"
+	"jitdump /tmp/jit-7.dump pid=7 loads=2 status=ok\n"
+	"warning 50%25%20done%09ok\n"
+	"total 0 all 5 500\n"
+	"total 0 jit 3 300\n"
+	"total 0 native 1 100\n"
+	"total 0 kernel 1 100\n"
+	"total 1 all 0 0\n"
+	/* JIT objects first, by pid, then load time: g (100) before JS:f (200). */
+	"object 0 jit pid=7 e_machine=62 addr=0x8000 size=4 code-index=1 load-time=100 "
+	"dump=/tmp/jit-7.dump name=g\n"
+	"object 1 jit pid=7 e_machine=62 addr=0x7f00 size=70 code-index=2 load-time=200 "
+	"dump=/tmp/jit-7.dump name=JS:f%20%C3%A9\n"
+	"code 1 0x0 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
+	"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\n"
+	"code 1 0x40 404142434445\n"
+	"debug 1 0x7f00 10 0 a.js\n"
+	"debug 1 0x7f10 11 3 %FF\n"
+	/* Then the others by DSO: /m.cwasm before /usr/bin/prog. */
+	"object 2 cwasm pid=9 e_machine=62 addr=0x0 size=8 dso=/m.cwasm sym-start=0x0 "
+	"name=wasm[0]::function[0]\n"
+	"object 3 native pid=9 e_machine=62 addr=0x401000 size=32 dso=/usr/bin/prog "
+	"sym-start=0x1000 source=symtab name=main\n"
+	"code 3 0x0 554889\n"
+	"sample 0 0 0x0 1 100\n"
+	"sample 1 0 0x10 2 200\n"
+	"sample 1 1 0x4 1 7\n"
+	"sample 2 0 0x4 1 100\n"
+	"sample 3 0 0x2 1 100\n"
+	"load pid=7 addr=0x9000 size=16 load-time=300 name=stub%20a\n"
+	"map pid=9 addr=0x400000 size=4096 pgoff=0x1000 time=0 dso=/usr/bin/prog build-id=0a0b\n"
+	"end\n";
+
+/*
+ * A section of every record (its text above): the objects given out of
+ * order, with the caller's own ids, into objs (left in stream order).
+ */
+static char *write_the_section(struct stream_writer_object objs[4], int *ret)
 {
 	static const char *const events[] = { "cpu-clock", "cycles%x" };
 	static const char *const warnings[] = { "50% done\tok" };
@@ -61,9 +106,16 @@ static void a_section_is_written_as_the_format_says(void **state)
 		{ .addr = 0x7f00, .line = 10, .discrim = 0, .file = (char *)"a.js" },
 		{ .addr = 0x7f10, .line = 11, .discrim = 3, .file = (char *)"\xff" },
 	};
+	static const struct stream_writer_load loads[] = {
+		{ .pid = 7, .addr = 0x9000, .size = 16, .load_time = 300, .name = "stub a" },
+	};
+	static const struct stream_writer_map maps[] = {
+		{ .pid = 9, .addr = 0x400000, .size = 4096, .pgoff = 0x1000, .path = "/usr/bin/prog",
+		  .build_id = (const uint8_t *)"\x0a\x0b", .build_id_size = 2 },
+	};
 	static const uint8_t main_code[] = { 0x55, 0x48, 0x89 };
-	uint64_t totals[2][HB_CLASS__NR][2] = { 0 };
-	uint8_t f_code[70];
+	static uint64_t totals[2][HB_CLASS__NR][2];
+	static uint8_t f_code[70];
 
 	for (size_t i = 0; i < sizeof(f_code); i++)
 		f_code[i] = (uint8_t)i;
@@ -76,12 +128,12 @@ static void a_section_is_written_as_the_format_says(void **state)
 		.producer = "hotblocks.so/1", .input = "/tmp/my data/perf.data", .time_aware = true,
 		.events = events, .events_nr = 2, .totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
 		.jitdumps = dumps, .jitdumps_nr = 1, .warnings = warnings, .warnings_nr = 1,
+		.loads = loads, .loads_nr = 1, .maps = maps, .maps_nr = 1,
 	};
-	/* Given out of order, with the caller's own ids. */
-	struct stream_writer_object objs[] = {
+	const struct stream_writer_object given[] = {
 		{ .kind = HB_KIND_NATIVE, .id = 0x80000001, .pid = 9, .e_machine = 62, .addr = 0x401000,
 		  .size = 0x20, .name = "main", .code = main_code, .code_len = 3, .dso = "/usr/bin/prog",
-		  .sym_start = 0x1000 },
+		  .sym_start = 0x1000, .source = "symtab" },
 		{ .kind = HB_KIND_JIT, .id = 5, .pid = 7, .e_machine = 62, .addr = 0x7f00, .size = 70,
 		  .name = "JS:f \xc3\xa9", .code = f_code, .code_len = 70, .code_index = 2, .load_time = 200,
 		  .dump = "/tmp/jit-7.dump", .debug = debug, .debug_nr = 2 },
@@ -91,7 +143,7 @@ static void a_section_is_written_as_the_format_says(void **state)
 		  .name = "wasm[0]::function[0]", .dso = "/m.cwasm", .sym_start = 0 },
 	};
 	/* Sorted by the caller's ids; the last names no object and is dropped. */
-	const struct tally_entry counts[] = {
+	static const struct tally_entry counts[] = {
 		{ .obj = 3, .ev = 0, .off = 0x0, .samples = 1, .period = 100 },
 		{ .obj = 5, .ev = 0, .off = 0x10, .samples = 2, .period = 200 },
 		{ .obj = 5, .ev = 1, .off = 0x4, .samples = 1, .period = 7 },
@@ -99,52 +151,80 @@ static void a_section_is_written_as_the_format_says(void **state)
 		{ .obj = 0x80000001, .ev = 0, .off = 0x2, .samples = 1, .period = 100 },
 		{ .obj = 0x80000002, .ev = 0, .off = 0x0, .samples = 9, .period = 9 },
 	};
-	static const char want[] =
-		"hotblocks-stream 1\n"
-		"producer hotblocks.so/1\n"
-		"input /tmp/my%20data/perf.data\n"
-		"time-aware yes\n"
-		"event 0 cpu-clock\n"
-		"event 1 cycles%25x\n"
-		"jitdump /tmp/jit-7.dump pid=7 loads=2 status=ok\n"
-		"warning 50%25%20done%09ok\n"
-		"total 0 all 5 500\n"
-		"total 0 jit 3 300\n"
-		"total 0 native 1 100\n"
-		"total 0 kernel 1 100\n"
-		"total 1 all 0 0\n"
-		/* JIT objects first, by pid, then load time: g (100) before JS:f (200). */
-		"object 0 jit pid=7 e_machine=62 addr=0x8000 size=4 code-index=1 load-time=100 "
-		"dump=/tmp/jit-7.dump name=g\n"
-		"object 1 jit pid=7 e_machine=62 addr=0x7f00 size=70 code-index=2 load-time=200 "
-		"dump=/tmp/jit-7.dump name=JS:f%20%C3%A9\n"
-		"code 1 0x0 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f"
-		"202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f\n"
-		"code 1 0x40 404142434445\n"
-		"debug 1 0x7f00 10 0 a.js\n"
-		"debug 1 0x7f10 11 3 %FF\n"
-		/* Then the others by DSO: /m.cwasm before /usr/bin/prog. */
-		"object 2 cwasm pid=9 e_machine=62 addr=0x0 size=8 dso=/m.cwasm sym-start=0x0 "
-		"name=wasm[0]::function[0]\n"
-		"object 3 native pid=9 e_machine=62 addr=0x401000 size=32 dso=/usr/bin/prog "
-		"sym-start=0x1000 name=main\n"
-		"code 3 0x0 554889\n"
-		"sample 0 0 0x0 1 100\n"
-		"sample 1 0 0x10 2 200\n"
-		"sample 1 1 0x4 1 7\n"
-		"sample 2 0 0x4 1 100\n"
-		"sample 3 0 0x2 1 100\n"
-		"end\n";
+
+	memcpy(objs, given, sizeof(given));
+	return write_section(&h, objs, 4, counts, 6, ret);
+}
+
+static void a_section_is_written_as_the_format_says(void **state)
+{
+	struct stream_writer_object objs[4];
 	int ret;
-	char *text = write_section(&h, objs, 4, counts, 6, &ret);
+	char *text = write_the_section(objs, &ret);
 
 	assert_int_equal(ret, 0);
-	assert_string_equal(text, want);
+	assert_string_equal(text, the_section_text);
 	/* objs is left in stream order. */
 	assert_int_equal(objs[0].id, 3);
 	assert_int_equal(objs[1].id, 5);
 	assert_int_equal(objs[2].id, 0x80000000);
 	assert_int_equal(objs[3].id, 0x80000001);
+	free(text);
+}
+
+/*
+ * The line's fields checked against the stream's table (stream-records.def):
+ * its kind is a record's, the record's FIELDS come first, then key=value
+ * fields that are the record's (for the object's kind), in the table's
+ * order, every REQUIRED one there.
+ */
+static void check_line(char *line)
+{
+	char *f[64], *save;
+	size_t nf = 0, i;
+	enum hb_record rec;
+	unsigned kinds = HB_KINDS_ALL, k = 0, seen = 0;
+
+	for (char *t = strtok_r(line, " ", &save); t && nf < 64; t = strtok_r(NULL, " ", &save))
+		f[nf++] = t;
+	rec = hb_record_find(f[0]);
+	if (rec == HB_REC__NR)
+		fail_msg("'%s' is no record of the table", f[0]);
+	assert_true(nf > hb_records[rec].fields);
+	for (i = 1; i <= hb_records[rec].fields; i++)
+		assert_null(strchr(f[i], '='));
+	if (rec == HB_REC_OBJECT)
+		kinds = !strcmp(f[2], "jit") ? HB_KINDS_JIT : HB_KINDS_FILE;
+	for (; i < nf; i++) {
+		char *eq = strchr(f[i], '=');
+
+		assert_non_null(eq);
+		*eq = '\0';
+		for (; k < HB_FIELD__NR; k++)
+			if (hb_fields[k].record == rec && (hb_fields[k].kinds & kinds) &&
+			    !strcmp(hb_fields[k].key, f[i]))
+				break;
+		if (k == HB_FIELD__NR)
+			fail_msg("%s: '%s=' is not the table's, or out of its order", f[0], f[i]);
+		seen += hb_fields[k].required;
+	}
+	for (k = 0; k < HB_FIELD__NR; k++)
+		if (hb_fields[k].record == rec && (hb_fields[k].kinds & kinds) && hb_fields[k].required)
+			seen--;
+	assert_int_equal(seen, 0);
+}
+
+static void every_record_is_the_tables(void **state)
+{
+	struct stream_writer_object objs[4];
+	int ret;
+	char *text = write_the_section(objs, &ret), *line, *nl;
+
+	assert_int_equal(ret, 0);
+	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		check_line(line);
+	}
 	free(text);
 }
 
@@ -364,6 +444,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(a_section_is_written_as_the_format_says),
+		cmocka_unit_test(every_record_is_the_tables),
 		cmocka_unit_test(objects_order_by_identity_whatever_the_ids),
 		cmocka_unit_test(every_byte_survives_escaping),
 		cmocka_unit_test(strings_past_the_limit_are_cut_marked_and_measured),

@@ -111,66 +111,79 @@ static uint64_t line_key(const char *line, const char *key)
 	return k ? strtoull(k + strlen(key), NULL, 10) : 0;
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct input in = { data, data + size };
-	uint8_t shape = next_byte(&in);
-	size_t objs_nr = 1 + (shape & 3), events_nr = 1 + (shape >> 2 & 1);
-	char *producer = take_string(&in), *input = take_string(&in), *dump_path = take_string(&in);
-	char *warning = take_string(&in), *events[MAX_EVENTS], *names[MAX_OBJS], *paths[MAX_OBJS];
-	char *files[MAX_OBJS];
+/* What one input makes: the strings and the section written of them. */
+struct section {
+	size_t objs_nr, events_nr;
+	char *producer, *input, *dump_path, *warning, *events[MAX_EVENTS];
+	char *names[MAX_OBJS], *paths[MAX_OBJS], *files[MAX_OBJS];
 	struct jitdump_debug_entry debug[MAX_OBJS];
 	struct stream_writer_object objs[MAX_OBJS];
 	struct tally_entry counts[MAX_OBJS];
-	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2] = { 0 };
+	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2];
 	/* Different code in each: the reader folds the same code under one name (stream/stream-fold.c). */
-	uint8_t code[MAX_OBJS][16] = { { 0 } };
+	uint8_t code[MAX_OBJS][16];
 	bool jit[MAX_OBJS];	/* objs[] is reordered by the writer */
-	char *text = NULL, err[512];
-	size_t len = 0;
-	struct stream s;
-	FILE *f;
+};
 
-	for (size_t e = 0; e < events_nr; e++) {
-		char *name = take_string(&in);
+/* The section the input describes into *c (zeroed first). */
+static void take_section(struct input *in, struct section *c)
+{
+	uint8_t shape = next_byte(in);
+
+	memset(c, 0, sizeof(*c));
+	c->objs_nr = 1 + (shape & 3);
+	c->events_nr = 1 + (shape >> 2 & 1);
+	c->producer = take_string(in);
+	c->input = take_string(in);
+	c->dump_path = take_string(in);
+	c->warning = take_string(in);
+	for (size_t e = 0; e < c->events_nr; e++) {
+		char *name = take_string(in);
 
 		/* Distinct names: the reader merges events by name. */
-		events[e] = malloc(strlen(name) + 3);
-		if (!events[e])
+		c->events[e] = malloc(strlen(name) + 3);
+		if (!c->events[e])
 			abort();
-		sprintf(events[e], "%zu:%s", e, name);
+		sprintf(c->events[e], "%zu:%s", e, name);
 		free(name);
-		totals[e][HB_CLASS_ALL][0] = totals[e][HB_CLASS_ALL][1] = e ? 0 : objs_nr;
-		totals[e][HB_CLASS_JIT][0] = totals[e][HB_CLASS_JIT][1] = e ? 0 : objs_nr;
+		c->totals[e][HB_CLASS_ALL][0] = c->totals[e][HB_CLASS_ALL][1] = e ? 0 : c->objs_nr;
+		c->totals[e][HB_CLASS_JIT][0] = c->totals[e][HB_CLASS_JIT][1] = e ? 0 : c->objs_nr;
 	}
-	for (size_t i = 0; i < objs_nr; i++) {
-		jit[i] = !(next_byte(&in) & 1);
-		names[i] = take_string(&in);
-		paths[i] = take_string(&in);
-		files[i] = take_string(&in);
-		debug[i] = (struct jitdump_debug_entry){ .addr = 0x1000, .line = 1, .file = files[i] };
-		objs[i] = (struct stream_writer_object){
-			.kind = jit[i] ? HB_KIND_JIT : HB_KIND_NATIVE, .id = (uint32_t)i, .pid = 7,
-			.e_machine = 62, .addr = 0x1000 * (i + 1), .size = sizeof(code[i]), .name = names[i],
-			.code = code[i], .code_len = sizeof(code[i]), .code_index = i, .load_time = 5,
-			.dump = paths[i], .debug = jit[i] ? &debug[i] : NULL, .debug_nr = jit[i],
-			.dso = paths[i], .sym_start = i,
+	for (size_t i = 0; i < c->objs_nr; i++) {
+		c->jit[i] = !(next_byte(in) & 1);
+		c->names[i] = take_string(in);
+		c->paths[i] = take_string(in);
+		c->files[i] = take_string(in);
+		c->debug[i] = (struct jitdump_debug_entry){ .addr = 0x1000, .line = 1, .file = c->files[i] };
+		c->objs[i] = (struct stream_writer_object){
+			.kind = c->jit[i] ? HB_KIND_JIT : HB_KIND_NATIVE, .id = (uint32_t)i, .pid = 7,
+			.e_machine = 62, .addr = 0x1000 * (i + 1), .size = sizeof(c->code[i]), .name = c->names[i],
+			.code = c->code[i], .code_len = sizeof(c->code[i]), .code_index = i, .load_time = 5,
+			.dump = c->paths[i], .debug = c->jit[i] ? &c->debug[i] : NULL, .debug_nr = c->jit[i],
+			.dso = c->paths[i], .sym_start = i,
 		};
-		code[i][0] = (uint8_t)i;
-		counts[i] = (struct tally_entry){ .obj = (uint32_t)i, .ev = 0, .off = 2, .samples = 1, .period = 1 };
+		c->code[i][0] = (uint8_t)i;
+		c->counts[i] = (struct tally_entry){ .obj = (uint32_t)i, .ev = 0, .off = 2, .samples = 1, .period = 1 };
 	}
-	const struct stream_writer_header h = {
-		.producer = producer, .input = input, .events = (const char *const *)events,
-		.events_nr = events_nr, .totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
-		.jitdumps = &(struct stream_writer_jitdump){ .path = dump_path, .pid = 7, .loads = 1, .status = "ok" },
-		.jitdumps_nr = 1, .warnings = (const char *const *)&warning, .warnings_nr = 1,
-	};
+}
 
-	f = open_memstream(&text, &len);
+/* The section written (text[0..*len), caller frees): every line within the
+ * limit, a cut warning's full length said. */
+static char *write_section(struct section *c, size_t *len)
+{
+	const struct stream_writer_header h = {
+		.producer = c->producer, .input = c->input, .events = (const char *const *)c->events,
+		.events_nr = c->events_nr, .totals = (const uint64_t(*)[HB_CLASS__NR][2])c->totals,
+		.jitdumps = &(struct stream_writer_jitdump){ .path = c->dump_path, .pid = 7, .loads = 1,
+							     .status = "ok" },
+		.jitdumps_nr = 1, .warnings = (const char *const *)&c->warning, .warnings_nr = 1,
+	};
+	char *text = NULL;
+	FILE *f = open_memstream(&text, len);
+
 	CHECK(f);
-	CHECK(!stream_writer__write(f, &h, objs, objs_nr, counts, objs_nr));
+	CHECK(!stream_writer__write(f, &h, c->objs, c->objs_nr, c->counts, c->objs_nr));
 	CHECK(!fclose(f));
-	/* Every line within the limit; a cut warning's full length said. */
 	for (char *line = text, *nl; *line; line = nl + 1) {
 		nl = strchr(line, '\n');
 		CHECK(nl && (size_t)(nl - line) <= HB_STREAM_LINE_MAX);
@@ -179,10 +192,41 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		char *sp = strncmp(line, "warning ", 8) ? NULL : memchr(line + 8, ' ', (size_t)(nl - line) - 8);
 
 		if (sp)
-			CHECK(!strncmp(sp, " text-length=", 13) && line_key(sp, " text-length=") == strlen(warning));
+			CHECK(!strncmp(sp, " text-length=", 13) && line_key(sp, " text-length=") == strlen(c->warning));
 	}
+	return text;
+}
 
-	f = fmemopen(text, len, "r");
+/* The objects read back: each written one once, with its strings, samples, code and debug entry. */
+static void check_objects(const struct section *c, const struct stream *s)
+{
+	for (size_t i = 0; i < c->objs_nr; i++) {
+		const struct stream_object *o = NULL;
+
+		/* Each written object once, found by what makes it distinct. */
+		for (size_t k = 0; k < s->objects_nr; k++)
+			if ((s->objects[k].kind == HB_KIND_JIT ? s->objects[k].code_index : s->objects[k].sym_start) == i &&
+			    (s->objects[k].kind == HB_KIND_JIT) == c->jit[i])
+				o = &s->objects[k];
+		CHECK(o);
+		same_or_shortened(o->name, o->name_length, c->names[i]);
+		same_or_shortened(o->path, o->path_length, c->paths[i]);
+		CHECK(o->samples_nr == 1 && o->samples[0].samples == 1 && o->samples[0].off == 2);
+		CHECK(o->code_nr == sizeof(c->code[i]) && !memcmp(o->code, c->code[i], sizeof(c->code[i])));
+		if (c->jit[i]) {
+			CHECK(o->debug_nr == 1);
+			CHECK(!strcmp(o->debug[0].file, c->files[i]) || cut_and_marked(o->debug[0].file, c->files[i]));
+		}
+	}
+}
+
+/* text[0..len) read: the whole section, and everything the writer was given. */
+static void check_read(const struct section *c, char *text, size_t len)
+{
+	FILE *f = fmemopen(text, len, "r");
+	struct stream s;
+	char err[512];
+
 	CHECK(f);
 	stream__init(&s);
 	if (stream__read(&s, f, "roundtrip.hbs", err, sizeof(err))) {
@@ -191,47 +235,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	CHECK(!stream__finish(&s));
 	CHECK(!s.lost_nr && !s.lost_dropped && !s.skipped_kinds && !s.skipped_objects);
-	CHECK(s.sections == 1 && s.events_nr == events_nr && s.objects_nr == objs_nr);
-	CHECK(s.events[0].samples[HB_CLASS_ALL] == objs_nr);
-	for (size_t e = 0; e < events_nr; e++) {
+	CHECK(s.sections == 1 && s.events_nr == c->events_nr && s.objects_nr == c->objs_nr);
+	CHECK(s.events[0].samples[HB_CLASS_ALL] == c->objs_nr);
+	for (size_t e = 0; e < c->events_nr; e++) {
 		const char *got = s.events[e].name;
 
 		/* The reader keeps no event's name-length=: a cut name ends in the marker. */
-		CHECK(!strcmp(got, events[e]) || cut_and_marked(got, events[e]));
+		CHECK(!strcmp(got, c->events[e]) || cut_and_marked(got, c->events[e]));
 	}
 	CHECK(s.warnings_nr == 1 &&
-	      (!strcmp(s.warnings[0].text, warning) || cut_and_marked(s.warnings[0].text, warning)));
-	for (size_t i = 0; i < objs_nr; i++) {
-		const struct stream_object *o = NULL;
-
-		/* Each written object once, found by what makes it distinct. */
-		for (size_t k = 0; k < s.objects_nr; k++)
-			if ((s.objects[k].kind == HB_KIND_JIT ? s.objects[k].code_index : s.objects[k].sym_start) == i &&
-			    (s.objects[k].kind == HB_KIND_JIT) == jit[i])
-				o = &s.objects[k];
-		CHECK(o);
-		same_or_shortened(o->name, o->name_length, names[i]);
-		same_or_shortened(o->path, o->path_length, paths[i]);
-		CHECK(o->samples_nr == 1 && o->samples[0].samples == 1 && o->samples[0].off == 2);
-		CHECK(o->code_nr == sizeof(code[i]) && !memcmp(o->code, code[i], sizeof(code[i])));
-		if (jit[i]) {
-			CHECK(o->debug_nr == 1);
-			CHECK(!strcmp(o->debug[0].file, files[i]) || cut_and_marked(o->debug[0].file, files[i]));
-		}
-	}
+	      (!strcmp(s.warnings[0].text, c->warning) || cut_and_marked(s.warnings[0].text, c->warning)));
+	check_objects(c, &s);
 	stream__release(&s);
 	fclose(f);
-	free(text);
-	for (size_t e = 0; e < events_nr; e++)
-		free(events[e]);
-	for (size_t i = 0; i < objs_nr; i++) {
-		free(names[i]);
-		free(paths[i]);
-		free(files[i]);
+}
+
+static void release_section(struct section *c)
+{
+	for (size_t e = 0; e < c->events_nr; e++)
+		free(c->events[e]);
+	for (size_t i = 0; i < c->objs_nr; i++) {
+		free(c->names[i]);
+		free(c->paths[i]);
+		free(c->files[i]);
 	}
-	free(producer);
-	free(input);
-	free(dump_path);
-	free(warning);
+	free(c->producer);
+	free(c->input);
+	free(c->dump_path);
+	free(c->warning);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct input in = { data, data + size };
+	struct section c;
+	size_t len = 0;
+	char *text;
+
+	take_section(&in, &c);
+	text = write_section(&c, &len);
+	check_read(&c, text, len);
+	free(text);
+	release_section(&c);
 	return 0;
 }

@@ -116,30 +116,6 @@ static void tabs_of_source_lines_are_spaces(void **state)
 	free(s);
 }
 
-static void message(FILE *out, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	term_vmessage(out, fmt, ap);
-	va_end(ap);
-}
-
-/* A message is shown printable as a whole, and ends its line. */
-static void messages_are_shown_printable(void **state)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	(void)state;
-	assert_non_null(f);
-	message(f, "%s: no event called '%s'", "/tmp/a\x1b[2J.hbs", "e\xe2\x80\xae\x07");
-	assert_int_equal(fclose(f), 0);
-	assert_string_equal(buf, "/tmp/a\\x1b[2J.hbs: no event called 'e\\u202e\\x07'\n");
-	free(buf);
-}
-
 /*
  * The text report's columns hold shown text: a block whose [CLIF] and
  * [Wasm] cells (columns padded to their widths) and [Source] cell (the last
@@ -196,7 +172,6 @@ int main(void)
 		cmocka_unit_test(controls_and_bad_bytes_are_shown_by_value),
 		cmocka_unit_test(a_cut_keeps_whole_escapes_and_characters),
 		cmocka_unit_test(tabs_of_source_lines_are_spaces),
-		cmocka_unit_test(messages_are_shown_printable),
 		cmocka_unit_test(columns_are_aligned_on_shown_text),
 	};
 

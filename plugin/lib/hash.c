@@ -29,18 +29,27 @@ uint64_t hash_u64(uint64_t h, uint64_t v)
 	return v ^ (v >> 31);
 }
 
-long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
-		     const void *ctx)
+/* The slot holding key, or NULL. */
+static struct idx_slot *slot_of(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+				const void *ctx)
 {
 	size_t i;
 
 	if (!t->cap)
-		return -1;
+		return NULL;
 	for (i = hash & (t->cap - 1); t->slots[i].idx; i = (i + 1) & (t->cap - 1)) {
-		if (t->slots[i].hash == hash && eq(t->slots[i].idx - 1, key, ctx))
-			return t->slots[i].idx - 1;
+		if (t->slots[i].hash == hash && (!eq || eq(t->slots[i].idx - 1, key, ctx)))
+			return &t->slots[i];
 	}
-	return -1;
+	return NULL;
+}
+
+long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
+		     const void *ctx)
+{
+	const struct idx_slot *s = slot_of(t, hash, eq, key, ctx);
+
+	return s ? (long)s->idx - 1 : -1;
 }
 
 static void put(struct idx_slot *slots, size_t cap, uint64_t hash, uint32_t idx1)
@@ -57,6 +66,8 @@ int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx)
 {
 	if (idx == UINT32_MAX)
 		return -ENOMEM;
+	if (t->max_nr && t->nr >= t->max_nr)
+		return -ENOSPC;
 	/* Keep the load at most 1/2 so probe runs stay short. */
 	if ((t->nr + 1) * 2 > t->cap) {
 		size_t cap = t->cap ? t->cap * 2 : 64, i;
@@ -76,6 +87,19 @@ int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx)
 	}
 	put(t->slots, t->cap, hash, idx + 1);
 	t->nr++;
+	return 0;
+}
+
+int idx_table_set(struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key, const void *ctx,
+		  uint32_t idx)
+{
+	struct idx_slot *s = slot_of(t, hash, eq, key, ctx);
+
+	if (!s)
+		return idx_table_add(t, hash, idx);
+	if (idx == UINT32_MAX)
+		return -ENOMEM;
+	s->idx = idx + 1;
 	return 0;
 }
 

@@ -2,7 +2,7 @@
 /*
  * Unit tests of plugin/lib/hash.c (built into the post-processor too): the
  * index table's contract as hash.h states it (lookups through growth, equal
- * hashes told apart by eq, the bound max_nr, replacing an index, eq NULL),
+ * hashes told apart by eq, replacing an index, eq NULL, clearing),
  * and hash_u64's bijection, checked by inverting it.
  */
 #include <errno.h>
@@ -73,35 +73,6 @@ static void equal_hashes_are_told_apart_by_eq(void **state)
 	/* eq is asked only about entries of an equal hash */
 	assert_int_equal(find(&t, &ks, 43, 1000), -1);
 	idx_table_release(&t);
-}
-
-static void a_bounded_table_refuses_past_max_nr(void **state)
-{
-	static struct keys ks;
-	struct idx_table t = { .max_nr = 100 };
-
-	for (uint32_t i = 0; i < 100; i++) {
-		ks.k[i] = i;
-		assert_int_equal(idx_table_add(&t, hash_u64(HASH_SEED, i), i), 0);
-	}
-	ks.k[100] = 100;
-	assert_int_equal(idx_table_add(&t, hash_u64(HASH_SEED, 100), 100), -ENOSPC);
-	assert_int_equal(idx_table_set(&t, hash_u64(HASH_SEED, 100), key_eq, &ks.k[100], &ks, 100), -ENOSPC);
-	assert_int_equal(t.nr, 100);
-	/* what it holds is still found, and replaced */
-	assert_int_equal(find(&t, &ks, hash_u64(HASH_SEED, 7), 7), 7);
-	ks.k[150] = 7;
-	assert_int_equal(idx_table_set(&t, hash_u64(HASH_SEED, 7), key_eq, &ks.k[7], &ks, 150), 0);
-	assert_int_equal(find(&t, &ks, hash_u64(HASH_SEED, 7), 7), 150);
-	/* cleared, it takes max_nr entries again */
-	idx_table_clear(&t);
-	assert_int_equal(t.max_nr, 100);
-	assert_int_equal(find(&t, &ks, hash_u64(HASH_SEED, 7), 7), -1);
-	for (uint32_t i = 0; i < 100; i++)
-		assert_int_equal(idx_table_add(&t, hash_u64(HASH_SEED, i), i), 0);
-	assert_int_equal(idx_table_add(&t, hash_u64(HASH_SEED, 100), 100), -ENOSPC);
-	idx_table_release(&t);
-	assert_int_equal(t.max_nr, 100);
 }
 
 static void set_replaces_the_index_of_a_key_or_adds_it(void **state)
@@ -222,7 +193,6 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_key_is_found_through_growth),
 		cmocka_unit_test(equal_hashes_are_told_apart_by_eq),
-		cmocka_unit_test(a_bounded_table_refuses_past_max_nr),
 		cmocka_unit_test(set_replaces_the_index_of_a_key_or_adds_it),
 		cmocka_unit_test(without_eq_the_hash_is_the_key),
 		cmocka_unit_test(clear_forgets_but_keeps_the_memory),

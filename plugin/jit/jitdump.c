@@ -144,63 +144,16 @@ static void *arena_dup(struct jitdump *jd, const void *p, size_t n)
 	return q;
 }
 
-static size_t index_slot(uint64_t code_index, size_t mask)
-{
-	uint64_t h = code_index * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h ^ (h >> 29)) & mask;
-}
-
 /* The index of the latest load of code_index, or -1. */
 static long index_find(const struct jitdump *jd, uint64_t code_index)
 {
-	if (!jd->idx_vals)
-		return -1;
-	for (size_t i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask)
-		if (jd->idx_keys[i] == code_index)
-			return (long)(jd->idx_vals[i] - 1);
-	return -1;
+	return idx_table_find(&jd->idx, hash_u64(HASH_SEED, code_index), NULL, NULL, NULL);
 }
 
 /* Make code_index's latest load load_idx. 0 or -ENOMEM. */
 static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
 {
-	size_t i;
-
-	if ((jd->idx_nr + 1) * 2 > (jd->idx_vals ? jd->idx_mask + 1 : 0)) {
-		size_t cap = jd->idx_vals ? (jd->idx_mask + 1) * 2 : 64;
-		uint64_t *keys = calloc(cap, sizeof(*keys));
-		uint32_t *vals = calloc(cap, sizeof(*vals));
-
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return -ENOMEM;
-		}
-		for (size_t k = 0; jd->idx_vals && k <= jd->idx_mask; k++) {
-			if (!jd->idx_vals[k])
-				continue;
-			for (i = index_slot(jd->idx_keys[k], cap - 1); vals[i]; i = (i + 1) & (cap - 1))
-				;
-			keys[i] = jd->idx_keys[k];
-			vals[i] = jd->idx_vals[k];
-		}
-		free(jd->idx_keys);
-		free(jd->idx_vals);
-		jd->idx_keys = keys;
-		jd->idx_vals = vals;
-		jd->idx_mask = cap - 1;
-	}
-	for (i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask) {
-		if (jd->idx_keys[i] == code_index) {
-			jd->idx_vals[i] = (uint32_t)load_idx + 1;
-			return 0;
-		}
-	}
-	jd->idx_keys[i] = code_index;
-	jd->idx_vals[i] = (uint32_t)load_idx + 1;
-	jd->idx_nr++;
-	return 0;
+	return idx_table_set(&jd->idx, hash_u64(HASH_SEED, code_index), NULL, NULL, NULL, (uint32_t)load_idx);
 }
 
 static int grow_loads(struct jitdump *jd)
@@ -652,8 +605,7 @@ void jitdump__close(struct jitdump *jd)
 	for (size_t i = 0; i < jd->nr; i++)
 		load_release(&jd->loads[i]);
 	free(jd->loads);
-	free(jd->idx_keys);
-	free(jd->idx_vals);
+	idx_table_release(&jd->idx);
 	while (jd->arena) {
 		struct jitdump_chunk *next = jd->arena->next;
 

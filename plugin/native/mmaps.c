@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 
+#include "../lib/bsearch.h"
 #include "../lib/vec.h"
 #include "mmaps.h"
 
@@ -152,18 +153,10 @@ static int fork_cmp(const void *a, const void *b)
 /* The space pid had at time (the last created at or before it), or NO_SPACE. */
 static uint32_t space_at(const struct mmaps *m, uint32_t pid, uint64_t time)
 {
-	size_t lo = 0, hi = m->spaces_nr;
-
+	const struct mmaps_space *s = m->spaces;
 	/* the first space past (pid, time) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct mmaps_space *s = &m->spaces[mid];
+	size_t lo = LOWER_BOUND(m->spaces_nr, i, s[i].pid < pid || (s[i].pid == pid && s[i].created <= time));
 
-		if (s->pid < pid || (s->pid == pid && s->created <= time))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && m->spaces[lo - 1].pid == pid)
 		return (uint32_t)(lo - 1);
 	/* a sample before the first fork perf saw of the pid: its first space */

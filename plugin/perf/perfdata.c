@@ -2,6 +2,7 @@
 /* Scanner of perf.data files for the jit-<pid>.dump marker mappings. */
 #define _GNU_SOURCE
 #include "../lib/byteorder.h"
+#include "../lib/errf.h"
 #include "perfdata.h"
 
 #include <byteswap.h>
@@ -9,7 +10,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,45 +126,15 @@ struct scan {
 /* Pages given back this many bytes at a time. */
 #define DROP_CHUNK (32u << 20)
 
-static int fail(struct scan *s, int errnum, uint64_t off, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int fail(struct scan *s, int errnum, uint64_t off, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!s->err || !s->errlen)
-		return errnum;
-	n = snprintf(s->err, s->errlen, "%s+0x%" PRIx64 ": ", s->name, off);
-	if (n < 0 || (size_t)n >= s->errlen)
-		return errnum;
-	va_start(ap, fmt);
-	vsnprintf(s->err + n, s->errlen - (size_t)n, fmt, ap);
-	va_end(ap);
-	return errnum;
-}
-
-/* Problems with a file as a whole: no offset. */
-static int fail_path(char *err, size_t errlen, int errnum, const char *path, const char *what)
-{
-	if (err && errlen)
-		snprintf(err, errlen, "%s: %s", path, what);
-	return errnum;
-}
-
 /* Open/mmap failures: strerror's capital is lowered to match our messages. */
 static int fail_errno(char *err, size_t errlen, const char *name, const char *what, int errnum)
 {
 	char msg[128];
 
-	if (err && errlen) {
-		snprintf(msg, sizeof(msg), "%s", strerror(errnum));
-		if (msg[0] >= 'A' && msg[0] <= 'Z')
-			msg[0] = (char)(msg[0] - 'A' + 'a');
-		snprintf(err, errlen, "%s: %s: %s", name, what, msg);
-	}
-	return -errnum;
+	snprintf(msg, sizeof(msg), "%s", strerror(errnum));
+	if (msg[0] >= 'A' && msg[0] <= 'Z')
+		msg[0] = (char)(msg[0] - 'A' + 'a');
+	return errf(err, errlen, -errnum, "%s: %s: %s", name, what, msg);
 }
 
 /* Multi-byte fields: unaligned (COMPRESSED records are not padded) and maybe swapped. */
@@ -577,22 +547,22 @@ static int walk(struct scan *s, const uint8_t *buf, uint64_t off, uint64_t end, 
 				s->st->truncated = 1;
 				return 0;
 			}
-			return fail(s, -EINVAL, off,
-				    "record header runs past end of data section (%" PRIu64 " bytes left)",
-				    end - off);
+			return errf_at(s->err, s->errlen, -EINVAL, s->name, off,
+				       "record header runs past end of data section (%" PRIu64 " bytes left)",
+				       end - off);
 		}
 		size = get16(s, buf + off + 6);
 		if (size < PERF_EV_HDR_SIZE)
-			return fail(s, -EINVAL, off, "record size %" PRIu32 " < 8 (type %" PRIu32 ")",
-				    size, get32(s, buf + off));
+			return errf_at(s->err, s->errlen, -EINVAL, s->name, off,
+				       "record size %" PRIu32 " < 8 (type %" PRIu32 ")", size, get32(s, buf + off));
 		if (size > end - off) {
 			if (pipe) {
 				s->st->truncated = 1;
 				return 0;
 			}
-			return fail(s, -EINVAL, off,
-				    "record of size %" PRIu32 " runs past end of data section at 0x%" PRIx64,
-				    size, end);
+			return errf_at(s->err, s->errlen, -EINVAL, s->name, off,
+				       "record of size %" PRIu32 " runs past end of data section at 0x%" PRIx64,
+				       size, end);
 		}
 		ret = record(s, buf + off, size, false);
 		if (ret)
@@ -676,14 +646,15 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 	int ret;
 
 	if (len < PERF_PIPE_HDR_SIZE)
-		return fail(s, -EINVAL, 0, "truncated header (%zu bytes)", len);
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, 0, "truncated header (%zu bytes)", len);
 	memcpy(&magic, buf, sizeof(magic));
 	if (magic == bswap_64(PERF_MAGIC2)) {
 		s->swapped = true;
 	} else if (magic != PERF_MAGIC2) {
 		if (!memcmp(buf, "PERFFILE", 8))
-			return fail(s, -ENOTSUP, 0, "perf.data version 1 is not supported");
-		return fail(s, -EINVAL, 0, "not a perf.data file (bad magic)");
+			return errf_at(s->err, s->errlen, -ENOTSUP, s->name, 0,
+				       "perf.data version 1 is not supported");
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, 0, "not a perf.data file (bad magic)");
 	}
 	s->st->swapped = s->swapped;
 
@@ -695,15 +666,16 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 		return walk(s, buf, PERF_PIPE_HDR_SIZE, len, true);
 	}
 	if (hsize < PERF_FILE_HDR_MIN)
-		return fail(s, -EINVAL, 8, "bad header size %" PRIu64, hsize);
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, 8, "bad header size %" PRIu64, hsize);
 	if (len < hsize)
-		return fail(s, -EINVAL, 0, "truncated header (%zu of %" PRIu64 " bytes)", len, hsize);
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, 0, "truncated header (%zu of %" PRIu64 " bytes)",
+			       len, hsize);
 	doff = get64(s, buf + PERF_FILE_DATA_OFF);
 	dsize = get64(s, buf + PERF_FILE_DATA_OFF + 8);
 	if (doff > len || dsize > len - doff)
-		return fail(s, -EINVAL, PERF_FILE_DATA_OFF,
-			    "data section 0x%" PRIx64 "+0x%" PRIx64 " runs past end of file (0x%zx bytes)",
-			    doff, dsize, len);
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, PERF_FILE_DATA_OFF,
+			       "data section 0x%" PRIx64 "+0x%" PRIx64 " runs past end of file (0x%zx bytes)",
+			       doff, dsize, len);
 	read_attrs(s, buf, len, hsize);
 	if ((ret = walk(s, buf, doff, doff + dsize, false)))
 		return ret;
@@ -857,7 +829,7 @@ static int scan_dir(struct scan *s, const char *path)
 	snprintf(sub, sublen, "%s/data", path);
 	ret = map_file(sub, &m, &is_dir, s->err, s->errlen);
 	if (ret > 0) {
-		ret = fail_path(s->err, s->errlen, -EINVAL, sub, "not a regular file");
+		ret = errf(s->err, s->errlen, -EINVAL, "%s: not a regular file", sub);
 		goto out_free;
 	}
 	if (ret)
@@ -933,7 +905,7 @@ int perfdata__walk(const char *path, const struct perfdata_visitor *v,
 		return ret;
 	}
 	if (ret > 0)
-		return fail_path(err, errlen, -EINVAL, path, "not a regular file");
+		return errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 	if (ret)
 		return ret;
 	scan_input(&s, path, m.len);

@@ -377,6 +377,28 @@ static int parse_record(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	}
 }
 
+/* Up to want bytes at off into *buf (grown to want bytes, *cap of them
+ * held): the bytes read, fewer at the end of the file, or a negative errno
+ * with the message in err. */
+static ssize_t read_chunk(struct jitdump *jd, uint8_t **buf, size_t *cap, size_t want, uint64_t off, char *err,
+			  size_t errlen)
+{
+	ssize_t n;
+
+	if (want > *cap) {
+		uint8_t *p = realloc(*buf, want);
+
+		if (!p)
+			return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for a %zu-byte read", want);
+		*buf = p;
+		*cap = want;
+	}
+	n = read_full(jd->fd, *buf, want, off);
+	if (n < 0)
+		return errf_at(err, errlen, (int)n, jd->path, off, "read: %s", strerror((int)-n));
+	return n;
+}
+
 int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 {
 	uint64_t size, off;
@@ -389,8 +411,7 @@ int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 	if (jd->error)
 		return errf(err, errlen, jd->error, "%s", jd->error_msg ? jd->error_msg : jd->path);
 	if (fstat(jd->fd, &st) < 0)
-		return errf_at(err, errlen, -errno, jd->path, jd->parsed_off,
-			       "cannot stat: %s", strerror(errno));
+		return errf_at(err, errlen, -errno, jd->path, jd->parsed_off, "cannot stat: %s", strerror(errno));
 	size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
 	jd->file_size = size;
 	/* Records start at the header's total_size, which may be more than 40. */
@@ -411,20 +432,9 @@ int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 		if (need > want)
 			want = need;
 		need = 0;
-		if (want > cap) {
-			uint8_t *p = realloc(buf, want);
-
-			if (!p) {
-				ret = errf_at(err, errlen, -ENOMEM, jd->path, off,
-					      "out of memory for a %zu-byte read", want);
-				goto out;
-			}
-			buf = p;
-			cap = want;
-		}
-		n = read_full(jd->fd, buf, want, off);
+		n = read_chunk(jd, &buf, &cap, want, off, err, errlen);
 		if (n < 0) {
-			ret = errf_at(err, errlen, (int)n, jd->path, off, "read: %s", strerror((int)-n));
+			ret = (int)n;
 			goto out;
 		}
 		if ((size_t)n < want) {

@@ -50,6 +50,7 @@ static char *write_section(const struct stream_writer_header *h, struct stream_w
 	return memory_text(&m);
 }
 
+/* Long as the format is: one whole section, its inputs beside the text they must give. */
 static void a_section_is_written_as_the_format_says(void **state)
 {
 	static const char *const events[] = { "cpu-clock", "cycles%x" };

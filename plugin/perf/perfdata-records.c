@@ -147,7 +147,7 @@ int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 			s->st->compressed_failed++;
 			return 0;
 		}
-		return scan__inflate(s, p + PERF_EV_HDR_SIZE, size - PERF_EV_HDR_SIZE);
+		return scan__inflate(s, p + PERF_EV_HDR_SIZE, size - PERF_EV_HDR_SIZE, scan__record);
 	case PERF_RECORD_COMPRESSED2:
 		s->st->compressed++;
 		if (nested || size < PERF_EV_HDR_SIZE + 8) {
@@ -159,7 +159,7 @@ int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 			s->st->compressed_failed++;
 			return 0;
 		}
-		return scan__inflate(s, p + PERF_EV_HDR_SIZE + 8, (size_t)data_size);
+		return scan__inflate(s, p + PERF_EV_HDR_SIZE + 8, (size_t)data_size, scan__record);
 	default:
 		return 0;
 	}

@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "perfdata-records.h"
 #include "perfdata-zstd.h"
 
-/* Hand the complete records in dbuf to scan__record(), keep a cut-off tail for the next payload. */
-static int walk_dbuf(struct scan *s)
+/* Hand the complete records in dbuf to record(), keep a cut-off tail for the next payload. */
+static int walk_dbuf(struct scan *s, scan_record_fn record)
 {
 	size_t off = 0, size;
 	int ret = 0;
@@ -21,7 +20,7 @@ static int walk_dbuf(struct scan *s)
 		}
 		if (size > s->dlen - off)
 			break;
-		ret = scan__record(s, s->dbuf + off, size, true);
+		ret = record(s, s->dbuf + off, size, true);
 		off += size;
 		if (ret)
 			break;
@@ -55,7 +54,7 @@ void scan__inflate_reset(struct scan *s)
 	s->dlen = 0;
 }
 
-int scan__inflate(struct scan *s, const uint8_t *src, size_t len)
+int scan__inflate(struct scan *s, const uint8_t *src, size_t len, scan_record_fn record)
 {
 	ZSTD_inBuffer in = { src, len, 0 };
 	uint64_t produced = 0;
@@ -84,7 +83,7 @@ int scan__inflate(struct scan *s, const uint8_t *src, size_t len)
 			s->inflate_off = true;
 			goto bad;
 		}
-		ret = walk_dbuf(s);
+		ret = walk_dbuf(s, record);
 		if (ret) {
 			s->dlen = 0;	/* the caller stopped us: nothing is cut off */
 			return ret;

@@ -29,6 +29,7 @@
 
 #include <perf/perf_dlfilter.h>
 
+#include "jit/jitdump.h"
 #include "sample/events.h"	/* MAX_EVENTS */
 
 /* The table perf fills in (hotblocks-dlfilter.c); here the fake one. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/bsearch.h"
 #include "codemap.h"
 
 /* Small direct-mapped cache: hot JIT loops hit a handful of ips millions of times. */
@@ -126,17 +127,7 @@ static int cmp_time_id(const void *a, const void *b, void *ents)
 /* Index of the coordinate equal to c (it is there). */
 static size_t coord_index(const struct codemap *m, struct coord c)
 {
-	size_t lo = 0, hi = m->coords_nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_coord(&m->coords[mid], &c) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return LOWER_BOUND(m->coords_nr, i, cmp_coord(&m->coords[i], &c) < 0);
 }
 
 /* The nodes covering elementary intervals [l, r): fn(node) for each (bottom-up). */
@@ -246,17 +237,9 @@ static int ensure_index(struct codemap *m)
 static long find_interval(const struct codemap *m, uint32_t pid, uint64_t ip)
 {
 	struct coord c = { pid, ip };
-	size_t lo = 0, hi = m->coords_nr;
-
 	/* First coordinate greater than c. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = LOWER_BOUND(m->coords_nr, i, cmp_coord(&m->coords[i], &c) <= 0);
 
-		if (cmp_coord(&m->coords[mid], &c) <= 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == 0 || lo == m->coords_nr || m->coords[lo - 1].pid != pid || m->coords[lo].pid != pid)
 		return -1;
 	return (long)(lo - 1);
@@ -274,24 +257,13 @@ static enum codemap_result full_lookup(const struct codemap *m, uint32_t pid, ui
 
 	for (size_t node = leaf < 0 ? 0 : (size_t)leaf + m->leaves; node >= 1; node >>= 1) {
 		const uint32_t *ids = m->node_ids + m->node_start[node];
-		size_t nr = m->node_start[node + 1] - m->node_start[node], lo = 0, hi = nr;
+		size_t nr = m->node_start[node + 1] - m->node_start[node], lo;
 
 		if (!nr)
 			continue;
 		covering += nr;
-		if (time_aware) {
-			/* Entries with time <= sample time come first. */
-			while (lo < hi) {
-				size_t mid = lo + (hi - lo) / 2;
-
-				if (m->ents[ids[mid]].time <= time)
-					lo = mid + 1;
-				else
-					hi = mid;
-			}
-		} else {
-			lo = nr;
-		}
+		/* Entries with time <= sample time come first. */
+		lo = time_aware ? LOWER_BOUND(nr, i, m->ents[ids[i]].time <= time) : nr;
 		if (lo < nr) {
 			later = true;
 			if (m->ents[ids[lo]].time < next_load)

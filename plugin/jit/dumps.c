@@ -35,8 +35,8 @@ void dumps__release(struct dumps *d)
 	for (size_t i = 0; i < d->seen_nr; i++)
 		free(d->seen[i]);
 	free(d->files);
-	free(d->tried.slots);
-	free(d->marked.slots);
+	idx_table_release(&d->tried);
+	idx_table_release(&d->marked);
 	codemap__free(d->map);
 	memset(d, 0, sizeof(*d));
 }
@@ -256,46 +256,22 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explic
 	return 0;
 }
 
-/* Insert pid; true if it was not there (false also when out of memory). */
-static bool pidset_insert(struct pidset *s, uint32_t pid)
+/* A set of pids: hash_u64 is a bijection, so a pid's hash is the key (no
+ * array behind the table, no comparison: eq NULL). */
+static uint64_t pid_key(uint32_t pid)
 {
-	if ((s->nr + 1) * 2 > (s->slots ? s->mask + 1 : 0)) {
-		size_t cap = s->slots ? (s->mask + 1) * 2 : 64;
-		uint32_t *t = calloc(cap, sizeof(*t));
-
-		if (!t)
-			return false;
-		for (size_t i = 0; s->slots && i <= s->mask; i++) {
-			size_t h = s->slots[i] & (cap - 1);
-
-			if (!s->slots[i])
-				continue;
-			while (t[h])
-				h = (h + 1) & (cap - 1);
-			t[h] = s->slots[i];
-		}
-		free(s->slots);
-		s->slots = t;
-		s->mask = cap - 1;
-	}
-	size_t h = pid & s->mask;
-
-	for (; s->slots[h]; h = (h + 1) & s->mask)
-		if (s->slots[h] == pid)
-			return false;
-	s->slots[h] = pid;
-	s->nr++;
-	return true;
+	return hash_u64(HASH_SEED, pid);
 }
 
-static bool pidset_has(const struct pidset *s, uint32_t pid)
+/* Insert pid; true if it was not there (false also when out of memory). */
+static bool pidset_insert(struct idx_table *s, uint32_t pid)
 {
-	if (!s->slots)
-		return false;
-	for (size_t h = pid & s->mask; s->slots[h]; h = (h + 1) & s->mask)
-		if (s->slots[h] == pid)
-			return true;
-	return false;
+	return idx_table_find(s, pid_key(pid), NULL, NULL, NULL) < 0 && !idx_table_add(s, pid_key(pid), 0);
+}
+
+static bool pidset_has(const struct idx_table *s, uint32_t pid)
+{
+	return idx_table_find(s, pid_key(pid), NULL, NULL, NULL) >= 0;
 }
 
 int dumps__add(struct dumps *d, const char *path, uint32_t pid)

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/hash.h"
 #include "../lib/warnings.h"
 #include "../perf/perfdata.h"
 #include "codemap.h"
@@ -21,12 +22,6 @@ struct dump_file {
 	bool failed;		/* a corrupt record stopped reading; the error was reported */
 };
 
-/* A set of pids (open addressing, 0 = empty slot; pid 0 is never stored). */
-struct pidset {
-	uint32_t *slots;
-	size_t mask, nr;
-};
-
 struct dumps {
 	struct dump_file *files;
 	size_t nr, alloc;
@@ -34,11 +29,11 @@ struct dumps {
 	/* Directories searched for jit-<pid>.dump when perf.data named none for a pid. */
 	char *dirs[4];
 	size_t dirs_nr;
-	/* Pids whose fallback search already ran. */
-	struct pidset tried;
-	/* Pids perf.data has a jitdump marker mapping of, once markers_known: a
-	 * jit-<pid>.dump lying around for any other pid is not this recording's. */
-	struct pidset marked;
+	/* Sets of pids (keyed by their hashes alone, see dumps.c): those whose
+	 * fallback search already ran, and those perf.data has a jitdump marker
+	 * mapping of, once markers_known: a jit-<pid>.dump lying around for any
+	 * other pid is not this recording's. */
+	struct idx_table tried, marked;
 	bool markers_known;
 	/* What was searched, for the one-time "could not resolve JIT samples"
 	 * hint: each place once (seen: the paths listed, to tell). */

@@ -3,6 +3,7 @@
 #define _FILE_OFFSET_BITS 64
 
 #include "../lib/byteorder.h"
+#include "../lib/errf.h"
 #include "jitdump.h"
 
 #include <errno.h>
@@ -30,25 +31,6 @@ static uint64_t get64(const struct jitdump *jd, const uint8_t *p)
 	return hb_load64(p, jd->swapped);
 }
 
-/* "path+0xOFF: message" into err; returns code. */
-static int __attribute__((format(printf, 6, 7)))
-fail(const char *path, uint64_t off, char *err, size_t errlen, int code,
-     const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!err || !errlen)
-		return code;
-	n = snprintf(err, errlen, "%s+0x%" PRIx64 ": ", path, off);
-	if (n < 0 || (size_t)n >= errlen)
-		return code;
-	va_start(ap, fmt);
-	vsnprintf(err + n, errlen - n, fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 /*
  * A malformed record: the reader cannot know where the next record starts, so
  * the error is kept and every later jitdump__update repeats it.
@@ -68,11 +50,11 @@ corrupt(struct jitdump *jd, uint64_t off, char *err, size_t errlen,
 	len = strlen(jd->path) + strlen(body) + 32;
 	msg = malloc(len);
 	if (msg)
-		snprintf(msg, len, "%s+0x%" PRIx64 ": %s", jd->path, off, body);
+		errf_at(msg, len, 0, jd->path, off, "%s", body);
 	jd->error = -EINVAL;
 	free(jd->error_msg);
 	jd->error_msg = msg;
-	return fail(jd->path, off, err, errlen, -EINVAL, "%s", body);
+	return errf_at(err, errlen, -EINVAL, jd->path, off, "%s", body);
 }
 
 /* pread until len bytes or end of file; returns the bytes read or -errno. */
@@ -144,63 +126,16 @@ static void *arena_dup(struct jitdump *jd, const void *p, size_t n)
 	return q;
 }
 
-static size_t index_slot(uint64_t code_index, size_t mask)
-{
-	uint64_t h = code_index * 0x9e3779b97f4a7c15ULL;
-
-	return (size_t)(h ^ (h >> 29)) & mask;
-}
-
 /* The index of the latest load of code_index, or -1. */
 static long index_find(const struct jitdump *jd, uint64_t code_index)
 {
-	if (!jd->idx_vals)
-		return -1;
-	for (size_t i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask)
-		if (jd->idx_keys[i] == code_index)
-			return (long)(jd->idx_vals[i] - 1);
-	return -1;
+	return idx_table_find(&jd->idx, hash_u64(HASH_SEED, code_index), NULL, NULL, NULL);
 }
 
 /* Make code_index's latest load load_idx. 0 or -ENOMEM. */
 static int index_put(struct jitdump *jd, uint64_t code_index, size_t load_idx)
 {
-	size_t i;
-
-	if ((jd->idx_nr + 1) * 2 > (jd->idx_vals ? jd->idx_mask + 1 : 0)) {
-		size_t cap = jd->idx_vals ? (jd->idx_mask + 1) * 2 : 64;
-		uint64_t *keys = calloc(cap, sizeof(*keys));
-		uint32_t *vals = calloc(cap, sizeof(*vals));
-
-		if (!keys || !vals) {
-			free(keys);
-			free(vals);
-			return -ENOMEM;
-		}
-		for (size_t k = 0; jd->idx_vals && k <= jd->idx_mask; k++) {
-			if (!jd->idx_vals[k])
-				continue;
-			for (i = index_slot(jd->idx_keys[k], cap - 1); vals[i]; i = (i + 1) & (cap - 1))
-				;
-			keys[i] = jd->idx_keys[k];
-			vals[i] = jd->idx_vals[k];
-		}
-		free(jd->idx_keys);
-		free(jd->idx_vals);
-		jd->idx_keys = keys;
-		jd->idx_vals = vals;
-		jd->idx_mask = cap - 1;
-	}
-	for (i = index_slot(code_index, jd->idx_mask); jd->idx_vals[i]; i = (i + 1) & jd->idx_mask) {
-		if (jd->idx_keys[i] == code_index) {
-			jd->idx_vals[i] = (uint32_t)load_idx + 1;
-			return 0;
-		}
-	}
-	jd->idx_keys[i] = code_index;
-	jd->idx_vals[i] = (uint32_t)load_idx + 1;
-	jd->idx_nr++;
-	return 0;
+	return idx_table_set(&jd->idx, hash_u64(HASH_SEED, code_index), NULL, NULL, NULL, (uint32_t)load_idx);
 }
 
 static int grow_loads(struct jitdump *jd)
@@ -260,14 +195,14 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
 	if (grow_loads(jd) || (jd->idx_built && index_put(jd, get64(jd, r + JITDUMP_LOAD_CODE_INDEX), jd->nr)))
-		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
+		return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for %zu loads", jd->nr + 1);
 	name_copy = arena_dup(jd, name, nul - name + 1);
 	if (name_copy && code_size)
 		code = arena_dup(jd, r + ts - code_size, code_size);
 	/* What was copied stays in the arena until close: a retry copies again. */
 	if (!name_copy || (code_size && !code))
-		return fail(jd->path, off, err, errlen, -ENOMEM,
-			    "out of memory for a %" PRIu64 "-byte code load", code_size);
+		return errf_at(err, errlen, -ENOMEM, jd->path, off,
+			       "out of memory for a %" PRIu64 "-byte code load", code_size);
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
@@ -314,8 +249,8 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		/* The first move: index every load so far, later ones win. */
 		for (size_t k = 0; k < jd->nr; k++)
 			if (index_put(jd, jd->loads[k].code_index, k))
-				return fail(jd->path, off, err, errlen, -ENOMEM,
-					    "out of memory for the code_index index");
+				return errf_at(err, errlen, -ENOMEM, jd->path, off,
+					       "out of memory for the code_index index");
 		jd->idx_built = true;
 	}
 	/* The latest holder of code_index: a LOAD, or the MOVE that copied it. */
@@ -325,7 +260,7 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		return 0;
 	}
 	if (grow_loads(jd) || index_put(jd, code_index, jd->nr))
-		return fail(jd->path, off, err, errlen, -ENOMEM, "out of memory for %zu loads", jd->nr + 1);
+		return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for %zu loads", jd->nr + 1);
 	from = &jd->loads[i];
 
 	load = &jd->loads[jd->nr++];
@@ -372,8 +307,8 @@ static int parse_debug_info(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	if (nr)
 		debug = calloc(nr, sizeof(*debug));
 	if (nr && !debug)
-		return fail(jd->path, off, err, errlen, -ENOMEM,
-			    "out of memory for %" PRIu64 " debug entries", nr);
+		return errf_at(err, errlen, -ENOMEM, jd->path, off,
+			       "out of memory for %" PRIu64 " debug entries", nr);
 	for (uint64_t i = 0; i < nr; i++) {
 		uint64_t entry_off = off + (uint64_t)(p - r);
 		const uint8_t *nul;
@@ -393,8 +328,8 @@ static int parse_debug_info(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		debug[i].file = dup_bytes(p + JITDUMP_ENTRY_NAME, nul - (p + JITDUMP_ENTRY_NAME) + 1);
 		if (!debug[i].file) {
 			debug_free(debug, i);
-			return fail(jd->path, entry_off, err, errlen, -ENOMEM,
-				    "out of memory for a debug entry");
+			return errf_at(err, errlen, -ENOMEM, jd->path, entry_off,
+				       "out of memory for a debug entry");
 		}
 		p = nul + 1;
 	}
@@ -442,6 +377,28 @@ static int parse_record(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	}
 }
 
+/* Up to want bytes at off into *buf (grown to want bytes, *cap of them
+ * held): the bytes read, fewer at the end of the file, or a negative errno
+ * with the message in err. */
+static ssize_t read_chunk(struct jitdump *jd, uint8_t **buf, size_t *cap, size_t want, uint64_t off, char *err,
+			  size_t errlen)
+{
+	ssize_t n;
+
+	if (want > *cap) {
+		uint8_t *p = realloc(*buf, want);
+
+		if (!p)
+			return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for a %zu-byte read", want);
+		*buf = p;
+		*cap = want;
+	}
+	n = read_full(jd->fd, *buf, want, off);
+	if (n < 0)
+		return errf_at(err, errlen, (int)n, jd->path, off, "read: %s", strerror((int)-n));
+	return n;
+}
+
 int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 {
 	uint64_t size, off;
@@ -451,14 +408,10 @@ int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 	struct stat st;
 	int ret = 0;
 
-	if (jd->error) {
-		if (err && errlen)
-			snprintf(err, errlen, "%s", jd->error_msg ? jd->error_msg : jd->path);
-		return jd->error;
-	}
+	if (jd->error)
+		return errf(err, errlen, jd->error, "%s", jd->error_msg ? jd->error_msg : jd->path);
 	if (fstat(jd->fd, &st) < 0)
-		return fail(jd->path, jd->parsed_off, err, errlen, -errno,
-			    "cannot stat: %s", strerror(errno));
+		return errf_at(err, errlen, -errno, jd->path, jd->parsed_off, "cannot stat: %s", strerror(errno));
 	size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
 	jd->file_size = size;
 	/* Records start at the header's total_size, which may be more than 40. */
@@ -479,20 +432,9 @@ int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 		if (need > want)
 			want = need;
 		need = 0;
-		if (want > cap) {
-			uint8_t *p = realloc(buf, want);
-
-			if (!p) {
-				ret = fail(jd->path, off, err, errlen, -ENOMEM,
-					   "out of memory for a %zu-byte read", want);
-				goto out;
-			}
-			buf = p;
-			cap = want;
-		}
-		n = read_full(jd->fd, buf, want, off);
+		n = read_chunk(jd, &buf, &cap, want, off, err, errlen);
 		if (n < 0) {
-			ret = fail(jd->path, off, err, errlen, (int)n, "read: %s", strerror((int)-n));
+			ret = (int)n;
 			goto out;
 		}
 		if ((size_t)n < want) {
@@ -552,39 +494,39 @@ static int parse_header(struct jitdump *jd, char *err, size_t errlen)
 
 	n = read_full(jd->fd, h, sizeof(h), 0);
 	if (n < 0)
-		return fail(jd->path, 0, err, errlen, (int)n, "read: %s", strerror((int)-n));
+		return errf_at(err, errlen, (int)n, jd->path, 0, "read: %s", strerror((int)-n));
 	if (n < JITDUMP_HDR_SIZE)
-		return fail(jd->path, 0, err, errlen, -ENODATA,
-			    "header truncated: the file has %zd of its %d bytes", n, JITDUMP_HDR_SIZE);
+		return errf_at(err, errlen, -ENODATA, jd->path, 0,
+			       "header truncated: the file has %zd of its %d bytes", n, JITDUMP_HDR_SIZE);
 
 	memcpy(&magic, h + JITDUMP_HDR_MAGIC, sizeof(magic));
 	if (magic == JITDUMP_MAGIC_SWAPPED)
 		jd->swapped = true;
 	else if (magic != JITDUMP_MAGIC)
-		return fail(jd->path, JITDUMP_HDR_MAGIC, err, errlen, -EINVAL,
-			    "bad magic 0x%08" PRIx32 ", not a jitdump", magic);
+		return errf_at(err, errlen, -EINVAL, jd->path, JITDUMP_HDR_MAGIC,
+			       "bad magic 0x%08" PRIx32 ", not a jitdump", magic);
 
 	jd->version = get32(jd, h + JITDUMP_HDR_VERSION);
 	if (jd->version > JITDUMP_VERSION)
-		return fail(jd->path, JITDUMP_HDR_VERSION, err, errlen, -ENOTSUP,
-			    "unsupported jitdump version %" PRIu32 " (only %d is known)",
-			    jd->version, JITDUMP_VERSION);
+		return errf_at(err, errlen, -ENOTSUP, jd->path, JITDUMP_HDR_VERSION,
+			       "unsupported jitdump version %" PRIu32 " (only %d is known)",
+			       jd->version, JITDUMP_VERSION);
 	total_size = get32(jd, h + JITDUMP_HDR_TOTAL_SIZE);
 	if (total_size < JITDUMP_HDR_SIZE)
-		return fail(jd->path, JITDUMP_HDR_TOTAL_SIZE, err, errlen, -EINVAL,
-			    "header total_size %" PRIu32 " < %d", total_size, JITDUMP_HDR_SIZE);
+		return errf_at(err, errlen, -EINVAL, jd->path, JITDUMP_HDR_TOTAL_SIZE,
+			       "header total_size %" PRIu32 " < %d", total_size, JITDUMP_HDR_SIZE);
 	jd->elf_mach = get32(jd, h + JITDUMP_HDR_ELF_MACH);
 	jd->pid = get32(jd, h + JITDUMP_HDR_PID);
 	jd->flags = get64(jd, h + JITDUMP_HDR_FLAGS);
 	if (jd->flags & ~JITDUMP_FLAGS_ARCH_TIMESTAMP)
-		return fail(jd->path, JITDUMP_HDR_FLAGS, err, errlen, -ENOTSUP,
-			    "reserved flag bits set in flags 0x%" PRIx64, jd->flags);
+		return errf_at(err, errlen, -ENOTSUP, jd->path, JITDUMP_HDR_FLAGS,
+			       "reserved flag bits set in flags 0x%" PRIx64, jd->flags);
 	if (jd->flags & JITDUMP_FLAGS_ARCH_TIMESTAMP)
-		return fail(jd->path, JITDUMP_HDR_FLAGS, err, errlen, -ENOTSUP,
-			    "arch timestamps (flags bit 0, JITDUMP_FLAGS_ARCH_TIMESTAMP) are not supported: "
-			    "perf converts them with perf.data's TIME_CONV record, and that conversion "
-			    "is not available to a dlfilter; make the JIT use CLOCK_MONOTONIC "
-			    "(e.g. unset JITDUMP_USE_ARCH_TIMESTAMP) and record with perf record -k mono");
+		return errf_at(err, errlen, -ENOTSUP, jd->path, JITDUMP_HDR_FLAGS,
+			       "arch timestamps (flags bit 0, JITDUMP_FLAGS_ARCH_TIMESTAMP) are not supported: "
+			       "perf converts them with perf.data's TIME_CONV record, and that conversion "
+			       "is not available to a dlfilter; make the JIT use CLOCK_MONOTONIC "
+			       "(e.g. unset JITDUMP_USE_ARCH_TIMESTAMP) and record with perf record -k mono");
 	/* A header longer than 40 bytes has fields this reader does not know:
 	 * records start at total_size (jitdump__update seeks there). perf's own
 	 * reader does not skip those bytes correctly, so this is not copied. */
@@ -606,22 +548,17 @@ int jitdump__open(struct jitdump **out, const char *path, char *err, size_t errl
 	jd = calloc(1, sizeof(*jd));
 	if (!jd || !(jd->path = strdup(path))) {
 		free(jd);
-		if (err && errlen)
-			snprintf(err, errlen, "%s: out of memory", path);
-		return -ENOMEM;
+		return errf(err, errlen, -ENOMEM, "%s: out of memory", path);
 	}
 	/* O_NONBLOCK: opening a FIFO nobody writes would wait forever; it is refused below. */
 	jd->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (jd->fd < 0 || fstat(jd->fd, &st) < 0) {
 		ret = -errno;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: cannot open: %s", path, strerror(-ret));
+		errf(err, errlen, ret, "%s: cannot open: %s", path, strerror(-ret));
 		goto out_free;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		ret = -EINVAL;
-		if (err && errlen)
-			snprintf(err, errlen, "%s: not a regular file", path);
+		ret = errf(err, errlen, -EINVAL, "%s: not a regular file", path);
 		goto out_free;
 	}
 	ret = parse_header(jd, err, errlen);
@@ -652,8 +589,7 @@ void jitdump__close(struct jitdump *jd)
 	for (size_t i = 0; i < jd->nr; i++)
 		load_release(&jd->loads[i]);
 	free(jd->loads);
-	free(jd->idx_keys);
-	free(jd->idx_vals);
+	idx_table_release(&jd->idx);
 	while (jd->arena) {
 		struct jitdump_chunk *next = jd->arena->next;
 

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/hash.h"
 #include "jitdump-format.h"
 
 /* One DEBUG_INFO entry; all fields host byte order. */
@@ -69,13 +70,11 @@ struct jitdump {
 	 * (a million tiny loads must not cost two malloc()s each). */
 	struct jitdump_chunk *arena;
 
-	/* Internal: code_index -> index of its latest load (open addressing;
-	 * slot values are load index + 1, 0 = empty). Built at the first
+	/* Internal: code_index -> index of its latest load, keyed by the
+	 * code_index's hash alone (hash_u64 is a bijection). Built at the first
 	 * CODE_MOVE (dumps without moves, like V8's, never need it) and kept up
 	 * to date from then on. */
-	uint64_t *idx_keys;
-	uint32_t *idx_vals;
-	size_t idx_mask, idx_nr;
+	struct idx_table idx;
 	bool idx_built;
 
 	/* DEBUG_INFO / UNWINDING_INFO waiting for the next LOAD (internal). */

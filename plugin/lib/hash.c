@@ -20,29 +20,6 @@ uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
 	return h * 0x100000001b3ULL;
 }
 
-uint64_t hash_u64(uint64_t h, uint64_t v)
-{
-	/* splitmix64 finaliser: sample offsets are small and clustered. */
-	v += 0x9e3779b97f4a7c15ULL + h;
-	v = (v ^ (v >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	v = (v ^ (v >> 27)) * 0x94d049bb133111ebULL;
-	return v ^ (v >> 31);
-}
-
-long idx_table_find(const struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key,
-		     const void *ctx)
-{
-	size_t i;
-
-	if (!t->cap)
-		return -1;
-	for (i = hash & (t->cap - 1); t->slots[i].idx; i = (i + 1) & (t->cap - 1)) {
-		if (t->slots[i].hash == hash && eq(t->slots[i].idx - 1, key, ctx))
-			return t->slots[i].idx - 1;
-	}
-	return -1;
-}
-
 static void put(struct idx_slot *slots, size_t cap, uint64_t hash, uint32_t idx1)
 {
 	size_t i;
@@ -76,6 +53,19 @@ int idx_table_add(struct idx_table *t, uint64_t hash, uint32_t idx)
 	}
 	put(t->slots, t->cap, hash, idx + 1);
 	t->nr++;
+	return 0;
+}
+
+int idx_table_set(struct idx_table *t, uint64_t hash, idx_eq_fn eq, const void *key, const void *ctx,
+		  uint32_t idx)
+{
+	struct idx_slot *s = idx_table_slot(t, hash, eq, key, ctx);
+
+	if (!s)
+		return idx_table_add(t, hash, idx);
+	if (idx == UINT32_MAX)
+		return -ENOMEM;
+	s->idx = idx + 1;
 	return 0;
 }
 

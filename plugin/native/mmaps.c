@@ -7,6 +7,7 @@
 
 #include <linux/perf_event.h>
 
+#include "../lib/bsearch.h"
 #include "../lib/vec.h"
 #include "mmaps.h"
 
@@ -24,7 +25,7 @@ void mmaps__release(struct mmaps *m)
 	for (size_t i = 0; i < m->files_nr; i++)
 		free(m->files[i].path);
 	free(m->files);
-	free(m->file_slots);
+	idx_table_release(&m->file_index);
 	free(m->maps);
 	free(m->forks);
 	free(m->spaces);
@@ -32,44 +33,18 @@ void mmaps__release(struct mmaps *m)
 	memset(m, 0, sizeof(*m));
 }
 
-static uint64_t hash_str(const char *s)
+static bool file_eq(uint32_t idx, const void *path, const void *m)
 {
-	uint64_t h = 0xcbf29ce484222325ULL;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h ^ (h >> 31);
-}
-
-static bool rehash(struct mmaps *m)
-{
-	size_t cap = m->file_mask ? (m->file_mask + 1) * 2 : 256;
-	uint32_t *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return false;
-	for (size_t i = 0; i < m->files_nr; i++) {
-		size_t h = hash_str(m->files[i].path) & (cap - 1);
-
-		while (slots[h])
-			h = (h + 1) & (cap - 1);
-		slots[h] = (uint32_t)i + 1;
-	}
-	free(m->file_slots);
-	m->file_slots = slots;
-	m->file_mask = cap - 1;
-	return true;
+	return !strcmp(((const struct mmaps *)m)->files[idx].path, path);
 }
 
 long mmaps__file(struct mmaps *m, const char *path)
 {
-	size_t h;
+	uint64_t h = hash_bytes(HASH_SEED, path, strlen(path));
+	long i = idx_table_find(&m->file_index, h, file_eq, path, m);
 
-	if (!m->file_slots && !rehash(m))
-		return -1;
-	for (h = hash_str(path) & m->file_mask; m->file_slots[h]; h = (h + 1) & m->file_mask)
-		if (!strcmp(m->files[m->file_slots[h] - 1].path, path))
-			return (long)m->file_slots[h] - 1;
+	if (i >= 0)
+		return i;
 	if (m->files_nr >= UINT32_MAX - 1 ||
 	    VEC_GROW(m->files, m->files_nr + 1, m->files_alloc) < 0)
 		return -1;
@@ -78,10 +53,11 @@ long mmaps__file(struct mmaps *m, const char *path)
 	memset(f, 0, sizeof(*f));
 	if (!(f->path = strdup(path)))
 		return -1;
-	m->file_slots[h] = (uint32_t)++m->files_nr;
-	if (m->files_nr * 2 > m->file_mask + 1 && !rehash(m))
+	if (idx_table_add(&m->file_index, h, (uint32_t)m->files_nr) < 0) {
+		free(f->path);
 		return -1;
-	return (long)m->files_nr - 1;
+	}
+	return (long)m->files_nr++;
 }
 
 /* perf's map__new: which names are anonymous memory, which name no file. */
@@ -177,18 +153,10 @@ static int fork_cmp(const void *a, const void *b)
 /* The space pid had at time (the last created at or before it), or NO_SPACE. */
 static uint32_t space_at(const struct mmaps *m, uint32_t pid, uint64_t time)
 {
-	size_t lo = 0, hi = m->spaces_nr;
-
+	const struct mmaps_space *s = m->spaces;
 	/* the first space past (pid, time) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct mmaps_space *s = &m->spaces[mid];
+	size_t lo = LOWER_BOUND(m->spaces_nr, i, s[i].pid < pid || (s[i].pid == pid && s[i].created <= time));
 
-		if (s->pid < pid || (s->pid == pid && s->created <= time))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo && m->spaces[lo - 1].pid == pid)
 		return (uint32_t)(lo - 1);
 	/* a sample before the first fork perf saw of the pid: its first space */

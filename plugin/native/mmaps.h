@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "../jit/codemap.h"
+#include "../lib/hash.h"
 #include "../perf/perfdata.h"
 
 /* What perf makes of a mapping's name (its map__new). */
@@ -52,8 +53,7 @@ struct mmaps_space {
 struct mmaps {
 	struct mmaps_file *files;
 	size_t files_nr, files_alloc;
-	uint32_t *file_slots;	/* hash of path: file index + 1 */
-	size_t file_mask;
+	struct idx_table file_index;	/* path -> files */
 	struct mmaps_map *maps;
 	size_t maps_nr, maps_alloc;
 	struct perfdata_task *forks;	/* collected, turned into spaces by finish */

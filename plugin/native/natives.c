@@ -50,25 +50,29 @@ void natives__release(struct natives *n)
 	for (size_t i = 0; i < n->dsos_nr; i++)
 		free(n->dsos[i].path);
 	free(n->objs);
-	free(n->slots);
+	idx_table_release(&n->index);
 	free(n->dsos);
 	memset(n, 0, sizeof(*n));
 }
 
-static uint64_t str_hash(uint64_t h, const char *s)
+struct native_key {
+	const char *dso, *name;
+	uint64_t sym_start;
+};
+
+static uint64_t key_hash(const struct native_key *k)
 {
-	/* FNV-1a */
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
+	uint64_t h = hash_bytes(HASH_SEED, k->dso, strlen(k->dso));
+
+	return hash_u64(hash_bytes(h, k->name, strlen(k->name)), k->sym_start);
 }
 
-static size_t key_hash(const char *dso, const char *name, uint64_t sym_start)
+static bool key_eq(uint32_t idx, const void *key, const void *objs)
 {
-	uint64_t h = str_hash(0xcbf29ce484222325ULL, dso);
+	const struct native_obj *o = &((const struct native_obj *)objs)[idx];
+	const struct native_key *k = key;
 
-	h = str_hash(h ^ sym_start, name);
-	return (size_t)(h ^ (h >> 29));
+	return o->sym_start == k->sym_start && !strcmp(o->name, k->name) && !strcmp(o->dso, k->dso);
 }
 
 /* Read e_machine and OSABI from the file's ELF header; unreadable files get the host's machine. */
@@ -112,46 +116,21 @@ static const struct dso_info *dso_info(struct natives *n, const char *path)
 	return d;
 }
 
-static int grow_slots(struct natives *n)
-{
-	size_t cap = n->mask ? (n->mask + 1) * 2 : 1024;
-	size_t *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < n->nr; i++) {
-		const struct native_obj *o = &n->objs[i];
-		size_t h = key_hash(o->dso, o->name, o->sym_start) & (cap - 1);
-
-		while (slots[h])
-			h = (h + 1) & (cap - 1);
-		slots[h] = i + 1;
-	}
-	free(n->slots);
-	n->slots = slots;
-	n->mask = cap - 1;
-	return 0;
-}
-
 long natives__get(struct natives *n, const char *dso, const char *name, uint64_t sym_start,
 		  bool *created)
 {
+	struct native_key key = { dso, name, sym_start };
+	uint64_t h = key_hash(&key);
+	long id = idx_table_find(&n->index, h, key_eq, &key, n->objs);
+
 	*created = false;
-	if (!n->slots && grow_slots(n) < 0)
-		return -ENOMEM;
-
-	size_t h = key_hash(dso, name, sym_start) & n->mask;
-
-	for (; n->slots[h]; h = (h + 1) & n->mask) {
-		const struct native_obj *o = &n->objs[n->slots[h] - 1];
-
-		if (o->sym_start == sym_start && !strcmp(o->name, name) && !strcmp(o->dso, dso))
-			return (long)(n->slots[h] - 1);
-	}
+	if (id >= 0)
+		return id;
 
 	const struct dso_info *info = dso_info(n, dso);
 
-	if (!info)
+	/* ids are the index table's uint32_t */
+	if (!info || n->nr >= UINT32_MAX - 1)
 		return -ENOMEM;
 	if (n->nr == n->alloc) {
 		size_t alloc = n->alloc ? n->alloc * 2 : 64;
@@ -167,7 +146,7 @@ long natives__get(struct natives *n, const char *dso, const char *name, uint64_t
 	memset(o, 0, sizeof(*o));
 	o->dso = strdup(dso);
 	o->name = strdup(name);
-	if (!o->dso || !o->name) {
+	if (!o->dso || !o->name || idx_table_add(&n->index, h, (uint32_t)n->nr) < 0) {
 		free(o->dso);
 		free(o->name);
 		return -ENOMEM;
@@ -175,10 +154,6 @@ long natives__get(struct natives *n, const char *dso, const char *name, uint64_t
 	o->sym_start = sym_start;
 	o->e_machine = info->e_machine;
 	o->cwasm = info->cwasm;
-	n->slots[h] = ++n->nr;
 	*created = true;
-	/* Keep the load factor under 1/2. */
-	if (n->nr * 2 > n->mask + 1 && grow_slots(n) < 0)
-		return -ENOMEM;
-	return (long)(n->nr - 1);
+	return (long)n->nr++;
 }

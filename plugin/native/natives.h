@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/hash.h"
+
 /* How a native object's function was found (the stream's source=, STREAM.md `object`). */
 #define NATIVE_SOURCES(X)			\
 	X(PERF, "perf")		/* perf's own resolution (resolve_ip) */	\
@@ -45,8 +47,7 @@ struct native_obj {
 struct natives {
 	struct native_obj *objs;
 	size_t nr, alloc;
-	size_t *slots;		/* hash of object index + 1 (0 = empty) */
-	size_t mask;
+	struct idx_table index;	/* (dso, name, sym_start) -> objs */
 	struct dso_info *dsos;	/* per-DSO ELF facts, read once */
 	size_t dsos_nr, dsos_alloc;
 };

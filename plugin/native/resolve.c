@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/hash.h"
+#include "../lib/vec.h"
 #include "resolve.h"
 
 /* A native function's code is read once, up to this many bytes. */
@@ -19,15 +21,16 @@ struct resolve_perfmap {
 	struct perfmap map;
 };
 
-struct cache_slot {
-	uint64_t key;
+struct cache_entry {
+	uint64_t key;		/* the symbol's or perf map line's, in its owner */
 	uint32_t owner;
-	uint32_t native;	/* natives id + 1; 0: empty */
+	uint32_t native;	/* natives id */
 };
 
 struct resolve_objcache {
-	struct cache_slot *slots;
-	size_t mask, nr;
+	struct cache_entry *v;
+	size_t nr, alloc;
+	struct idx_table index;	/* (owner, key) -> v */
 };
 
 void resolve__init(struct resolve *r)
@@ -47,8 +50,10 @@ void resolve__release(struct resolve *r)
 	}
 	free(r->pmaps);
 	mmaps__release(&r->maps);
-	if (r->cache)
-		free(r->cache->slots);
+	if (r->cache) {
+		free(r->cache->v);
+		idx_table_release(&r->cache->index);
+	}
 	free(r->cache);
 	free(r->code_buf);
 	free(r->file_stats);
@@ -99,49 +104,33 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 	}
 }
 
-static uint64_t slot_hash(uint32_t owner, uint64_t key)
+static uint64_t cache_hash(uint32_t owner, uint64_t key)
 {
-	uint64_t h = (key ^ ((uint64_t)owner << 32 | owner)) * 0x9e3779b97f4a7c15ULL;
+	return hash_u64(HASH_SEED, key ^ ((uint64_t)owner << 32 | owner));
+}
 
-	return h ^ (h >> 29);
+static bool cache_eq(uint32_t idx, const void *key, const void *c)
+{
+	const struct cache_entry *e = &((const struct resolve_objcache *)c)->v[idx], *k = key;
+
+	return e->key == k->key && e->owner == k->owner;
 }
 
 static long cache_get(struct resolve_objcache *c, uint32_t owner, uint64_t key)
 {
-	if (!c->slots)
-		return -1;
-	for (size_t h = slot_hash(owner, key) & c->mask; c->slots[h].native; h = (h + 1) & c->mask)
-		if (c->slots[h].key == key && c->slots[h].owner == owner)
-			return (long)c->slots[h].native - 1;
-	return -1;
+	struct cache_entry k = { .key = key, .owner = owner };
+	long i = idx_table_find(&c->index, cache_hash(owner, key), cache_eq, &k, c);
+
+	return i < 0 ? -1 : (long)c->v[i].native;
 }
 
 static void cache_put(struct resolve_objcache *c, uint32_t owner, uint64_t key, uint32_t native)
 {
-	size_t h;
-
-	if (c->nr * 2 >= (c->slots ? c->mask + 1 : 0)) {
-		size_t cap = c->slots ? (c->mask + 1) * 2 : 1024;
-		struct cache_slot *s = calloc(cap, sizeof(*s));
-
-		if (!s)
-			return;	/* only slower: the object is found by its strings again */
-		for (size_t i = 0; c->slots && i <= c->mask; i++) {
-			if (!c->slots[i].native)
-				continue;
-			for (h = slot_hash(c->slots[i].owner, c->slots[i].key) & (cap - 1); s[h].native;
-			     h = (h + 1) & (cap - 1))
-				;
-			s[h] = c->slots[i];
-		}
-		free(c->slots);
-		c->slots = s;
-		c->mask = cap - 1;
-	}
-	for (h = slot_hash(owner, key) & c->mask; c->slots[h].native; h = (h + 1) & c->mask)
-		;
-	c->slots[h] = (struct cache_slot){ key, owner, native + 1 };
-	c->nr++;
+	/* out of memory is only slower: the object is found by its strings again */
+	if (c->nr >= UINT32_MAX - 1 || VEC_GROW(c->v, c->nr + 1, c->alloc) < 0 ||
+	    idx_table_add(&c->index, cache_hash(owner, key), (uint32_t)c->nr) < 0)
+		return;
+	c->v[c->nr++] = (struct cache_entry){ key, owner, native };
 }
 
 static struct elfsyms *symbols_of(struct resolve *r, uint32_t file)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Finds the jit-<pid>.dump marker mappings recorded in a perf.data file. A dlfilter
- * never sees MMAP events, so the plugin reads perf.data itself for them. */
+/* The plugin's reader of perf.data: one walk of its records for what a
+ * dlfilter never sees (MMAP/MMAP2, FORK/EXIT, build-ids, and among the mmaps
+ * the jit-<pid>.dump marker mappings), each to a visitor's callback. */
 #ifndef PLUGIN_PERFDATA_H
 #define PLUGIN_PERFDATA_H
 

@@ -23,7 +23,7 @@
 #include "pending.h"
 #include "tally.h"
 
-/* Count table bound: 16M distinct (object, event, offset) keys, ~512 MiB. */
+/* Count table bound: 16M distinct (object, event, offset) keys, ~1.1 GiB. */
 #define MAX_COUNT_SLOTS (1u << 25)
 /* Distinct sets of loads that ambiguous samples (unattributed.ambiguous) fell
  * in, kept to name them; the samples of further sets are only counted. */

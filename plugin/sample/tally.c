@@ -1,94 +1,61 @@
 // SPDX-License-Identifier: MIT
-/* Sample counts per (object, event, offset) (see counts.h). */
+/* Sample counts per (object, event, offset) (see tally.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/vec.h"
 #include "tally.h"
 
-#define INITIAL_SLOTS 4096
+/* The smallest bound: as many keys as 4096 slots hold at load 1/2. */
+#define MIN_SLOTS 4096
 
-static size_t hash(uint32_t obj, uint32_t ev, uint64_t off)
+void tally__release(struct tally *c)
 {
-	/* splitmix64 finaliser: offsets are small and dense, so mix them well. */
-	uint64_t x = off ^ ((uint64_t)obj << 32) ^ ((uint64_t)ev << 56);
-
-	x ^= x >> 30;
-	x *= 0xbf58476d1ce4e5b9ULL;
-	x ^= x >> 27;
-	x *= 0x94d049bb133111ebULL;
-	x ^= x >> 31;
-	return (size_t)x;
+	free(c->entries);
+	idx_table_release(&c->index);
+	memset(c, 0, sizeof(*c));
 }
 
 int tally__init(struct tally *c, size_t max_slots)
 {
 	memset(c, 0, sizeof(*c));
-	c->slots = calloc(INITIAL_SLOTS, sizeof(*c->slots));
-	if (!c->slots)
-		return -ENOMEM;
-	c->mask = INITIAL_SLOTS - 1;
-	c->max_slots = max_slots < INITIAL_SLOTS ? INITIAL_SLOTS : max_slots;
+	c->max_nr = (max_slots < MIN_SLOTS ? MIN_SLOTS : max_slots) / 2;
 	return 0;
 }
 
-void tally__release(struct tally *c)
+static bool entry_eq(uint32_t idx, const void *key, const void *ctx)
 {
-	free(c->slots);
-	memset(c, 0, sizeof(*c));
+	const struct tally_entry *e = &((const struct tally *)ctx)->entries[idx], *k = key;
+
+	return e->off == k->off && e->obj == k->obj && e->ev == k->ev;
 }
 
-static struct tally_entry *probe(struct tally_entry *slots, size_t mask, uint32_t obj,
-				 uint32_t ev, uint64_t off)
+/* A new key's entry: its index, or -ENOSPC. Apart from tally__add, which
+ * then needs fewer registers for the samples of keys already counted. */
+static long __attribute__((noinline)) add_key(struct tally *c, uint64_t h, const struct tally_entry *key)
 {
-	size_t i = hash(obj, ev, off) & mask;
-
-	for (;;) {
-		struct tally_entry *e = &slots[i];
-
-		if (!e->samples || (e->obj == obj && e->ev == ev && e->off == off))
-			return e;
-		i = (i + 1) & mask;
-	}
-}
-
-static int grow(struct tally *c)
-{
-	size_t cap = (c->mask + 1) * 2;
-	struct tally_entry *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i <= c->mask; i++) {
-		struct tally_entry *e = &c->slots[i];
-
-		if (e->samples)
-			*probe(slots, cap - 1, e->obj, e->ev, e->off) = *e;
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->mask = cap - 1;
-	return 0;
+	/* the bound first: a full table grows nothing */
+	if (c->nr >= c->max_nr || VEC_GROW(c->entries, c->nr + 1, c->alloc) < 0 ||
+	    idx_table_add(&c->index, h, (uint32_t)c->nr) < 0)
+		return -ENOSPC;
+	c->entries[c->nr] = *key;
+	return (long)c->nr++;
 }
 
 int tally__add(struct tally *c, uint32_t obj, uint32_t ev, uint64_t off, uint64_t period)
 {
-	struct tally_entry *e = probe(c->slots, c->mask, obj, ev, off);
+	struct tally_entry key = { .obj = obj, .ev = ev, .off = off };
+	/* one round of mixing per sample: the key's 128 bits folded into 64
+	 * (obj and ev into the high bits offsets leave clear), the rare keys
+	 * that fold alike told apart by entry_eq */
+	uint64_t h = hash_u64(HASH_SEED, off ^ (uint64_t)obj << 32 ^ (uint64_t)ev << 56);
+	long i = idx_table_find(&c->index, h, entry_eq, &key, c);
 
-	if (!e->samples) {
-		/* Keep the load factor under 1/2 so probes stay short. */
-		if ((c->used + 1) * 2 > c->mask + 1) {
-			if (c->mask + 1 >= c->max_slots || grow(c) < 0)
-				return -ENOSPC;
-			e = probe(c->slots, c->mask, obj, ev, off);
-		}
-		e->obj = obj;
-		e->ev = ev;
-		e->off = off;
-		c->used++;
-	}
-	e->samples++;
-	e->period += period;
+	if (i < 0 && (i = add_key(c, h, &key)) < 0)
+		return -ENOSPC;
+	c->entries[i].samples++;
+	c->entries[i].period += period;
 	return 0;
 }
 
@@ -105,16 +72,14 @@ static int cmp_entry(const void *a, const void *b)
 
 struct tally_entry *tally__sorted(const struct tally *c, size_t *nr)
 {
-	struct tally_entry *out = malloc((c->used ? c->used : 1) * sizeof(*out));
-	size_t n = 0;
+	struct tally_entry *out = malloc((c->nr ? c->nr : 1) * sizeof(*out));
 
 	*nr = 0;
 	if (!out)
 		return NULL;
-	for (size_t i = 0; i <= c->mask; i++)
-		if (c->slots[i].samples)
-			out[n++] = c->slots[i];
-	qsort(out, n, sizeof(*out), cmp_entry);
-	*nr = n;
+	if (c->nr)
+		memcpy(out, c->entries, c->nr * sizeof(*out));
+	qsort(out, c->nr, sizeof(*out), cmp_entry);
+	*nr = c->nr;
 	return out;
 }

@@ -1,28 +1,32 @@
 /* SPDX-License-Identifier: MIT */
-/* Sample counts per (object, event, offset): an open-addressing hash table that
- * allocates only when it grows, never per sample. */
+/* Sample counts per (object, event, offset): an array of counts and the one
+ * hash table (lib/hash.h) over it, which allocate only when they grow, never
+ * per sample. */
 #ifndef PLUGIN_TALLY_H
 #define PLUGIN_TALLY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../lib/hash.h"
+
 struct tally_entry {
 	uint32_t obj;		/* object id (the plugin's own numbering) */
 	uint32_t ev;		/* event id */
 	uint64_t off;		/* byte offset from the object's start */
-	uint64_t samples;	/* 0 = empty slot */
+	uint64_t samples;
 	uint64_t period;	/* sum of the samples' periods */
 };
 
 struct tally {
-	struct tally_entry *slots;
-	size_t mask;		/* capacity - 1; capacity is a power of two */
-	size_t used;
-	size_t max_slots;	/* growth stops here; further new keys are refused */
+	struct tally_entry *entries;	/* one per key, in the order of their first samples */
+	size_t nr, alloc;
+	size_t max_nr;			/* further new keys are refused */
+	struct idx_table index;		/* (obj, ev, off) -> entries */
 };
 
-/* Start with a small table; growth doubles it up to max_slots (a power of two). 0 or -ENOMEM. */
+/* An empty table of at most max_slots / 2 keys (as many as max_slots slots
+ * hold at load 1/2; a max_slots below 4096 is raised to it). 0 or -ENOMEM. */
 int tally__init(struct tally *c, size_t max_slots);
 void tally__release(struct tally *c);
 

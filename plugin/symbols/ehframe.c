@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/bsearch.h"
 #include "../lib/byteorder.h"
 #include "ehframe.h"
 
@@ -281,17 +282,9 @@ bad:
 
 const struct ehframe_fde *ehframe__find(const struct ehframe *f, uint64_t vaddr)
 {
-	size_t lo = 0, hi = f->nr;
-
 	/* the last FDE starting at or before vaddr; a few before it when FDEs overlap */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = LOWER_BOUND(f->nr, i, f->v[i].start <= vaddr);
 
-		if (f->v[mid].start <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	for (size_t i = lo, tries = 0; i > 0 && tries < 8; i--, tries++)
 		if (vaddr < f->v[i - 1].end)
 			return &f->v[i - 1];

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/bsearch.h"
 #include "../lib/vec.h"
 #include "symset.h"
 
@@ -531,17 +532,9 @@ size_t symset__memory(const struct symset *es)
 static long find_symbol(struct symset *es, uint64_t ip)
 {
 	const struct symset_sym *v = es->v;
-	size_t lo = 0, hi = es->nr, pred, first, last;
+	size_t lo = LOWER_BOUND(es->nr, i, v[i].start <= ip), pred, first, last;
 	bool others = false;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid].start <= ip)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return -1;
 	run_of(es, lo - 1, &first, &last);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "term.h"
+#include "../plugin/lib/bsearch.h"
 #include "../plugin/lib/utf8.h"
 #include "util.h"
 
@@ -37,19 +38,10 @@ static const struct cp_range zero[] = {
 
 static bool in(const struct cp_range *r, size_t nr, uint32_t cp)
 {
-	size_t lo = 0, hi = nr;
+	/* the first range not ending before cp: the ranges are disjoint */
+	size_t i = LOWER_BOUND(nr, k, r[k].hi < cp);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cp < r[mid].lo)
-			hi = mid;
-		else if (cp > r[mid].hi)
-			lo = mid + 1;
-		else
-			return true;
-	}
-	return false;
+	return i < nr && r[i].lo <= cp;
 }
 
 static size_t cp_width(uint32_t cp)

@@ -29,6 +29,7 @@
 
 #include <perf/perf_dlfilter.h>
 
+#include "jit/jitdump.h"
 #include "sample/events.h"	/* MAX_EVENTS */
 
 /* The table perf fills in (hotblocks-dlfilter.c); here the fake one. */
@@ -122,12 +123,68 @@ static void check_totals(const char *path)
 			abort();
 }
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static const char *const dsos[] = { "//anon", "/tmp/perf-7.map", "/usr/lib/libc.so.6",
+				    "[kernel.kallsyms]", "/memfd:jit (deleted)" };
+
+/* perf as the input's first byte says: its --dlarg list, the event's attr,
+ * its callbacks. */
+static void fake_perf(uint8_t how, char *dump_arg, char *out_arg)
 {
-	static const char *const dsos[] = { "//anon", "/tmp/perf-7.map", "/usr/lib/libc.so.6",
-					    "[kernel.kallsyms]", "/memfd:jit (deleted)" };
+	fake_argc = 0;
+	fake_argv[fake_argc++] = dump_arg;
+	fake_argv[fake_argc++] = out_arg;
+	fake_argv[fake_argc++] = (char *)(how & 4 ? "perf-data=-" : "perf-data=/nonexistent/perf.data");
+	if (how & 2)
+		fake_argv[fake_argc++] = (char *)"jit-only";
+	memset(&attr, 0, sizeof(attr));
+	if (how & 1) {
+		attr.use_clockid = 1;
+		attr.clockid = CLOCK_MONOTONIC;
+		attr.sample_type = PERF_SAMPLE_TIME;
+	}
+	memset(&perf_dlfilter_fns, 0, sizeof(perf_dlfilter_fns));
+	perf_dlfilter_fns.args = fake_args;
+	perf_dlfilter_fns.attr = fake_attr;
+	perf_dlfilter_fns.resolve_ip = fake_resolve_ip;
+	perf_dlfilter_fns.object_code = fake_object_code;
+}
+
+/* The sample of the SAMPLE_SIZE bytes at p (aimed at jd's loads when there
+ * are some), with what perf's resolve_ip and object_code say of it; *time
+ * moves on. Returns its selector: 7 for a sample perf gives no context. */
+static uint32_t fake_sample(const uint8_t *p, const struct jitdump *jd, uint64_t *time,
+			    struct perf_dlfilter_sample *s)
+{
 	static const char *const syms[] = { "f", "g", NULL };
 	static const char *const events[] = { "cpu-clock", "cycles", "task-clock" };
+	const struct jitdump_load *l = jd && jd->nr ? &jd->loads[p[0] % jd->nr] : NULL;
+	uint32_t sel = p[3] % 8;
+
+	*s = (struct perf_dlfilter_sample){ .size = sizeof(*s) };
+	s->ip = l && p[0] < 200 ? l->code_addr + p[1] % (l->code_size + 2) :
+				  (uint64_t)p[1] << 40 | (uint64_t)p[2] << 8;
+	s->pid = p[4] % 4 ? (jd ? (int)jd->pid : 1) : p[5];
+	s->tid = s->pid;
+	s->cpumode = p[6] % 5 == 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
+	*time += p[7];
+	s->time = p[8] & 1 ? *time : *time - (p[8] >> 1);	/* now and then out of order */
+	s->period = (uint64_t)p[9] | (uint64_t)p[10] << 8;
+	s->event = events[p[11] % 3];
+	memset(&al, 0, sizeof(al));
+	al.size = sizeof(al);
+	al.dso = sel < 5 ? dsos[sel] : sel == 5 ? NULL : dsos[2];
+	al.sym = syms[p[12] % 3];
+	al.sym_start = (uint64_t)p[13] << 4;
+	al.sym_end = al.sym_start + p[14];
+	al.symoff = p[15];
+	al.is_kernel_ip = sel == 3;
+	code_bytes = p;
+	code_len = p[14] % 17;
+	return sel;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
 	char dump_arg[64], out_arg[PATH_MAX + 8], *dump_path = dump_arg + 8;
 	const char *out = stream_path();
 	struct jitdump *jd = NULL;
@@ -153,52 +210,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (jitdump__open(&jd, dump_path, err, sizeof(err)))
 		jd = NULL;
-
-	fake_argc = 0;
-	fake_argv[fake_argc++] = dump_arg;
-	fake_argv[fake_argc++] = out_arg;
-	fake_argv[fake_argc++] = (char *)(data[0] & 4 ? "perf-data=-" : "perf-data=/nonexistent/perf.data");
-	if (data[0] & 2)
-		fake_argv[fake_argc++] = (char *)"jit-only";
-	memset(&attr, 0, sizeof(attr));
-	if (data[0] & 1) {
-		attr.use_clockid = 1;
-		attr.clockid = CLOCK_MONOTONIC;
-		attr.sample_type = PERF_SAMPLE_TIME;
-	}
-	memset(&perf_dlfilter_fns, 0, sizeof(perf_dlfilter_fns));
-	perf_dlfilter_fns.args = fake_args;
-	perf_dlfilter_fns.attr = fake_attr;
-	perf_dlfilter_fns.resolve_ip = fake_resolve_ip;
-	perf_dlfilter_fns.object_code = fake_object_code;
-
+	fake_perf(data[0], dump_arg, out_arg);
 	if (start(&hb_data, NULL) < 0)
 		goto stop;
 	for (pos = 3 + n; pos + SAMPLE_SIZE <= size; pos += SAMPLE_SIZE) {
-		const uint8_t *p = data + pos;
-		struct perf_dlfilter_sample s = { .size = sizeof(s) };
-		const struct jitdump_load *l = jd && jd->nr ? &jd->loads[p[0] % jd->nr] : NULL;
-		uint32_t sel = p[3] % 8;
+		struct perf_dlfilter_sample s;
+		uint32_t sel = fake_sample(data + pos, jd, &time, &s);
 
-		s.ip = l && p[0] < 200 ? l->code_addr + p[1] % (l->code_size + 2) :
-					 (uint64_t)p[1] << 40 | (uint64_t)p[2] << 8;
-		s.pid = p[4] % 4 ? (jd ? (int)jd->pid : 1) : p[5];
-		s.tid = s.pid;
-		s.cpumode = p[6] % 5 == 0 ? PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER;
-		time += p[7];
-		s.time = p[8] & 1 ? time : time - (p[8] >> 1);	/* now and then out of order */
-		s.period = (uint64_t)p[9] | (uint64_t)p[10] << 8;
-		s.event = events[p[11] % 3];
-		memset(&al, 0, sizeof(al));
-		al.size = sizeof(al);
-		al.dso = sel < 5 ? dsos[sel] : sel == 5 ? NULL : dsos[2];
-		al.sym = syms[p[12] % 3];
-		al.sym_start = (uint64_t)p[13] << 4;
-		al.sym_end = al.sym_start + p[14];
-		al.symoff = p[15];
-		al.is_kernel_ip = sel == 3;
-		code_bytes = p;
-		code_len = p[14] % 17;
 		/* perf calls filter_event only when filter_event_early kept the sample. */
 		if (!filter_event_early(hb_data, &s, sel == 7 ? NULL : (void *)1))
 			filter_event(hb_data, &s, sel == 7 ? NULL : (void *)1);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata.c on files: on disk, unreadable, perf record
- * --threads directories, a large file, and the real recordings in
- * test-data/perfdata/. */
+/* Unit tests of the perf.data reader (plugin/perf/perfdata*.c) on files: on
+ * disk, unreadable, perf record --threads directories, a large file, and the
+ * real recordings in test-data/perfdata/. */
 #include "tests/perfdata-check.h"
 
 /* Files on disk. */

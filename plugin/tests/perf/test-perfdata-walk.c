@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of perfdata__walk (plugin/perf/perfdata.c): every MMAP/MMAP2
+ * Unit tests of perfdata__walk (plugin/perf/perfdata*.c): every MMAP/MMAP2
  * with its time, FORK/EXIT, and the build-ids perf recorded. The values
  * expected of the real recordings are perf's own: `perf report -D` prints
  * each record with its sample_id time in ns, `perf buildid-list` the build-id

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata.c on compressed records (perf record -z): one
- * zstd stream across records, split records, bad payloads and the bounds. */
+/* Unit tests of the perf.data reader (plugin/perf/perfdata-zstd.c) on
+ * compressed records (perf record -z): one zstd stream across records, split
+ * records, bad payloads and the bounds. */
 #include "tests/perfdata-check.h"
 
 static void finds_the_marker_inside_a_compressed_record(void **state)

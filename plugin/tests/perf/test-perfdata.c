@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of perfdata.c on perf.data bytes built in memory: markers in
- * every file shape and byte order, names, framing errors, the callback, and
- * random damage. Compressed records: test-perfdata-zstd.c; files and
+/* Unit tests of the perf.data reader (plugin/perf/perfdata*.c) on bytes built
+ * in memory: markers in every file shape and byte order, names, framing
+ * errors, the callback, and random damage. Compressed records: test-perfdata-zstd.c; files and
  * real recordings: test-perfdata-files.c. */
 #include "tests/perfdata-check.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests of a file's symbols as perf finds them (plugin/symbols/elfsyms.c), on
+ * Unit tests of a file's symbols as perf finds them (plugin/symbols/elfsyms*.c), on
  * this machine's libc: what the dynamic linker says of one of its functions
  * (dladdr: the file and the symbol's address) must be what the index finds.
  * The full check, every sample of real recordings against perf script, is

@@ -2,6 +2,7 @@
 # hotblocks: one non-recursive GNU Makefile.
 #   make            build plugin/hotblocks.so and postproc/hotblocks
 #   make check      set up, build and run every test (unit, end-to-end under real perf)
+#   make check T=NAME  the one test of that name (make list-tests lists them)
 #   make check-unit the unit tests only (seconds; installs nothing)
 #   make install    PREFIX=/usr/local DESTDIR= ; see "install" below for the plugin
 #   make run        set up, build, and report the bundled recordings (test-data/)
@@ -16,9 +17,9 @@
 #   make fuzz       build the libFuzzer targets; make fuzz-run SECONDS=N runs them
 # Each goal first runs scripts/ensure-deps for what it needs, before anything
 # is compiled; only the set-up goals (deps, run, check, bench, fuzz) install packages.
-# Source files are found by wildcard: a new plugin/*.c, postproc/<folder>/*.c
-# or */tests/.../test-*.c is built without touching this file (a new folder of
-# postproc/ is a line of postproc/layers.mk).
+# Source files are found by wildcard: a new plugin/<folder>/*.c,
+# postproc/<folder>/*.c or */tests/<folder>/test-*.c is built without touching
+# this file (a new folder is a line of plugin/layers.mk or postproc/layers.mk).
 
 PKG_CONFIG ?= pkg-config
 CC ?= cc
@@ -126,7 +127,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .SECONDEXPANSION:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
+.PHONY: all check check-build check-build-e2e check-build-one list-tests check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -304,11 +305,39 @@ $(B)/memcheck/%.tap: $(B)/tests/% memcheck-force | $(B)/.deps-check
 # before the packages it needs are there. The runner's summary line is the
 # last line of a passing run; when tests fail, make adds its own
 # "make: *** [Makefile:N: check] Error 1" after it, which no recipe can prevent.
+# make check T=NAME builds what one test needs and runs it alone; NAME is the
+# name the runner prints in brackets (scripts/run-tests says how tests are
+# named), make list-tests lists them all.
+UNIT_RUNS := $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(MEMCHECK_RESULTS)
 check: $(B)/.deps-check
-	$(Q)$(MAKE) --no-print-directory check-build
-	$(Q)scripts/run-tests $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(MEMCHECK_RESULTS)
+	$(Q)$(MAKE) --no-print-directory $(if $(T),check-build-one,check-build)
+	$(Q)scripts/run-tests $(if $(T),--only '$(T)') $(UNIT_RUNS)
 
-check-build: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(ASAN_TESTS) $(TOOLS) $(MEMCHECK_RESULTS)
+check-build: check-build-e2e $(ASAN_TESTS) $(MEMCHECK_RESULTS)
+# What the end-to-end scripts and the golden cases run: both programs, the
+# tests' helper programs, and the unit test binaries some scripts drive.
+check-build-e2e: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
+	@:
+
+# T names the test to run, not a variable of the scripts it runs.
+unexport T
+ifneq ($(T),)
+ifneq ($(filter check check-build-one,$(MAKECMDGOALS)),)
+# The file of the test named T (the runner's --list), looked up before
+# anything is set up or built. A unit test is built alone (its sanitized build
+# or its memcheck run when its name says so), any other test as a script needs.
+T_FILE := $(shell scripts/run-tests --list --only '$(T)' $(UNIT_RUNS) 2>/dev/null | awk '{ print $$2 }')
+ifeq ($(T_FILE),)
+$(error make check T=$(T): there is no test of that name; make list-tests lists them)
+endif
+check-build-one: $(if $(filter $(T_FILE),$(UNIT_RUNS)),$(T_FILE),check-build-e2e)
+	@:
+endif
+endif
+
+# Every test by name, with the file it is: what make check runs, in its order.
+list-tests:
+	$(Q)scripts/run-tests --list $(UNIT_RUNS)
 
 # The unit tests alone, built once (no sanitizers, no memcheck, no recordings):
 # seconds, for the edit-compile-test loop. make check runs them too, and
@@ -416,8 +445,8 @@ bench: $(B)/.deps-bench
 	$(Q)scripts/bench-graph
 
 # Growth at 1x, 10x and 100x the input, for every cost that grows with it;
-# first the big stream of issue 24 (scripts/bench-big stream: generated, no
-# recording, nothing installed).
+# first the big-profile targets on generated streams of 1M distinct samples
+# (scripts/bench-big stream: no recording, nothing installed).
 bench-scaling: all $(BENCH_DRIVERS)
 	$(Q)scripts/bench-big stream
 	$(Q)scripts/bench-scaling

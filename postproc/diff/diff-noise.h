@@ -2,7 +2,7 @@
 /*
  * The noise of a comparison and the test of each of its pairs: the
  * statistics of diff-significance.h applied to a struct diff, as diff__build
- * calls them (README "Noise and significance", JSON.md).
+ * calls them (postproc/DIFF.md, "Noise and significance"; JSON.md).
  */
 #ifndef POSTPROC_DIFF_NOISE_H
 #define POSTPROC_DIFF_NOISE_H

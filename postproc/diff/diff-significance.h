@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Whether a change between two profiles is beyond noise: the statistics of
- * `hotblocks diff` (what the test is, in words: the README's "Noise and
- * significance" and JSON.md).
+ * `hotblocks diff` (what the test is, in words: postproc/DIFF.md, "Noise
+ * and significance", and JSON.md).
  *
  * A pair of functions or blocks has a samples of A on the BASE side and b of
  * B on the NEW side (each side one run, or several runs merged). Its change

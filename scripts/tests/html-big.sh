@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Big profiles in the page (issue 24), in headless Chromium
+# Big profiles in the page, in headless Chromium
 # (scripts/tests/browser-check.mjs) on real recordings of test-data:
 #  - the budget: a page of V8's switch at -p 100 given 300 KiB holds the
 #    functions that fit, hottest first, and is at most that; it says how many

@@ -9,8 +9,8 @@
 #  2. every option of a command is in its man page: hotblocks and hotblocks
 #     diff in hotblocks(1), every subcommand of perf hotblocks in
 #     perf-hotblocks(1);
-#  3. every option of the plugin's usage (--dlarg help) is in the README and
-#     in perf-hotblocks(1), which passes them on;
+#  3. every option of the plugin's usage (--dlarg help) is in hotblocks(1),
+#     which lists them, and in perf-hotblocks(1), which passes them on;
 #  4. every long option the README gives to a `hotblocks` command line is one
 #     the table has for hotblocks (for hotblocks diff: for `hotblocks diff`).
 . "$(dirname "$0")/lib.sh"
@@ -55,10 +55,10 @@ agree "every option of perf hotblocks' subcommands is in perf-hotblocks(1)" "$tm
 
 # 3. The plugin's --dlarg options ("  key=VALUE  text" or "  key  text").
 perf --no-pager script -i "$top/test-data/fakejit/perf.data" --dlfilter "$PLUGIN" --dlarg help 2>&1 |
-	awk '/^options/ { f = 1; next } f && /^  [a-z]/ { sub(/=.*/, "", $1); print $1 } f && !/^  / { f = 0 }' |
+	awk '/^options/ { f = 1; next } f && /^  [a-z]/ { k = $1; sub(/=.*/, "", k); print k; next } f && !/^  / { f = 0 }' |
 	sort -u >"$tmp/d.help"
 check "the plugin's --dlarg help lists options" test -s "$tmp/d.help"
-for doc in README.md scripts/perf-hotblocks.1; do
+for doc in postproc/hotblocks.1 scripts/perf-hotblocks.1; do
 	: >"$tmp/d.missing"
 	while read -r k; do
 		grep -q -- "$(echo "$k" | sed 's/-/\\\\*-/g')" "$top/$doc" || echo "$k" >>"$tmp/d.missing"

@@ -201,7 +201,7 @@ static int searched_lines(const struct dumps *d, const char *s)
 }
 
 /*
- * Regression (issue 21, 7): perf.data read as "perf.data" in the directory
+ * Regression: perf.data read as "perf.data" in the directory
  * its marker names, the dump gone. The recorded path, "./" + its name (the
  * directory of perf.data) and the current directory's are one file, and the
  * pid's own fallback search looks for that name again: the hint listed it

@@ -298,7 +298,7 @@ static void without_mono_time_is_not_used_and_that_is_said(void **state)
 	classes_sum_to_all(session);
 }
 
-/* Regression (issue 21, 5): perf record -k mono --per-thread without -T
+/* Regression: perf record -k mono --per-thread without -T
  * records no sample times; re-recording with -k mono, as the old warning
  * advised, changes nothing. The warning names the real cause. */
 static void without_sample_times_the_warning_names_per_thread(void **state)
@@ -318,7 +318,7 @@ static void without_sample_times_the_warning_names_per_thread(void **state)
 }
 
 /*
- * Regression (issue 21, 5): without times, a sample where two loads were
+ * Regression: without times, a sample where two loads were
  * ("hot" [0x7000, 0x7020) at t=100, then "again" [0x7000, 0x7010) at t=200)
  * went silently to the newest. It is ambiguous, counted apart, and the
  * warning names both loads; where one load alone was, it is that one's.

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lib/offthread.h"
 #include "rank.h"
 
 size_t rank__threshold(const uint64_t *counts, size_t nr, uint64_t total, double percent,
@@ -332,6 +333,7 @@ struct fold_work {
 	int *ret;			/* [nr] */
 	size_t nr;
 	size_t next;			/* taken atomically */
+	unsigned want;			/* threads to fold on */
 };
 
 static void *fold_worker(void *arg)
@@ -351,7 +353,7 @@ static void *fold_worker(void *arg)
 }
 
 /* Threads to fold on: one per processor, at most 8 (HOTBLOCKS_THREADS=N
- * sets it: 1 folds on the calling thread alone). */
+ * sets it). */
 static unsigned fold_threads(void)
 {
 	const char *env = getenv("HOTBLOCKS_THREADS");
@@ -360,15 +362,42 @@ static unsigned fold_threads(void)
 	return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
 }
 
+static void release_folds(void *arg)
+{
+	struct fold_work *w = arg;
+
+	for (size_t k = 0; k < w->nr; k++)
+		folded_release(&w->out[k]);
+}
+
+/* Fold on want threads: this one and want - 1 more it starts and joins. */
+static void fold_crew(void *arg)
+{
+	struct fold_work *w = arg;
+	pthread_t threads[8];
+	unsigned started = 0;
+
+	for (; started + 1 < w->want && started + 1 < w->nr; started++)
+		if (pthread_create(&threads[started], NULL, fold_worker, w))
+			break;
+	fold_worker(w);
+	for (unsigned t = 0; t < started; t++)
+		pthread_join(threads[t], NULL);
+}
+
 /*
- * Fold funcs[which[0..nr)] (on threads when there are several), then join
- * them in that order: the ranking is the same however they were folded.
+ * Fold funcs[which[0..nr)] on worker threads, then join them in that order:
+ * the ranking is the same however they were folded.
+ *
+ * The folding and the freeing of what it allocated run off this thread
+ * (lib/offthread.h says why): Graphviz, which lays out the page's graphs
+ * later on this thread, routes parallel edges in the order of its objects'
+ * addresses, and a heap left by the workers made a graph come out different
+ * from run to run and with the number of threads.
  */
 static int fold_batch(struct rank *r, const size_t *which, size_t nr, struct allocs *al)
 {
-	struct fold_work w = { r->stream, r->event, r->funcs, which, NULL, NULL, nr, 0 };
-	pthread_t threads[8];
-	unsigned want = fold_threads(), started = 0;
+	struct fold_work w = { r->stream, r->event, r->funcs, which, NULL, NULL, nr, 0, fold_threads() };
 	int ret = -ENOMEM;
 
 	w.out = calloc(nr ? nr : 1, sizeof(*w.out));
@@ -376,20 +405,14 @@ static int fold_batch(struct rank *r, const size_t *which, size_t nr, struct all
 	if (!w.out || !w.ret)
 		goto out;
 	/* capstone 4 fills its tables at its first use: once, here */
-	if (want > 1 && nr > 1)
-		cfg__prepare();
-	for (; want > 1 && nr > 1 && started < want - 1 && started < nr - 1; started++)
-		if (pthread_create(&threads[started], NULL, fold_worker, &w))
-			break;
-	fold_worker(&w);
-	for (unsigned t = 0; t < started; t++)
-		pthread_join(threads[t], NULL);
+	cfg__prepare();
+	offthread__run(fold_crew, &w);
 	ret = 0;
 	for (size_t k = 0; k < nr && !ret; k++)
 		ret = w.ret[k] ? w.ret[k] : join(r, which[k], &w.out[k], al);
 out:
-	for (size_t k = 0; w.out && k < nr; k++)
-		folded_release(&w.out[k]);
+	if (w.out)
+		offthread__run(release_folds, &w);
 	free(w.out);
 	free(w.ret);
 	return ret;

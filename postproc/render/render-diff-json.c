@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* `hotblocks diff --json`: the document "hotblocks-diff", version 1 (JSON.md). */
-#include <errno.h>
 #include <math.h>
 #include <stdint.h>
 
@@ -25,18 +24,8 @@ static void put_side_func(struct json_writer *w, const struct diff *d, const str
 	json_writer__str(w, "kind", f->kind[s]);
 	json_writer__u64(w, "samples", f->samples[s]);
 	json_writer__double(w, "share", 'f', 4, f->share[s]);
-	if (f->f[s] >= 0) {
-		const struct report_func *rf = &d->side[s].report.funcs[f->f[s]];
-
-		json_writer__array(w, "runs", JSON_INLINE);
-		for (size_t i = 0; i < rf->runs_nr; i++) {
-			json_writer__object(w, NULL, JSON_INLINE);
-			json_writer__u64(w, "run", rf->runs[i].run);
-			json_writer__u64(w, "samples", rf->runs[i].samples);
-			json_writer__end(w);
-		}
-		json_writer__end(w);
-	}
+	if (f->f[s] >= 0)
+		render_json__runs(w, &d->side[s].report.funcs[f->f[s]]);
 	json_writer__end(w);
 }
 

@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* JSON report, schema in postproc/JSON.md (version 1). */
-#include <errno.h>
 #include <stdint.h>
 
 #include "lib/json-writer.h"
@@ -105,6 +104,18 @@ static void put_code(struct json_writer *w, const struct report_func *f)
 	json_writer__u64(w, "code_bytes", code->code_bytes);
 }
 
+void render_json__runs(struct json_writer *w, const struct report_func *f)
+{
+	json_writer__array(w, "runs", JSON_INLINE);
+	for (size_t i = 0; i < f->runs_nr; i++) {
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__u64(w, "run", f->runs[i].run);
+		json_writer__u64(w, "samples", f->runs[i].samples);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+}
+
 static void put_func(struct json_writer *w, const struct report_func *f)
 {
 	json_writer__object(w, NULL, JSON_LINES);
@@ -117,14 +128,7 @@ static void put_func(struct json_writer *w, const struct report_func *f)
 	json_writer__u64(w, "samples", f->samples);
 	json_writer__u64(w, "unaligned_samples", f->unaligned);
 	json_writer__u64(w, "outside_code_samples", f->outside);
-	json_writer__array(w, "runs", JSON_INLINE);
-	for (size_t i = 0; i < f->runs_nr; i++) {
-		json_writer__object(w, NULL, JSON_INLINE);
-		json_writer__u64(w, "run", f->runs[i].run);
-		json_writer__u64(w, "samples", f->runs[i].samples);
-		json_writer__end(w);
-	}
-	json_writer__end(w);
+	render_json__runs(w, f);
 	json_writer__u64(w, "folded", f->folded);
 	json_writer__array(w, "instructions", JSON_LINES);
 	for (size_t i = 0; i < f->rows_nr; i++)

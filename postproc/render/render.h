@@ -66,4 +66,8 @@ const char *render_diff_text__func_match(char *buf, size_t len, const struct dif
 void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
 			bool color);
 
+/* f's "runs": [{"run", "samples"}...] (JSON.md), for both JSON documents. */
+struct json_writer;
+void render_json__runs(struct json_writer *w, const struct report_func *f);
+
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A function's listing as an HTML table (html-listing.h). */
-#define _GNU_SOURCE	/* strndup */
+#define _GNU_SOURCE	/* strnlen */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

@@ -9,9 +9,10 @@
  * Every value function takes the member's key: a key inside an object,
  * NULL inside an array and for the top value. Anything else (a value
  * without a key in an object, a key in an array, an end with nothing
- * open, a second top value, nesting past JSON_WRITER_DEPTH) is a
- * programming error: the writer writes nothing more, keeps the first such
- * error in .bug, and json_writer__finish returns -EINVAL.
+ * open, a second top value, nesting past JSON_WRITER_DEPTH, a container
+ * left open, and the misuses the functions below name) is a programming
+ * error: the writer writes nothing more, keeps the first such error in
+ * .bug, and json_writer__finish returns -EINVAL.
  *
  * Layout. A container is JSON_INLINE, its members on its line (`{"a": 1,
  * "b": 2}`), or JSON_LINES, each member on a line of its own indented by
@@ -105,7 +106,8 @@ void json_writer__array(struct json_writer *w, const char *key, enum json_layout
 /* Close the innermost open container. */
 void json_writer__end(struct json_writer *w);
 
-/* The next member starts on a new line, indented by its depth. */
+/* The next member starts on a new line, indented by its depth (a misuse
+ * outside a container, as is json_writer__layout). */
 void json_writer__break(struct json_writer *w);
 
 /* The innermost container's layout from its next member on (and its end). */
@@ -120,8 +122,9 @@ void json_writer__bool(struct json_writer *w, const char *key, bool v);
 void json_writer__null(struct json_writer *w, const char *key);
 
 /*
- * v as printf's %.PRECf (conv 'f') or %.PRECg (conv 'g') writes it; null
- * when v is not finite (NaN or infinite), which JSON has no number for.
+ * v as printf's %.PRECf (conv 'f') or %.PRECg (conv 'g') writes it (any
+ * other conv is a misuse); null when v is not finite (NaN or infinite),
+ * which JSON has no number for.
  */
 void json_writer__double(struct json_writer *w, const char *key, char conv, int prec, double v);
 
@@ -131,7 +134,8 @@ void json_writer__raw(struct json_writer *w, const char *key, const char *text);
 /*
  * Place the member key for a value the caller writes itself: out is
  * returned, to which exactly one JSON value must be written before the
- * writer is called again (NULL after a misuse: write nothing).
+ * writer is called again (NULL after a misuse, and at the top, which is
+ * one: write nothing).
  */
 FILE *json_writer__value_by_caller(struct json_writer *w, const char *key);
 

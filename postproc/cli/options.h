@@ -75,7 +75,9 @@ enum options_cmd options__cmd(const char *name);
  * separated by tabs: the commands (names as above, ',' between them), the
  * letter or '-', the long name, none|required|optional, the argument's
  * name or '-', and where perf hotblocks sends it: hotblocks|plugin|
- * wrapper|wasmtime|wasmtime-compile|wasmtime-run.
+ * wrapper|wasmtime|wasmtime-compile|wasmtime-run. An output that names
+ * its file (FORMAT_FILE: --html[=FILE]) is optional with FILE, and no
+ * other option is: perf hotblocks knows the report's file by it.
  */
 void options__list(FILE *out);
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "html.h"
+#include "json-writer.h"
 #include "../plugin/lib/utf8.h"
 
 char *text_sanitize(const char *s, size_t n, bool keep_newlines)
@@ -52,28 +53,8 @@ static const char *html_rep(uint32_t cp)
 	}
 }
 
-/* What a character becomes in a JSON string inside a page's <script>, or
- * NULL: itself (<, > and & as \u escapes: no tag can close the script). */
-static const char *json_rep(uint32_t cp)
-{
-	switch (cp) {
-	case '"': return "\\\"";
-	case '\\': return "\\\\";
-	case '\t': return "\\t";
-	case '\n': return "\\n";
-	case '<': return "\\u003c";
-	case '>': return "\\u003e";
-	case '&': return "\\u0026";
-	default: return NULL;
-	}
-}
-
-/*
- * s[0..n) with each character rep() replaces replaced, and a byte that is
- * not UTF-8 or a control character other than tab and newline as U+FFFD;
- * runs of plain bytes copied in one call.
- */
-static int escape_with(FILE *out, const char *s, size_t n, const char *(*rep_of)(uint32_t))
+/* Runs of plain bytes go out in one call. */
+int html_escape(FILE *out, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, run = 0, len;
@@ -85,7 +66,7 @@ static int escape_with(FILE *out, const char *s, size_t n, const char *(*rep_of)
 		if (!len || (utf8_is_control(cp) && cp != '\t' && cp != '\n'))
 			rep = "\xef\xbf\xbd";
 		else
-			rep = rep_of(cp);
+			rep = html_rep(cp);
 		if (!rep) {
 			i += len;
 			continue;
@@ -102,11 +83,6 @@ static int escape_with(FILE *out, const char *s, size_t n, const char *(*rep_of)
 	return 0;
 }
 
-int html_escape(FILE *out, const char *s, size_t n)
-{
-	return escape_with(out, s, n, html_rep);
-}
-
 int html_puts(FILE *out, const char *s)
 {
 	return html_escape(out, s, strlen(s));
@@ -114,7 +90,5 @@ int html_puts(FILE *out, const char *s)
 
 int html_json_str(FILE *out, const char *s)
 {
-	if (fputc('"', out) == EOF || escape_with(out, s, strlen(s), json_rep))
-		return -EIO;
-	return fputc('"', out) == EOF ? -EIO : 0;
+	return json_write_string(out, s, strlen(s), JSON_SCRIPT);
 }

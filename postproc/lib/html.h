@@ -34,11 +34,9 @@ int html_escape(FILE *out, const char *s, size_t n);
 int html_puts(FILE *out, const char *s);
 
 /*
- * s as a JSON string that a page's script element may hold as data: the
- * text html_escape shows (bytes that are not valid UTF-8 and control
- * characters other than tab and line feed as U+FFFD), '"' and '\\' and the
- * tab and line feed escaped, and '<', '>', '&' as \u003c, \u003e, \u0026, so
- * that nothing in it ends the element or reads as markup. Returns 0 or -EIO.
+ * s as a JSON string that a page's script element may hold as data
+ * (json-writer.h's JSON_SCRIPT: the text html_escape shows, and nothing in
+ * it ends the element or reads as markup). Returns 0 or -EIO.
  */
 int html_json_str(FILE *out, const char *s);
 

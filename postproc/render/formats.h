@@ -26,7 +26,7 @@ enum format_need {
 };
 
 enum format_id {
-#define FORMAT(NAME, OPTION, NEEDS, RENDER, DIFF_RENDER, HELP, DIFF_HELP) FORMAT_##NAME,
+#define FORMAT(NAME, OPTION, NEEDS, DIFF, HELP, DIFF_HELP) FORMAT_##NAME,
 #include "formats.def"
 	FORMAT__NR
 };

@@ -1,246 +1,243 @@
 /* SPDX-License-Identifier: MIT */
 /* `hotblocks diff --json`: the document "hotblocks-diff", version 1 (JSON.md). */
-#include <errno.h>
-#include <inttypes.h>
 #include <math.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stdint.h>
 
-#include "lib/util.h"
+#include "lib/json-writer.h"
 #include "diff/diff.h"
 #include "render.h"
 
 #define DIFF_JSON_VERSION 1
 
-static void put_side_func(FILE *out, const struct diff *d, const struct diff_func *f, int s)
-{
-	const struct diff_side *side = &d->side[s];
+static const char *const side_key[DIFF__SIDES] = { [DIFF_BASE] = "base", [DIFF_NEW] = "new" };
 
+static void put_side_func(struct json_writer *w, const struct diff *d, const struct diff_func *f,
+			  int s)
+{
 	if (f->obj[s] == UINT32_MAX) {
-		fputs("null", out);
+		json_writer__null(w, side_key[s]);
 		return;
 	}
-	fputs("{\"name\": ", out);
-	render_json__str(out, f->raw_name[s]);
-	fputs(", \"display_name\": ", out);
-	render_json__str(out, f->name[s]);
-	fprintf(out, ", \"kind\": \"%s\", \"samples\": %" PRIu64 ", \"share\": %.4f",
-		f->kind[s], f->samples[s], f->share[s]);
-	if (f->f[s] >= 0) {
-		const struct report_func *rf = &side->report.funcs[f->f[s]];
-
-		fputs(", \"runs\": [", out);
-		for (size_t i = 0; i < rf->runs_nr; i++)
-			fprintf(out, "%s{\"run\": %" PRIu32 ", \"samples\": %" PRIu64 "}", i ? ", " : "",
-				rf->runs[i].run, rf->runs[i].samples);
-		fputc(']', out);
-	}
-	fputc('}', out);
+	json_writer__object(w, side_key[s], JSON_INLINE);
+	json_writer__str(w, "name", f->raw_name[s]);
+	json_writer__str(w, "display_name", f->name[s]);
+	json_writer__str(w, "kind", f->kind[s]);
+	json_writer__u64(w, "samples", f->samples[s]);
+	json_writer__double(w, "share", 'f', 4, f->share[s]);
+	if (f->f[s] >= 0)
+		render_json__runs(w, &d->side[s].report.funcs[f->f[s]]);
+	json_writer__end(w);
 }
 
-static void put_side_block(FILE *out, const struct diff *d, const struct diff_func *f,
-			   const struct diff_pair *p, int s)
+static void put_side_block(struct json_writer *w, const struct diff_pair *p, int s)
 {
 	if (p->b[s] < 0) {
-		fputs("null", out);
+		json_writer__null(w, side_key[s]);
 		return;
 	}
-	fprintf(out, "{\"start\": %" PRIu32 ", \"end\": %" PRIu32 ", \"insns\": %" PRIu32
-		", \"samples\": %" PRIu64 ", \"share\": %.4f}", p->start[s], p->end[s], p->insns[s],
-		p->samples[s], p->share[s]);
+	json_writer__object(w, side_key[s], JSON_INLINE);
+	json_writer__u64(w, "start", p->start[s]);
+	json_writer__u64(w, "end", p->end[s]);
+	json_writer__u64(w, "insns", p->insns[s]);
+	json_writer__u64(w, "samples", p->samples[s]);
+	json_writer__double(w, "share", 'f', 4, p->share[s]);
+	json_writer__end(w);
 }
 
-/* A number with 4 significant digits (g) or decimals (f), or null when it
- * is none (NAN, infinite). */
-static void put_num(FILE *out, char style, double v)
+/* A change's test: "delta_per_run", "significant", "p", "q", "interval": [lo, hi]. */
+static void put_test(struct json_writer *w, double delta_per_run, const struct diff_test *t)
 {
-	if (!isfinite(v))
-		fputs("null", out);
-	else if (style == 'g')
-		fprintf(out, "%.4g", v);
-	else
-		fprintf(out, "%.4f", v);
+	json_writer__double(w, "delta_per_run", 'f', 4, delta_per_run);
+	json_writer__bool(w, "significant", t->significant);
+	json_writer__double(w, "p", 'g', 4, t->p);
+	json_writer__double(w, "q", 'g', 4, t->q);
+	json_writer__array(w, "interval", JSON_INLINE);
+	json_writer__double(w, NULL, 'f', 4, t->lo);
+	json_writer__double(w, NULL, 'f', 4, t->hi);
+	json_writer__end(w);
 }
 
-static void put_6g(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.6g", v);
-	else
-		fputs("null", out);
-}
-
-/* as selection.min_delta is written */
-static void put_15g(FILE *out, double v)
-{
-	if (isfinite(v))
-		fprintf(out, "%.15g", v);
-	else
-		fputs("null", out);
-}
-
-/* A change's test: ", "delta_per_run": ..., "significant": ..., "p": ..., "q": ..., "interval": [lo, hi]". */
-static void put_test(FILE *out, double delta_per_run, const struct diff_test *t)
-{
-	fprintf(out, ", \"delta_per_run\": %.4f, \"significant\": %s, \"p\": ", delta_per_run,
-		t->significant ? "true" : "false");
-	put_num(out, 'g', t->p);
-	fputs(", \"q\": ", out);
-	put_num(out, 'g', t->q);
-	fputs(", \"interval\": [", out);
-	put_num(out, 'f', t->lo);
-	fputs(", ", out);
-	put_num(out, 'f', t->hi);
-	fputc(']', out);
-}
-
-static void put_pair(FILE *out, const struct diff *d, const struct diff_func *f,
-		     const struct diff_pair *p)
+static void put_pair(struct json_writer *w, const struct diff_pair *p)
 {
 	const char *key = diff__key_name(p->key);
 
-	fputs("        {\"base\": ", out);
-	put_side_block(out, d, f, p, DIFF_BASE);
-	fputs(", \"new\": ", out);
-	put_side_block(out, d, f, p, DIFF_NEW);
-	fputs(", \"key\": ", out);
+	json_writer__object(w, NULL, JSON_INLINE);
+	put_side_block(w, p, DIFF_BASE);
+	put_side_block(w, p, DIFF_NEW);
+	json_writer__str(w, "key", key);
 	if (key)
-		fprintf(out, "\"%s\", \"score\": %.3f", key, p->score);
+		json_writer__double(w, "score", 'f', 3, p->score);
 	else
-		fputs("null, \"score\": null", out);
-	fprintf(out, ", \"delta\": %.4f, \"delta_samples\": %" PRId64, p->delta, p->delta_samples);
-	put_test(out, p->delta_per_run, &p->test);
-	fprintf(out, ", \"rank\": %" PRIu32 ", \"shown\": %s}", p->rank, p->shown ? "true" : "false");
+		json_writer__null(w, "score");
+	json_writer__double(w, "delta", 'f', 4, p->delta);
+	json_writer__i64(w, "delta_samples", p->delta_samples);
+	put_test(w, p->delta_per_run, &p->test);
+	json_writer__u64(w, "rank", p->rank);
+	json_writer__bool(w, "shown", p->shown);
+	json_writer__end(w);
 }
 
-static void put_func(FILE *out, const struct diff *d, const struct diff_func *f)
+static void put_func(struct json_writer *w, const struct diff *d, const struct diff_func *f)
 {
-	const char *m = diff__func_match_name(f->match);
-
-	fputs("    {\n      \"base\": ", out);
-	put_side_func(out, d, f, DIFF_BASE);
-	fputs(",\n      \"new\": ", out);
-	put_side_func(out, d, f, DIFF_NEW);
-	fputs(",\n      \"match\": ", out);
-	if (m)
-		fprintf(out, "\"%s\"", m);
-	else
-		fputs("null", out);
+	json_writer__object(w, NULL, JSON_LINES);
+	put_side_func(w, d, f, DIFF_BASE);
+	put_side_func(w, d, f, DIFF_NEW);
+	json_writer__str(w, "match", diff__func_match_name(f->match));
 	if (f->match == DIFF_FUNC_WASM && f->wasm_func >= 0)
-		fprintf(out, ",\n      \"wasm_function\": %" PRId32, f->wasm_func);
-	fprintf(out, ",\n      \"delta\": %.4f,\n      \"delta_samples\": %" PRId64, f->delta,
-		f->delta_samples);
-	put_test(out, f->delta_per_run, &f->test);
-	fprintf(out, ",\n      \"compared\": %s,\n      \"blocks\": [", f->compared ? "true" : "false");
-	for (size_t i = 0; i < f->pairs_nr; i++) {
-		fputs(i ? ",\n" : "\n", out);
-		put_pair(out, d, f, &d->pairs[f->first_pair + i]);
-	}
-	fputs(f->pairs_nr ? "\n      ]\n    }" : "]\n    }", out);
+		json_writer__i64(w, "wasm_function", f->wasm_func);
+	json_writer__double(w, "delta", 'f', 4, f->delta);
+	json_writer__i64(w, "delta_samples", f->delta_samples);
+	/* the test on the line of the change */
+	json_writer__layout(w, JSON_INLINE);
+	put_test(w, f->delta_per_run, &f->test);
+	json_writer__layout(w, JSON_LINES);
+	json_writer__bool(w, "compared", f->compared);
+	json_writer__array(w, "blocks", JSON_LINES);
+	for (size_t i = 0; i < f->pairs_nr; i++)
+		put_pair(w, &d->pairs[f->first_pair + i]);
+	json_writer__end(w);
+	json_writer__end(w);
 }
 
-static void put_side(FILE *out, const struct diff *d, int s)
+static void put_side(struct json_writer *w, const struct diff *d, int s)
 {
 	const struct diff_side *side = &d->side[s];
 
-	fprintf(out, "    \"%s\": {\"files\": ", s == DIFF_BASE ? "base" : "new");
-	render_json__str(out, side->files);
-	fprintf(out, ", \"total_samples\": %" PRIu64 ", \"jit_samples\": %" PRIu64 ", \"runs\": [",
-		d->total[s], d->jit[s]);
+	json_writer__object(w, side_key[s], JSON_INLINE);
+	json_writer__str(w, "files", side->files);
+	json_writer__u64(w, "total_samples", d->total[s]);
+	json_writer__u64(w, "jit_samples", d->jit[s]);
+	json_writer__array(w, "runs", JSON_INLINE);
 	for (size_t i = 0; i < side->report.runs_nr; i++) {
 		const struct report_run *r = &side->report.runs[i];
 
-		fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);
-		render_json__str(out, r->origin);
-		fprintf(out, ", \"line\": %lu, \"input\": ", r->line);
-		if (r->input)
-			render_json__str(out, r->input);
-		else
-			fputs("null", out);
-		fprintf(out, ", \"total_samples\": %" PRIu64 "}", r->total);
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__str(w, "stream", r->origin);
+		json_writer__u64(w, "line", r->line);
+		json_writer__str(w, "input", r->input);
+		json_writer__u64(w, "total_samples", r->total);
+		json_writer__end(w);
 	}
-	fputs("]}", out);
+	json_writer__end(w);
+	json_writer__end(w);
 }
 
-static void put_spread_side(FILE *out, const struct diff_significance_spread *sp)
+static void put_selection(struct json_writer *w, const struct diff *d)
 {
-	fprintf(out, "{\"runs\": %zu, \"samples\": %.0f, \"chi_square\": %.4g, \"df\": %.4g, "
-		"\"p\": %.4g}", sp->runs, sp->samples, sp->x2, sp->df, sp->p);
+	json_writer__object(w, "selection", JSON_INLINE);
+	json_writer__bool(w, "counts", d->opts.counts);
+	json_writer__bool(w, "per_run", d->per_run);
+	json_writer__double(w, "min_delta", 'g', 15, d->min_delta);
+	if (d->opts.top == SIZE_MAX)
+		json_writer__null(w, "top");
+	else
+		json_writer__u64(w, "top", d->opts.top);
+	json_writer__str(w, "function", d->opts.function);
+	json_writer__bool(w, "all", d->opts.all);
+	json_writer__end(w);
 }
 
-/* The noise of the comparison (JSON.md "noise"). */
-static void put_noise(FILE *out, const struct diff *d)
+static void put_spread_side(struct json_writer *w, const char *key,
+			    const struct diff_significance_spread *sp)
 {
-	const struct diff_noise *n = &d->noise;
+	json_writer__object(w, key, JSON_INLINE);
+	json_writer__u64(w, "runs", sp->runs);
+	json_writer__double(w, "samples", 'f', 0, sp->samples);
+	json_writer__double(w, "chi_square", 'g', 4, sp->x2);
+	json_writer__double(w, "df", 'g', 4, sp->df);
+	json_writer__double(w, "p", 'g', 4, sp->p);
+	json_writer__end(w);
+}
+
+/* The runs' spread: measured, or assumed (JSON.md "noise.spread"). */
+static void put_spread(struct json_writer *w, const struct diff_noise *n)
+{
 	const struct diff_significance *m = &n->model;
 	bool measured = m->df > 0;
 
-	fprintf(out, "  \"noise\": {\"method\": \"newcombe\", \"alpha\": %.4g, \"fdr\": %.4g, "
-		"\"quantile\": \"%s\", \"critical\": %.4f,\n    \"spread\": {\"measured\": %s, "
-		"\"assumed\": %s, \"tau\": %.6g, \"df\": ", m->alpha, m->fdr,
-		measured ? "t" : "normal", m->crit, measured ? "true" : "false",
-		m->assumed ? "true" : "false", sqrt(m->tau2));
-	put_6g(out, measured ? m->df : NAN);
-	fputs(", \"chi_square\": ", out);
-	put_num(out, 'g', measured ? m->x2 : NAN);
-	fputs(", \"chi_square_df\": ", out);
-	put_num(out, 'g', measured ? m->x2_df : NAN);
-	fputs(", \"p\": ", out);
-	put_num(out, 'g', measured ? m->p : NAN);
-	fputs(",\n      \"base\": ", out);
-	put_spread_side(out, &n->spread[DIFF_BASE]);
-	fputs(", \"new\": ", out);
-	put_spread_side(out, &n->spread[DIFF_NEW]);
-	fprintf(out, "},\n    \"half_width\": {\"%s\": %.4f, \"%s\": %.4f}, \"min_delta\": ",
-		d->opts.counts ? "100" : "1", n->half_width[0], d->opts.counts ? "1000" : "10",
-		n->half_width[1]);
-	put_15g(out, n->min_delta);
-	fputs(", \"min_samples\": ", out);
+	json_writer__break(w);
+	json_writer__object(w, "spread", JSON_INLINE);
+	json_writer__bool(w, "measured", measured);
+	json_writer__bool(w, "assumed", m->assumed);
+	json_writer__double(w, "tau", 'g', 6, sqrt(m->tau2));
+	json_writer__double(w, "df", 'g', 6, measured ? m->df : NAN);
+	json_writer__double(w, "chi_square", 'g', 4, measured ? m->x2 : NAN);
+	json_writer__double(w, "chi_square_df", 'g', 4, measured ? m->x2_df : NAN);
+	json_writer__double(w, "p", 'g', 4, measured ? m->p : NAN);
+	json_writer__break(w);
+	put_spread_side(w, "base", &n->spread[DIFF_BASE]);
+	put_spread_side(w, "new", &n->spread[DIFF_NEW]);
+	json_writer__end(w);
+}
+
+/* The noise of the comparison (JSON.md "noise"). */
+static void put_noise(struct json_writer *w, const struct diff *d)
+{
+	const struct diff_noise *n = &d->noise;
+	const struct diff_significance *m = &n->model;
+
+	json_writer__object(w, "noise", JSON_INLINE);
+	json_writer__str(w, "method", "newcombe");
+	json_writer__double(w, "alpha", 'g', 4, m->alpha);
+	json_writer__double(w, "fdr", 'g', 4, m->fdr);
+	json_writer__str(w, "quantile", m->df > 0 ? "t" : "normal");
+	json_writer__double(w, "critical", 'f', 4, m->crit);
+	put_spread(w, n);
+	json_writer__break(w);
+	json_writer__object(w, "half_width", JSON_INLINE);
+	json_writer__double(w, d->opts.counts ? "100" : "1", 'f', 4, n->half_width[0]);
+	json_writer__double(w, d->opts.counts ? "1000" : "10", 'f', 4, n->half_width[1]);
+	json_writer__end(w);
+	json_writer__double(w, "min_delta", 'g', 15, n->min_delta);
 	if (n->min_samples == UINT64_MAX)
-		fputs("null", out);
+		json_writer__null(w, "min_samples");
 	else
-		fprintf(out, "%" PRIu64, n->min_samples);
-	fprintf(out, ",\n    \"tests\": {\"functions\": %zu, \"blocks\": %zu, \"blocks_unseen\": %zu}, "
-		"\"significant\": {\"functions\": %zu, \"blocks\": %zu}},\n", n->tests_funcs,
-		n->tests_blocks, n->blocks_unseen, n->significant_funcs, n->significant_blocks);
+		json_writer__u64(w, "min_samples", n->min_samples);
+	json_writer__break(w);
+	json_writer__object(w, "tests", JSON_INLINE);
+	json_writer__u64(w, "functions", n->tests_funcs);
+	json_writer__u64(w, "blocks", n->tests_blocks);
+	json_writer__u64(w, "blocks_unseen", n->blocks_unseen);
+	json_writer__end(w);
+	json_writer__object(w, "significant", JSON_INLINE);
+	json_writer__u64(w, "functions", n->significant_funcs);
+	json_writer__u64(w, "blocks", n->significant_blocks);
+	json_writer__end(w);
+	json_writer__end(w);
+}
+
+static void put_keys(struct json_writer *w, const struct diff *d)
+{
+	json_writer__object(w, "keys", JSON_INLINE);
+	json_writer__u64(w, "code", d->keys[DIFF_KEY_CODE]);
+	json_writer__u64(w, "wasm", d->keys[DIFF_KEY_WASM]);
+	json_writer__u64(w, "source", d->keys[DIFF_KEY_SOURCE]);
+	json_writer__u64(w, "asm", d->keys[DIFF_KEY_ASM]);
+	json_writer__end(w);
 }
 
 int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *o)
 {
-	const char *event = d->event;
+	struct json_writer w;
 
-	fprintf(out, "{\n  \"format\": \"hotblocks-diff\",\n  \"version\": %d,\n  \"event\": ",
-		DIFF_JSON_VERSION);
-	if (event)
-		render_json__str(out, event);
-	else
-		fputs("null", out);
-	fputs(",\n  \"sides\": {\n", out);
-	put_side(out, d, DIFF_BASE);
-	fputs(",\n", out);
-	put_side(out, d, DIFF_NEW);
-	fprintf(out, "\n  },\n  \"selection\": {\"counts\": %s, \"per_run\": %s, \"min_delta\": %.15g, "
-		"\"top\": ", d->opts.counts ? "true" : "false", d->per_run ? "true" : "false", d->min_delta);
-	if (d->opts.top == SIZE_MAX)
-		fputs("null", out);
-	else
-		fprintf(out, "%zu", d->opts.top);
-	fputs(", \"function\": ", out);
-	if (d->opts.function)
-		render_json__str(out, d->opts.function);
-	else
-		fputs("null", out);
-	fprintf(out, ", \"all\": %s},\n", d->opts.all ? "true" : "false");
-	put_noise(out, d);
-	fprintf(out, "  \"keys\": {\"code\": %zu, \"wasm\": %zu, \"source\": %zu, \"asm\": %zu},\n",
-		d->keys[DIFF_KEY_CODE], d->keys[DIFF_KEY_WASM], d->keys[DIFF_KEY_SOURCE],
-		d->keys[DIFF_KEY_ASM]);
-	fprintf(out, "  \"functions_compared\": %zu,\n  \"blocks_shown\": %zu,\n  \"functions\": [",
-		d->compared_nr, d->shown_nr);
-	for (size_t i = 0; i < d->funcs_nr; i++) {
-		fputs(i ? ",\n" : "\n", out);
-		put_func(out, d, &d->funcs[i]);
-	}
-	fputs(d->funcs_nr ? "\n  ]\n}\n" : "]\n}\n", out);
-	return ferror(out) ? -EIO : 0;
+	json_writer__init(&w, out, JSON_DOCUMENT);
+	json_writer__object(&w, NULL, JSON_LINES);
+	json_writer__str(&w, "format", "hotblocks-diff");
+	json_writer__u64(&w, "version", DIFF_JSON_VERSION);
+	json_writer__str(&w, "event", d->event);
+	json_writer__object(&w, "sides", JSON_LINES);
+	put_side(&w, d, DIFF_BASE);
+	put_side(&w, d, DIFF_NEW);
+	json_writer__end(&w);
+	put_selection(&w, d);
+	put_noise(&w, d);
+	put_keys(&w, d);
+	json_writer__u64(&w, "functions_compared", d->compared_nr);
+	json_writer__u64(&w, "blocks_shown", d->shown_nr);
+	json_writer__array(&w, "functions", JSON_LINES);
+	for (size_t i = 0; i < d->funcs_nr; i++)
+		put_func(&w, d, &d->funcs[i]);
+	json_writer__end(&w);
+	json_writer__end(&w);
+	return json_writer__finish(&w);
 }

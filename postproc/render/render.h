@@ -27,16 +27,20 @@ struct render_opts {
 #define RENDER_PAGE_BUDGET ((size_t)8 << 20)
 
 /*
- * The outputs (formats.def lists them): each writes a report, or a
- * comparison, to out and returns 0, -EIO if out has an error, or -ENOMEM.
+ * The outputs, one row of formats.def each: render_NAME writes a report,
+ * and render_diff_NAME (a row with DIFF) a comparison, to out and returns
+ * 0, -EIO if out has an error, or -ENOMEM (-EINVAL: a bug, the JSON writer
+ * misused).
  */
-int render_text(FILE *out, const struct report *rep, const struct render_opts *o);	/* the layout of `wasmtime hot-blocks` */
-int render_json(FILE *out, const struct report *rep, const struct render_opts *o);	/* JSON.md */
-int render_html(FILE *out, const struct report *rep, const struct render_opts *o);	/* one self-contained page */
-int render_dot(FILE *out, const struct report *rep, const struct render_opts *o);	/* Graphviz dot, a digraph per function */
-int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *o);	/* perf diff's tables */
-int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *o);	/* JSON.md */
-int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *o);	/* one self-contained page */
+#define FORMAT_RENDER_DIFF(NAME) \
+	int render_diff_##NAME(FILE *out, const struct diff *d, const struct render_opts *o);
+#define FORMAT_RENDER_NO_DIFF(NAME)
+#define FORMAT(NAME, OPTION, NEEDS, DIFF, HELP, DIFF_HELP) \
+	int render_##NAME(FILE *out, const struct report *rep, const struct render_opts *o); \
+	FORMAT_RENDER_##DIFF(NAME)
+#include "formats.def"
+#undef FORMAT_RENDER_DIFF
+#undef FORMAT_RENDER_NO_DIFF
 
 /* What the diff's text output prints, for the other diff outputs to print
  * alike (render-diff-text.c); each returns buf, or a constant: */
@@ -62,8 +66,8 @@ const char *render_diff_text__func_match(char *buf, size_t len, const struct dif
 void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
 			bool color);
 
-/* s as a JSON string (JSON.md's escapes; bytes not in valid UTF-8 as U+FFFD),
- * for the other JSON documents. */
-void render_json__str(FILE *out, const char *s);
+/* f's "runs": [{"run", "samples"}...] (JSON.md), for both JSON documents. */
+struct json_writer;
+void render_json__runs(struct json_writer *w, const struct report_func *f);
 
 #endif

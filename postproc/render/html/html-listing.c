@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* A function's listing as an HTML table (html-listing.h). */
-#define _GNU_SOURCE	/* strndup */
+#define _GNU_SOURCE	/* strnlen */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -11,6 +11,7 @@
 #include "html-listing.h"
 #include "html-page.h"
 #include "lib/html.h"
+#include "lib/json-writer.h"
 #include "render/graph/report-graph.h"
 
 static const char *const col_class[REPORT_COL__NR] = { "clif", "wasm", "src" };
@@ -257,8 +258,26 @@ static void row_heat(const struct html_listing *l, const struct report_row *row,
 	*width = (unsigned)strtoul(w, NULL, 10);
 }
 
-static void data_row(FILE *out, const struct html_listing *l, const struct report_row *row,
-		     const bool *cols)
+static void data_cells(struct json_writer *w, const struct report_row *row, const bool *cols)
+{
+	json_writer__array(w, NULL, JSON_INLINE);
+	for (int c = 0; c < REPORT_COL__NR; c++) {
+		const struct report_cell *cell = &row->cells[c];
+
+		if (!cols[c])
+			continue;
+		if (!cell->text)
+			json_writer__null(w, NULL);
+		else if (cell->ditto)
+			json_writer__u64(w, NULL, 0);
+		else
+			json_writer__str(w, NULL, cell->text);
+	}
+	json_writer__end(w);
+}
+
+static void data_row(struct json_writer *w, const struct html_listing *l,
+		     const struct report_row *row, const bool *cols)
 {
 	const struct report_func *f = l->f;
 	unsigned what = 0, width = 0;
@@ -273,109 +292,105 @@ static void data_row(FILE *out, const struct html_listing *l, const struct repor
 	what |= row->samples ? 4 : 0;
 	what |= cells ? 8 : 0;
 	what |= row->line_text ? 16 : 0;
-	fprintf(out, "[%u,", row->size);
-	html_json_str(out, row->text);
+	json_writer__array(w, NULL, JSON_INLINE);
+	json_writer__u64(w, NULL, row->size);
+	json_writer__str(w, NULL, row->text);
 	if (what)
-		fprintf(out, ",%u", what);
+		json_writer__u64(w, NULL, what);
 	if (what & 2)
-		fprintf(out, ",%" PRIu32, f->blocks[row->target_block].start);
+		json_writer__u64(w, NULL, f->blocks[row->target_block].start);
 	if (what & 4) {
 		row_heat(l, row, pct, &width, &colour);
-		fprintf(out, ",%" PRIu64 ",\"%s\",%u,%u", row->samples, pct, width, (unsigned)colour);
+		json_writer__u64(w, NULL, row->samples);
+		json_writer__str(w, NULL, pct);
+		json_writer__u64(w, NULL, width);
+		json_writer__u64(w, NULL, colour);
 	}
-	if (what & 8) {
-		bool first = true;
-
-		fputs(",[", out);
-		for (int c = 0; c < REPORT_COL__NR; c++) {
-			const struct report_cell *cell = &row->cells[c];
-
-			if (!cols[c])
-				continue;
-			if (!first)
-				fputc(',', out);
-			first = false;
-			if (!cell->text)
-				fputs("null", out);
-			else if (cell->ditto)
-				fputc('0', out);
-			else
-				html_json_str(out, cell->text);
-		}
-		fputc(']', out);
-	}
+	if (what & 8)
+		data_cells(w, row, cols);
 	if (what & 16) {
 		const char *base = strrchr(row->source_file, '/');
-		char *text = strndup(row->line_text, row->line_len);
 
-		fputs(",[", out);
-		html_json_str(out, base ? base + 1 : row->source_file);
-		fprintf(out, ",%" PRIu32 ",", row->source_line);
-		html_json_str(out, text ? text : "");
-		fputc(']', out);
-		free(text);
+		json_writer__array(w, NULL, JSON_INLINE);
+		json_writer__str(w, NULL, base ? base + 1 : row->source_file);
+		json_writer__u64(w, NULL, row->source_line);
+		/* the line up to a NUL in it, if any */
+		json_writer__strn(w, NULL, row->line_text, strnlen(row->line_text, row->line_len));
+		json_writer__end(w);
 	}
-	fputc(']', out);
+	json_writer__end(w);
+}
+
+/* Block b, and its rows from *i on (those in it), *i past them. */
+static void data_block(struct json_writer *w, const struct html_listing *l, int32_t b, size_t *i)
+{
+	const struct report_func *f = l->f;
+	const struct report_block *blk = &f->blocks[b];
+	uint32_t drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
+	char pct[64];
+
+	json_writer__break(w);
+	json_writer__array(w, NULL, JSON_INLINE);
+	json_writer__u64(w, NULL, blk->start);
+	json_writer__u64(w, NULL, blk->end);
+	json_writer__u64(w, NULL, blk->samples);
+	json_writer__str(w, NULL, blk->samples ? fmt_pct(pct, sizeof(pct),
+			 report_graph__share(l->rep, blk->samples) * 100) : "");
+	json_writer__u64(w, NULL, blk->rank);
+	json_writer__u64(w, NULL, blk->shown);
+	if (l->g) {
+		json_writer__u64(w, NULL, f->blocks[drawn].start);
+		json_writer__u64(w, NULL, drawn != (uint32_t)b ? l->g->nodes[drawn].members : 0);
+	} else {
+		json_writer__i64(w, NULL, -1);
+		json_writer__u64(w, NULL, 0);
+	}
+	json_writer__array(w, NULL, JSON_INLINE);
+	for (; *i < f->rows_nr && f->rows[*i].block == b; ++*i)
+		data_row(w, l, &f->rows[*i], f->show);
+	json_writer__end(w);
+	json_writer__end(w);
 }
 
 int html_listing__data(FILE *out, const struct html_listing *l)
 {
 	const struct report_func *f = l->f;
-	const bool *cols = f->show;
+	struct json_writer w;
 	size_t ncols = 4, i = 0;
-	bool first = true;
-	char pct[64];
+	FILE *g;
 
-	fprintf(out, "{\"p\":\"%s\",\"c\":[", l->prefix);
+	json_writer__init(&w, out, JSON_SCRIPT);
+	json_writer__object(&w, NULL, JSON_INLINE);
+	json_writer__str(&w, "p", l->prefix);
+	json_writer__array(&w, "c", JSON_INLINE);
 	for (int c = 0; c < REPORT_COL__NR; c++)
-		if (cols[c])
-			fprintf(out, "%s\"%s\"", ncols++ > 4 ? "," : "", col_class[c]);
-	fprintf(out, "],\"n\":%zu,\"b\":[", ncols);
-	while (i < f->rows_nr) {
-		int32_t b = f->rows[i].block;
-		const struct report_block *blk;
-		uint32_t drawn;
-
-		if (b < 0 || (size_t)b >= f->blocks_nr)
-			break;
-		blk = &f->blocks[b];
-		drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
-		fprintf(out, "%s[%" PRIu32 ",%" PRIu32 ",%" PRIu64 ",\"%s\",%" PRIu32 ",%d,",
-			first ? "\n" : ",\n", blk->start, blk->end, blk->samples,
-			blk->samples ? fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100) : "",
-			blk->rank, blk->shown);
-		first = false;
-		if (l->g)
-			fprintf(out, "%" PRIu32 ",%" PRIu32 ",[", f->blocks[drawn].start,
-				drawn != (uint32_t)b ? l->g->nodes[drawn].members : 0);
-		else
-			fputs("-1,0,[", out);
-		for (bool r0 = true; i < f->rows_nr && f->rows[i].block == b; i++, r0 = false) {
-			if (!r0)
-				fputc(',', out);
-			data_row(out, l, &f->rows[i], cols);
+		if (f->show[c]) {
+			json_writer__str(&w, NULL, col_class[c]);
+			ncols++;
 		}
-		fputs("]]", out);
-	}
-	fputs("],\n\"t\":", out);
+	json_writer__end(&w);
+	json_writer__u64(&w, "n", ncols);
+	json_writer__array(&w, "b", JSON_INLINE);
+	while (i < f->rows_nr && f->rows[i].block >= 0 && (size_t)f->rows[i].block < f->blocks_nr)
+		data_block(&w, l, f->rows[i].block, &i);
+	json_writer__end(&w);
+	/* the rows after the code */
+	json_writer__break(&w);
 	if (i < f->rows_nr) {
-		fputc('[', out);
-		for (bool r0 = true; i < f->rows_nr; i++, r0 = false) {
-			if (!r0)
-				fputc(',', out);
-			data_row(out, l, &f->rows[i], cols);
-		}
-		fputc(']', out);
+		json_writer__array(&w, "t", JSON_INLINE);
+		for (; i < f->rows_nr; i++)
+			data_row(&w, l, &f->rows[i], f->show);
+		json_writer__end(&w);
 	} else {
-		fputs("null", out);
+		json_writer__null(&w, "t");
 	}
-	fputs(",\n\"g\":", out);
-	if (l->g)
-		graph__write_json(l->g, out);
-	else
-		fputs("null", out);
-	fputs("}", out);
-	return ferror(out) ? -EIO : 0;
+	json_writer__break(&w);
+	if (!l->g)
+		json_writer__null(&w, "g");
+	else if ((g = json_writer__value_by_caller(&w, "g")))
+		graph__write_json(l->g, g);
+	json_writer__end(&w);
+	return json_writer__finish(&w);
 }
 
 int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/back-edges.h"
 #include "graph.h"
 #include "lib/html.h"
 
@@ -225,100 +226,46 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	return 0;
 }
 
-/* Edges grouped by tail: out[off[n] .. off[n+1]) are node n's, in the order added. */
-struct adjacency {
-	uint32_t *off, *out;
-};
-
-static int adjacency__build(struct adjacency *a, const struct graph *g)
-{
-	a->off = calloc(g->nodes_nr + 1, sizeof(*a->off));
-	a->out = malloc((g->edges_nr ? g->edges_nr : 1) * sizeof(*a->out));
-	if (!a->off || !a->out) {
-		free(a->off);
-		free(a->out);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < g->edges_nr; i++)
-		a->off[g->edges[i].from + 1]++;
-	for (size_t n = 0; n < g->nodes_nr; n++)
-		a->off[n + 1] += a->off[n];
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		a->out[a->off[g->edges[i].from]++] = i;
-	}
-	/* The fill moved each start to the next one's: shift back. */
-	for (size_t n = g->nodes_nr; n > 0; n--)
-		a->off[n] = a->off[n - 1];
-	a->off[0] = 0;
-	return 0;
-}
-
-static void adjacency__release(struct adjacency *a)
-{
-	free(a->off);
-	free(a->out);
-}
-
 int graph__mark_back_edges(struct graph *g, uint32_t entry)
 {
-	struct adjacency a;
-	/* state: 0 unseen, 1 on the path, 2 done; next: the path's resume points */
-	uint8_t *state;
-	uint32_t *stack, *next;
-	size_t depth, k;
+	/* Edges grouped by tail, in the order added (analysis/back-edges.h):
+	 * slot k is edge out[k], to to[k]. */
+	size_t *off, slots = g->edges_nr ? g->edges_nr : 1;
+	uint32_t *out, *to;
+	bool *back;
+	int ret = -ENOMEM;
 
 	if (!g->nodes_nr)
 		return 0;
-	if (entry >= g->nodes_nr)
-		entry = 0;
-	if (adjacency__build(&a, g))
-		return -ENOMEM;
-	state = calloc(g->nodes_nr, 1);
-	stack = malloc(g->nodes_nr * sizeof(*stack));
-	next = malloc(g->nodes_nr * sizeof(*next));
-	if (!state || !stack || !next) {
-		free(state);
-		free(stack);
-		free(next);
-		adjacency__release(&a);
-		return -ENOMEM;
-	}
+	off = calloc(g->nodes_nr + 1, sizeof(*off));
+	out = malloc(slots * sizeof(*out));
+	to = malloc(slots * sizeof(*to));
+	back = calloc(slots, sizeof(*back));
+	if (!off || !out || !to || !back)
+		goto out;
 	for (size_t i = 0; i < g->edges_nr; i++)
-		g->edges[i].back = false;
-	for (size_t r = 0; r <= g->nodes_nr; r++) {
-		uint32_t root = r == 0 ? entry : (uint32_t)(r - 1);
+		off[g->edges[i].from + 1]++;
+	for (size_t n = 0; n < g->nodes_nr; n++)
+		off[n + 1] += off[n];
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		size_t k = off[g->edges[i].from]++;
 
-		if (state[root])
-			continue;
-		depth = 0;
-		stack[depth] = root;
-		next[depth++] = a.off[root];
-		state[root] = 1;
-		while (depth) {
-			uint32_t n = stack[depth - 1];
-
-			if (next[depth - 1] == a.off[n + 1]) {
-				state[n] = 2;
-				depth--;
-				continue;
-			}
-			k = a.out[next[depth - 1]++];
-			struct graph_edge *e = &g->edges[k];
-
-			if (state[e->to] == 1) {
-				e->back = true;
-			} else if (state[e->to] == 0) {
-				state[e->to] = 1;
-				stack[depth] = e->to;
-				next[depth++] = a.off[e->to];
-			}
-		}
+		out[k] = (uint32_t)i;
+		to[k] = g->edges[i].to;
 	}
-	free(state);
-	free(stack);
-	free(next);
-	adjacency__release(&a);
-	return 0;
+	/* The fill moved each start to the next one's: shift back. */
+	for (size_t n = g->nodes_nr; n > 0; n--)
+		off[n] = off[n - 1];
+	off[0] = 0;
+	ret = back_edges__mark(g->nodes_nr, entry, off, to, back);
+	for (size_t k = 0; !ret && k < g->edges_nr; k++)
+		g->edges[out[k]].back = back[k];
+out:
+	free(off);
+	free(out);
+	free(to);
+	free(back);
+	return ret;
 }
 
 /* Node i is a drawn cold node that may join a run. */

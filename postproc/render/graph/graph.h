@@ -142,7 +142,8 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
  * Mark the edges that close loops: a depth-first search from entry (then from
  * every node it did not reach, in index order), following edges in the order
  * they were added; an edge to a node on the current path is a back edge. A
- * self-loop is one. Returns 0 or -ENOMEM. O(nodes + edges).
+ * self-loop is one (analysis/back-edges.h, the report's search too). Returns
+ * 0 or -ENOMEM. O(nodes + edges).
  */
 int graph__mark_back_edges(struct graph *g, uint32_t entry);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "rank.h"
 
 size_t rank__threshold(const uint64_t *counts, size_t nr, uint64_t total, double percent,
@@ -594,20 +595,12 @@ uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off)
 {
 	const struct rank_func *f = &r->funcs[fi];
 	const struct stream_sample *smp;
-	size_t lo = 0, hi;
+	size_t nr, i;
 
-	smp = event_samples(&r->stream->objects[f->obj], r->event, &hi);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (smp[mid].off == off)
-			return smp[mid].samples;
-		if (smp[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	/* one sample entry per offset (stream__merge_samples) */
+	smp = event_samples(&r->stream->objects[f->obj], r->event, &nr);
+	i = LOWER_BOUND(nr, k, smp[k].off < off);
+	return i < nr && smp[i].off == off ? smp[i].samples : 0;
 }
 
 void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, uint32_t *off,

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "annotate/v8/v8-name.h"
 #include "diff-match.h"
 #include "lib/strbuf.h"
@@ -667,16 +668,8 @@ static int set_cands(struct matcher *m, int k, enum diff_key key)
 			if (b->match >= 0 || !b->samples || !b->set_nr[k])
 				continue;
 			for (size_t e = 0; e < b->set_nr[k]; e++) {
-				size_t lo = 0, hi = m->inv_nr;
+				size_t lo = LOWER_BOUND(m->inv_nr, x, m->inv[x].key < b->set[k][e]);
 
-				while (lo < hi) {
-					size_t mid = lo + (hi - lo) / 2;
-
-					if (m->inv[mid].key < b->set[k][e])
-						lo = mid + 1;
-					else
-						hi = mid;
-				}
 				for (; lo < m->inv_nr && m->inv[lo].key == b->set[k][e]; lo++) {
 					uint32_t j = m->inv[lo].blk;
 

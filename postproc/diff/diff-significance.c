@@ -344,6 +344,8 @@ static uint64_t least_alone(const struct diff_significance *s, int side)
 		lo = hi;
 		hi = hi > cap / 2 ? cap : 2 * hi;
 	}
+	/* Not LOWER_BOUND (plugin/lib/bsearch.h): its index is a size_t, these
+	 * counts may pass 32 bits on a 32-bit host. */
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
 

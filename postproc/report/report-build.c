@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "analysis/cfg-text.h"
 #include "annotate/names.h"
 #include "annotate/source-text.h"
@@ -322,19 +323,10 @@ static int fill_whole(struct func_ctx *c, struct report_func *f, const struct ra
 /* The index of f's listed block starting at target, or -1. */
 static int32_t listed_block_at(const struct report_func *f, uint64_t target)
 {
-	size_t lo = 0, hi = f->blocks_nr;
+	/* blocks do not overlap: one starts at target at most */
+	size_t i = LOWER_BOUND(f->blocks_nr, k, f->blocks[k].start < target);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->blocks[mid].start == target)
-			return (int32_t)mid;
-		if (f->blocks[mid].start < target)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return i < f->blocks_nr && f->blocks[i].start == target ? (int32_t)i : -1;
 }
 
 /*

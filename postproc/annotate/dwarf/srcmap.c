@@ -16,6 +16,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "lib/inputs.h"
 #include "lib/leb128.h"
 #include "lib/util.h"
@@ -130,18 +131,10 @@ static int index_units(struct srcmap *m)
 
 static Dwarf_Die *find_unit(struct srcmap *m, uint64_t a)
 {
-	size_t lo = 0, hi = m->cus_nr;
-
 	/* The last range starting at or before a, then back while an earlier
 	 * range may still reach a (units may overlap: partial units, LTO). */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = LOWER_BOUND(m->cus_nr, i, m->cus[i].lo <= a);
 
-		if (m->cus[mid].lo <= a)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo-- > 0 && m->cus[lo].maxhi > a)
 		if (a < m->cus[lo].hi)
 			return &m->cus[lo].die;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "wasm-read.h"
 #include "wasm.h"
 
@@ -330,19 +331,10 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 
 static const struct wasm_insn *find_insn(const struct wasm_module *m, uint32_t off)
 {
-	size_t lo = 0, hi = m->nr_insns;
+	/* offsets are distinct: instructions in file order */
+	size_t i = LOWER_BOUND(m->nr_insns, k, m->insns[k].off < off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->insns[mid].off < off)
-			lo = mid + 1;
-		else if (m->insns[mid].off > off)
-			hi = mid;
-		else
-			return &m->insns[mid];
-	}
-	return NULL;
+	return i < m->nr_insns && m->insns[i].off == off ? &m->insns[i] : NULL;
 }
 
 const char *wasm_module__insn_text(const struct wasm_module *m, uint32_t off)
@@ -362,23 +354,14 @@ const char *wasm_module__module_func_name(const struct wasm_module *m, uint32_t 
 					  uint32_t func_index)
 {
 	const struct core_module *cm;
-	size_t lo = 0, hi;
+	size_t i;
 
 	if (!m || mod >= m->nr_mods)
 		return NULL;
 	cm = &m->mods[mod];
-	hi = cm->nr_names;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cm->names[mid].idx < func_index)
-			lo = mid + 1;
-		else if (cm->names[mid].idx > func_index)
-			hi = mid;
-		else
-			return cm->pool + cm->names[mid].off;
-	}
-	return NULL;
+	/* one name per index (name_map__finish) */
+	i = LOWER_BOUND(cm->nr_names, k, cm->names[k].idx < func_index);
+	return i < cm->nr_names && cm->names[i].idx == func_index ? cm->pool + cm->names[i].off : NULL;
 }
 
 const char *wasm_module__func_name(const struct wasm_module *m, uint32_t func_index)

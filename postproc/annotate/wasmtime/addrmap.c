@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "addrmap.h"
 #include "lib/leb128.h"
 #include "../plugin/lib/byteorder.h"
@@ -410,21 +411,14 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 bool addrmap__lookup(const struct addrmap_entry *e, size_t nr, uint32_t fstart, uint32_t fend,
 		     uint32_t pc, uint32_t *wasm_off)
 {
-	size_t lo = 0, hi = nr;
+	size_t lo;
 	uint32_t upper;
 
 	if (fend <= fstart || pc < fstart)
 		return false;
 	/* Entries at or past fend belong to the next function. */
 	upper = pc < fend ? pc : fend - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e[mid].text_off <= upper)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = LOWER_BOUND(nr, i, e[i].text_off <= upper);
 	if (!lo || e[lo - 1].text_off < fstart || e[lo - 1].wasm_off == ADDRMAP_NONE)
 		return false;
 	*wasm_off = e[lo - 1].wasm_off;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "cwasm.h"
 #include "lib/read-file.h"
 #include "lib/util.h"
@@ -594,7 +595,7 @@ const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *cod
 					  const struct cwasm_func *prev)
 {
 	struct code_key key;
-	size_t lo = 0, hi = c->nr_funcs, after;
+	size_t lo, after;
 
 	if (!size || size > UINT32_MAX)
 		return NULL;
@@ -602,14 +603,7 @@ const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *cod
 	key.size = size;
 	key.idx = 0;
 	after = prev ? (size_t)(prev - c->funcs) + 1 : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_code_key(&c->by_code[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = LOWER_BOUND(c->nr_funcs, i, cmp_code_key(&c->by_code[i], &key) < 0);
 	for (; lo < c->nr_funcs; lo++) {
 		const struct code_key *k = &c->by_code[lo];
 		const struct cwasm_func *f = &c->funcs[k->idx];
@@ -651,17 +645,9 @@ const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, c
 
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)
 {
-	size_t lo = 0, hi = c->nr_funcs;
+	size_t lo = LOWER_BOUND(c->nr_funcs, i, c->funcs[i].text_off <= text_off);
 	const struct cwasm_func *f;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->funcs[mid].text_off <= text_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo)
 		return NULL;
 	f = &c->funcs[lo - 1];

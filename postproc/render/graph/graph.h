@@ -148,6 +148,15 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 int graph__mark_back_edges(struct graph *g, uint32_t entry);
 
 /*
+ * Of the drawn edges between the same two boxes (graph__shown) with the same
+ * kind, draw one: the first added, its count the sum, a back edge when one of
+ * them is; the others are not drawn. Returns 0 or -ENOMEM.
+ */
+int graph__merge_drawn_edges(struct graph *g);
+
+/* Folding (graph-collapse.c). */
+
+/*
  * Fold runs of cold nodes joined in a straight line into one box each: a run
  * is a chain n1 -> n2 -> ... -> nk (k >= min_run, at least 2) of cold nodes
  * where every link is the only edge out of its tail and the only edge into

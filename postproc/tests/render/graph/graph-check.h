@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Test support of the graph's tests (test-graph*.c): nodes added, edges found, a small graph with every kind of text, its SVG. */
+/*
+ * Test support of the graph's tests (test-graph*.c): nodes added, edges
+ * found, a small graph with every kind of text, its SVG.
+ */
 #ifndef POSTPROC_TESTS_RENDER_GRAPH_GRAPH_CHECK_H
 #define POSTPROC_TESTS_RENDER_GRAPH_GRAPH_CHECK_H
 

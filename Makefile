@@ -252,8 +252,15 @@ $(B)/tools/%: scripts/tools/%.c | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -o $@ $< $(filter %.o,$^) $(TOOL_LIBS)
+# A tool in parts: scripts/tools/NAME.c, and scripts/tools/NAME/*.c linked in.
+TOOL_PARTS = $(patsubst %.c,$(B)/%.o,$(wildcard scripts/tools/$(1)/*.c))
+$(B)/scripts/tools/%.o: scripts/tools/%.c | $(B)/.deps-build
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) $(WARN) $(TOOL_CFLAGS) -MMD -MP -c -o $@ $<
 # mkcwasm writes address maps with the post-processor's own encoder.
-$(B)/tools/mkcwasm: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
+$(B)/tools/mkcwasm: $(call TOOL_PARTS,mkcwasm) scripts/tools/mkcwasm/mkcwasm.h \
+	$(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
 	$(B)/plugin/lib/errf.o $(B)/plugin/lib/hash.o $(B)/plugin/lib/vec.o
 # cwasm-stream reads them with its decoder.
 $(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
@@ -488,5 +495,5 @@ clean:
 $(B)/postproc/render/html/html-page.o $(AB)/postproc/render/html/html-page.o \
 	$(FB)/obj/postproc/render/html/html-page.o: $(GEN)/html-assets.h
 
--include $(ALL_OBJ:.o=.d) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
+-include $(ALL_OBJ:.o=.d) $(patsubst %.o,%.d,$(call TOOL_PARTS,mkcwasm)) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "cfg-decode.h"
 #include "cfg.h"
 #include "lib/util.h"
@@ -243,19 +244,10 @@ int cfg_func__build(struct cfg_func *out, int e_machine, const uint8_t *code, si
 
 long cfg_func__insn_at(const struct cfg_func *f, uint32_t off)
 {
-	size_t lo = 0, hi = f->insns_nr;
+	/* offsets are distinct: instructions do not overlap */
+	size_t i = LOWER_BOUND(f->insns_nr, k, f->insns[k].off < off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->insns[mid].off == off)
-			return mid;
-		if (f->insns[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return i < f->insns_nr && f->insns[i].off == off ? (long)i : -1;
 }
 
 size_t cfg_table__cases(const struct cfg_func *f, const struct cfg_table *t)
@@ -278,17 +270,9 @@ uint64_t cfg_table__case(const struct cfg_func *f, const struct cfg_table *t, si
 
 long cfg_func__block_at(const struct cfg_func *f, uint32_t off)
 {
-	size_t lo = 0, hi = f->blocks_nr;
-
 	/* first block starting after off; the one before it may contain off */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
+	size_t lo = LOWER_BOUND(f->blocks_nr, i, f->blocks[i].start <= off);
 
-		if (f->blocks[mid].start <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (!lo || off >= f->blocks[lo - 1].end)
 		return -1;
 	return lo - 1;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "lib/offthread.h"
 #include "rank.h"
 
@@ -462,31 +463,25 @@ static int order_by_heat(struct rank *r)
 	return 0;
 }
 
-int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
+/*
+ * r->funcs: every object with samples of the event, in object order, and how
+ * --function matches it (*best: the strongest match of any); r->attributed
+ * and r->jit. Returns 0 or -ENOMEM.
+ */
+static int add_funcs(struct rank *r, const struct rank_opts *o, enum name_match *best)
 {
-	size_t i, j, alloc = 0, *order = NULL, built = 0, batch = 1;
-	struct allocs allocs = { 0 };
-	uint64_t *scratch = NULL;
-	bool lazy = !o->disassemble_all && !o->no_threshold;
-	enum name_match best = NAME_MATCH_NONE;
-	int ret = -ENOMEM;
+	const struct stream *s = r->stream;
+	size_t alloc = 0;
 
-	memset(r, 0, sizeof(*r));
-	r->stream = s;
-	r->event = ev;
-	if (ev < 0)
-		return 0;
-	r->total = s->events[ev].samples[HB_CLASS_ALL];
-
-	for (i = 0; i < s->objects_nr; i++) {
+	for (size_t i = 0; i < s->objects_nr; i++) {
 		const struct stream_object *obj = &s->objects[i];
 		const struct stream_sample *smp;
 		struct rank_func *f;
 		uint64_t sum = 0;
 		size_t nr;
 
-		smp = event_samples(obj, ev, &nr);
-		for (j = 0; j < nr; j++)
+		smp = event_samples(obj, r->event, &nr);
+		for (size_t j = 0; j < nr; j++)
 			sum = sat_add(sum, smp[j].samples);
 		if (!sum)
 			continue;
@@ -507,23 +502,29 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 					m = a;
 			}
 			f->match = m;
-			if (m > best)
-				best = m;
+			if (m > *best)
+				*best = m;
 		}
 		r->attributed = sat_add(r->attributed, sum);
 		if (counts_as_jit(obj))
 			r->jit = sat_add(r->jit, sum);
 	}
-	r->percent_of = r->total;
-	if (!r->funcs_nr)
-		return 0;
+	return 0;
+}
+
+/* Which functions are selected, and what the threshold is a percentage of:
+ * of the samples the selection can put in blocks, when fewer than it asks. */
+static void select_funcs(struct rank *r, const struct rank_opts *o, enum name_match best)
+{
+	const struct stream *s = r->stream;
+
 	/* --function: the strongest way the name matches anything is used for all. */
-	for (i = 0; i < r->funcs_nr; i++)
+	for (size_t i = 0; i < r->funcs_nr; i++)
 		r->funcs[i].selected = (!o->function || (best != NAME_MATCH_NONE &&
 							 r->funcs[i].match == best)) &&
 				       (!o->select || o->select(o->select_arg, r->funcs[i].obj));
 	r->function_match = best;
-	for (i = 0; i < r->funcs_nr; i++)
+	for (size_t i = 0; i < r->funcs_nr; i++)
 		if (r->funcs[i].selected && s->objects[r->funcs[i].obj].code_nr)
 			r->blockable = sat_add(r->blockable, r->funcs[i].samples);
 	if (!o->no_threshold && r->blockable < r->total &&
@@ -531,27 +532,32 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		r->percent_of = r->blockable;
 		r->percent_capped = true;
 	}
+}
 
-	/* Lazily, objects --function excludes are never disassembled. */
-	size_t order_nr = 0;
+/*
+ * Disassemble the candidates (lazy: the selected functions only, objects
+ * --function excludes are never disassembled) in batches of doubling size,
+ * hottest first. Lazy, stop once the shown blocks are final: the threshold
+ * stopped before the end of the candidates (or none are shown), and the
+ * coldest shown block is hotter than the hottest object not yet
+ * disassembled, whose blocks cannot outrank it. A tie is not enough: ties go
+ * by object order. Returns 0 or a negative errno.
+ */
+static int fold_candidates(struct rank *r, const struct rank_opts *o, bool lazy)
+{
+	size_t *order = malloc(r->funcs_nr * sizeof(*order)), order_nr = 0, built = 0, batch = 1;
+	struct allocs allocs = { 0 };
+	uint64_t *scratch = NULL;
+	int ret = -ENOMEM;
 
-	order = malloc(r->funcs_nr * sizeof(*order));
 	if (!order || order_by_heat(r))
 		goto out;
-	for (i = 0; i < r->funcs_nr; i++) {
+	for (size_t i = 0; i < r->funcs_nr; i++) {
 		const struct rank_func *f = &r->funcs[r->by_heat[i]];
 
 		if (lazy ? f->selected : !o->select || o->select(o->select_arg, f->obj))
 			order[order_nr++] = r->by_heat[i];
 	}
-
-	/*
-	 * Disassemble in batches of doubling size, hottest first. Stop once the
-	 * shown blocks are final: the threshold stopped before the end of the
-	 * candidates (or none are shown), and the coldest shown block is hotter
-	 * than the hottest object not yet disassembled, whose blocks cannot
-	 * outrank it. A tie is not enough: ties go by object order.
-	 */
 	while (built < order_nr) {
 		size_t end = built + batch < order_nr ? built + batch : order_nr;
 
@@ -575,29 +581,58 @@ int rank__build(struct rank *r, const struct stream *s, long ev, const struct ra
 		if (shown < r->blocks_nr && (shown == 0 || r->blocks[shown - 1].samples > next))
 			break;
 	}
-	for (i = 0; i < r->funcs_nr; i++)
-		r->skipped_objects += r->funcs[i].status == RANK_SKIPPED;
+	ret = 0;
+out:
+	free(order);
+	free(scratch);
+	return ret;
+}
+
+/* The folded blocks ranked, and which are shown. Returns 0 or -ENOMEM. */
+static int rank_blocks(struct rank *r, const struct rank_opts *o)
+{
+	uint64_t *scratch;
 
 	rank__sort(r->blocks, r->blocks_nr);
-	ret = -ENOMEM;
-	free(scratch);
 	scratch = malloc((r->blocks_nr ? r->blocks_nr : 1) * sizeof(*scratch));
 	if (!scratch)
-		goto out;
-	for (i = 0; i < r->blocks_nr; i++)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->blocks_nr; i++)
 		r->sums[r->blocks[i].sum].rank = (uint32_t)(i + 1);
 	r->shown_nr = shown_count(r, o, scratch);
 	/* Say nothing of a cap that shows the same blocks as the reference's rule. */
 	if (r->percent_capped && rank__threshold(scratch, r->blocks_nr, r->total, o->percent,
 						 o->top) == r->shown_nr)
 		r->percent_capped = false;
-	for (i = 0; i < r->shown_nr; i++)
+	for (size_t i = 0; i < r->shown_nr; i++)
 		r->funcs[r->blocks[i].func].shown = true;
-	ret = 0;
-out:
-	free(order);
 	free(scratch);
-	return ret;
+	return 0;
+}
+
+int rank__build(struct rank *r, const struct stream *s, long ev, const struct rank_opts *o)
+{
+	enum name_match best = NAME_MATCH_NONE;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	r->stream = s;
+	r->event = ev;
+	if (ev < 0)
+		return 0;
+	r->total = s->events[ev].samples[HB_CLASS_ALL];
+	if (add_funcs(r, o, &best))
+		return -ENOMEM;
+	r->percent_of = r->total;
+	if (!r->funcs_nr)
+		return 0;
+	select_funcs(r, o, best);
+	ret = fold_candidates(r, o, !o->disassemble_all && !o->no_threshold);
+	if (ret)
+		return ret;
+	for (size_t i = 0; i < r->funcs_nr; i++)
+		r->skipped_objects += r->funcs[i].status == RANK_SKIPPED;
+	return rank_blocks(r, o);
 }
 
 void rank__release(struct rank *r)
@@ -617,20 +652,12 @@ uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off)
 {
 	const struct rank_func *f = &r->funcs[fi];
 	const struct stream_sample *smp;
-	size_t lo = 0, hi;
+	size_t nr, i;
 
-	smp = event_samples(&r->stream->objects[f->obj], r->event, &hi);
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (smp[mid].off == off)
-			return smp[mid].samples;
-		if (smp[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return 0;
+	/* one sample entry per offset (stream__merge_samples) */
+	smp = event_samples(&r->stream->objects[f->obj], r->event, &nr);
+	i = LOWER_BOUND(nr, k, smp[k].off < off);
+	return i < nr && smp[i].off == off ? smp[i].samples : 0;
 }
 
 void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, uint32_t *off,

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "jit-debug.h"
 #include "v8/v8-debug.h"
 #include "v8/v8-name.h"
@@ -75,7 +76,7 @@ struct jit_debug_index *jit_debug_index__new(const struct stream_debug *e, size_
 
 long jit_debug_index__find(const struct jit_debug_index *ix, uint64_t off, const char **file)
 {
-	size_t lo = 0, hi = ix->nr;
+	size_t lo;
 	long best;
 
 	if (file)
@@ -83,14 +84,7 @@ long jit_debug_index__find(const struct jit_debug_index *ix, uint64_t off, const
 	if (off >= ix->size)
 		return -1;
 	/* The last entry with at <= off: the greatest at, the last in record order among equals. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ix->v[mid].at <= off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = LOWER_BOUND(ix->nr, i, ix->v[i].at <= off);
 	if (!lo)
 		return -1;
 	best = (long)ix->v[lo - 1].i;

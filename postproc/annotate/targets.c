@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "../plugin/symbols/elfsyms.h"
 #include "lib/util.h"
 #include "targets.h"
@@ -150,18 +151,10 @@ void targets__free(struct targets *t)
 static const struct span *covering(const struct spans *sp, uint32_t pid, uint64_t addr, uint64_t when)
 {
 	const struct span *before = NULL, *after = NULL;
-	size_t lo = 0, hi = sp->nr;
-
 	/* the first span past (pid, addr) */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct span *m = &sp->v[mid];
+	size_t lo = LOWER_BOUND(sp->nr, i, sp->v[i].pid < pid ||
+				       (sp->v[i].pid == pid && sp->v[i].addr <= addr));
 
-		if (m->pid < pid || (m->pid == pid && m->addr <= addr))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	while (lo--) {
 		const struct span *c = &sp->v[lo];
 

@@ -72,6 +72,7 @@ static void set_input(struct options *o, int side, int which, const char *arg)
 	}
 }
 
+/* One switch over every option of hotblocks diff (options.def). */
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	struct options_parser p;

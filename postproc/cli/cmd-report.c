@@ -102,6 +102,7 @@ static void add_option(struct strbuf *sb, const char *option, const char *arg)
 		add_quoted(sb, arg);
 }
 
+/* One switch over every option of hotblocks (options.def). */
 static void parse_options(int argc, char **argv, struct options *o)
 {
 	struct options_parser p;

@@ -410,36 +410,10 @@ static void uncompare(struct diff *d)
 	memset(d->keys, 0, sizeof(d->keys));
 }
 
-int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o)
+/* Each function's shares, names and change, once they are paired. */
+static void measure_funcs(struct diff *d)
 {
-	uint32_t *eligible;
-	size_t i, eligible_nr = 0, limit;
-	int ret;
-
-	memset(d, 0, sizeof(*d));
-	d->opts = *o;
-	if (!(d->work = calloc(1, sizeof(*d->work))))
-		return -ENOMEM;
-	for (int s = 0; s < DIFF__SIDES; s++) {
-		d->side[s].label = in[s].label;
-		d->side[s].files = in[s].files;
-		d->work->side[s].stream = in[s].stream;
-		d->work->side[s].annot = in[s].annot;
-	}
-	if ((ret = find_events(d)))
-		return ret;
-	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
-		return ret;
-
-	if ((ret = diff_noise__model(d)))
-		return ret;
-	/* no change can be significant (a side without samples): the plain
-	 * floor of old, 0.1 points or a sample a run */
-	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
-		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
-	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
-
-	for (i = 0; i < d->funcs_nr; i++) {
+	for (size_t i = 0; i < d->funcs_nr; i++) {
 		struct diff_func *f = &d->funcs[i];
 
 		for (int s = 0; s < DIFF__SIDES; s++) {
@@ -457,30 +431,28 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 			f->same_code = same_code(&d->work->side[0].stream->objects[f->obj[0]],
 						 &d->work->side[1].stream->objects[f->obj[1]]);
 	}
-	if ((ret = diff_noise__test_funcs(d)))
-		return ret;
-	if (d->funcs_nr > 1)
-		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
-	/* Ranked by magnitude: the functions that pass are a prefix too. */
-	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
-	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
-				    d->funcs[d->funcs_shown_nr].delta_per_run) >= d->min_delta))
-		d->funcs_shown_nr++;
+}
 
-	/*
-	 * Which function pairs are compared block by block. A block never has
-	 * more samples than its function: a pair whose larger side is below
-	 * the threshold cannot hold a pair of blocks above it, and is compared
-	 * by its totals alone. By default (the threshold the least change the
-	 * test can tell), only those that changed beyond noise: a function
-	 * taking the same share holds block changes that are noise, or moves
-	 * within it, which --all or --min-delta shows (JIT code is another code
-	 * in every run: "its code changed" would take every JIT function).
-	 * Those that can hold a shown pair, the most that can first.
-	 */
+/*
+ * Which function pairs are compared block by block. A block never has
+ * more samples than its function: a pair whose larger side is below
+ * the threshold cannot hold a pair of blocks above it, and is compared
+ * by its totals alone. By default (the threshold the least change the
+ * test can tell), only those that changed beyond noise: a function
+ * taking the same share holds block changes that are noise, or moves
+ * within it, which --all or --min-delta shows (JIT code is another code
+ * in every run: "its code changed" would take every JIT function).
+ * Those that can hold a shown pair, the most that can first.
+ */
+static int compare_funcs(struct diff *d, const struct diff_opts *o)
+{
+	uint32_t *eligible;
+	size_t eligible_nr = 0, limit;
+	int ret;
+
 	if (!(eligible = malloc((d->funcs_nr ? d->funcs_nr : 1) * sizeof(*eligible))))
 		return -ENOMEM;
-	for (i = 0; i < d->funcs_nr; i++)
+	for (size_t i = 0; i < d->funcs_nr; i++)
 		if ((o->all || bound(d, &d->funcs[i]) >= d->min_delta) &&
 		    (!d->by_noise || d->funcs[i].test.significant))
 			eligible[eligible_nr++] = (uint32_t)i;
@@ -513,9 +485,49 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 		limit *= 4;
 	}
 	free(eligible);
-	if (ret)
+	return ret;
+}
+
+int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const struct diff_opts *o)
+{
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->opts = *o;
+	if (!(d->work = calloc(1, sizeof(*d->work))))
+		return -ENOMEM;
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		d->side[s].label = in[s].label;
+		d->side[s].files = in[s].files;
+		d->work->side[s].stream = in[s].stream;
+		d->work->side[s].annot = in[s].annot;
+	}
+	if ((ret = find_events(d)))
 		return ret;
-	for (i = 0; i < d->funcs_nr; i++)
+	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
+		return ret;
+
+	if ((ret = diff_noise__model(d)))
+		return ret;
+	/* no change can be significant (a side without samples): the plain
+	 * floor of old, 0.1 points or a sample a run */
+	d->min_delta = o->min_delta >= 0 ? o->min_delta : isfinite(d->noise.min_delta) ?
+		       d->noise.min_delta : o->counts ? 1.0 : 0.1;
+	d->by_noise = o->min_delta < 0 && !o->all && !o->function;
+
+	measure_funcs(d);
+	if ((ret = diff_noise__test_funcs(d)))
+		return ret;
+	if (d->funcs_nr > 1)
+		qsort_r(d->funcs, d->funcs_nr, sizeof(*d->funcs), func_cmp, d);
+	/* Ranked by magnitude: the functions that pass are a prefix too. */
+	while (d->funcs_shown_nr < d->funcs_nr && d->funcs_shown_nr < o->top &&
+	       (o->all || magnitude(d, d->funcs[d->funcs_shown_nr].delta,
+				    d->funcs[d->funcs_shown_nr].delta_per_run) >= d->min_delta))
+		d->funcs_shown_nr++;
+	if ((ret = compare_funcs(d, o)))
+		return ret;
+	for (size_t i = 0; i < d->funcs_nr; i++)
 		if (!d->funcs[i].compared)
 			d->funcs[i].same_code = false;
 	decide_shown(d);

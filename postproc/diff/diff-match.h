@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The parts of diff__build (diff-build.h): what it keeps of each side, and the pairing. */
+/*
+ * The parts of diff__build (diff-build.h): what it keeps of each side, and
+ * the pairing: of functions (diff-match.c), of a function's blocks
+ * (diff-match-blocks.c).
+ */
 #ifndef POSTPROC_DIFF_MATCH_H
 #define POSTPROC_DIFF_MATCH_H
 

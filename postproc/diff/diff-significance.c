@@ -344,6 +344,8 @@ static uint64_t least_alone(const struct diff_significance *s, int side)
 		lo = hi;
 		hi = hi > cap / 2 ? cap : 2 * hi;
 	}
+	/* Not LOWER_BOUND (plugin/lib/bsearch.h): its index is a size_t, these
+	 * counts may pass 32 bits on a 32-bit host. */
 	while (hi - lo > 1) {
 		uint64_t mid = lo + (hi - lo) / 2;
 
@@ -386,104 +388,111 @@ double diff_significance__half_width(const struct diff_significance *s, double l
 
 /* Run-to-run spread. */
 
-int diff_significance__spread(enum diff_significance_scale scale, const uint64_t *table,
-			      size_t runs, size_t cols, struct diff_significance_spread *out)
-{
-	bool shares = scale == DIFF_SIGNIFICANCE_SHARES;
-	double *row = NULL, *col = NULL, *cell = NULL, total = 0.0, least_row = HUGE_VAL;
-	double pooled = 0.0, x2 = 0.0, squares = 0.0, w, w2 = 0.0;
-	size_t *map = NULL, *big_col = NULL, used = 0, big = 0, smallest = SIZE_MAX, pool, ncols;
-	size_t r, c, k;
-	int ret = -ENOMEM;
+/* The table of spread's runs (rows) by categories (columns), and what its
+ * test works with. */
+struct spread_table {
+	bool shares;
+	const uint64_t *table;		/* [runs][cols] */
+	size_t runs, cols;
+	double *row, *col;		/* sums: per run, per category */
+	size_t used;			/* runs that count */
+	double total, squares, least_row;	/* of the runs that count */
+	size_t *map;			/* [cols]: a category's column once pooled */
+	size_t *big_col;
+	size_t ncols;			/* columns once pooled */
+	double *cell;			/* [runs][ncols]: the pooled table */
+};
 
-	*out = (struct diff_significance_spread){ .p = 1.0 };
-	if (!runs || !cols)
-		return 0;
-	row = calloc(runs, sizeof(*row));
-	col = calloc(cols, sizeof(*col));
-	map = malloc(cols * sizeof(*map));
-	big_col = malloc(cols * sizeof(*big_col));
-	if (!row || !col || !map || !big_col)
-		goto out;
-	for (r = 0; r < runs; r++)
-		for (c = 0; c < cols; c++) {
-			row[r] += (double)table[r * cols + c];
-			col[c] += (double)table[r * cols + c];
+/* The sums of each run and category; which runs count (shares: a run without
+ * samples says nothing of its shares), their total and its square. */
+static void spread_sums(struct spread_table *t)
+{
+	for (size_t r = 0; r < t->runs; r++)
+		for (size_t c = 0; c < t->cols; c++) {
+			t->row[r] += (double)t->table[r * t->cols + c];
+			t->col[c] += (double)t->table[r * t->cols + c];
 		}
-	/* Shares: a run without samples says nothing of its shares. */
-	for (r = 0; r < runs; r++)
-		if (!shares || row[r] > 0.0) {
-			used++;
-			total += row[r];
-			squares += row[r] * row[r];
-			if (row[r] < least_row)
-				least_row = row[r];
+	for (size_t r = 0; r < t->runs; r++)
+		if (!t->shares || t->row[r] > 0.0) {
+			t->used++;
+			t->total += t->row[r];
+			t->squares += t->row[r] * t->row[r];
+			if (t->row[r] < t->least_row)
+				t->least_row = t->row[r];
 		}
-	out->runs = used;
-	out->samples = total;
-	out->run_size = total > 0.0 ? squares / total : 0.0;
-	if (used < 2 || !(total > 0.0)) {
-		ret = 0;
-		goto out;
-	}
-	/*
-	 * The least expected samples of a category over the runs: each big one
-	 * keeps a column of its own (in order), the small ones share one after
-	 * them, or join the smallest big one when even together they are small.
-	 */
+}
+
+/*
+ * The least expected samples of a category over the runs: each big one
+ * keeps a column of its own (in order), the small ones share one after
+ * them, or join the smallest big one when even together they are small.
+ * t->map and t->ncols.
+ */
+static void spread_pool(struct spread_table *t)
+{
+	double pooled = 0.0, least_row = t->least_row, total = t->total;
+	size_t big = 0, smallest = SIZE_MAX, pool, used = t->used;
+	bool shares = t->shares;
+	const double *col = t->col;
+
 #define EXPECTED(sum) (shares ? least_row * (sum) / total : (sum) / (double)used)
-	for (c = 0; c < cols; c++) {
+	for (size_t c = 0; c < t->cols; c++) {
 		if (EXPECTED(col[c]) >= DIFF_SIGNIFICANCE_MIN_EXPECTED) {
-			if (smallest == SIZE_MAX || col[c] < col[big_col[smallest]])
+			if (smallest == SIZE_MAX || col[c] < col[t->big_col[smallest]])
 				smallest = big;
-			big_col[big] = c;
-			map[c] = big++;
+			t->big_col[big] = c;
+			t->map[c] = big++;
 		} else {
 			pooled += col[c];
-			map[c] = SIZE_MAX;
+			t->map[c] = SIZE_MAX;
 		}
 	}
-	ncols = big;
+	t->ncols = big;
 	if (pooled > 0.0 && (EXPECTED(pooled) >= DIFF_SIGNIFICANCE_MIN_EXPECTED || !big))
-		pool = ncols++;
+		pool = t->ncols++;
 	else if (pooled > 0.0)
 		pool = smallest;
 	else
 		pool = SIZE_MAX;	/* the small ones have no samples */
-	for (c = 0; c < cols; c++)
-		if (map[c] == SIZE_MAX)
-			map[c] = pool;
+	for (size_t c = 0; c < t->cols; c++)
+		if (t->map[c] == SIZE_MAX)
+			t->map[c] = pool;
 #undef EXPECTED
-	out->cols = ncols;
-	if (ncols < (shares ? 2u : 1u)) {
-		ret = 0;
-		goto out;
-	}
-	cell = calloc(runs * ncols, sizeof(*cell));
-	if (!cell)
-		goto out;
-	memset(col, 0, cols * sizeof(*col));
-	for (r = 0; r < runs; r++)
-		for (c = 0; c < cols; c++)
-			if (map[c] < ncols) {
-				cell[r * ncols + map[c]] += (double)table[r * cols + c];
-				col[map[c]] += (double)table[r * cols + c];
+}
+
+/* The pooled table (t->cell) and its column sums (t->col, again). */
+static void spread_fill(struct spread_table *t)
+{
+	memset(t->col, 0, t->cols * sizeof(*t->col));
+	for (size_t r = 0; r < t->runs; r++)
+		for (size_t c = 0; c < t->cols; c++)
+			if (t->map[c] < t->ncols) {
+				t->cell[r * t->ncols + t->map[c]] += (double)t->table[r * t->cols + c];
+				t->col[t->map[c]] += (double)t->table[r * t->cols + c];
 			}
-	/*
-	 * Pearson's chi-square of the table, and per category the chi-square of
-	 * its own share (count) over the runs, whose expectation tau^2 raises:
-	 * shares, by tau^2 p (1 - p) (total - sum of squares / total);
-	 * counts, by tau^2 (runs - 1) mean.
-	 */
-	for (k = 0; k < ncols; k++) {
-		double share = col[k] / total, mean = col[k] / (double)used, own = 0.0;
+}
 
-		for (r = 0; r < runs; r++) {
-			double o = cell[r * ncols + k], e;
+/*
+ * Pearson's chi-square of the table, and per category the chi-square of
+ * its own share (count) over the runs, whose expectation tau^2 raises:
+ * shares, by tau^2 p (1 - p) (total - sum of squares / total);
+ * counts, by tau^2 (runs - 1) mean.
+ */
+static void spread_test(const struct spread_table *t, struct diff_significance_spread *out)
+{
+	bool shares = t->shares;
+	size_t used = t->used, ncols = t->ncols;
+	double total = t->total, x2 = 0.0, w, w2 = 0.0;
 
-			if (shares && !(row[r] > 0.0))
+	for (size_t k = 0; k < ncols; k++) {
+		double share = t->col[k] / total, mean = t->col[k] / (double)used, own = 0.0;
+
+		for (size_t r = 0; r < t->runs; r++) {
+			double o = t->cell[r * ncols + k], e;
+
+			if (shares && !(t->row[r] > 0.0))
 				continue;
-			e = shares ? row[r] * share : mean;
+			e = shares ? t->row[r] * share : mean;
 			if (e > 0.0) {
 				x2 += (o - e) * (o - e) / e;
 				if (shares && share < 1.0)
@@ -492,7 +501,8 @@ int diff_significance__spread(enum diff_significance_scale scale, const uint64_t
 					own += (o - e) * (o - e) / e;
 			}
 		}
-		w = shares ? share * (1.0 - share) * (total - squares / total) : (double)(used - 1) * mean;
+		w = shares ? share * (1.0 - share) * (total - t->squares / total) :
+			     (double)(used - 1) * mean;
 		out->excess += own - (double)(used - 1);
 		out->weight += w;
 		w2 += w * w;
@@ -505,12 +515,48 @@ int diff_significance__spread(enum diff_significance_scale scale, const uint64_t
 	out->x2 = x2;
 	out->df = shares ? (double)(used - 1) * (double)(ncols - 1) : (double)ncols * (double)(used - 1);
 	out->p = chi2_sf(x2, out->df);
+}
+
+int diff_significance__spread(enum diff_significance_scale scale, const uint64_t *table,
+			      size_t runs, size_t cols, struct diff_significance_spread *out)
+{
+	struct spread_table t = {
+		.shares = scale == DIFF_SIGNIFICANCE_SHARES, .table = table, .runs = runs,
+		.cols = cols, .least_row = HUGE_VAL,
+	};
+	int ret = -ENOMEM;
+
+	*out = (struct diff_significance_spread){ .p = 1.0 };
+	if (!runs || !cols)
+		return 0;
+	t.row = calloc(runs, sizeof(*t.row));
+	t.col = calloc(cols, sizeof(*t.col));
+	t.map = malloc(cols * sizeof(*t.map));
+	t.big_col = malloc(cols * sizeof(*t.big_col));
+	if (!t.row || !t.col || !t.map || !t.big_col)
+		goto out;
+	spread_sums(&t);
+	out->runs = t.used;
+	out->samples = t.total;
+	out->run_size = t.total > 0.0 ? t.squares / t.total : 0.0;
+	ret = 0;
+	if (t.used < 2 || !(t.total > 0.0))
+		goto out;
+	spread_pool(&t);
+	out->cols = t.ncols;
+	if (t.ncols < (t.shares ? 2u : 1u))
+		goto out;
+	ret = -ENOMEM;
+	if (!(t.cell = calloc(runs * t.ncols, sizeof(*t.cell))))
+		goto out;
+	spread_fill(&t);
+	spread_test(&t, out);
 	ret = 0;
 out:
-	free(row);
-	free(col);
-	free(map);
-	free(big_col);
-	free(cell);
+	free(t.row);
+	free(t.col);
+	free(t.map);
+	free(t.big_col);
+	free(t.cell);
 	return ret;
 }

@@ -1,20 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* The report between ranking and the outputs, built (report-build.h). */
 #include <errno.h>
-#include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/cfg-text.h"
-#include "annotate/names.h"
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
-#include "lib/strbuf.h"
 #include "lib/util.h"
 #include "report-build.h"
-#include "report-edges.h"
 #include "report-notes.h"
+#include "report-rows.h"
 #include "report-show.h"
 
 /* A cell of column c is the annotator's cell of the same column. */
@@ -75,360 +70,6 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	rep->selection.function = ro->function;
 	rep->selection.all = o->list_selected;
 	return 0;
-}
-
-/* What every function's rows are made with: where targets out of a
- * function land, and which listed function each stream object is. */
-struct build_env {
-	struct targets *targets;	/* NULL: not known */
-	uint32_t *obj_func;		/* stream object -> report.funcs, UINT32_MAX: not listed */
-};
-
-/*
- * Rows of functions of the shown blocks kept built after an output closed
- * them (a text report reads a function's blocks in rank order, here and
- * there): about 38 MB. Past it, they are dropped, to be built again if an
- * output opens them again.
- */
-#define KEPT_ROWS (1u << 18)
-
-/* What a function's rows are built from when an output opens it. */
-struct report_build {
-	const struct rank *r;
-	struct annotator *annot;
-	struct report_opts o;
-	struct build_env env;		/* owned */
-	size_t *rank_of;		/* [funcs_nr]: the function's index in rank.funcs */
-	uint32_t *kept;			/* functions built and not whole, in build order */
-	size_t kept_nr, kept_alloc, kept_rows;
-};
-
-/* What a function of the report owns besides its arrays. */
-struct report_func_store {
-	char *texts;			/* the shown rows' texts (not whole) */
-	struct rank_decoded decoded;	/* whole: its disassembly, which its rows'
-					 * texts are in */
-	char **strs;			/* its rows' target names and the cells made with them */
-	size_t strs_nr, strs_alloc;
-	bool built;			/* blocks, rows and edges are there */
-	unsigned users;			/* opened and not closed */
-};
-
-/* What one function's rows are made with. */
-struct func_ctx {
-	const struct build_env *env;
-	struct report *rep;
-	const struct rank *r;
-	const struct rank_func *rf;
-	struct annotator *annot;
-	const struct annot_func *af;
-	const struct report_opts *o;
-	/* the span of rows from one source line, for source_lines */
-	const char *span_file;
-	unsigned span_line;
-	enum report_source source_rows;
-	struct report_func_store *store;	/* where its strings go */
-};
-
-/* sb's text, owned by the function's store from now on (dropped with its
- * rows); NULL when out of memory. sb is left empty. */
-static char *own(struct report_func_store *st, struct strbuf *sb)
-{
-	char *s = sb->buf;
-
-	if (sb->oom || !s || VEC_GROW(st->strs, st->strs_nr + 1, st->strs_alloc)) {
-		strbuf_release(sb);
-		return NULL;
-	}
-	*sb = (struct strbuf){ 0 };
-	return st->strs[st->strs_nr++] = s;
-}
-
-/*
- * A direct branch or call out of the function: where it goes, and what lands
- * there (report_row.target_name). The assembly cell ends in the target's
- * address ("call    0x7f3a40001000", "bl      #0x7f3a40001000"): the name
- * takes its place; where it ends otherwise (riscv64's auipc + jalr, whose
- * text is the offset the jalr adds), the name follows in angle brackets.
- */
-static int name_target(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in)
-{
-	const struct stream *s = c->r->stream;
-	const struct stream_object *obj = &s->objects[c->rf->obj];
-	const char *name, *tail;
-	char *demangled = NULL;
-	struct strbuf sb = { 0 };
-	struct target t;
-	char hex[24];
-	size_t n, hn;
-
-	row->target_outside = true;
-	row->target_address = obj->addr + in->target;
-	if (!c->env->targets || !targets__find(c->env->targets, c->rf->obj, row->target_address, &t))
-		return 0;
-	name = t.name;
-	if (t.obj >= 0) {
-		const struct annot_func *af = c->annot ? annotator__func(c->annot, s, (size_t)t.obj) : NULL;
-
-		if (af)
-			name = af->display;
-		if (c->env->obj_func[t.obj] != UINT32_MAX)
-			row->target_func = (int32_t)c->env->obj_func[t.obj];
-	} else if (t.in_file) {
-		if (strrchr(name, '/'))
-			name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
-	} else if ((demangled = names__demangle(name))) {
-		name = demangled;	/* a file's symbol, shown as a sampled one is */
-	}
-	strbuf_addstr(&sb, name);
-	free(demangled);
-	if (t.off || t.in_file)
-		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
-	if (!(row->target_name = own(c->store, &sb)))
-		return -ENOMEM;
-	hn = (size_t)snprintf(hex, sizeof(hex), "0x%" PRIx64, row->target_address);
-	n = strlen(row->text);
-	tail = row->text + n - (n >= hn ? hn : 0);
-	if (n > hn && !strcmp(tail, hex)) {
-		if (tail > row->text && tail[-1] == '#')	/* aarch64's immediate */
-			tail--;
-		strbuf_add(&sb, row->text, (size_t)(tail - row->text));
-		strbuf_addstr(&sb, row->target_name);
-	} else {
-		strbuf_addf(&sb, "%s <%s>", row->text, row->target_name);
-	}
-	if (!(row->text = own(c->store, &sb)))
-		return -ENOMEM;
-	return 0;
-}
-
-static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in,
-		    uint64_t samples, int32_t block, int32_t target_block)
-{
-	const struct annot_func *af = c->af;
-	struct annot_cell cells[ANNOT__NR];
-	bool with_source;
-
-	*row = (struct report_row){
-		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
-		.samples = samples, .block = block, .target_block = target_block,
-		.target_func = -1,
-	};
-	if ((in->flags & (INSN_HAS_TARGET | INSN_TABLE)) == INSN_HAS_TARGET &&
-	    in->target >= c->r->stream->objects[c->rf->obj].code_nr && name_target(c, row, in))
-		return -ENOMEM;
-	if (!af)
-		return 0;
-
-	/* list_selected: [Source] for the sampled rows only (report.h) */
-	switch (c->source_rows) {
-	case REPORT_SOURCE_NONE:
-		with_source = false;
-		break;
-	case REPORT_SOURCE_ALL:
-		with_source = true;
-		break;
-	default:
-		with_source = !c->o->list_selected || row->samples;
-	}
-	annotator__cells(c->annot, c->r->stream, c->rf->obj, in->off, with_source, cells);
-	for (int k = 0; k < REPORT_COL__NR; k++)
-		row->cells[k] = (struct report_cell){ cells[k].text, cells[k].key, false };
-	row->source_file = cells[ANNOT_SOURCE].file;
-	row->source_line = cells[ANNOT_SOURCE].line;
-	/* After the lookup: a DSO's DWARF is opened at the first one. */
-	row->source = with_source && af->has[ANNOT_SOURCE];
-	if (af->wasm) {
-		/* The key of a CLIF or Wasm cell is the wasm offset both come from. */
-		const struct report_cell *w = row->cells[REPORT_COL_CLIF].text ? &row->cells[REPORT_COL_CLIF] :
-					      &row->cells[REPORT_COL_WASM];
-
-		if (w->text) {
-			row->has_wasm_offset = true;
-			row->wasm_offset = (uint32_t)w->key;
-		} else {
-			row->has_wasm_offset = annotator__wasm_offset(c->annot, af, in->off,
-								      &row->wasm_offset);
-		}
-	}
-
-	/* objdump -S style: the source line above the first row it produced. */
-	const char *file = row->source_file;
-	unsigned line = row->source_line;
-
-	if (c->rep->source && row->source && file && line &&
-	    (line != c->span_line || !c->span_file || strcmp(file, c->span_file))) {
-		size_t len = 0;
-
-		if (source_text__line(c->rep->source, file, line, &row->line_text, &len))
-			return -ENOMEM;
-		row->line_len = (uint32_t)len;
-		c->span_file = file;
-		c->span_line = line;
-	}
-	return 0;
-}
-
-/* A whole function, disassembled again (d): every block, every row, trailing
- * data included. */
-static int fill_whole(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d)
-{
-	const struct cfg_func *cfg = &d->cfg;
-	int32_t prev = -2;
-	size_t i, b;
-	int ret;
-
-	f->blocks = calloc(cfg->blocks_nr ? cfg->blocks_nr : 1, sizeof(*f->blocks));
-	f->rows = malloc((cfg->insns_nr ? cfg->insns_nr : 1) * sizeof(*f->rows));
-	if (!f->blocks || !f->rows)
-		return -ENOMEM;
-	f->blocks_nr = cfg->blocks_nr;
-	for (b = 0; b < cfg->blocks_nr; b++) {
-		uint32_t place = d->block_rank[b];
-
-		f->blocks[b] = (struct report_block){
-			.start = cfg->blocks[b].start, .end = cfg->blocks[b].end,
-			.insns = (uint32_t)cfg->blocks[b].nr, .samples = d->block_samples[b],
-			.rank = place, .shown = place && place <= c->r->shown_nr, .listed = true,
-		};
-	}
-	/* Every row, trailing data included; b follows the blocks along. */
-	for (i = 0, b = 0; i < cfg->insns_nr; i++) {
-		const struct cfg_insn *in = &cfg->insns[i];
-		int32_t in_block = -1, to = -1;
-
-		while (b < cfg->blocks_nr && cfg->blocks[b].first + cfg->blocks[b].nr <= i)
-			b++;
-		if (b < cfg->blocks_nr && cfg->blocks[b].first <= i)
-			in_block = (int32_t)b;
-		if (in_block != prev) {
-			/* source line spans end with their block */
-			if (in_block >= 0)
-				f->blocks[in_block].first_row = f->rows_nr;
-			c->span_file = NULL;
-			c->span_line = 0;
-			prev = in_block;
-		}
-		if (in->flags & INSN_HAS_TARGET)
-			to = (int32_t)report__block_at_start(cfg, in->target);
-		ret = fill_row(c, &f->rows[f->rows_nr], in, d->insn_samples[i], in_block, to);
-		if (ret)
-			return ret;
-		f->rows_nr++;
-	}
-	return report_edges__build(f, cfg);
-}
-
-/* The index of f's listed block starting at target, or -1. */
-static int32_t listed_block_at(const struct report_func *f, uint64_t target)
-{
-	size_t lo = 0, hi = f->blocks_nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->blocks[mid].start == target)
-			return (int32_t)mid;
-		if (f->blocks[mid].start < target)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/*
- * The shown blocks of a disassembled function and their rows, from what
- * ranking kept of them; each row's text written again (cfg_text__insn),
- * into the function's own store.
- */
-static int fill_shown(struct func_ctx *c, struct report_func *f, size_t fi)
-{
-	const struct rank *r = c->r;
-	const struct rank_func *rf = c->rf;
-	struct cfg_text *texts = NULL;
-	struct cfg_input in;
-	struct strbuf sb = { 0 };
-	size_t nrows = 0, *at = NULL;
-	char buf[CFG_TEXT_MAX];
-	int ret = -ENOMEM;
-
-	for (size_t k = 0; k < rf->sums_nr; k++) {
-		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
-
-		if (sum->rank && sum->rank <= r->shown_nr) {
-			f->blocks_nr++;
-			nrows += sum->insns;
-		}
-	}
-	f->blocks = calloc(f->blocks_nr ? f->blocks_nr : 1, sizeof(*f->blocks));
-	f->rows = malloc((nrows ? nrows : 1) * sizeof(*f->rows));
-	at = malloc((nrows ? nrows : 1) * sizeof(*at));
-	if (!f->blocks || !f->rows || !at)
-		goto out;
-	f->blocks_nr = 0;
-	for (size_t k = 0; k < rf->sums_nr; k++) {
-		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
-
-		if (sum->rank && sum->rank <= r->shown_nr)
-			f->blocks[f->blocks_nr++] = (struct report_block){
-				.start = sum->start, .end = sum->end, .insns = sum->insns,
-				.samples = sum->samples, .rank = sum->rank, .shown = true, .listed = true,
-			};
-	}
-	rank__input(r, fi, &in);
-	ret = cfg_text__open(&texts, &in, NULL, 0);
-	if (ret)
-		goto out;
-	for (size_t b = 0, k = 0; b < f->blocks_nr; b++) {
-		const struct rank_sum *sum;
-		uint32_t off;
-		size_t target;
-
-		/* the sum of this block: sums and listed blocks are both by address */
-		while ((sum = &r->sums[rf->first_sum + k])->start != f->blocks[b].start)
-			k++;
-		f->blocks[b].first_row = f->rows_nr;
-		c->span_file = NULL;
-		c->span_line = 0;
-		off = sum->start;
-		target = sum->first_target;
-		for (uint32_t j = 0; j < sum->insns; j++) {
-			struct cfg_insn insn;
-			int32_t to = -1;
-
-			rank__insn(r, sum, j, &off, &target, &insn);
-			at[f->rows_nr] = sb.len;
-			cfg_text__insn(texts, &insn, buf);
-			insn.text = buf;
-			strbuf_add(&sb, buf, strlen(buf) + 1);
-			if ((insn.flags & INSN_HAS_TARGET) && insn.target < rf->code_end)
-				to = listed_block_at(f, insn.target);
-			ret = fill_row(c, &f->rows[f->rows_nr], &insn,
-				       rank__samples_at(r, fi, insn.off), (int32_t)b, to);
-			if (ret)
-				goto out;
-			/* its text in texts below, unless a target's name made another */
-			if (f->rows[f->rows_nr].text == buf)
-				f->rows[f->rows_nr].text = NULL;
-			f->rows_nr++;
-		}
-	}
-	ret = -ENOMEM;
-	if (sb.oom)
-		goto out;
-	/* the texts stay where they are from here on */
-	f->store->texts = sb.buf;
-	sb = (struct strbuf){ 0 };
-	for (size_t i = 0; i < f->rows_nr; i++)
-		if (!f->rows[i].text)
-			f->rows[i].text = f->store->texts + at[i];
-	ret = 0;
-out:
-	cfg_text__close(texts);
-	strbuf_release(&sb);
-	free(at);
-	return ret;
 }
 
 static const char *why_not_disassembled(const struct rank_func *rf)
@@ -536,108 +177,103 @@ static int build_func(struct report *rep, const struct rank *r, size_t fi,
 	return (f->store = calloc(1, sizeof(*f->store))) ? 0 : -ENOMEM;
 }
 
-/* Drop what f's rows were built with. */
-static void unbuild(struct report_func *f)
+/*
+ * Which functions are listed, hottest first: at[k] is rank.funcs[k]'s index
+ * in rep->funcs (UINT32_MAX: not listed); and what their rows are built with
+ * (rep->build).
+ */
+static int list_funcs(struct report *rep, const struct rank *r, struct annotator *annot,
+		      const struct report_opts *o, uint32_t *at)
 {
-	FREE_AND_NULL(f->blocks);
-	FREE_AND_NULL(f->rows);
-	FREE_AND_NULL(f->edges);
-	f->blocks_nr = f->rows_nr = f->edges_nr = 0;
-	FREE_AND_NULL(f->store->texts);
-	for (size_t i = 0; i < f->store->strs_nr; i++)
-		free(f->store->strs[i]);
-	FREE_AND_NULL(f->store->strs);
-	f->store->strs_nr = f->store->strs_alloc = 0;
-	rank_decoded__release(&f->store->decoded);
-	f->store->built = false;
+	size_t nobj = r->stream->objects_nr;
+	/* stream object -> funcs index, UINT32_MAX: not listed */
+	uint32_t *obj_func = malloc((nobj ? nobj : 1) * sizeof(*obj_func));
+	struct report_build *b = rep->build;
+
+	if (!obj_func)
+		return -ENOMEM;
+	for (size_t i = 0; i < nobj; i++)
+		obj_func[i] = UINT32_MAX;
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		size_t k = r->by_heat[i];
+		const struct rank_func *rf = &r->funcs[k];
+
+		at[k] = UINT32_MAX;
+		if (o->list_selected ? rf->selected : rf->shown)
+			obj_func[rf->obj] = at[k] = (uint32_t)rep->funcs_nr++;
+	}
+	*b = (struct report_build){ .r = r, .annot = annot, .o = *o, .env.obj_func = obj_func };
+	if (!(b->rank_of = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(size_t))) ||
+	    targets__new(&b->env.targets, r->stream))
+		return -ENOMEM;
+	for (size_t i = 0; i < r->funcs_nr; i++)
+		if (at[i] != UINT32_MAX)
+			b->rank_of[at[i]] = i;
+	return 0;
 }
 
-/* The built functions of the shown blocks no output has open, dropped once
- * they hold more than KEPT_ROWS rows. */
-static void keep_rows(const struct report *rep)
+/* The listed functions (build_func), those of the shown blocks first,
+ * hottest block first, then the rest, hottest first; and rep->shown. */
+static int build_funcs(struct report *rep, const struct rank *r, struct annotator *annot,
+		       const struct report_opts *o, const uint32_t *at)
 {
-	struct report_build *b = rep->build;
-	size_t k = 0;
+	bool *built = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*built));
+	int ret = 0;
 
-	if (b->kept_rows <= KEPT_ROWS)
-		return;
-	for (size_t j = 0; j < b->kept_nr; j++) {
-		struct report_func *f = &rep->funcs[b->kept[j]];
+	if (!built)
+		return -ENOMEM;
+	for (size_t i = 0; !ret && i < r->shown_nr; i++) {
+		const struct rank_block *rb = &r->blocks[i];
+		uint32_t fi = at[rb->func];
 
-		if (f->store->users) {
-			b->kept[k++] = b->kept[j];
+		rep->shown[i] = (struct report_ref){ fi, rb->block };
+		if (built[fi])
 			continue;
-		}
-		b->kept_rows -= f->rows_nr;
-		unbuild(f);
+		built[fi] = true;
+		ret = build_func(rep, r, rb->func, annot, o, &rep->funcs[fi]);
 	}
-	b->kept_nr = k;
-}
-
-int report__func_open(const struct report *rep, size_t i)
-{
-	struct report_func *f = &rep->funcs[i];
-	struct report_build *b = rep->build;
-	const struct rank_func *rf;
-	struct func_ctx c;
-	int ret;
-
-	if (!f->store)
-		return 0;
-	if (f->store->built) {
-		f->store->users++;
-		return 0;
-	}
-	rf = &b->r->funcs[b->rank_of[i]];
-	c = (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
-			       b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
-			       NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
-							   REPORT_SOURCE_DEFAULT, f->store };
-	f->store->built = true;
-	f->store->users = 1;
-	if (f->whole) {
-		ret = rank__decode(b->r, b->rank_of[i], &f->store->decoded);
-		if (!ret)
-			ret = fill_whole(&c, f, &f->store->decoded);
-	} else {
-		ret = fill_shown(&c, f, b->rank_of[i]);
-		if (!ret && VEC_GROW(b->kept, b->kept_nr + 1, b->kept_alloc))
-			ret = -ENOMEM;
-		if (!ret) {
-			b->kept[b->kept_nr++] = (uint32_t)i;
-			b->kept_rows += f->rows_nr;
-		}
-	}
-	/* A source cell the annotator could not make for want of memory would
-	 * be missing: fail rather than print less. */
-	if (!ret && b->annot && annotator__out_of_memory(b->annot))
-		ret = -ENOMEM;
 	if (!ret)
-		report_show__func(f);
-	if (!ret && !f->whole)
-		keep_rows(rep);
+		rep->shown_nr = r->shown_nr;
+	for (size_t i = 0; !ret && i < r->funcs_nr; i++) {
+		size_t k = r->by_heat[i];
+		uint32_t fi = at[k];
+
+		if (fi == UINT32_MAX || built[fi])
+			continue;
+		built[fi] = true;
+		ret = build_func(rep, r, k, annot, o, &rep->funcs[fi]);
+	}
+	free(built);
 	return ret;
 }
 
-void report__func_close(const struct report *rep, size_t i)
+/* A shown block of a function that lists only its shown blocks: its place
+ * among them, which are in address order as its sums. */
+static int shown_places(struct report *rep, const struct rank *r)
 {
-	struct report_func *f = &rep->funcs[i];
+	/* rank.sums index -> a shown block's place in its function */
+	uint32_t *place = malloc((r->sums_nr ? r->sums_nr : 1) * sizeof(*place));
 
-	if (!f->store || !f->store->built || !f->store->users)
-		return;
-	/* a whole function's go at once; the shown blocks' are kept a while */
-	if (!--f->store->users && f->whole)
-		unbuild(f);
+	if (!place)
+		return -ENOMEM;
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		const struct rank_func *rf = &r->funcs[i];
+		uint32_t n = 0;
+
+		for (size_t k = rf->first_sum; k < rf->first_sum + rf->sums_nr; k++)
+			if (r->sums[k].rank && r->sums[k].rank <= r->shown_nr)
+				place[k] = n++;
+	}
+	for (size_t i = 0; i < rep->shown_nr; i++)
+		rep->shown[i].block = place[r->blocks[i].sum];
+	free(place);
+	return 0;
 }
 
 int report__build(struct report *rep, const struct rank *r, const struct rank_opts *ro,
 		  struct annotator *annot, const struct report_opts *o)
 {
-	uint32_t *at = NULL;	/* rank.funcs index -> funcs index, UINT32_MAX: not listed */
-	uint32_t *place = NULL;	/* rank.sums index -> a shown block's place in its function */
-	uint32_t *obj_func = NULL;	/* stream object -> funcs index, UINT32_MAX: not listed */
-	bool *built = NULL;
-	size_t i, nobj = r->stream->objects_nr;
+	uint32_t *at;	/* rank.funcs index -> funcs index, UINT32_MAX: not listed */
 	int ret = -ENOMEM;
 
 	memset(rep, 0, sizeof(*rep));
@@ -650,97 +286,30 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	rep->funcs = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*rep->funcs));
 	rep->ranked = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*rep->ranked));
 	rep->build = calloc(1, sizeof(*rep->build));
-	built = calloc(r->funcs_nr ? r->funcs_nr : 1, sizeof(*built));
 	rep->shown = malloc((r->shown_nr ? r->shown_nr : 1) * sizeof(*rep->shown));
-	obj_func = malloc((nobj ? nobj : 1) * sizeof(*obj_func));
-	if (!at || !rep->funcs || !rep->ranked || !rep->build || !built || !rep->shown || !obj_func)
-		goto out;
-	for (i = 0; i < nobj; i++)
-		obj_func[i] = UINT32_MAX;
-	for (i = 0; i < r->funcs_nr; i++) {
-		size_t k = r->by_heat[i];
-		const struct rank_func *rf = &r->funcs[k];
-
-		at[k] = UINT32_MAX;
-		if (o->list_selected ? rf->selected : rf->shown)
-			obj_func[rf->obj] = at[k] = (uint32_t)rep->funcs_nr++;
-	}
-	*rep->build = (struct report_build){ .r = r, .annot = annot, .o = *o };
-	if (!(rep->build->rank_of = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(size_t))) ||
-	    targets__new(&rep->build->env.targets, r->stream))
-		goto out;
-	rep->build->env.obj_func = obj_func;
-	obj_func = NULL;
-	for (i = 0; i < r->funcs_nr; i++)
-		if (at[i] != UINT32_MAX)
-			rep->build->rank_of[at[i]] = i;
-
+	if (at && rep->funcs && rep->ranked && rep->build && rep->shown)
+		ret = list_funcs(rep, r, annot, o, at);
 	/* The notes name some objects: their display names come first, as before
 	 * anything is listed. */
-	ret = report_notes__input(rep, r, ro, annot, o->live_origin);
-	if (ret)
-		goto out;
-
-	/* The functions of the shown blocks, hottest block first, then the rest. */
-	for (i = 0; i < r->shown_nr; i++) {
-		const struct rank_block *rb = &r->blocks[i];
-		uint32_t fi = at[rb->func];
-
-		rep->shown[i] = (struct report_ref){ fi, rb->block };
-		if (built[fi])
-			continue;
-		built[fi] = true;
-		ret = build_func(rep, r, rb->func, annot, o, &rep->funcs[fi]);
-		if (ret)
-			goto out;
-	}
-	rep->shown_nr = r->shown_nr;
-	for (i = 0; i < r->funcs_nr; i++) {
-		size_t k = r->by_heat[i];
-		uint32_t fi = at[k];
-
-		if (fi == UINT32_MAX || built[fi])
-			continue;
-		built[fi] = true;
-		ret = build_func(rep, r, k, annot, o, &rep->funcs[fi]);
-		if (ret)
-			goto out;
-	}
-	/* A shown block of a function that lists only its shown blocks: its
-	 * place among them, which are in address order as its sums. */
-	if (!o->whole_functions) {
-		ret = -ENOMEM;
-		if (!(place = malloc((r->sums_nr ? r->sums_nr : 1) * sizeof(*place))))
-			goto out;
-		for (i = 0; i < r->funcs_nr; i++) {
-			const struct rank_func *rf = &r->funcs[i];
-			uint32_t n = 0;
-
-			for (size_t k = rf->first_sum; k < rf->first_sum + rf->sums_nr; k++)
-				if (r->sums[k].rank && r->sums[k].rank <= r->shown_nr)
-					place[k] = n++;
-		}
-		for (i = 0; i < rep->shown_nr; i++)
-			rep->shown[i].block = place[r->blocks[i].sum];
-	}
-	ret = ranked(rep, r, annot, at);
-	if (ret)
-		goto out;
+	if (!ret)
+		ret = report_notes__input(rep, r, ro, annot, o->live_origin);
+	if (!ret)
+		ret = build_funcs(rep, r, annot, o, at);
+	if (!ret && !o->whole_functions)
+		ret = shown_places(rep, r);
+	if (!ret)
+		ret = ranked(rep, r, annot, at);
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
-	if (annot && annotator__out_of_memory(annot)) {
+	if (!ret && annot && annotator__out_of_memory(annot))
 		ret = -ENOMEM;
-		goto out;
+	if (!ret) {
+		report_show__decide(rep);
+		ret = report_notes__names(rep);
 	}
-	report_show__decide(rep);
-	ret = report_notes__names(rep);
 	if (!ret && annot)
 		ret = report_notes__annotation(rep, annot);
-out:
 	free(at);
-	free(place);
-	free(built);
-	free(obj_func);
 	return ret;
 }
 
@@ -750,7 +319,7 @@ void report__release(struct report *rep)
 		struct report_func *f = &rep->funcs[i];
 
 		if (f->store)
-			unbuild(f);
+			report_rows__drop(f);
 		free(f->runs);
 		free(f->store);
 	}

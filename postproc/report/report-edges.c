@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "analysis/back-edges.h"
 #include "lib/util.h"
 #include "report-edges.h"
 
@@ -36,51 +37,29 @@ static int edge_cmp(const void *a, const void *b)
 	return (int)x->kind - (int)y->kind;
 }
 
-/* Mark the edges that reach a block still open in a depth-first walk. */
+/* Mark the edges that close loops (analysis/back-edges.h): a block's edges
+ * are contiguous, in block order (report_edges__build). */
 static int mark_back_edges(struct report_func *f)
 {
-	enum { WHITE, OPEN, DONE };
-	struct frame {
-		size_t block, next;	/* next: the index in f->edges of the edge to follow */
-	} *stack = malloc((f->blocks_nr ? f->blocks_nr : 1) * sizeof(*stack));
-	unsigned char *state = calloc(f->blocks_nr ? f->blocks_nr : 1, 1);
+	size_t *off = malloc((f->blocks_nr + 1) * sizeof(*off));
+	uint32_t *to = malloc((f->edges_nr ? f->edges_nr : 1) * sizeof(*to));
+	bool *back = calloc(f->edges_nr ? f->edges_nr : 1, sizeof(*back));
+	int ret = -ENOMEM;
 
-	if (!stack || !state) {
-		free(stack);
-		free(state);
-		return -ENOMEM;
+	if (off && to && back) {
+		for (size_t b = 0; b < f->blocks_nr; b++)
+			off[b] = f->blocks[b].first_edge;
+		off[f->blocks_nr] = f->edges_nr;
+		for (size_t k = 0; k < f->edges_nr; k++)
+			to[k] = f->edges[k].to;
+		ret = back_edges__mark(f->blocks_nr, 0, off, to, back);
+		for (size_t k = 0; !ret && k < f->edges_nr; k++)
+			f->edges[k].back = back[k];
 	}
-	/* The entry first; then whatever it does not reach (OSR entries, landing
-	 * pads, code reached only through unknown indirect jumps). */
-	for (size_t root = 0; root < f->blocks_nr; root++) {
-		size_t sp = 0;
-
-		if (state[root] != WHITE)
-			continue;
-		state[root] = OPEN;
-		stack[sp++] = (struct frame){ root, f->blocks[root].first_edge };
-		while (sp) {
-			struct frame *top = &stack[sp - 1];
-			const struct report_block *b = &f->blocks[top->block];
-
-			if (top->next == b->first_edge + b->edges_nr) {
-				state[top->block] = DONE;
-				sp--;
-				continue;
-			}
-			struct report_edge *e = &f->edges[top->next++];
-
-			if (state[e->to] == OPEN) {
-				e->back = true;
-			} else if (state[e->to] == WHITE) {
-				state[e->to] = OPEN;
-				stack[sp++] = (struct frame){ e->to, f->blocks[e->to].first_edge };
-			}
-		}
-	}
-	free(stack);
-	free(state);
-	return 0;
+	free(off);
+	free(to);
+	free(back);
+	return ret;
 }
 
 int report_edges__build(struct report_func *f, const struct cfg_func *cfg)

@@ -379,23 +379,20 @@ static void __attribute__((noreturn)) usage(void)
 	exit(2);
 }
 
-int main(int argc, char **argv)
+/* The command line. */
+struct args {
+	enum profile prof;
+	const char *module, *func;
+	double seconds;
+	int32_t n;
+};
+
+static void parse_args(int argc, char **argv, struct args *o)
 {
-	enum profile prof = PROFILE_NONE;
-	const char *module = NULL, *func = NULL;
-	double seconds = 1.0;
-	int32_t n = 200;
-	struct image im;
-	const Elf64_Sym *entry = NULL;
-	const char *entry_name = NULL;
-	static uint64_t store_ctx[64], vmctx[64];
-	union valraw vals[1];
-	struct sigaction sa;
-	uint64_t t0, t1, calls = 0;
-	int32_t result = 0;
 	int i = 1;
 	char *end;
 
+	*o = (struct args){ .prof = PROFILE_NONE, .seconds = 1.0, .n = 200 };
 	if (i < argc && !strcmp(argv[i], "run"))
 		i++;
 	for (; i < argc && argv[i][0] == '-'; i++) {
@@ -404,13 +401,13 @@ int main(int argc, char **argv)
 		if (!strcmp(a, "--allow-precompiled"))
 			continue;
 		if (!strcmp(a, "--profile=jitdump"))
-			prof = PROFILE_JITDUMP;
+			o->prof = PROFILE_JITDUMP;
 		else if (!strcmp(a, "--profile=perfmap"))
-			prof = PROFILE_PERFMAP;
+			o->prof = PROFILE_PERFMAP;
 		else if (!strcmp(a, "--profile=none"))
-			prof = PROFILE_NONE;
+			o->prof = PROFILE_NONE;
 		else if (!strcmp(a, "--func") && i + 1 < argc)
-			func = argv[++i];
+			o->func = argv[++i];
 		else if (!strncmp(a, "-W", 2) || !strncmp(a, "-O", 2) || !strncmp(a, "-D", 2) ||
 			 !strncmp(a, "-C", 2) || !strncmp(a, "-S", 2)) {
 			/* wasmtime option groups: accepted for the stand-in, no effect */
@@ -421,10 +418,10 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc)
 		usage();
-	module = argv[i++];
+	o->module = argv[i++];
 	if (i < argc) {
-		seconds = strtod(argv[i], &end);
-		if (*end || !(seconds >= 0))
+		o->seconds = strtod(argv[i], &end);
+		if (*end || !(o->seconds >= 0))
 			die("SECONDS must be a number >= 0, not '%s'", argv[i]);
 		i++;
 	}
@@ -433,25 +430,25 @@ int main(int argc, char **argv)
 
 		if (*end || v < INT32_MIN || v > UINT32_MAX)
 			die("N must be a 32-bit integer, not '%s'", argv[i]);
-		n = (int32_t)v;
+		o->n = (int32_t)v;
 		i++;
 	}
 	if (i < argc)
 		usage();
+}
 
-	/* The engine (and its profiling agent) exists before any module. */
-	if (prof == PROFILE_JITDUMP)
-		jitdump_open();
-	load_image(&im, module);
-	publish(&im);
-	register_module(&im, prof);
+/* The export's array-to-wasm trampoline: func's, or the only one. */
+static const Elf64_Sym *find_entry(const struct image *im, const char *module, const char *func,
+				   const char **entry_name)
+{
+	const Elf64_Sym *entry = NULL;
 
-	for (size_t k = 0; k < nsyms(&im); k++) {
-		const Elf64_Sym *s = sym(&im, k);
-		const char *name = sym_name(&im, s);
+	for (size_t k = 0; k < nsyms(im); k++) {
+		const Elf64_Sym *s = sym(im, k);
+		const char *name = sym_name(im, s);
 		const char *t = "wasm[0]::array_to_wasm_trampoline[";
 
-		if (!is_code(&im, s) || strncmp(name, t, strlen(t)))
+		if (!is_code(im, s) || strncmp(name, t, strlen(t)))
 			continue;
 		if (func && (strncmp(name + strlen(t), func, strlen(func)) ||
 			     strcmp(name + strlen(t) + strlen(func), "]")))
@@ -459,11 +456,34 @@ int main(int argc, char **argv)
 		if (entry)
 			die("%s: several array-to-wasm trampolines; choose one with --func F", module);
 		entry = s;
-		entry_name = name;
+		*entry_name = name;
 	}
 	if (!entry)
 		die("%s: no array-to-wasm trampoline%s%s (no exported function?)", module,
 		    func ? " for function " : "", func ? func : "");
+	return entry;
+}
+
+int main(int argc, char **argv)
+{
+	struct args o;
+	struct image im;
+	const Elf64_Sym *entry;
+	const char *entry_name = NULL;
+	static uint64_t store_ctx[64], vmctx[64];
+	union valraw vals[1];
+	struct sigaction sa;
+	uint64_t t0, t1, calls = 0;
+	int32_t result = 0;
+
+	parse_args(argc, argv, &o);
+	/* The engine (and its profiling agent) exists before any module. */
+	if (o.prof == PROFILE_JITDUMP)
+		jitdump_open();
+	load_image(&im, o.module);
+	publish(&im);
+	register_module(&im, o.prof);
+	entry = find_entry(&im, o.module, o.func, &entry_name);
 
 	/* Stub VMContext: +0 magic "core", +8 the VMStoreContext; there +0x18
 	 * is the stack limit the wasm prologues compare rsp against. */
@@ -484,7 +504,7 @@ int main(int argc, char **argv)
 							   entry->st_value);
 
 		vals[0].i64 = 0;
-		vals[0].i32 = n;
+		vals[0].i32 = o.n;
 		if (!fn(vmctx, vmctx, vals, 1))
 			die("%s returned false: the callee raised an exception (VMStoreContext+0x88 = %" PRIu64 ")",
 			    entry_name, store_ctx[0x88 / 8]);
@@ -494,9 +514,9 @@ int main(int argc, char **argv)
 		result = vals[0].i32;
 		calls++;
 		t1 = now_ns(CLOCK_MONOTONIC);
-	} while (t1 - t0 < seconds * 1e9);
+	} while (t1 - t0 < o.seconds * 1e9);
 
-	printf("%s(%d) = %d (0x%08x); %" PRIu64 " calls in %.3f s; engine \"%s\"\n", entry_name, n,
-	       result, (uint32_t)result, calls, (t1 - t0) / 1e9, im.engine ? im.engine : "?");
+	printf("%s(%d) = %d (0x%08x); %" PRIu64 " calls in %.3f s; engine \"%s\"\n", entry_name,
+	       o.n, result, (uint32_t)result, calls, (t1 - t0) / 1e9, im.engine ? im.engine : "?");
 	return 0;
 }

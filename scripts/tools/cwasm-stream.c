@@ -131,110 +131,131 @@ static void put_string(const char *s)
 	}
 }
 
-int main(int argc, char **argv)
+/* --sample SYMBOL+0xOFF ...: into *extras; returns the first other argument. */
+static int parse_samples(int argc, char **argv, struct extra **extras, size_t *nextras)
 {
-	struct extra *extras = NULL;
-	size_t nextras = 0, nfuncs = 0, text_size = 0;
-	struct func *funcs = NULL;
-	Elf_Scn *scn = NULL, *symtab = NULL, *text = NULL, *amap = NULL;
-	GElf_Shdr text_sh = { 0 }, amap_sh = { 0 };
-	size_t shstrndx, nentries = 0;
-	struct addrmap_entry *entries = NULL;
-	const uint8_t *code;
-	uint64_t total = 0;
-	char err[256];
-	GElf_Ehdr eh;
-	Elf_Data *d;
-	Elf *elf;
-	int argi = 1, fd;
+	int argi = 1;
 
 	while (argi + 1 < argc && !strcmp(argv[argi], "--sample")) {
 		char *plus = strrchr(argv[argi + 1], '+'), *end;
 
 		if (!plus)
 			die("--sample %s: not SYMBOL+0xOFF", argv[argi + 1]);
-		extras = realloc(extras, (nextras + 1) * sizeof(*extras));
-		if (!extras)
+		*extras = realloc(*extras, (*nextras + 1) * sizeof(**extras));
+		if (!*extras)
 			die("out of memory");
 		*plus = '\0';
-		extras[nextras].symbol = argv[argi + 1];
-		extras[nextras].off = strtoull(plus + 1, &end, 0);
+		(*extras)[*nextras].symbol = argv[argi + 1];
+		(*extras)[*nextras].off = strtoull(plus + 1, &end, 0);
 		if (*end || end == plus + 1)
 			die("--sample %s+%s: not SYMBOL+0xOFF", argv[argi + 1], plus + 1);
-		nextras++;
+		(*nextras)++;
 		argi += 2;
 	}
-	if (argc - argi < 2)
-		die("usage: cwasm-stream [--sample SYMBOL+0xOFF]... CWASM DSO [FUNCTION...]");
+	return argi;
+}
+
+/* What is read of the .cwasm. */
+struct cwasm_file {
+	const char *path;
+	int fd;
+	Elf *elf;
+	GElf_Ehdr eh;
+	Elf_Scn *symtab, *text;
+	GElf_Shdr text_sh;
+	const uint8_t *code;		/* .text */
+	size_t text_size;
+	struct addrmap_entry *entries;
+	size_t nentries;
+};
+
+static void open_cwasm(struct cwasm_file *cf, const char *path)
+{
+	Elf_Scn *scn = NULL, *amap = NULL;
+	GElf_Shdr amap_sh = { 0 };
+	size_t shstrndx;
+	char err[256];
+	Elf_Data *d;
+
+	cf->path = path;
 	elf_version(EV_CURRENT);
-	fd = open(argv[argi], O_RDONLY);
-	if (fd < 0)
-		die("%s: %s", argv[argi], strerror(errno));
-	elf = elf_begin(fd, ELF_C_READ, NULL);
-	if (!elf || !gelf_getehdr(elf, &eh) || elf_getshdrstrndx(elf, &shstrndx))
-		die("%s: not an ELF file: %s", argv[argi], elf_errmsg(-1));
-	while ((scn = elf_nextscn(elf, scn))) {
+	cf->fd = open(path, O_RDONLY);
+	if (cf->fd < 0)
+		die("%s: %s", path, strerror(errno));
+	cf->elf = elf_begin(cf->fd, ELF_C_READ, NULL);
+	if (!cf->elf || !gelf_getehdr(cf->elf, &cf->eh) || elf_getshdrstrndx(cf->elf, &shstrndx))
+		die("%s: not an ELF file: %s", path, elf_errmsg(-1));
+	while ((scn = elf_nextscn(cf->elf, scn))) {
 		GElf_Shdr sh;
 		const char *name;
 
-		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(elf, shstrndx, sh.sh_name)))
+		if (!gelf_getshdr(scn, &sh) || !(name = elf_strptr(cf->elf, shstrndx, sh.sh_name)))
 			continue;
 		if (sh.sh_type == SHT_SYMTAB)
-			symtab = scn;
+			cf->symtab = scn;
 		else if (!strcmp(name, ".text"))
-			text = scn, text_sh = sh;
+			cf->text = scn, cf->text_sh = sh;
 		else if (!strcmp(name, ".wasmtime.addrmap"))
 			amap = scn, amap_sh = sh;
 	}
-	if (!symtab || !text || !amap)
+	if (!cf->symtab || !cf->text || !amap)
 		die("%s: no .symtab, .text or .wasmtime.addrmap (compile with -D address-map=y)",
-		    argv[argi]);
-	d = elf_rawdata(text, NULL);
-	if (!d || d->d_size != text_sh.sh_size)
-		die("%s: cannot read .text", argv[argi]);
-	code = d->d_buf;
-	text_size = d->d_size;
+		    path);
+	d = elf_rawdata(cf->text, NULL);
+	if (!d || d->d_size != cf->text_sh.sh_size)
+		die("%s: cannot read .text", path);
+	cf->code = d->d_buf;
+	cf->text_size = d->d_size;
 	d = elf_rawdata(amap, NULL);
-	if (!d || addrmap__decode_at(d->d_buf, d->d_size, amap_sh.sh_offset, -1, argv[argi],
-				     &entries, &nentries, NULL, err, sizeof(err)))
+	if (!d || addrmap__decode_at(d->d_buf, d->d_size, amap_sh.sh_offset, -1, path,
+				     &cf->entries, &cf->nentries, NULL, err, sizeof(err)))
 		die("%s", d ? err : "cannot read .wasmtime.addrmap");
+}
 
-	/* The functions: STT_FUNC symbols of .text with a size. */
-	d = elf_getdata(symtab, NULL);
-	{
-		GElf_Shdr sh;
-		size_t n;
+/* The functions asked for: STT_FUNC symbols of .text with a size, by address. */
+static struct func *read_funcs(const struct cwasm_file *cf, char **names, int nr, size_t *nfuncs)
+{
+	Elf_Data *d = elf_getdata(cf->symtab, NULL);
+	struct func *funcs = NULL;
+	GElf_Shdr sh;
+	size_t n;
 
-		gelf_getshdr(symtab, &sh);
-		n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
-		for (size_t k = 0; d && k < n; k++) {
-			GElf_Sym sym;
-			const char *name;
+	*nfuncs = 0;
+	gelf_getshdr(cf->symtab, &sh);
+	n = sh.sh_entsize ? sh.sh_size / sh.sh_entsize : 0;
+	for (size_t k = 0; d && k < n; k++) {
+		GElf_Sym sym;
+		const char *name;
 
-			if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
-			    !sym.st_size || sym.st_shndx != elf_ndxscn(text) ||
-			    sym.st_value + sym.st_size > text_size)
-				continue;
-			name = elf_strptr(elf, sh.sh_link, sym.st_name);
-			if (!name || !wanted(name, argv + argi + 2, argc - argi - 2))
-				continue;
-			funcs = realloc(funcs, (nfuncs + 1) * sizeof(*funcs));
-			if (!funcs)
-				die("out of memory");
-			funcs[nfuncs++] = (struct func){ name, sym.st_value, sym.st_size, NULL, NULL, 0 };
-		}
+		if (!gelf_getsym(d, (int)k, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !sym.st_size || sym.st_shndx != elf_ndxscn(cf->text) ||
+		    sym.st_value + sym.st_size > cf->text_size)
+			continue;
+		name = elf_strptr(cf->elf, sh.sh_link, sym.st_name);
+		if (!name || !wanted(name, names, nr))
+			continue;
+		funcs = realloc(funcs, (*nfuncs + 1) * sizeof(*funcs));
+		if (!funcs)
+			die("out of memory");
+		funcs[(*nfuncs)++] = (struct func){ name, sym.st_value, sym.st_size, NULL, NULL, 0 };
 	}
-	if (!nfuncs)
-		die("%s: none of the functions asked for", argv[argi]);
-	qsort(funcs, nfuncs, sizeof(*funcs), by_value);
+	if (!*nfuncs)
+		die("%s: none of the functions asked for", cf->path);
+	qsort(funcs, *nfuncs, sizeof(*funcs), by_value);
+	return funcs;
+}
 
+/* Each function's samples: its first byte, its address map entries, the extras. */
+static void place_samples(const struct cwasm_file *cf, struct func *funcs, size_t nfuncs,
+			  const struct extra *extras, size_t nextras)
+{
 	for (size_t i = 0; i < nfuncs; i++) {
 		struct func *f = &funcs[i];
 		size_t k = 0;
 
 		add_sample(f, 0, 2);
-		for (size_t e = 0; e < nentries; e++) {
-			uint64_t t = entries[e].text_off;
+		for (size_t e = 0; e < cf->nentries; e++) {
+			uint64_t t = cf->entries[e].text_off;
 
 			if (t < f->value || t >= f->value + f->size)
 				continue;
@@ -252,20 +273,26 @@ int main(int argc, char **argv)
 			    extras[x].off);
 		add_sample(&funcs[i], extras[x].off, 4);
 	}
+}
+
+static void write_stream(const struct cwasm_file *cf, const char *dso, const struct func *funcs,
+			 size_t nfuncs)
+{
+	uint64_t total = 0;
+
 	for (size_t i = 0; i < nfuncs; i++)
 		for (size_t k = 0; k < funcs[i].nr; k++)
 			total += funcs[i].counts[k];
-
 	printf("hotblocks-stream 1\nproducer cwasm-stream/1\ninput -\ntime-aware yes\n"
 	       "event 0 cpu-clock\n");
 	printf("total 0 all %" PRIu64 " %" PRIu64 "\n", total, total * PERIOD);
 	printf("total 0 native %" PRIu64 " %" PRIu64 "\n", total, total * PERIOD);
 	for (size_t i = 0; i < nfuncs; i++) {
-		uint64_t start = text_sh.sh_offset + funcs[i].value;
+		uint64_t start = cf->text_sh.sh_offset + funcs[i].value;
 
 		printf("object %zu cwasm pid=%d e_machine=%u addr=0x%" PRIx64 " size=%" PRIu64 " dso=",
-		       i, PID, eh.e_machine, MAP_BASE + start, funcs[i].size);
-		put_string(argv[argi + 1]);
+		       i, PID, cf->eh.e_machine, MAP_BASE + start, funcs[i].size);
+		put_string(dso);
 		printf(" sym-start=0x%" PRIx64 " name=", start);
 		put_string(funcs[i].name);
 		putchar('\n');
@@ -274,7 +301,7 @@ int main(int argc, char **argv)
 		for (uint64_t off = 0; off < funcs[i].size; off += 64) {
 			printf("code %zu 0x%" PRIx64 " ", i, off);
 			for (uint64_t b = off; b < off + 64 && b < funcs[i].size; b++)
-				printf("%02x", code[funcs[i].value + b]);
+				printf("%02x", cf->code[funcs[i].value + b]);
 			putchar('\n');
 		}
 	for (size_t i = 0; i < nfuncs; i++)
@@ -282,7 +309,23 @@ int main(int argc, char **argv)
 			printf("sample %zu 0 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", i, funcs[i].offs[k],
 			       funcs[i].counts[k], funcs[i].counts[k] * PERIOD);
 	printf("end\n");
-	elf_end(elf);
-	close(fd);
+}
+
+int main(int argc, char **argv)
+{
+	struct cwasm_file cf = { 0 };
+	struct extra *extras = NULL;
+	size_t nextras = 0, nfuncs;
+	struct func *funcs;
+	int argi = parse_samples(argc, argv, &extras, &nextras);
+
+	if (argc - argi < 2)
+		die("usage: cwasm-stream [--sample SYMBOL+0xOFF]... CWASM DSO [FUNCTION...]");
+	open_cwasm(&cf, argv[argi]);
+	funcs = read_funcs(&cf, argv + argi + 2, argc - argi - 2, &nfuncs);
+	place_samples(&cf, funcs, nfuncs, extras, nextras);
+	write_stream(&cf, argv[argi + 1], funcs, nfuncs);
+	elf_end(cf.elf);
+	close(cf.fd);
 	return ferror(stdout) || fflush(stdout) ? 1 : 0;
 }

@@ -336,17 +336,9 @@ static uint32_t run_for(unsigned char *addr, double seconds, unsigned long *call
 	return acc;
 }
 
-int main(int argc, char **argv)
+/* beta's name: "beta", or --beta-name-bytes=N long; a usage error exits 2. */
+static const char *parse_args(int argc, char **argv)
 {
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	size_t alpha_size = (size_t)(fj_alpha_end - fj_alpha_start);
-	size_t beta_size = (size_t)(fj_beta_end - fj_beta_start);
-	size_t gamma_size = (size_t)(fj_gamma_end - fj_gamma_start);
-	unsigned char *region, *a, *g1, *g2;
-	unsigned long alpha_calls, beta_calls, gamma1_calls, gamma2_calls;
-	uint64_t t_alpha, t_beta, t_gamma, t_move;
-	uint32_t acc = 0;
-	const char *beta_name = "beta";
 	unsigned long name_bytes;
 	char *end, *name;
 
@@ -357,12 +349,44 @@ int main(int argc, char **argv)
 		memcpy(name, "beta", 5);
 		for (size_t i = 4; i + 3 <= name_bytes; i += 3)
 			memcpy(name + i, "\xe6\xbc\xa2", 4);
-		beta_name = name;
-	} else if (argc != 1) {
+		return name;
+	}
+	if (argc != 1) {
 		fprintf(stderr, "usage: %s [--beta-name-bytes=N]   (writes ./jit-<pid>.dump; run under perf record -k mono)\n",
 			argv[0]);
-		return 2;
+		exit(2);
 	}
+	return "beta";
+}
+
+/* alpha's DEBUG_INFO, for its code at a. Lines are made up: a pretend source
+ * file fakejit.S. */
+static void alpha_debug_info(unsigned char *a)
+{
+	uint64_t base = (uint64_t)(uintptr_t)a;
+	const struct debug_line lines[] = {
+		{ base, 10, 0, "fakejit.S" },
+		{ base + (uint64_t)(fj_alpha_setup - fj_alpha_start), 13, 0, "\xff" },
+		{ base + (uint64_t)(fj_alpha_loop - fj_alpha_start), 15, 0, "fakejit.S" },
+		{ base + (uint64_t)(fj_alpha_latch - fj_alpha_start), 18, 2, "\xff" },
+		{ base + (uint64_t)(fj_alpha_ret - fj_alpha_start), 20, 0, "fakejit.S" },
+	};
+
+	jd_debug_info(mono_ns(), base, lines, sizeof(lines) / sizeof(lines[0]));
+}
+
+int main(int argc, char **argv)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t alpha_size = (size_t)(fj_alpha_end - fj_alpha_start);
+	size_t beta_size = (size_t)(fj_beta_end - fj_beta_start);
+	size_t gamma_size = (size_t)(fj_gamma_end - fj_gamma_start);
+	unsigned char *region, *a, *g1, *g2;
+	unsigned long alpha_calls, beta_calls, gamma1_calls, gamma2_calls;
+	uint64_t t_alpha, t_beta, t_gamma, t_move;
+	uint32_t acc = 0;
+	const char *beta_name = parse_args(argc, argv);
+
 	my_pid = (uint32_t)getpid();
 	my_tid = (uint32_t)gettid();
 
@@ -382,19 +406,8 @@ int main(int argc, char **argv)
 	jd_open();
 
 	/* alpha: DEBUG_INFO first (it belongs to the next LOAD), then LOAD, then
-	 * the bytes.  Lines are made up: a pretend source file fakejit.S. */
-	{
-		uint64_t base = (uint64_t)(uintptr_t)a;
-		const struct debug_line lines[] = {
-			{ base, 10, 0, "fakejit.S" },
-			{ base + (uint64_t)(fj_alpha_setup - fj_alpha_start), 13, 0, "\xff" },
-			{ base + (uint64_t)(fj_alpha_loop - fj_alpha_start), 15, 0, "fakejit.S" },
-			{ base + (uint64_t)(fj_alpha_latch - fj_alpha_start), 18, 2, "\xff" },
-			{ base + (uint64_t)(fj_alpha_ret - fj_alpha_start), 20, 0, "fakejit.S" },
-		};
-
-		jd_debug_info(mono_ns(), base, lines, sizeof(lines) / sizeof(lines[0]));
-	}
+	 * the bytes. */
+	alpha_debug_info(a);
 	t_alpha = mono_ns();
 	jd_code_load(t_alpha, "alpha", (uint64_t)(uintptr_t)a, fj_alpha_start, alpha_size, 0);
 	install(a, fj_alpha_start, alpha_size);

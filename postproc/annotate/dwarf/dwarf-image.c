@@ -60,22 +60,23 @@ static size_t align_up(size_t v, size_t a)
 WRITE_HEADERS(32)
 WRITE_HEADERS(64)
 
-int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_kind *k,
-		       const struct dwarf_image_sec *secs, size_t nr, char *err, size_t errlen)
+/* Where an image's parts go: the header, each section at an aligned offset,
+ * .shstrtab, the section headers. */
+struct layout {
+	size_t nsec, align;
+	size_t shstr_off, shstr_size, shoff;
+	uint64_t total;
+};
+
+static int layout(struct layout *l, const struct dwarf_image_kind *k,
+		  const struct dwarf_image_sec *secs, size_t nr, char *err, size_t errlen)
 {
 	bool is64 = k->elf_class == ELFCLASS64;
-	size_t nsec = nr + 2, align = is64 ? 8 : 4, shstr_off, shstr_size = 1, shoff, off, name_at = 1;
 	uint64_t max = is64 ? SIZE_MAX : UINT32_MAX, total;
-	struct libdeflate_decompressor *z = NULL;
-	GElf_Ehdr eh = { 0 };
-	GElf_Shdr *sh;
-	uint8_t *img;
-	char *shstr;
-	int ret;
 
-	*image = NULL;
-	*size = 0;
-	/* Layout: the header, each section at an aligned offset, .shstrtab, the section headers. */
+	l->nsec = nr + 2;
+	l->align = is64 ? 8 : 4;
+	l->shstr_size = 1;
 	total = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	for (size_t i = 0; i < nr; i++) {
 		if (secs[i].out_size > max ||
@@ -83,50 +84,91 @@ int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_k
 			return errf(err, errlen, -EINVAL, "%.*s: %llu bytes is not a size it can have",
 				    (int)secs[i].name_len, secs[i].name,
 				    (unsigned long long)secs[i].out_size);
-		total = align_up(total, align) + secs[i].out_size;
-		shstr_size += secs[i].name_len + 1;
+		total = align_up(total, l->align) + secs[i].out_size;
+		l->shstr_size += secs[i].name_len + 1;
 		if (total > max)
 			break;
 	}
-	shstr_size += sizeof(".shstrtab");
-	shstr_off = (size_t)total;
-	total = align_up(total + shstr_size, align);
-	shoff = (size_t)total;
-	total += nsec * (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr));
-	if (total > max || nsec >= SHN_LORESERVE)
+	l->shstr_size += sizeof(".shstrtab");
+	l->shstr_off = (size_t)total;
+	total = align_up(total + l->shstr_size, l->align);
+	l->shoff = (size_t)total;
+	total += l->nsec * (is64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr));
+	if (total > max || l->nsec >= SHN_LORESERVE)
 		return errf(err, errlen, -EINVAL, "too many or too large debug sections for an %s image",
 			    is64 ? "ELF64" : "ELF32");
+	l->total = total;
+	return 0;
+}
+
+/* Section s's bytes at dst: copied, or inflated (*z made at the first). */
+static int put_section(uint8_t *dst, const struct dwarf_image_sec *s,
+		       struct libdeflate_decompressor **z, char *err, size_t errlen)
+{
+	enum libdeflate_result r;
+
+	if (!s->zlib) {
+		memcpy(dst, s->data, s->size);
+		return 0;
+	}
+	if (!*z && !(*z = libdeflate_alloc_decompressor()))
+		return errf(err, errlen, -ENOMEM, "out of memory");
+	/* Exactly out_size bytes, or the section is damaged. */
+	r = libdeflate_zlib_decompress(*z, s->data, s->size, dst, s->out_size, NULL);
+	if (r != LIBDEFLATE_SUCCESS)
+		return errf(err, errlen, -EINVAL, "%.*s: %s", (int)s->name_len, s->name,
+			    r == LIBDEFLATE_BAD_DATA ? "damaged zlib data" :
+						       "zlib data of another size than its header says");
+	return 0;
+}
+
+static void ehdr(GElf_Ehdr *eh, const struct dwarf_image_kind *k, const struct layout *l)
+{
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = k->elf_class;
+	eh->e_ident[EI_DATA] = k->elf_data;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_ident[EI_OSABI] = ELFOSABI_NONE;
+	eh->e_type = ET_EXEC;
+	eh->e_machine = k->machine;
+	eh->e_version = EV_CURRENT;
+	eh->e_shoff = l->shoff;
+	eh->e_shnum = (GElf_Half)l->nsec;
+	eh->e_shstrndx = (GElf_Half)(l->nsec - 1);
+}
+
+int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_kind *k,
+		       const struct dwarf_image_sec *secs, size_t nr, char *err, size_t errlen)
+{
+	bool is64 = k->elf_class == ELFCLASS64;
+	struct libdeflate_decompressor *z = NULL;
+	size_t off, name_at = 1;
+	GElf_Ehdr eh = { 0 };
+	struct layout l = { 0 };
+	GElf_Shdr *sh;
+	uint8_t *img;
+	char *shstr;
+	int ret;
+
+	*image = NULL;
+	*size = 0;
+	if ((ret = layout(&l, k, secs, nr, err, errlen)))
+		return ret;
 	/* Bytes between sections stay zero; the sections' own are all written below. */
-	img = calloc(1, (size_t)total);
-	sh = calloc(nsec, sizeof(*sh));
+	img = calloc(1, (size_t)l.total);
+	sh = calloc(l.nsec, sizeof(*sh));
 	if (!img || !sh) {
 		ret = errf(err, errlen, -ENOMEM, "out of memory");
 		goto out;
 	}
-	shstr = (char *)img + shstr_off;
+	shstr = (char *)img + l.shstr_off;
 	off = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	for (size_t i = 0; i < nr; i++) {
 		const struct dwarf_image_sec *s = &secs[i];
 
-		off = align_up(off, align);
-		if (s->zlib) {
-			enum libdeflate_result r;
-
-			if (!z && !(z = libdeflate_alloc_decompressor())) {
-				ret = errf(err, errlen, -ENOMEM, "out of memory");
-				goto out;
-			}
-			/* Exactly out_size bytes, or the section is damaged. */
-			r = libdeflate_zlib_decompress(z, s->data, s->size, img + off, s->out_size, NULL);
-			if (r != LIBDEFLATE_SUCCESS) {
-				ret = errf(err, errlen, -EINVAL, "%.*s: %s", (int)s->name_len, s->name,
-					   r == LIBDEFLATE_BAD_DATA ? "damaged zlib data" :
-								      "zlib data of another size than its header says");
-				goto out;
-			}
-		} else {
-			memcpy(img + off, s->data, s->size);
-		}
+		off = align_up(off, l.align);
+		if ((ret = put_section(img + off, s, &z, err, errlen)))
+			goto out;
 		memcpy(shstr + name_at, s->name, s->name_len);
 		sh[i + 1] = (GElf_Shdr){ .sh_name = (GElf_Word)name_at, .sh_type = SHT_PROGBITS,
 					 .sh_offset = off, .sh_size = s->out_size, .sh_addralign = 1 };
@@ -134,29 +176,19 @@ int dwarf_image__build(uint8_t **image, size_t *size, const struct dwarf_image_k
 		off += s->out_size;
 	}
 	memcpy(shstr + name_at, ".shstrtab", sizeof(".shstrtab"));
-	sh[nsec - 1] = (GElf_Shdr){ .sh_name = (GElf_Word)name_at, .sh_type = SHT_STRTAB,
-				    .sh_offset = shstr_off, .sh_size = shstr_size, .sh_addralign = 1 };
-
-	memcpy(eh.e_ident, ELFMAG, SELFMAG);
-	eh.e_ident[EI_CLASS] = k->elf_class;
-	eh.e_ident[EI_DATA] = k->elf_data;
-	eh.e_ident[EI_VERSION] = EV_CURRENT;
-	eh.e_ident[EI_OSABI] = ELFOSABI_NONE;
-	eh.e_type = ET_EXEC;
-	eh.e_machine = k->machine;
-	eh.e_version = EV_CURRENT;
-	eh.e_shoff = shoff;
-	eh.e_shnum = (GElf_Half)nsec;
-	eh.e_shstrndx = (GElf_Half)(nsec - 1);
-	ret = is64 ? write_headers64(img, k->elf_data, &eh, sh, nsec) :
-		     write_headers32(img, k->elf_data, &eh, sh, nsec);
+	sh[l.nsec - 1] = (GElf_Shdr){ .sh_name = (GElf_Word)name_at, .sh_type = SHT_STRTAB,
+				      .sh_offset = l.shstr_off, .sh_size = l.shstr_size,
+				      .sh_addralign = 1 };
+	ehdr(&eh, k, &l);
+	ret = is64 ? write_headers64(img, k->elf_data, &eh, sh, l.nsec) :
+		     write_headers32(img, k->elf_data, &eh, sh, l.nsec);
 	if (ret) {
 		ret = ret == -ENOMEM ? errf(err, errlen, ret, "out of memory") :
 				       errf(err, errlen, ret, "libelf: %s", elf_errmsg(-1));
 		goto out;
 	}
 	*image = img;
-	*size = (size_t)total;
+	*size = (size_t)l.total;
 	img = NULL;
 out:
 	libdeflate_free_decompressor(z);

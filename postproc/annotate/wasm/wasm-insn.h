@@ -15,7 +15,7 @@ struct wasm_opcode {
 	uint32_t code;
 	const char *name;	/* enum name, e.g. "I32_ADD" */
 	const char *text;	/* "i32.add" */
-	uint8_t imm;		/* immediate kind, internal to wasm-insn.c */
+	uint8_t imm;		/* immediate kind, internal (enum wasm_imm, wasm-read.h) */
 	uint8_t flags;
 };
 size_t wasm_opcodes(const struct wasm_opcode **ops);

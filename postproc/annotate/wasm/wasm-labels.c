@@ -156,3 +156,11 @@ void wasm_labels__put_depth(struct modctx *x, uint32_t d)
 	if (!conflict && i > 0)
 		strbuf_addf(b, " (;@%" PRIu32 ";)", i);
 }
+
+int wasm_labels__push(struct modctx *x, const uint8_t *at)
+{
+	if (VEC_GROW(x->labels, x->nr_labels + 1, x->alloc_labels))
+		return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
+	x->labels[x->nr_labels++] = x->label;
+	return 0;
+}

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "../plugin/lib/utf8.h"
 #include "wasm-read.h"
 
@@ -58,20 +59,10 @@ void name_map__finish(struct name_map *m)
 
 const struct naming *name_map__find(const struct name_map *m, uint32_t k1, uint32_t k2)
 {
-	size_t lo = 0, hi = m->nr;
+	/* one naming per key (name_map__finish) */
+	size_t i = LOWER_BOUND(m->nr, k, m->v[k].k1 < k1 || (m->v[k].k1 == k1 && m->v[k].k2 < k2));
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct naming *n = &m->v[mid];
-
-		if (n->k1 < k1 || (n->k1 == k1 && n->k2 < k2))
-			lo = mid + 1;
-		else if (n->k1 == k1 && n->k2 == k2)
-			return n;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return i < m->nr && m->v[i].k1 == k1 && m->v[i].k2 == k2 ? &m->v[i] : NULL;
 }
 
 /* The WAT idchars (text format 6.3.5). */

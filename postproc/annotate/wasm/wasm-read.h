@@ -5,13 +5,15 @@
  *   wasm.c         module and component structure, imports, the public API
  *   wasm-types.c   value, reference and heap types; the type section
  *   wasm-names.c   the `name` section; identifiers as wasmprinter prints them
- *   wasm-insn.c    instructions: the opcode table, immediates, function bodies
- *   wasm-labels.c  branch targets as label names or depths
+ *   wasm-insn.c    instructions: the opcode table, function bodies
+ *   wasm-imm.c     the immediates after each opcode
+ *   wasm-labels.c  the open labels; branch targets as label names or depths
  *   wasm-float.c   float constants in wasmprinter's text
  * Bounded reads of the binary are inline here; every failure goes through
  * wasm_read__fail(), which keeps the first message. The files call downwards only:
- * wasm.c uses the others; wasm-insn.c the labels, names and types;
- * wasm-types.c and wasm-labels.c the names; all of them the reads.
+ * wasm.c uses the others; wasm-insn.c the immediates, labels and types;
+ * wasm-imm.c the labels, names, types and floats; wasm-types.c and
+ * wasm-labels.c the names; all of them the reads.
  */
 #ifndef POSTPROC_WASM_READ_H
 #define POSTPROC_WASM_READ_H
@@ -270,11 +272,76 @@ int wasm_names__keep_func_names(struct modctx *x, struct core_module *cm);
 void wasm_labels__put_depth(struct modctx *x, uint32_t d);
 /* A function body's decoding starts: forget the labels of the last one. */
 void wasm_labels__reset(struct modctx *x);
+/* A label opens (a block, loop, if, try...): the next label index on the
+ * stack of open ones. 0, or -ENOMEM (reported at at). */
+int wasm_labels__push(struct modctx *x, const uint8_t *at);
 void wasm_labels__release(struct modctx *x);
 
 /* wasm-insn.c */
 /* The code section: every instruction of every body into x->m. */
 int wasm_insn__decode(struct modctx *x, struct cursor *c);
+
+/* wasm-imm.c */
+/* Immediate kinds of wasm-opcodes.def (the IMM column). */
+enum wasm_imm {
+	IMM_NONE,
+	IMM_BLOCK,		/* block type (empty, valtype, s33 type index) */
+	IMM_BR,			/* relative depth */
+	IMM_BR_TABLE,
+	IMM_BR_ON_CAST,		/* cast flags, depth, heap type, heap type */
+	IMM_TRY_TABLE,		/* block type, catch clauses */
+	IMM_FUNC,
+	IMM_CALL_INDIRECT,	/* type index, table index */
+	IMM_TYPE,		/* a type index printed bare: call_ref, struct.new, ... */
+	IMM_TYPE_TYPE,
+	IMM_TYPE_U32,		/* array.new_fixed: type, size */
+	IMM_TYPE_DATA,
+	IMM_TYPE_ELEM,
+	IMM_TYPE_TAG,
+	IMM_STRUCT_FIELD,
+	IMM_LOCAL,
+	IMM_GLOBAL,
+	IMM_TABLE,
+	IMM_TAG,
+	IMM_DATA,
+	IMM_ELEM,
+	IMM_MEMIDX,		/* memory index, printed only when nonzero */
+	IMM_MEMORY_INIT,
+	IMM_MEMORY_COPY,
+	IMM_TABLE_INIT,
+	IMM_TABLE_COPY,
+	IMM_MEM8,		/* memarg; the number is the natural alignment in bits */
+	IMM_MEM16,
+	IMM_MEM32,
+	IMM_MEM64,
+	IMM_MEM128,
+	IMM_MEMLANE8,		/* memarg, then a lane index byte */
+	IMM_MEMLANE16,
+	IMM_MEMLANE32,
+	IMM_MEMLANE64,
+	IMM_LANE,
+	IMM_SHUFFLE,
+	IMM_I32,
+	IMM_I64,
+	IMM_F32,
+	IMM_F64,
+	IMM_V128,
+	IMM_SELECT_T,
+	IMM_HEAPTYPE,		/* ref.null */
+	IMM_REF_NN,		/* heap type printed as (ref ht) */
+	IMM_REF_NULL,		/* heap type printed as a nullable reference type */
+	IMM_FENCE,
+	IMM_ORD_GLOBAL,		/* memory ordering, then ... */
+	IMM_ORD_TABLE,
+	IMM_ORD_STRUCT_FIELD,
+	IMM_ORD_TYPE,
+	IMM_RESUME,		/* type, handler table */
+	IMM_RESUME_THROW,	/* type, tag, handler table */
+};
+struct wasm_opcode;
+/* The immediates of op (at: its first byte) at c, their text appended to x->out. */
+int wasm_imm__read(struct modctx *x, struct cursor *c, const struct wasm_opcode *op,
+		   const uint8_t *at);
 
 /* wasm-float.c */
 /* wasmprinter's text of a float constant's bits: "0x1.8p+0 (;=1.5;)". */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "wasm-read.h"
 #include "wasm.h"
 
@@ -155,6 +156,65 @@ static const uint8_t module_version[4] = { 0x01, 0x00, 0x00, 0x00 };
 static const uint8_t component_version[4] = { 0x0d, 0x00, 0x01, 0x00 };
 
 /*
+ * The first pass over a core module's sections at s (after the header): the
+ * names, types, imports and function count, where the code is, whether it
+ * has DWARF (*dwarf).
+ */
+static int read_sections(struct modctx *x, struct cursor *s, bool *dwarf)
+{
+	struct ps *ps = x->ps;
+	int rc = 0;
+
+	while (s->p < s->end) {
+		struct cursor sec;
+		const uint8_t *name;
+		const uint8_t *at = s->p;
+		uint32_t len;
+		uint8_t id;
+
+		if ((rc = wasm_read__u8(ps, s, &id, "section id")))
+			return rc;
+		/*
+		 * Spec 5.5.2 and the tag section of the exception handling proposal:
+		 * ids 0..13. Anything else is a module no engine loads (wabt, wasmparser).
+		 */
+		if (id > 13)
+			return wasm_read__fail(ps, at, -EINVAL, "unknown section id %u", id);
+		if ((rc = wasm_read__region(ps, s, &sec, "section")))
+			return rc;
+		switch (id) {
+		case 0:		/* custom */
+			if ((rc = wasm_read__name(ps, &sec, &name, &len, "custom section name")))
+				return rc;
+			if (len == 4 && !memcmp(name, "name", 4))
+				rc = wasm_names__parse(x, &sec);
+			else if (len == 11 && !memcmp(name, ".debug_info", 11))
+				*dwarf = true;
+			break;
+		case 1:
+			rc = wasm_types__parse(x, &sec);
+			break;
+		case 2:
+			rc = parse_imports(x, &sec);
+			break;
+		case 3:
+			x->defined_funcs_at = sec.p;
+			rc = wasm_read__u32(ps, &sec, &x->defined_funcs, "function count");
+			break;
+		case 10:
+			x->code[0] = sec;
+			x->has_code = true;
+			break;
+		default:	/* nothing we need */
+			break;
+		}
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/*
  * A core module in c (header included). Sections are read in two passes
  * because instruction text needs the names, and the name section follows the
  * code section.
@@ -169,54 +229,8 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 
 	if ((rc = check_header(ps, &s, module_version)))
 		return rc;
-	while (s.p < s.end) {
-		struct cursor sec;
-		const uint8_t *name;
-		const uint8_t *at = s.p;
-		uint32_t len;
-		uint8_t id;
-
-		if ((rc = wasm_read__u8(ps, &s, &id, "section id")))
-			goto out;
-		/*
-		 * Spec 5.5.2 and the tag section of the exception handling proposal:
-		 * ids 0..13. Anything else is a module no engine loads (wabt, wasmparser).
-		 */
-		if (id > 13) {
-			rc = wasm_read__fail(ps, at, -EINVAL, "unknown section id %u", id);
-			goto out;
-		}
-		if ((rc = wasm_read__region(ps, &s, &sec, "section")))
-			goto out;
-		switch (id) {
-		case 0:		/* custom */
-			if ((rc = wasm_read__name(ps, &sec, &name, &len, "custom section name")))
-				goto out;
-			if (len == 4 && !memcmp(name, "name", 4))
-				rc = wasm_names__parse(&x, &sec);
-			else if (len == 11 && !memcmp(name, ".debug_info", 11))
-				dwarf = true;
-			break;
-		case 1:
-			rc = wasm_types__parse(&x, &sec);
-			break;
-		case 2:
-			rc = parse_imports(&x, &sec);
-			break;
-		case 3:
-			x.defined_funcs_at = sec.p;
-			rc = wasm_read__u32(ps, &sec, &x.defined_funcs, "function count");
-			break;
-		case 10:
-			x.code[0] = sec;
-			x.has_code = true;
-			break;
-		default:	/* nothing we need */
-			break;
-		}
-		if (rc)
-			goto out;
-	}
+	if ((rc = read_sections(&x, &s, &dwarf)))
+		goto out;
 	for (int k = 0; k < NK__NR; k++)
 		name_map__finish(&x.names[k]);
 	if (x.has_code && (rc = wasm_insn__decode(&x, &x.code[0])))
@@ -330,19 +344,10 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 
 static const struct wasm_insn *find_insn(const struct wasm_module *m, uint32_t off)
 {
-	size_t lo = 0, hi = m->nr_insns;
+	/* offsets are distinct: instructions in file order */
+	size_t i = LOWER_BOUND(m->nr_insns, k, m->insns[k].off < off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->insns[mid].off < off)
-			lo = mid + 1;
-		else if (m->insns[mid].off > off)
-			hi = mid;
-		else
-			return &m->insns[mid];
-	}
-	return NULL;
+	return i < m->nr_insns && m->insns[i].off == off ? &m->insns[i] : NULL;
 }
 
 const char *wasm_module__insn_text(const struct wasm_module *m, uint32_t off)
@@ -362,23 +367,14 @@ const char *wasm_module__module_func_name(const struct wasm_module *m, uint32_t 
 					  uint32_t func_index)
 {
 	const struct core_module *cm;
-	size_t lo = 0, hi;
+	size_t i;
 
 	if (!m || mod >= m->nr_mods)
 		return NULL;
 	cm = &m->mods[mod];
-	hi = cm->nr_names;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cm->names[mid].idx < func_index)
-			lo = mid + 1;
-		else if (cm->names[mid].idx > func_index)
-			hi = mid;
-		else
-			return cm->pool + cm->names[mid].off;
-	}
-	return NULL;
+	/* one name per index (name_map__finish) */
+	i = LOWER_BOUND(cm->nr_names, k, cm->names[k].idx < func_index);
+	return i < cm->nr_names && cm->names[i].idx == func_index ? cm->pool + cm->names[i].off : NULL;
 }
 
 const char *wasm_module__func_name(const struct wasm_module *m, uint32_t func_index)

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "addrmap.h"
 #include "lib/leb128.h"
 #include "../plugin/lib/byteorder.h"
@@ -95,6 +96,115 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 /* Where a block-encoding message points: "block K entry J: ". */
 #define AT_ENTRY "block %" PRIu32 " entry %" PRIu32 ": "
 
+/* Where the entries of one block are read, and what the next one adds to. */
+struct entry_cursor {
+	const uint8_t *buf;
+	size_t len, cur;		/* cur: the next entry's first byte */
+	uint32_t k;			/* the block, for messages */
+	uint32_t off;			/* the last entry's text offset */
+	bool have_pos;
+	uint32_t pos;			/* the last wasm offset given (have_pos) */
+};
+
+/* Entry j of block c->k into *e: a token (text offset delta, no-position
+ * bit), then the wasm offset: whole the first time, else a delta. */
+static int decode_entry(struct entry_cursor *c, uint32_t j, struct addrmap_entry *e,
+			struct fail *f)
+{
+	size_t at = c->cur;
+	uint64_t tok, delta, u;
+	int64_t s;
+	uint32_t wasm;
+	int ret;
+
+	ret = rd_uleb(c->buf, c->len, &c->cur, &tok);
+	if (ret)
+		return failf(f, at, AT_ENTRY "uleb128 token %s", c->k, j, leb_err(ret));
+	delta = tok >> 1;
+	if (delta > UINT32_MAX - c->off)
+		return failf(f, at, AT_ENTRY "text offset %#" PRIx32 " + %#" PRIx64
+			     " overflows 32 bits", c->k, j, c->off, delta);
+	c->off += delta;
+	at = c->cur;
+	if (tok & 1) {
+		wasm = ADDRMAP_NONE;
+	} else if (!c->have_pos) {
+		ret = rd_uleb(c->buf, c->len, &c->cur, &u);
+		if (ret)
+			return failf(f, at, AT_ENTRY "uleb128 position %s", c->k, j, leb_err(ret));
+		if (u > UINT32_MAX)
+			return failf(f, at, AT_ENTRY "position %#" PRIx64 " overflows 32 bits", c->k,
+				     j, u);
+		wasm = u;
+	} else {
+		ret = rd_sleb(c->buf, c->len, &c->cur, &s);
+		if (ret)
+			return failf(f, at, AT_ENTRY "sleb128 position delta %s", c->k, j,
+				     leb_err(ret));
+		/* Compared in 64 bits: s may be any int64_t, pos < 2^32. */
+		if (s < -(int64_t)c->pos || s > (int64_t)UINT32_MAX - c->pos)
+			return failf(f, at, AT_ENTRY "position %#" PRIx32 " %+" PRId64
+				     " is out of range", c->k, j, c->pos, s);
+		wasm = (uint32_t)((int64_t)c->pos + s);
+	}
+	if (!(tok & 1)) {
+		c->have_pos = true;
+		c->pos = wasm;
+	}
+	e->text_off = c->off;
+	e->wasm_off = wasm;
+	return 0;
+}
+
+/* The block encoding as decode_blocks reads it, block after block. */
+struct blocks {
+	const uint8_t *buf;
+	size_t len, index_end, blen;	/* the bodies: blen bytes from index_end */
+	uint32_t n;			/* entries */
+	size_t idx;			/* entries read */
+	size_t prev_end;		/* body offset past the last block read */
+	uint32_t last_off;		/* the last entry's text offset */
+	size_t gap_at, gap_len;		/* the first bytes between blocks; SIZE_MAX: none */
+	uint32_t gap_block;
+};
+
+/* Block k of the index, its entries into e[bl->idx ..]. */
+static int decode_block(struct blocks *bl, uint32_t k, struct addrmap_entry *e, struct fail *f)
+{
+	size_t ioff = 8 + 8 * (size_t)k;
+	uint32_t first = get_le32(bl->buf + ioff), pos = get_le32(bl->buf + ioff + 4);
+	uint32_t cnt = bl->n - k * ADDRMAP_BLOCK_ENTRIES;
+	struct entry_cursor c = { bl->buf, bl->len, bl->index_end + pos, k, first, false, 0 };
+	int ret;
+
+	if (cnt > ADDRMAP_BLOCK_ENTRIES)
+		cnt = ADDRMAP_BLOCK_ENTRIES;
+	if (pos >= bl->blen)
+		return failf(f, ioff + 4, "block %" PRIu32 " at body offset %#" PRIx32
+			     " is past the %#zx bytes of bodies", k, pos, bl->blen);
+	if (pos < bl->prev_end)
+		return failf(f, ioff + 4, "block %" PRIu32 " at body offset %#" PRIx32
+			     " overlaps the previous block (ends at %#zx)", k, pos, bl->prev_end);
+	/* Reported once every block decoded: a corrupt body explains more. */
+	if (pos > bl->prev_end && bl->gap_at == SIZE_MAX) {
+		bl->gap_at = bl->prev_end;
+		bl->gap_len = pos - bl->prev_end;
+		bl->gap_block = k;
+	}
+	if (bl->idx && first < bl->last_off)
+		return failf(f, ioff, "block %" PRIu32 " starts at text offset %#" PRIx32
+			     ", below the previous entry's %#" PRIx32, k, first, bl->last_off);
+	for (uint32_t j = 0; j < cnt; j++) {
+		ret = decode_entry(&c, j, &e[bl->idx], f);
+		if (ret)
+			return ret;
+		bl->idx++;
+	}
+	bl->last_off = c.off;
+	bl->prev_end = c.cur - bl->index_end;
+	return 0;
+}
+
 /*
  * The block encoding (FORMATS.md): u32 E, u32 B, B x {u32 first_offset,
  * u32 block_pos}, then the bodies. wasmtime's encoder writes the bodies back to back from body
@@ -105,143 +215,54 @@ static int decode_plain(const uint8_t *buf, size_t len, struct addrmap_entry **o
 static int decode_blocks(const uint8_t *buf, size_t len, struct addrmap_entry **out, size_t *nr,
 			 struct fail *f)
 {
+	struct blocks bl = { .buf = buf, .len = len, .gap_at = SIZE_MAX };
 	struct addrmap_entry *e = NULL;
 	uint64_t want_b, index_end;
-	uint32_t n, b, k, last_off = 0, gap_block = 0;
-	size_t blen, prev_end = 0, idx = 0, gap_at = SIZE_MAX, gap_len = 0;
+	uint32_t b;
 	int ret;
 
 	if (len < 8)
 		return failf(f, len < 4 ? 0 : 4, "truncated: %zu bytes, the header needs 8", len);
-	n = get_le32(buf);
+	bl.n = get_le32(buf);
 	b = get_le32(buf + 4);
-	want_b = ((uint64_t)n + ADDRMAP_BLOCK_ENTRIES - 1) / ADDRMAP_BLOCK_ENTRIES;
+	want_b = ((uint64_t)bl.n + ADDRMAP_BLOCK_ENTRIES - 1) / ADDRMAP_BLOCK_ENTRIES;
 	if (b != want_b)
 		return failf(f, 4, "%" PRIu32 " blocks for %" PRIu32 " entries, want %" PRIu64,
-			     b, n, want_b);
+			     b, bl.n, want_b);
 	index_end = 8 + 8 * (uint64_t)b;
 	if (index_end > len)
 		return failf(f, 4, "the index of %" PRIu32 " blocks needs %" PRIu64 " bytes, not %zu",
 			     b, index_end, len);
-	blen = len - index_end;
+	bl.index_end = index_end;
+	bl.blen = len - index_end;
 	/* Every entry takes at least its token byte, and blocks may not overlap. */
-	if (n > blen)
+	if (bl.n > bl.blen)
 		return failf(f, 0, "%" PRIu32 " entries cannot fit in %zu bytes of block bodies",
-			     n, blen);
-	if (n) {
-		e = malloc(n * sizeof(*e));
+			     bl.n, bl.blen);
+	if (bl.n) {
+		e = malloc(bl.n * sizeof(*e));
 		if (!e)
 			return -ENOMEM;
 	}
-
-	for (k = 0; k < b; k++) {
-		size_t ioff = 8 + 8 * (size_t)k, cur;
-		uint32_t first = get_le32(buf + ioff), pos = get_le32(buf + ioff + 4);
-		uint32_t cnt = n - k * ADDRMAP_BLOCK_ENTRIES, j, prev_off;
-		bool have_pos = false;
-		uint32_t prev_pos = 0;
-
-		if (cnt > ADDRMAP_BLOCK_ENTRIES)
-			cnt = ADDRMAP_BLOCK_ENTRIES;
-		if (pos >= blen) {
-			ret = failf(f, ioff + 4, "block %" PRIu32 " at body offset %#" PRIx32
-				    " is past the %#zx bytes of bodies", k, pos, blen);
+	for (uint32_t k = 0; k < b; k++)
+		if ((ret = decode_block(&bl, k, e, f)))
 			goto out_free;
-		}
-		if (pos < prev_end) {
-			ret = failf(f, ioff + 4, "block %" PRIu32 " at body offset %#" PRIx32
-				    " overlaps the previous block (ends at %#zx)", k, pos, prev_end);
-			goto out_free;
-		}
-		/* Reported once every block decoded: a corrupt body explains more. */
-		if (pos > prev_end && gap_at == SIZE_MAX) {
-			gap_at = prev_end;
-			gap_len = pos - prev_end;
-			gap_block = k;
-		}
-		if (idx && first < last_off) {
-			ret = failf(f, ioff, "block %" PRIu32 " starts at text offset %#" PRIx32
-				    ", below the previous entry's %#" PRIx32, k, first, last_off);
-			goto out_free;
-		}
-		cur = index_end + pos;
-		prev_off = first;
-		for (j = 0; j < cnt; j++) {
-			size_t at = cur;
-			uint64_t tok, delta, u;
-			int64_t s;
-			uint32_t wasm;
-
-			ret = rd_uleb(buf, len, &cur, &tok);
-			if (ret) {
-				ret = failf(f, at, AT_ENTRY "uleb128 token %s", k, j, leb_err(ret));
-				goto out_free;
-			}
-			delta = tok >> 1;
-			if (delta > UINT32_MAX - prev_off) {
-				ret = failf(f, at, AT_ENTRY "text offset %#" PRIx32 " + %#" PRIx64
-					    " overflows 32 bits", k, j, prev_off, delta);
-				goto out_free;
-			}
-			prev_off += delta;
-			at = cur;
-			if (tok & 1) {
-				wasm = ADDRMAP_NONE;
-			} else if (!have_pos) {
-				ret = rd_uleb(buf, len, &cur, &u);
-				if (ret) {
-					ret = failf(f, at, AT_ENTRY "uleb128 position %s", k, j,
-						    leb_err(ret));
-					goto out_free;
-				}
-				if (u > UINT32_MAX) {
-					ret = failf(f, at, AT_ENTRY "position %#" PRIx64
-						    " overflows 32 bits", k, j, u);
-					goto out_free;
-				}
-				wasm = u;
-			} else {
-				ret = rd_sleb(buf, len, &cur, &s);
-				if (ret) {
-					ret = failf(f, at, AT_ENTRY "sleb128 position delta %s", k, j,
-						    leb_err(ret));
-					goto out_free;
-				}
-				/* Compared in 64 bits: s may be any int64_t, prev_pos < 2^32. */
-				if (s < -(int64_t)prev_pos || s > (int64_t)UINT32_MAX - prev_pos) {
-					ret = failf(f, at, AT_ENTRY "position %#" PRIx32 " %+" PRId64
-						    " is out of range", k, j, prev_pos, s);
-					goto out_free;
-				}
-				wasm = (uint32_t)((int64_t)prev_pos + s);
-			}
-			if (!(tok & 1)) {
-				have_pos = true;
-				prev_pos = wasm;
-			}
-			e[idx].text_off = prev_off;
-			e[idx].wasm_off = wasm;
-			idx++;
-		}
-		last_off = prev_off;
-		prev_end = cur - index_end;
-	}
-	if (gap_at != SIZE_MAX) {
-		ret = failf(f, index_end + gap_at, "%zu byte%s before block %" PRIu32
-			    " belong%s to no block", gap_len, gap_len == 1 ? "" : "s", gap_block,
-			    gap_len == 1 ? "s" : "");
+	if (bl.gap_at != SIZE_MAX) {
+		ret = failf(f, index_end + bl.gap_at, "%zu byte%s before block %" PRIu32
+			    " belong%s to no block", bl.gap_len, bl.gap_len == 1 ? "" : "s",
+			    bl.gap_block, bl.gap_len == 1 ? "s" : "");
 		goto out_free;
 	}
-	if (prev_end != blen) {
-		size_t left = blen - prev_end;
+	if (bl.prev_end != bl.blen) {
+		size_t left = bl.blen - bl.prev_end;
 
-		ret = failf(f, index_end + prev_end, "%zu byte%s after the last of the %" PRIu32
-			    " entries belong%s to no entry", left, left == 1 ? "" : "s", n,
+		ret = failf(f, index_end + bl.prev_end, "%zu byte%s after the last of the %" PRIu32
+			    " entries belong%s to no entry", left, left == 1 ? "" : "s", bl.n,
 			    left == 1 ? "s" : "");
 		goto out_free;
 	}
 	*out = e;
-	*nr = n;
+	*nr = bl.n;
 	return 0;
 
 out_free:
@@ -410,21 +431,14 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 bool addrmap__lookup(const struct addrmap_entry *e, size_t nr, uint32_t fstart, uint32_t fend,
 		     uint32_t pc, uint32_t *wasm_off)
 {
-	size_t lo = 0, hi = nr;
+	size_t lo;
 	uint32_t upper;
 
 	if (fend <= fstart || pc < fstart)
 		return false;
 	/* Entries at or past fend belong to the next function. */
 	upper = pc < fend ? pc : fend - 1;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (e[mid].text_off <= upper)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = LOWER_BOUND(nr, i, e[i].text_off <= upper);
 	if (!lo || e[lo - 1].text_off < fstart || e[lo - 1].wasm_off == ADDRMAP_NONE)
 		return false;
 	*wasm_off = e[lo - 1].wasm_off;

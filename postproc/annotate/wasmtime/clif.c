@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "clif.h"
 #include "lib/read-file.h"
 #include "lib/strbuf.h"
@@ -279,16 +280,8 @@ const char *clif_func__path(const struct clif_func *f)
 
 const char *clif_func__text(const struct clif_func *f, uint32_t wasm_off)
 {
-	size_t lo = 0, hi = f->nr_offs;
+	size_t lo = LOWER_BOUND(f->nr_offs, i, f->offs[i].wasm_off < wasm_off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->offs[mid].wasm_off < wasm_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	if (lo == f->nr_offs || f->offs[lo].wasm_off != wasm_off)
 		return NULL;
 	return f->texts + f->offs[lo].text_at;

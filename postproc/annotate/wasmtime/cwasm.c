@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Reader of wasmtime's compiled modules (.cwasm ELF): code, function symbols, address map. */
+/* Reader of wasmtime's compiled modules (.cwasm ELF): its sections checked and read (cwasm.h). */
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -10,47 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cwasm.h"
+#include "cwasm-defs.h"
 #include "lib/read-file.h"
 #include "lib/util.h"
 #include "stream/code-name.h"
 
 /* Larger files are refused before they are read (wasmtime's are a few MiB). */
 #define CWASM_MAX_FILE (1u << 30)
-
-/* Functions by (code hash, size): the index behind cwasm__find_code. */
-struct code_key {
-	uint64_t hash;
-	uint32_t size;
-	uint32_t idx;
-};
-
-struct cwasm {
-	const char *path;		/* borrowed from the caller, only while opening */
-	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
-	Elf *elf;			/* elf_memory() over image */
-	uint64_t file_size;
-	GElf_Ehdr eh;
-
-	const uint8_t *text;
-	size_t text_size;
-	size_t text_ndx;
-
-	struct cwasm_func *funcs;	/* sorted by text_off */
-	size_t nr_funcs;
-	size_t nr_skipped;
-	bool has_symtab;
-	struct idx_table by_name;
-	struct code_key *by_code;	/* nr_funcs of them, sorted */
-
-	bool has_addrmap;
-	struct addrmap_entry *addrmap;
-	size_t nr_addrmap;
-	enum addrmap_format addrmap_fmt;
-
-	char *engine_version;		/* owned */
-	int engine_major;
-};
 
 /* File offset of section header ndx, for messages about it. */
 static uint64_t shdr_off(const struct cwasm *c, size_t ndx)
@@ -235,62 +201,72 @@ static int cmp_sym_func(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int cmp_code_key(const void *a, const void *b)
+static int symtab_data(struct cwasm *c, Elf_Scn *symscn, size_t symndx, GElf_Shdr *sh,
+		       Elf_Data **d, size_t *entsz, char *err, size_t errlen)
 {
-	const struct code_key *x = a, *y = b;
+	int ret;
 
-	if (x->hash != y->hash)
-		return x->hash < y->hash ? -1 : 1;
-	if (x->size != y->size)
-		return x->size < y->size ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	if (!gelf_getshdr(symscn, sh))
+		return errf(err, errlen, -EIO, "%s: .symtab: libelf: gelf_getshdr: %s", c->path,
+			    elf_errmsg(-1));
+	ret = section_range(c, sh, symndx, ".symtab", err, errlen);
+	if (ret)
+		return ret;
+	/* libelf refuses a partial symbol with only "invalid data": name the field instead. */
+	*entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (*entsz && sh->sh_size % *entsz)
+		return errf_at(err, errlen, -EINVAL, c->path,
+			       shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
+			       "section .symtab of 0x%" PRIx64
+			       " bytes is not a whole number of %zu-byte symbols",
+			       (uint64_t)sh->sh_size, *entsz);
+	ret = section_data(c, symscn, sh, symndx, ".symtab", d, err, errlen);
+	if (ret)
+		return ret;
+	/* libelf may hand out raw bytes for a corrupt symbol table (seen with flipped bytes). */
+	if (*d && (*d)->d_type != ELF_T_SYM)
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, symndx),
+			       "section .symtab is not a symbol table to libelf");
+	return 0;
 }
 
-static uint64_t code_hash(const void *code, size_t size)
+/* c->funcs: sf[0..nr), sorted by text offset, but those overlapping the one
+ * before. Returns 0 or -ENOMEM. */
+static int keep_laid_out(struct cwasm *c, const struct sym_func *sf, size_t nr)
 {
-	return hash_bytes(HASH_SEED, code, size);
-}
+	uint64_t end = 0;
+	size_t kept = 0;
 
-static bool name_eq(uint32_t idx, const void *key, const void *ctx)
-{
-	const struct cwasm *c = ctx;
-
-	return !strcmp(c->funcs[idx].symbol, key);
+	c->funcs = calloc(nr ? nr : 1, sizeof(*c->funcs));
+	if (!c->funcs)
+		return -ENOMEM;
+	/* wasmtime lays functions out one after the other; an overlap is a corrupt symbol. */
+	for (size_t i = 0; i < nr; i++) {
+		if (sf[i].f.text_off < end) {
+			c->nr_skipped++;
+			continue;
+		}
+		end = (uint64_t)sf[i].f.text_off + sf[i].f.size;
+		c->funcs[kept++] = sf[i].f;
+	}
+	c->nr_funcs = kept;
+	return 0;
 }
 
 static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Data *xdata,
 			char *err, size_t errlen)
 {
 	struct sym_func *sf = NULL;
-	size_t nr = 0, alloc = 0, i, n, entsz, kept;
-	uint64_t end = 0;
-	Elf_Data *d;
+	size_t nr = 0, alloc = 0, n, entsz = 0;
+	Elf_Data *d = NULL;
 	GElf_Shdr sh;
 	int ret;
 
-	if (!gelf_getshdr(symscn, &sh))
-		return errf(err, errlen, -EIO, "%s: .symtab: libelf: gelf_getshdr: %s", c->path,
-			    elf_errmsg(-1));
-	ret = section_range(c, &sh, symndx, ".symtab", err, errlen);
+	ret = symtab_data(c, symscn, symndx, &sh, &d, &entsz, err, errlen);
 	if (ret)
 		return ret;
-	/* libelf refuses a partial symbol with only "invalid data": name the field instead. */
-	entsz = gelf_fsize(c->elf, ELF_T_SYM, 1, EV_CURRENT);
-	if (entsz && sh.sh_size % entsz)
-		return errf_at(err, errlen, -EINVAL, c->path,
-			       shdr_off(c, symndx) + offsetof(Elf64_Shdr, sh_size),
-			       "section .symtab of 0x%" PRIx64
-			       " bytes is not a whole number of %zu-byte symbols",
-			       (uint64_t)sh.sh_size, entsz);
-	ret = section_data(c, symscn, &sh, symndx, ".symtab", &d, err, errlen);
-	if (ret)
-		return ret;
-	/* libelf may hand out raw bytes for a corrupt symbol table (seen with flipped bytes). */
-	if (d && d->d_type != ELF_T_SYM)
-		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, symndx),
-			       "section .symtab is not a symbol table to libelf");
 	n = d && entsz ? d->d_size / entsz : 0;
-	for (i = 1; i < n; i++) {
+	for (size_t i = 1; i < n; i++) {
 		GElf_Sym sym;
 		Elf32_Word xndx = 0;
 		const char *name;
@@ -322,63 +298,155 @@ static int read_symbols(struct cwasm *c, Elf_Scn *symscn, size_t symndx, Elf_Dat
 	}
 	if (nr)
 		qsort(sf, nr, sizeof(*sf), cmp_sym_func);
-	c->funcs = calloc(nr ? nr : 1, sizeof(*c->funcs));
-	if (!c->funcs) {
-		ret = -ENOMEM;
-		goto out;
-	}
-	/* wasmtime lays functions out one after the other; an overlap is a corrupt symbol. */
-	for (i = kept = 0; i < nr; i++) {
-		if (sf[i].f.text_off < end) {
-			c->nr_skipped++;
-			continue;
-		}
-		end = (uint64_t)sf[i].f.text_off + sf[i].f.size;
-		c->funcs[kept++] = sf[i].f;
-	}
-	c->nr_funcs = kept;
-	ret = 0;
+	ret = keep_laid_out(c, sf, nr);
 out:
 	free(sf);
 	return ret;
 }
 
-static int build_indexes(struct cwasm *c)
+/*
+ * The whole file into c->image, read now: a mapping would turn a file
+ * truncated meanwhile into SIGBUS. Only a regular file: libelf would only say
+ * "invalid file descriptor" of a directory or FIFO. Then its ELF header and
+ * section table, checked; *shstrndx the section name table.
+ */
+static int load_image(struct cwasm *c, size_t *shstrndx, char *err, size_t errlen)
 {
-	size_t i;
+	size_t size, shnum;
 	int ret;
 
-	for (i = 0; i < c->nr_funcs; i++) {
-		const char *s = c->funcs[i].symbol;
-		uint64_t h = hash_bytes(HASH_SEED, s, strlen(s));
+	ret = read_file(c->path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
+			&size, err, errlen);
+	if (ret)
+		return ret;
+	c->file_size = size;
+	ret = check_short_header(c, err, errlen);
+	if (ret)
+		return ret;
+	c->elf = elf_memory((char *)c->image, c->file_size);
+	if (!c->elf)
+		return errf(err, errlen, -EIO, "%s: libelf: elf_memory: %s", c->path, elf_errmsg(-1));
+	ret = check_header(c, err, errlen);
+	if (ret)
+		return ret;
+	/*
+	 * libelf quietly shows no sections when their table is cut off: say so
+	 * instead. With more than 0xff00 sections e_shnum is 0 and the count is
+	 * in section 0, which must then fit at least.
+	 */
+	shnum = c->eh.e_shnum ? c->eh.e_shnum : c->eh.e_shoff ? 1 : 0;
+	if (shnum && (c->eh.e_shoff > c->file_size ||
+		      shnum * sizeof(Elf64_Shdr) > c->file_size - c->eh.e_shoff))
+		return errf_at(err, errlen, -EINVAL, c->path, 0x28, "the section header table at 0x%"
+			       PRIx64 " (%zu x %zu bytes) runs past the end of the file (0x%" PRIx64
+			       " bytes)", (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr),
+			       c->file_size);
+	return check_sections(c, shstrndx, err, errlen);
+}
 
-		if (idx_table_find(&c->by_name, h, name_eq, s, c) >= 0)
+/* A section cwasm__open reads, or none (scn NULL). */
+struct section {
+	Elf_Scn *scn;
+	size_t ndx;
+	GElf_Shdr sh;
+};
+
+/* The sections a .cwasm is read from: the first of each name (or type). */
+struct sections {
+	struct section text, addrmap, engine, symtab;
+	Elf_Data *xdata;		/* the symbols' extended section indexes, or NULL */
+};
+
+static void take_section(struct section *s, Elf_Scn *scn, size_t ndx, const GElf_Shdr *sh)
+{
+	s->scn = scn;
+	s->ndx = ndx;
+	s->sh = *sh;
+}
+
+static int find_sections(struct cwasm *c, size_t shstrndx, struct sections *ss, char *err,
+			 size_t errlen)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(c->elf, scn))) {
+		size_t ndx = elf_ndxscn(scn);
+		const char *sname;
+		GElf_Shdr sh;
+
+		if (!gelf_getshdr(scn, &sh))
+			return errf_at(err, errlen, -EIO, c->path, shdr_off(c, ndx),
+				       "section header %zu: libelf: %s", ndx, elf_errmsg(-1));
+		if (sh.sh_type == SHT_SYMTAB && !ss->symtab.scn) {
+			take_section(&ss->symtab, scn, ndx, &sh);
 			continue;
-		ret = idx_table_add(&c->by_name, h, i);
-		if (ret)
-			return ret;
+		}
+		sname = elf_strptr(c->elf, shstrndx, sh.sh_name);
+		if (!sname)
+			continue;
+		if (!ss->text.scn && !strcmp(sname, ".text"))
+			take_section(&ss->text, scn, ndx, &sh);
+		else if (!ss->addrmap.scn && !strcmp(sname, ".wasmtime.addrmap"))
+			take_section(&ss->addrmap, scn, ndx, &sh);
+		else if (!ss->engine.scn && !strcmp(sname, ".wasmtime.engine"))
+			take_section(&ss->engine, scn, ndx, &sh);
 	}
-	c->by_code = calloc(c->nr_funcs ? c->nr_funcs : 1, sizeof(*c->by_code));
-	if (!c->by_code)
-		return -ENOMEM;
-	for (i = 0; i < c->nr_funcs; i++) {
-		c->by_code[i].hash = code_hash(c->text + c->funcs[i].text_off, c->funcs[i].size);
-		c->by_code[i].size = c->funcs[i].size;
-		c->by_code[i].idx = i;
+	if (!ss->text.scn)
+		return errf(err, errlen, -EINVAL, "%s: no .text section", c->path);
+	/* Extended section indexes of the symbols, if any (SHN_XINDEX; not seen in practice). */
+	while (ss->symtab.scn && (scn = elf_nextscn(c->elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
+		    sh.sh_link == ss->symtab.ndx)
+			return section_data(c, scn, &sh, elf_ndxscn(scn), ".symtab_shndx", &ss->xdata,
+					    err, errlen);
 	}
-	if (c->nr_funcs)
-		qsort(c->by_code, c->nr_funcs, sizeof(*c->by_code), cmp_code_key);
+	return 0;
+}
+
+static int read_text(struct cwasm *c, const struct section *text, char *err, size_t errlen)
+{
+	Elf_Data *d;
+	int ret;
+
+	ret = section_data(c, text->scn, &text->sh, text->ndx, ".text", &d, err, errlen);
+	if (ret)
+		return ret;
+	/* The address map and symbol values are 32-bit .text offsets. */
+	if (text->sh.sh_size > UINT32_MAX)
+		return errf_at(err, errlen, -EINVAL, c->path, shdr_off(c, text->ndx), ".text of 0x%"
+			       PRIx64 " bytes, over 4 GiB", (uint64_t)text->sh.sh_size);
+	c->text = d && d->d_size ? d->d_buf : NULL;
+	c->text_size = d ? d->d_size : 0;
+	c->text_ndx = text->ndx;
+	return 0;
+}
+
+static int read_addrmap(struct cwasm *c, const struct section *am, char *err, size_t errlen)
+{
+	Elf_Data *d;
+	int ret;
+
+	ret = section_data(c, am->scn, &am->sh, am->ndx, ".wasmtime.addrmap", &d, err, errlen);
+	if (ret)
+		return ret;
+	/* Messages point into the file: the section's offset plus the one inside it. */
+	ret = addrmap__decode_at(d ? d->d_buf : NULL, d ? d->d_size : 0, am->sh.sh_offset,
+				 c->engine_major, c->path, &c->addrmap, &c->nr_addrmap,
+				 &c->addrmap_fmt, err, errlen);
+	if (ret)
+		return ret;
+	c->has_addrmap = true;
 	return 0;
 }
 
 int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 {
-	Elf_Scn *scn = NULL, *text = NULL, *addrmap = NULL, *engine = NULL, *symtab = NULL;
-	size_t shnum, shstrndx, text_ndx = 0, addrmap_ndx = 0, engine_ndx = 0, symtab_ndx = 0;
-	GElf_Shdr text_sh, addrmap_sh, engine_sh;
-	Elf_Data *d, *xdata = NULL;
+	struct sections ss = { 0 };
+	size_t shstrndx;
 	struct cwasm *c;
-	size_t size;
+	Elf_Data *d;
 	int ret;
 
 	if (elf_version(EV_CURRENT) == EV_NONE)
@@ -388,147 +456,33 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
-	/*
-	 * The whole file, read now: a mapping would turn a file truncated
-	 * meanwhile into SIGBUS. Only a regular file: libelf would only say
-	 * "invalid file descriptor" of a directory or FIFO.
-	 */
-	ret = read_file(path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
-			&size, err, errlen);
-	if (ret)
-		goto fail;
-	c->file_size = size;
-	ret = check_short_header(c, err, errlen);
-	if (ret)
-		goto fail;
-	c->elf = elf_memory((char *)c->image, c->file_size);
-	if (!c->elf) {
-		ret = errf(err, errlen, -EIO, "%s: libelf: elf_memory: %s", path, elf_errmsg(-1));
-		goto fail;
-	}
-	ret = check_header(c, err, errlen);
-	if (ret)
-		goto fail;
-	/*
-	 * libelf quietly shows no sections when their table is cut off: say so
-	 * instead. With more than 0xff00 sections e_shnum is 0 and the count is
-	 * in section 0, which must then fit at least.
-	 */
-	shnum = c->eh.e_shnum ? c->eh.e_shnum : c->eh.e_shoff ? 1 : 0;
-	if (shnum && (c->eh.e_shoff > c->file_size ||
-		      shnum * sizeof(Elf64_Shdr) > c->file_size - c->eh.e_shoff)) {
-		ret = errf_at(err, errlen, -EINVAL, path, 0x28, "the section header table at 0x%"
-			      PRIx64 " (%zu x %zu bytes) runs past the end of the file (0x%" PRIx64
-			      " bytes)", (uint64_t)c->eh.e_shoff, shnum, sizeof(Elf64_Shdr),
-			      c->file_size);
-		goto fail;
-	}
-	ret = check_sections(c, &shstrndx, err, errlen);
-	if (ret)
-		goto fail;
-
-	while ((scn = elf_nextscn(c->elf, scn))) {
-		size_t ndx = elf_ndxscn(scn);
-		const char *sname;
-		GElf_Shdr sh;
-
-		if (!gelf_getshdr(scn, &sh)) {
-			ret = errf_at(err, errlen, -EIO, path, shdr_off(c, ndx),
-				      "section header %zu: libelf: %s", ndx, elf_errmsg(-1));
-			goto fail;
-		}
-		if (sh.sh_type == SHT_SYMTAB && !symtab) {
-			symtab = scn;
-			symtab_ndx = ndx;
-			continue;
-		}
-		sname = elf_strptr(c->elf, shstrndx, sh.sh_name);
-		if (!sname)
-			continue;
-		if (!text && !strcmp(sname, ".text")) {
-			text = scn;
-			text_ndx = ndx;
-			text_sh = sh;
-		} else if (!addrmap && !strcmp(sname, ".wasmtime.addrmap")) {
-			addrmap = scn;
-			addrmap_ndx = ndx;
-			addrmap_sh = sh;
-		} else if (!engine && !strcmp(sname, ".wasmtime.engine")) {
-			engine = scn;
-			engine_ndx = ndx;
-			engine_sh = sh;
-		}
-	}
-	if (!text) {
-		ret = errf(err, errlen, -EINVAL, "%s: no .text section", path);
-		goto fail;
-	}
-	/* Extended section indexes of the symbols, if any (SHN_XINDEX; not seen in practice). */
-	while (symtab && (scn = elf_nextscn(c->elf, scn))) {
-		GElf_Shdr sh;
-
-		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB_SHNDX &&
-		    sh.sh_link == symtab_ndx) {
-			ret = section_data(c, scn, &sh, elf_ndxscn(scn), ".symtab_shndx", &xdata, err,
-					   errlen);
-			if (ret)
-				goto fail;
-			break;
-		}
-	}
-	ret = section_data(c, text, &text_sh, text_ndx, ".text", &d, err, errlen);
-	if (ret)
-		goto fail;
-	/* The address map and symbol values are 32-bit .text offsets. */
-	if (text_sh.sh_size > UINT32_MAX) {
-		ret = errf_at(err, errlen, -EINVAL, path, shdr_off(c, text_ndx), ".text of 0x%"
-			      PRIx64 " bytes, over 4 GiB", (uint64_t)text_sh.sh_size);
-		goto fail;
-	}
-	c->text = d && d->d_size ? d->d_buf : NULL;
-	c->text_size = d ? d->d_size : 0;
-	c->text_ndx = text_ndx;
-
+	ret = load_image(c, &shstrndx, err, errlen);
+	if (!ret)
+		ret = find_sections(c, shstrndx, &ss, err, errlen);
+	if (!ret)
+		ret = read_text(c, &ss.text, err, errlen);
 	/* A bad engine section only costs the version, which merely breaks addrmap ties. */
-	if (engine &&
-	    !section_data(c, engine, &engine_sh, engine_ndx, ".wasmtime.engine", &d, NULL, 0)) {
+	if (!ret && ss.engine.scn &&
+	    !section_data(c, ss.engine.scn, &ss.engine.sh, ss.engine.ndx, ".wasmtime.engine", &d,
+			  NULL, 0))
 		ret = read_engine(c, d);
-		if (ret)
-			goto fail;
-	}
-
-	if (addrmap) {
-		ret = section_data(c, addrmap, &addrmap_sh, addrmap_ndx, ".wasmtime.addrmap", &d,
-				   err, errlen);
-		if (ret)
-			goto fail;
-		/* Messages point into the file: the section's offset plus the one inside it. */
-		ret = addrmap__decode_at(d ? d->d_buf : NULL, d ? d->d_size : 0,
-					 addrmap_sh.sh_offset, c->engine_major, path, &c->addrmap,
-					 &c->nr_addrmap, &c->addrmap_fmt, err, errlen);
-		if (ret)
-			goto fail;
-		c->has_addrmap = true;
-	}
-
-	if (symtab) {
+	if (!ret && ss.addrmap.scn)
+		ret = read_addrmap(c, &ss.addrmap, err, errlen);
+	if (!ret && ss.symtab.scn) {
 		c->has_symtab = true;
-		ret = read_symbols(c, symtab, symtab_ndx, xdata, err, errlen);
-		if (ret)
-			goto fail;
+		ret = read_symbols(c, ss.symtab.scn, ss.symtab.ndx, ss.xdata, err, errlen);
 	}
-	ret = build_indexes(c);
-	if (ret)
-		goto fail;
+	if (!ret)
+		ret = cwasm__index(c);
+	if (ret) {
+		if (ret == -ENOMEM)
+			errf(err, errlen, ret, "%s: out of memory", path);
+		cwasm__close(c);
+		return ret;
+	}
 	c->path = NULL;
 	*out = c;
 	return 0;
-
-fail:
-	if (ret == -ENOMEM)
-		errf(err, errlen, ret, "%s: out of memory", path);
-	cwasm__close(c);
-	return ret;
 }
 
 void cwasm__close(struct cwasm *c)
@@ -580,92 +534,6 @@ bool cwasm__has_symbols(const struct cwasm *c)
 size_t cwasm__nr_skipped_symbols(const struct cwasm *c)
 {
 	return c->nr_skipped;
-}
-
-const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *symbol)
-{
-	uint64_t h = hash_bytes(HASH_SEED, symbol, strlen(symbol));
-	long i = idx_table_find(&c->by_name, h, name_eq, symbol, c);
-
-	return i < 0 ? NULL : &c->funcs[i];
-}
-
-const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *code, size_t size,
-					  const struct cwasm_func *prev)
-{
-	struct code_key key;
-	size_t lo = 0, hi = c->nr_funcs, after;
-
-	if (!size || size > UINT32_MAX)
-		return NULL;
-	key.hash = code_hash(code, size);
-	key.size = size;
-	key.idx = 0;
-	after = prev ? (size_t)(prev - c->funcs) + 1 : 0;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cmp_code_key(&c->by_code[mid], &key) < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < c->nr_funcs; lo++) {
-		const struct code_key *k = &c->by_code[lo];
-		const struct cwasm_func *f = &c->funcs[k->idx];
-
-		if (k->hash != key.hash || k->size != size)
-			break;
-		if (k->idx >= after && !memcmp(c->text + f->text_off, code, size))
-			return f;
-	}
-	return NULL;
-}
-
-const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, const uint8_t *code,
-				      size_t code_nr, uint64_t size, bool by_code, bool *stale)
-{
-	const struct cwasm_func *f = cwasm__find_symbol(c, name), *first = NULL;
-
-	*stale = false;
-	if (f) {
-		size_t n = code_nr < f->size ? code_nr : f->size;
-
-		/* n == 0: an object without code lines has no code pointer either */
-		if (size != f->size || (uint64_t)f->text_off + n > c->text_size ||
-		    (n && memcmp(code, c->text + f->text_off, n)))
-			*stale = code_nr > 0 || size != f->size;
-		return f;
-	}
-	/* Only whole code can be compared. */
-	if (!by_code || !code_nr || code_nr != size)
-		return NULL;
-	for (f = cwasm__find_code(c, code, code_nr, NULL); f; f = cwasm__find_code(c, code, code_nr, f)) {
-		if (!first)
-			first = f;
-		if (f->wasm_name && !strcmp(f->wasm_name, name))
-			return f;
-	}
-	return first;
-}
-
-const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)
-{
-	size_t lo = 0, hi = c->nr_funcs;
-	const struct cwasm_func *f;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (c->funcs[mid].text_off <= text_off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!lo)
-		return NULL;
-	f = &c->funcs[lo - 1];
-	return text_off - f->text_off < f->size ? f : NULL;
 }
 
 bool cwasm__has_addrmap(const struct cwasm *c)

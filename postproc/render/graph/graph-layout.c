@@ -117,17 +117,106 @@ static int read_route(struct graph_edge *e, Agedge_t *ge, double top, double lef
 	return 0;
 }
 
+/* The attributes graph__layout sets per node or edge. */
+struct syms {
+	Agsym_t *label, *color, *pen, *style, *constraint;
+};
+
+/* An empty digraph with the defaults of every node and edge, and *sy. */
+static Agraph_t *open_graph(struct syms *sy)
+{
+	Agraph_t *ag = agopen("g", Agdirected, NULL);
+
+	if (!ag)
+		return NULL;
+	agattr(ag, AGNODE, "shape", "box");
+	agattr(ag, AGNODE, "fontname", "Courier");
+	agattr(ag, AGNODE, "fontsize", "10");
+	agattr(ag, AGNODE, "margin", "0.08,0.04");
+	agattr(ag, AGNODE, "width", "0.3");
+	agattr(ag, AGNODE, "height", "0.2");
+	agattr(ag, AGEDGE, "arrowsize", "0.7");
+	sy->label = agattr(ag, AGNODE, "label", "");
+	sy->color = agattr(ag, AGEDGE, "color", "black");
+	sy->pen = agattr(ag, AGEDGE, "penwidth", "1");
+	sy->style = agattr(ag, AGEDGE, "style", "");
+	sy->constraint = agattr(ag, AGEDGE, "constraint", "true");
+	return ag;
+}
+
+/* The drawn nodes (an[i]) and edges (ae[i]) into ag. Returns 0 or -ENOMEM. */
+static int add_drawn(const struct graph *g, Agraph_t *ag, const struct syms *sy, Agnode_t **an,
+		     Agedge_t **ae)
+{
+	for (size_t i = 0; i < g->nodes_nr; i++) {
+		char *label;
+
+		if (g->nodes[i].collapsed_into != i)
+			continue;
+		an[i] = agnode(ag, g->nodes[i].id, 1);
+		label = label_text(&g->nodes[i]);
+		if (!an[i] || !label || set_attr(an[i], sy->label, label)) {
+			free(label);
+			return -ENOMEM;
+		}
+		free(label);
+	}
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		const struct graph_edge *e = &g->edges[i];
+		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+		char key[24], colour[8], pen[16];
+
+		if (e->collapsed)
+			continue;
+		/* A key per edge: two kinds between the same nodes are two edges. */
+		snprintf(key, sizeof(key), "e%zu", i);
+		ae[i] = agedge(ag, an[graph__shown(g, e->from)], an[graph__shown(g, e->to)], key, 1);
+		if (!ae[i])
+			return -ENOMEM;
+		snprintf(colour, sizeof(colour), "#%06x", (unsigned)st.colour);
+		snprintf(pen, sizeof(pen), "%g", st.width);
+		if (set_attr(ae[i], sy->color, colour) || set_attr(ae[i], sy->pen, pen) ||
+		    (st.dashed && set_attr(ae[i], sy->style, "dashed")) ||
+		    (e->back && set_attr(ae[i], sy->constraint, "false")))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* The laid-out coordinates into g, y growing downwards. Returns 0 or -ENOMEM. */
+static int read_layout(struct graph *g, Agraph_t *ag, Agnode_t **an, Agedge_t **ae)
+{
+	boxf bb = GD_bb(ag);
+	double top = bb.UR.y + PAD, left = bb.LL.x - PAD;
+
+	g->width = bb.UR.x - bb.LL.x + 2 * PAD;
+	g->height = bb.UR.y - bb.LL.y + 2 * PAD;
+	for (size_t i = 0; i < g->nodes_nr; i++) {
+		struct graph_node *n = &g->nodes[i];
+
+		if (!an[i])
+			continue;
+		n->x = ND_coord(an[i]).x - left;
+		n->y = top - ND_coord(an[i]).y;
+		n->w = ND_width(an[i]) * PT;
+		n->h = ND_height(an[i]) * PT;
+	}
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		if (ae[i] && read_route(&g->edges[i], ae[i], top, left))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
 int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen)
 {
 	GVC_t *gvc = NULL;
 	Agraph_t *ag = NULL;
 	Agnode_t **an = NULL;
 	Agedge_t **ae = NULL;
-	Agsym_t *s_label, *s_color, *s_pen, *s_style, *s_constraint;
+	struct syms sy;
 	agusererrf old_errf;
 	int ret = -ENOMEM;
-	boxf bb;
-	double top, left;
 
 	g->laid_out = false;
 	if (err && errlen)
@@ -147,84 +236,20 @@ int graph__layout(struct graph *g, size_t max_nodes, char *err, size_t errlen)
 	gvc = gvContextPlugins(builtin_plugins, 0);
 	if (!an || !ae || !gvc)
 		goto out;
-	ag = agopen("g", Agdirected, NULL);
-	if (!ag)
+	ag = open_graph(&sy);
+	if (!ag || !sy.label || !sy.color || !sy.pen || !sy.style || !sy.constraint ||
+	    add_drawn(g, ag, &sy, an, ae))
 		goto out;
-	agattr(ag, AGNODE, "shape", "box");
-	agattr(ag, AGNODE, "fontname", "Courier");
-	agattr(ag, AGNODE, "fontsize", "10");
-	agattr(ag, AGNODE, "margin", "0.08,0.04");
-	agattr(ag, AGNODE, "width", "0.3");
-	agattr(ag, AGNODE, "height", "0.2");
-	agattr(ag, AGEDGE, "arrowsize", "0.7");
-	s_label = agattr(ag, AGNODE, "label", "");
-	s_color = agattr(ag, AGEDGE, "color", "black");
-	s_pen = agattr(ag, AGEDGE, "penwidth", "1");
-	s_style = agattr(ag, AGEDGE, "style", "");
-	s_constraint = agattr(ag, AGEDGE, "constraint", "true");
-	if (!s_label || !s_color || !s_pen || !s_style || !s_constraint)
-		goto out;
-
-	for (size_t i = 0; i < g->nodes_nr; i++) {
-		char *label;
-
-		if (g->nodes[i].collapsed_into != i)
-			continue;
-		an[i] = agnode(ag, g->nodes[i].id, 1);
-		label = label_text(&g->nodes[i]);
-		if (!an[i] || !label || set_attr(an[i], s_label, label)) {
-			free(label);
-			goto out;
-		}
-		free(label);
-	}
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		struct graph_edge *e = &g->edges[i];
-		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
-		char key[24], colour[8], pen[16];
-
-		if (e->collapsed)
-			continue;
-		/* A key per edge: two kinds between the same nodes are two edges. */
-		snprintf(key, sizeof(key), "e%zu", i);
-		ae[i] = agedge(ag, an[graph__shown(g, e->from)], an[graph__shown(g, e->to)], key, 1);
-		if (!ae[i])
-			goto out;
-		snprintf(colour, sizeof(colour), "#%06x", (unsigned)st.colour);
-		snprintf(pen, sizeof(pen), "%g", st.width);
-		if (set_attr(ae[i], s_color, colour) || set_attr(ae[i], s_pen, pen) ||
-		    (st.dashed && set_attr(ae[i], s_style, "dashed")) ||
-		    (e->back && set_attr(ae[i], s_constraint, "false")))
-			goto out;
-	}
 	if (gvLayout(gvc, ag, "dot") != 0) {
 		ret = -EIO;
 		if (err && errlen && !err[0])
 			snprintf(err, errlen, "Graphviz could not lay out graph %s", g->id);
 		goto out;
 	}
-	bb = GD_bb(ag);
-	top = bb.UR.y + PAD;
-	left = bb.LL.x - PAD;
-	g->width = bb.UR.x - bb.LL.x + 2 * PAD;
-	g->height = bb.UR.y - bb.LL.y + 2 * PAD;
-	for (size_t i = 0; i < g->nodes_nr; i++) {
-		struct graph_node *n = &g->nodes[i];
-
-		if (!an[i])
-			continue;
-		n->x = ND_coord(an[i]).x - left;
-		n->y = top - ND_coord(an[i]).y;
-		n->w = ND_width(an[i]) * PT;
-		n->h = ND_height(an[i]) * PT;
+	if (!read_layout(g, ag, an, ae)) {
+		g->laid_out = true;
+		ret = 0;
 	}
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		if (ae[i] && read_route(&g->edges[i], ae[i], top, left))
-			goto free_layout;
-	}
-	g->laid_out = true;
-	ret = 0;
-free_layout:
 	gvFreeLayout(gvc, ag);
 out:
 	if (ag)

@@ -149,6 +149,83 @@ static void put_num(FILE *out, double x)
 	fputs(strcmp(buf, "-0.0") ? buf : "0.0", out);
 }
 
+/* A drawn node of graph__write_json, after a comma unless first. */
+static void json_node(FILE *out, const struct graph_node *n, bool first)
+{
+	unsigned flags = n->cold | n->emphasis << 1 | n->marked << 2 | (n->members > 1) << 3 |
+			 n->region << 4;
+
+	fprintf(out, "%s[\"%s\",%u,%u,", first ? "" : ",", n->id, flags, n->members);
+	put_num(out, n->x - n->w / 2);
+	fputc(',', out);
+	put_num(out, n->y - n->h / 2);
+	fputc(',', out);
+	put_num(out, n->w);
+	fputc(',', out);
+	put_num(out, n->h);
+	fprintf(out, ",%u,%u,", (unsigned)n->fill, (unsigned)n->ink);
+	if (n->href)
+		html_json_str(out, n->href);
+	else
+		fputs("null", out);
+	fputc(',', out);
+	if (n->tooltip)
+		html_json_str(out, n->tooltip);
+	else
+		fputs("null", out);
+	fputs(",[", out);
+	for (size_t l = 0; l < n->lines_nr; l++) {
+		double top = n->y - n->lines_nr * LINE / 2;
+
+		if (l)
+			fputc(',', out);
+		put_num(out, n->x - n->w / 2 + MARGIN_X);
+		fputc(',', out);
+		put_num(out, top + (l + 0.5) * LINE);
+		fputc(',', out);
+		html_json_str(out, n->lines[l]);
+	}
+	fputs("]]", out);
+}
+
+/* A drawn edge of graph__write_json (one with a route), after a comma unless first. */
+static void json_edge(FILE *out, const struct graph *g, const struct graph_edge *e, bool first)
+{
+	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+	struct graph_point base;
+	double dx, dy;
+
+	fprintf(out, "%s[\"%s\",\"%s\",\"%s\",%d,%u,%u,%g,%d,[", first ? "" : ",",
+		g->nodes[graph__shown(g, e->from)].id, g->nodes[graph__shown(g, e->to)].id,
+		graph_edge_kind__name(e->kind), e->back, e->count, (unsigned)st.colour, st.width,
+		st.dashed);
+	for (size_t k = 0; k < e->pts_nr; k++) {
+		if (k)
+			fputc(',', out);
+		put_num(out, e->pts[k].x);
+		fputc(',', out);
+		put_num(out, e->pts[k].y);
+	}
+	fputs("],", out);
+	/* the arrowhead, as put_edge draws it, or none */
+	base = e->pts[e->pts_nr - 1];
+	dx = e->tip.x - base.x;
+	dy = e->tip.y - base.y;
+	if (sqrt(dx * dx + dy * dy) > 0.01) {
+		double hx = -dy * ARROW_HALF_WIDTH, hy = dx * ARROW_HALF_WIDTH;
+		const double v[6] = { e->tip.x, e->tip.y, base.x + hx, base.y + hy, base.x - hx,
+				      base.y - hy };
+
+		for (int k = 0; k < 6; k++) {
+			fputc(k ? ',' : '[', out);
+			put_num(out, v[k]);
+		}
+		fputs("]]", out);
+	} else {
+		fputs("null]", out);
+	}
+}
+
 int graph__write_json(const struct graph *g, FILE *out)
 {
 	bool first = true;
@@ -162,85 +239,18 @@ int graph__write_json(const struct graph *g, FILE *out)
 	put_num(out, g->height);
 	fputs(",\"n\":[", out);
 	for (size_t i = 0; i < g->nodes_nr; i++) {
-		const struct graph_node *n = &g->nodes[i];
-		unsigned flags = n->cold | n->emphasis << 1 | n->marked << 2 | (n->members > 1) << 3 |
-				 n->region << 4;
-
-		if (n->collapsed_into != i)
+		if (g->nodes[i].collapsed_into != i)
 			continue;
-		fprintf(out, "%s[\"%s\",%u,%u,", first ? "" : ",", n->id, flags, n->members);
+		json_node(out, &g->nodes[i], first);
 		first = false;
-		put_num(out, n->x - n->w / 2);
-		fputc(',', out);
-		put_num(out, n->y - n->h / 2);
-		fputc(',', out);
-		put_num(out, n->w);
-		fputc(',', out);
-		put_num(out, n->h);
-		fprintf(out, ",%u,%u,", (unsigned)n->fill, (unsigned)n->ink);
-		if (n->href)
-			html_json_str(out, n->href);
-		else
-			fputs("null", out);
-		fputc(',', out);
-		if (n->tooltip)
-			html_json_str(out, n->tooltip);
-		else
-			fputs("null", out);
-		fputs(",[", out);
-		for (size_t l = 0; l < n->lines_nr; l++) {
-			double top = n->y - n->lines_nr * LINE / 2;
-
-			if (l)
-				fputc(',', out);
-			put_num(out, n->x - n->w / 2 + MARGIN_X);
-			fputc(',', out);
-			put_num(out, top + (l + 0.5) * LINE);
-			fputc(',', out);
-			html_json_str(out, n->lines[l]);
-		}
-		fputs("]]", out);
 	}
 	fputs("],\"e\":[", out);
 	first = true;
 	for (size_t i = 0; i < g->edges_nr; i++) {
-		const struct graph_edge *e = &g->edges[i];
-		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
-		struct graph_point base;
-		double dx, dy;
-
-		if (e->collapsed || !e->pts_nr)
+		if (g->edges[i].collapsed || !g->edges[i].pts_nr)
 			continue;
-		fprintf(out, "%s[\"%s\",\"%s\",\"%s\",%d,%u,%u,%g,%d,[", first ? "" : ",",
-			g->nodes[graph__shown(g, e->from)].id, g->nodes[graph__shown(g, e->to)].id,
-			graph_edge_kind__name(e->kind), e->back, e->count, (unsigned)st.colour, st.width,
-			st.dashed);
+		json_edge(out, g, &g->edges[i], first);
 		first = false;
-		for (size_t k = 0; k < e->pts_nr; k++) {
-			if (k)
-				fputc(',', out);
-			put_num(out, e->pts[k].x);
-			fputc(',', out);
-			put_num(out, e->pts[k].y);
-		}
-		fputs("],", out);
-		/* the arrowhead, as put_edge draws it, or none */
-		base = e->pts[e->pts_nr - 1];
-		dx = e->tip.x - base.x;
-		dy = e->tip.y - base.y;
-		if (sqrt(dx * dx + dy * dy) > 0.01) {
-			double hx = -dy * ARROW_HALF_WIDTH, hy = dx * ARROW_HALF_WIDTH;
-			const double v[6] = { e->tip.x, e->tip.y, base.x + hx, base.y + hy, base.x - hx,
-					      base.y - hy };
-
-			for (int k = 0; k < 6; k++) {
-				fputc(k ? ',' : '[', out);
-				put_num(out, v[k]);
-			}
-			fputs("]]", out);
-		} else {
-			fputs("null]", out);
-		}
 	}
 	fputs("]}", out);
 	return ferror(out) ? -EIO : 0;

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* The graph to draw: nodes, merged typed edges, back edges, cold runs folded. */
+/* The graph to draw: nodes, merged typed edges, back edges (folding it is graph-collapse.c's). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/back-edges.h"
 #include "graph.h"
 #include "lib/html.h"
 
@@ -225,254 +226,46 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	return 0;
 }
 
-/* Edges grouped by tail: out[off[n] .. off[n+1]) are node n's, in the order added. */
-struct adjacency {
-	uint32_t *off, *out;
-};
-
-static int adjacency__build(struct adjacency *a, const struct graph *g)
-{
-	a->off = calloc(g->nodes_nr + 1, sizeof(*a->off));
-	a->out = malloc((g->edges_nr ? g->edges_nr : 1) * sizeof(*a->out));
-	if (!a->off || !a->out) {
-		free(a->off);
-		free(a->out);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < g->edges_nr; i++)
-		a->off[g->edges[i].from + 1]++;
-	for (size_t n = 0; n < g->nodes_nr; n++)
-		a->off[n + 1] += a->off[n];
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		a->out[a->off[g->edges[i].from]++] = i;
-	}
-	/* The fill moved each start to the next one's: shift back. */
-	for (size_t n = g->nodes_nr; n > 0; n--)
-		a->off[n] = a->off[n - 1];
-	a->off[0] = 0;
-	return 0;
-}
-
-static void adjacency__release(struct adjacency *a)
-{
-	free(a->off);
-	free(a->out);
-}
-
 int graph__mark_back_edges(struct graph *g, uint32_t entry)
 {
-	struct adjacency a;
-	/* state: 0 unseen, 1 on the path, 2 done; next: the path's resume points */
-	uint8_t *state;
-	uint32_t *stack, *next;
-	size_t depth, k;
+	/* Edges grouped by tail, in the order added (analysis/back-edges.h):
+	 * slot k is edge out[k], to to[k]. */
+	size_t *off, slots = g->edges_nr ? g->edges_nr : 1;
+	uint32_t *out, *to;
+	bool *back;
+	int ret = -ENOMEM;
 
 	if (!g->nodes_nr)
 		return 0;
-	if (entry >= g->nodes_nr)
-		entry = 0;
-	if (adjacency__build(&a, g))
-		return -ENOMEM;
-	state = calloc(g->nodes_nr, 1);
-	stack = malloc(g->nodes_nr * sizeof(*stack));
-	next = malloc(g->nodes_nr * sizeof(*next));
-	if (!state || !stack || !next) {
-		free(state);
-		free(stack);
-		free(next);
-		adjacency__release(&a);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < g->edges_nr; i++)
-		g->edges[i].back = false;
-	for (size_t r = 0; r <= g->nodes_nr; r++) {
-		uint32_t root = r == 0 ? entry : (uint32_t)(r - 1);
-
-		if (state[root])
-			continue;
-		depth = 0;
-		stack[depth] = root;
-		next[depth++] = a.off[root];
-		state[root] = 1;
-		while (depth) {
-			uint32_t n = stack[depth - 1];
-
-			if (next[depth - 1] == a.off[n + 1]) {
-				state[n] = 2;
-				depth--;
-				continue;
-			}
-			k = a.out[next[depth - 1]++];
-			struct graph_edge *e = &g->edges[k];
-
-			if (state[e->to] == 1) {
-				e->back = true;
-			} else if (state[e->to] == 0) {
-				state[e->to] = 1;
-				stack[depth] = e->to;
-				next[depth++] = a.off[e->to];
-			}
-		}
-	}
-	free(state);
-	free(stack);
-	free(next);
-	adjacency__release(&a);
-	return 0;
-}
-
-/* Node i is a drawn cold node that may join a run. */
-static bool foldable(const struct graph *g, uint32_t i)
-{
-	return g->nodes[i].cold && g->nodes[i].collapsed_into == i && g->nodes[i].members == 1;
-}
-
-long graph__collapse_cold_runs(struct graph *g, uint32_t min_run)
-{
-	uint32_t *in_nr, *out_nr, *out_edge, *in_edge;
-	long folded = 0;
-
-	if (min_run < 2)
-		min_run = 2;
-	in_nr = calloc(g->nodes_nr + 1, sizeof(*in_nr));
-	out_nr = calloc(g->nodes_nr + 1, sizeof(*out_nr));
-	out_edge = malloc((g->nodes_nr + 1) * sizeof(*out_edge));
-	in_edge = malloc((g->nodes_nr + 1) * sizeof(*in_edge));
-	if (!in_nr || !out_nr || !out_edge || !in_edge) {
-		folded = -ENOMEM;
+	off = calloc(g->nodes_nr + 1, sizeof(*off));
+	out = malloc(slots * sizeof(*out));
+	to = malloc(slots * sizeof(*to));
+	back = calloc(slots, sizeof(*back));
+	if (!off || !out || !to || !back)
 		goto out;
-	}
-	/* Degrees among drawn edges; for degree 1, the one edge. */
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		const struct graph_edge *e = &g->edges[i];
-		uint32_t f, t;
-
-		if (e->collapsed)
-			continue;
-		f = graph__shown(g, e->from);
-		t = graph__shown(g, e->to);
-		out_nr[f]++;
-		out_edge[f] = i;
-		in_nr[t]++;
-		in_edge[t] = i;
-		if (f == t) {	/* a self-loop keeps its node out of any run */
-			out_nr[f] = in_nr[f] = UINT32_MAX / 2;
-		}
-	}
-	/* link(n): n's one edge out leads to a node whose one edge in it is. */
-#define LINK_NEXT(n) (graph__shown(g, g->edges[out_edge[n]].to))
-#define LINKED(n)                                                                      \
-	(out_nr[n] == 1 && foldable(g, LINK_NEXT(n)) && in_nr[LINK_NEXT(n)] == 1 &&      \
-	 in_edge[LINK_NEXT(n)] == out_edge[n] && LINK_NEXT(n) != (n))
-	for (uint32_t i = 0; i < g->nodes_nr; i++) {
-		uint32_t first = i, last, k = 1, n;
-		const char *lines[3];
-		char mid[64];
-
-		if (!foldable(g, i))
-			continue;
-		/* Only start at a run's head: nothing foldable links into it. */
-		if (in_nr[i] == 1) {
-			uint32_t p = graph__shown(g, g->edges[in_edge[i]].from);
-
-			if (p != i && foldable(g, p) && LINKED(p))
-				continue;
-		}
-		last = first;
-		while (LINKED(last) && LINK_NEXT(last) != first) {
-			last = LINK_NEXT(last);
-			k++;
-		}
-		if (k < min_run)
-			continue;
-		/* Fold: mark the links, point the members at the head. */
-		n = first;
-		while (n != last) {
-			uint32_t nx = LINK_NEXT(n);
-
-			g->edges[out_edge[n]].collapsed = true;
-			if (n != first)
-				g->nodes[n].collapsed_into = first;
-			n = nx;
-		}
-		/* The edges out of the last one now leave the head: graph__shown. */
-		g->nodes[last].collapsed_into = first;
-		snprintf(mid, sizeof(mid), "... %u blocks ...", k);
-		lines[0] = g->nodes[first].lines_nr ? g->nodes[first].lines[0] : "";
-		lines[1] = mid;
-		lines[2] = g->nodes[last].lines_nr ? g->nodes[last].lines[0] : "";
-		{
-			/* lines[] point into the head's own lines: copy before replacing. */
-			char *l0 = strdup(lines[0]);
-
-			if (!l0) {
-				folded = -ENOMEM;
-				goto out;
-			}
-			lines[0] = l0;
-			if (copy_lines(&g->nodes[first], lines, 3)) {
-				free(l0);
-				folded = -ENOMEM;
-				goto out;
-			}
-			free(l0);
-		}
-		g->nodes[first].members = k;
-		g->nodes[first].run_last = last;
-		folded += k - 1;
-	}
-#undef LINKED
-#undef LINK_NEXT
-out:
-	free(in_nr);
-	free(out_nr);
-	free(out_edge);
-	free(in_edge);
-	return folded;
-}
-
-size_t graph__shown_nodes(const struct graph *g)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < g->nodes_nr; i++)
-		n += g->nodes[i].collapsed_into == i;
-	return n;
-}
-
-size_t graph__shown_edges(const struct graph *g)
-{
-	size_t n = 0;
-
 	for (size_t i = 0; i < g->edges_nr; i++)
-		n += !g->edges[i].collapsed;
-	return n;
-}
+		off[g->edges[i].from + 1]++;
+	for (size_t n = 0; n < g->nodes_nr; n++)
+		off[n + 1] += off[n];
+	for (size_t i = 0; i < g->edges_nr; i++) {
+		size_t k = off[g->edges[i].from]++;
 
-/* Union-find over node indexes, by size, with path halving. */
-static uint32_t find(uint32_t *parent, uint32_t i)
-{
-	while (parent[i] != i) {
-		parent[i] = parent[parent[i]];
-		i = parent[i];
+		out[k] = (uint32_t)i;
+		to[k] = g->edges[i].to;
 	}
-	return i;
-}
-
-static void unite(uint32_t *parent, uint32_t *size, uint32_t a, uint32_t b)
-{
-	a = find(parent, a);
-	b = find(parent, b);
-	if (a == b)
-		return;
-	if (size[a] < size[b]) {
-		uint32_t t = a;
-
-		a = b;
-		b = t;
-	}
-	parent[b] = a;
-	size[a] += size[b];
+	/* The fill moved each start to the next one's: shift back. */
+	for (size_t n = g->nodes_nr; n > 0; n--)
+		off[n] = off[n - 1];
+	off[0] = 0;
+	ret = back_edges__mark(g->nodes_nr, entry, off, to, back);
+	for (size_t k = 0; !ret && k < g->edges_nr; k++)
+		g->edges[out[k]].back = back[k];
+out:
+	free(off);
+	free(out);
+	free(to);
+	free(back);
+	return ret;
 }
 
 static bool drawn_edge_eq(uint32_t idx, const void *key, const void *ctx)
@@ -485,8 +278,7 @@ static bool drawn_edge_eq(uint32_t idx, const void *key, const void *ctx)
 	       e->kind == k->kind;
 }
 
-/* Of the drawn edges between the same two boxes with the same kind, draw one. */
-static int merge_parallel(struct graph *g)
+int graph__merge_drawn_edges(struct graph *g)
 {
 	struct idx_table seen = { 0 };
 	int ret = 0;
@@ -514,195 +306,4 @@ static int merge_parallel(struct graph *g)
 	}
 	idx_table_release(&seen);
 	return ret;
-}
-
-long graph__collapse_cold_regions(struct graph *g, uint32_t keep_hops)
-{
-	uint32_t *dist = NULL, *queue = NULL, *parent = NULL, *size = NULL, *off = NULL, *adj = NULL;
-	uint32_t *head, *attach;
-	size_t n = g->nodes_nr, qh = 0, qt = 0;
-	enum { NONE = UINT32_MAX, MANY = UINT32_MAX - 1 };
-	const uint32_t FIRST_SET = 1u << 31;
-	long folded = -ENOMEM;
-
-	if (!n)
-		return 0;
-	if (n >= (1u << 31))
-		return -ENOMEM;	/* dist[] borrows the top bit below */
-	dist = malloc(n * sizeof(*dist));
-	queue = malloc(n * sizeof(*queue));
-	parent = malloc(n * sizeof(*parent));
-	size = malloc(n * sizeof(*size));
-	off = calloc(n + 1, sizeof(*off));
-	adj = malloc((2 * g->edges_nr + 1) * sizeof(*adj));
-	if (!dist || !queue || !parent || !size || !off || !adj)
-		goto out;
-	/* Undirected adjacency between drawn boxes. */
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		if (g->edges[i].collapsed)
-			continue;
-		off[graph__shown(g, g->edges[i].from) + 1]++;
-		off[graph__shown(g, g->edges[i].to) + 1]++;
-	}
-	for (size_t i = 0; i < n; i++)
-		off[i + 1] += off[i];
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		uint32_t a, b;
-
-		if (g->edges[i].collapsed)
-			continue;
-		a = graph__shown(g, g->edges[i].from);
-		b = graph__shown(g, g->edges[i].to);
-		adj[off[a]++] = b;
-		adj[off[b]++] = a;
-	}
-	for (size_t i = n; i > 0; i--)
-		off[i] = off[i - 1];
-	off[0] = 0;
-	/* Hops from the nearest box that is not cold: one search from all of them. */
-	for (uint32_t i = 0; i < n; i++) {
-		dist[i] = UINT32_MAX;
-		parent[i] = i;
-		size[i] = 1;
-		if (g->nodes[i].collapsed_into == i && !g->nodes[i].cold) {
-			dist[i] = 0;
-			queue[qt++] = i;
-		}
-	}
-	while (qh < qt) {
-		uint32_t v = queue[qh++];
-
-		if (dist[v] >= keep_hops)
-			continue;
-		for (uint32_t k = off[v]; k < off[v + 1]; k++) {
-			if (dist[adj[k]] == UINT32_MAX) {
-				dist[adj[k]] = dist[v] + 1;
-				queue[qt++] = adj[k];
-			}
-		}
-	}
-	/* Group the far boxes along the edges between them. */
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		uint32_t a, b;
-
-		if (g->edges[i].collapsed)
-			continue;
-		a = graph__shown(g, g->edges[i].from);
-		b = graph__shown(g, g->edges[i].to);
-		if (dist[a] == UINT32_MAX && dist[b] == UINT32_MAX)
-			unite(parent, size, a, b);
-	}
-	/*
-	 * Groups that touch only one and the same box that stays are one group:
-	 * the cases of a jump table that each end on their own would otherwise
-	 * stay a box each. attach[root]: that box, NONE yet, or MANY.
-	 */
-	attach = queue;
-	for (uint32_t i = 0; i < n; i++)
-		attach[i] = NONE;
-	for (uint32_t v = 0; v < n; v++) {
-		uint32_t r;
-
-		if (g->nodes[v].collapsed_into != v || dist[v] != UINT32_MAX)
-			continue;
-		r = find(parent, v);
-		for (uint32_t k = off[v]; k < off[v + 1]; k++) {
-			uint32_t u = adj[k];
-
-			if (dist[u] == UINT32_MAX)
-				continue;
-			attach[r] = attach[r] == NONE || attach[r] == u ? u : MANY;
-		}
-	}
-	/* first[u]: the first group touching only u; dist[] of kept boxes is free now. */
-	for (uint32_t r = 0; r < n; r++) {
-		uint32_t u = attach[r];
-
-		if (u == NONE || u == MANY || find(parent, r) != r)
-			continue;
-		if (dist[u] & FIRST_SET)
-			unite(parent, size, r, dist[u] & ~FIRST_SET);
-		else
-			dist[u] = FIRST_SET | r;
-	}
-	/* Each group of 2 or more is drawn as its lowest-indexed box (head[root]). */
-	head = queue;
-	for (uint32_t i = 0; i < n; i++)
-		head[i] = UINT32_MAX;
-	folded = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t r;
-
-		if (g->nodes[i].collapsed_into != i || dist[i] != UINT32_MAX)
-			continue;
-		r = find(parent, i);
-		if (size[r] < 2)
-			continue;
-		if (head[r] == UINT32_MAX) {
-			head[r] = i;
-			continue;
-		}
-		g->nodes[head[r]].members += g->nodes[i].members;
-		g->nodes[i].collapsed_into = head[r];
-		folded++;
-	}
-	/* Nodes folded into a run before now go where their run's box went. */
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = g->nodes[i].collapsed_into;
-
-		if (b != i && g->nodes[b].collapsed_into != b)
-			g->nodes[i].collapsed_into = g->nodes[b].collapsed_into;
-	}
-	for (uint32_t r = 0; r < n; r++) {
-		struct graph_node *h;
-		char more[48], *l0;
-		const char *lines[2];
-
-		if (head[r] == UINT32_MAX)
-			continue;
-		h = &g->nodes[head[r]];
-		h->region = true;
-		h->run_last = head[r];
-		snprintf(more, sizeof(more), "+ %u cold blocks", h->members - 1);
-		l0 = strdup(h->lines_nr ? h->lines[0] : "");
-		lines[0] = l0;
-		lines[1] = more;
-		if (!l0 || copy_lines(h, lines, 2)) {
-			free(l0);
-			folded = -ENOMEM;
-			goto out;
-		}
-		free(l0);
-	}
-	/* Edges inside a region are not drawn; parallel ones are drawn once. */
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		struct graph_edge *e = &g->edges[i];
-		uint32_t b = graph__shown(g, e->from);
-
-		if (!e->collapsed && b == graph__shown(g, e->to) && g->nodes[b].region)
-			e->collapsed = true;
-	}
-	if (merge_parallel(g))
-		folded = -ENOMEM;
-out:
-	free(dist);
-	free(queue);
-	free(parent);
-	free(size);
-	free(off);
-	free(adj);
-	return folded;
-}
-
-long graph__collapse_to_fit(struct graph *g, size_t max_boxes)
-{
-	size_t n = graph__shown_nodes(g);
-
-	if (n > max_boxes && graph__collapse_cold_runs(g, 2) < 0)
-		return -ENOMEM;
-	for (int hops = 2; hops >= 0 && (n = graph__shown_nodes(g)) > max_boxes; hops--) {
-		if (graph__collapse_cold_regions(g, hops) < 0)
-			return -ENOMEM;
-	}
-	return (long)graph__shown_nodes(g);
 }

@@ -142,9 +142,19 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
  * Mark the edges that close loops: a depth-first search from entry (then from
  * every node it did not reach, in index order), following edges in the order
  * they were added; an edge to a node on the current path is a back edge. A
- * self-loop is one. Returns 0 or -ENOMEM. O(nodes + edges).
+ * self-loop is one (analysis/back-edges.h, the report's search too). Returns
+ * 0 or -ENOMEM. O(nodes + edges).
  */
 int graph__mark_back_edges(struct graph *g, uint32_t entry);
+
+/*
+ * Of the drawn edges between the same two boxes (graph__shown) with the same
+ * kind, draw one: the first added, its count the sum, a back edge when one of
+ * them is; the others are not drawn. Returns 0 or -ENOMEM.
+ */
+int graph__merge_drawn_edges(struct graph *g);
+
+/* Folding (graph-collapse.c). */
 
 /*
  * Fold runs of cold nodes joined in a straight line into one box each: a run

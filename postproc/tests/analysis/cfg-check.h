@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Test support of the block builder's tests (test-cfg.c, test-cfg-arch.c):
+ * Test support of the block builder's tests (test-cfg*.c):
  * the ELF machines, a build that must succeed, and the checks every build
  * must pass.
  */

@@ -452,6 +452,71 @@ static void no_event_gives_an_empty_rank(void **state)
 	stream__release(&s);
 }
 
+/* Two rankings of one stream agree: counts, blocks, sums, what is kept. */
+static void same_ranking(const struct rank *one, const struct rank *four)
+{
+	assert_int_equal(four->funcs_nr, one->funcs_nr);
+	assert_int_equal(four->blocks_nr, one->blocks_nr);
+	assert_int_equal(four->shown_nr, one->shown_nr);
+	assert_int_equal(four->sums_nr, one->sums_nr);
+	assert_int_equal(four->insns_nr, one->insns_nr);
+	assert_int_equal(four->targets_nr, one->targets_nr);
+	assert_int_equal(four->skipped_objects, one->skipped_objects);
+	for (size_t i = 0; i < one->blocks_nr; i++) {
+		assert_int_equal(four->blocks[i].func, one->blocks[i].func);
+		assert_int_equal(four->blocks[i].start, one->blocks[i].start);
+		assert_int_equal(four->blocks[i].samples, one->blocks[i].samples);
+		assert_int_equal(four->sums[four->blocks[i].sum].rank, i + 1);
+	}
+	for (size_t i = 0; i < one->sums_nr; i++) {
+		assert_int_equal(four->sums[i].start, one->sums[i].start);
+		assert_int_equal(four->sums[i].rank, one->sums[i].rank);
+		assert_int_equal(four->sums[i].first_insn, one->sums[i].first_insn);
+	}
+	assert_memory_equal(four->insns, one->insns, one->insns_nr * sizeof(*one->insns));
+	assert_memory_equal(four->targets, one->targets, one->targets_nr * sizeof(*one->targets));
+	for (size_t k = 0; k < one->funcs_nr; k++) {
+		assert_int_equal(four->funcs[k].status, one->funcs[k].status);
+		assert_int_equal(four->funcs[k].outside, one->funcs[k].outside);
+		assert_int_equal(four->funcs[k].sums_nr, one->funcs[k].sums_nr);
+	}
+}
+
+/* What was kept of funcs[k] is what a disassembly again has. */
+static void kept_as_decoded(const struct rank *r, size_t k)
+{
+	const struct rank_func *f = &r->funcs[k];
+	struct rank_decoded d;
+	uint32_t off;
+	size_t target;
+
+	assert_int_equal(rank__decode(r, k, &d), 0);
+	for (size_t j = 0; j < f->sums_nr; j++) {
+		const struct rank_sum *sum = &r->sums[f->first_sum + j];
+		const struct cfg_block *blk = &d.cfg.blocks[sum->block];
+
+		assert_int_equal(blk->start, sum->start);
+		assert_int_equal(blk->nr, sum->insns);
+		assert_int_equal(d.block_samples[sum->block], sum->samples);
+		assert_int_equal(d.block_rank[sum->block], sum->rank);
+		off = sum->start;
+		target = sum->first_target;
+		for (uint32_t n = 0; n < sum->insns; n++) {
+			const struct cfg_insn *want = &d.cfg.insns[blk->first + n];
+			struct cfg_insn got;
+
+			rank__insn(r, sum, n, &off, &target, &got);
+			assert_int_equal(got.off, want->off);
+			assert_int_equal(got.size, want->size);
+			assert_int_equal(got.flags, want->flags);
+			if (got.flags & INSN_HAS_TARGET)
+				assert_int_equal(got.target, want->target);
+			assert_int_equal(rank__samples_at(r, k, got.off), d.insn_samples[blk->first + n]);
+		}
+	}
+	rank_decoded__release(&d);
+}
+
 /*
  * 300 objects of two codes (the loop; the V8 table of BR_TABLE-like shape is
  * not needed: every object has a branch with a target), with samples that
@@ -487,67 +552,12 @@ static void threads_rank_as_one_does(void **state)
 		assert_int_equal(rank__build(&four, &s, 0, &o), 0);
 		unsetenv("HOTBLOCKS_THREADS");
 		assert_int_equal(one.funcs_nr, 300);
-		assert_int_equal(four.funcs_nr, one.funcs_nr);
-		assert_int_equal(four.blocks_nr, one.blocks_nr);
-		assert_int_equal(four.shown_nr, one.shown_nr);
-		assert_int_equal(four.sums_nr, one.sums_nr);
-		assert_int_equal(four.insns_nr, one.insns_nr);
-		assert_int_equal(four.targets_nr, one.targets_nr);
-		assert_int_equal(four.skipped_objects, one.skipped_objects);
+		same_ranking(&one, &four);
 		/* lazily, the cold tail is never disassembled */
 		assert_true(lazy ? one.skipped_objects > 0 : one.skipped_objects == 0);
-		for (size_t i = 0; i < one.blocks_nr; i++) {
-			assert_int_equal(four.blocks[i].func, one.blocks[i].func);
-			assert_int_equal(four.blocks[i].start, one.blocks[i].start);
-			assert_int_equal(four.blocks[i].samples, one.blocks[i].samples);
-			assert_int_equal(four.sums[four.blocks[i].sum].rank, i + 1);
-		}
-		for (size_t i = 0; i < one.sums_nr; i++) {
-			assert_int_equal(four.sums[i].start, one.sums[i].start);
-			assert_int_equal(four.sums[i].rank, one.sums[i].rank);
-			assert_int_equal(four.sums[i].first_insn, one.sums[i].first_insn);
-		}
-		assert_memory_equal(four.insns, one.insns, one.insns_nr * sizeof(*one.insns));
-		assert_memory_equal(four.targets, one.targets, one.targets_nr * sizeof(*one.targets));
-		for (size_t k = 0; k < one.funcs_nr; k++) {
-			const struct rank_func *f = &four.funcs[k];
-			struct rank_decoded d;
-			uint32_t off;
-			size_t target;
-
-			assert_int_equal(f->status, one.funcs[k].status);
-			assert_int_equal(f->outside, one.funcs[k].outside);
-			assert_int_equal(f->sums_nr, one.funcs[k].sums_nr);
-			if (f->status != RANK_DISASSEMBLED)
-				continue;
-			/* what was kept is what a disassembly again has */
-			assert_int_equal(rank__decode(&four, k, &d), 0);
-			for (size_t j = 0; j < f->sums_nr; j++) {
-				const struct rank_sum *sum = &four.sums[f->first_sum + j];
-				const struct cfg_block *blk = &d.cfg.blocks[sum->block];
-
-				assert_int_equal(blk->start, sum->start);
-				assert_int_equal(blk->nr, sum->insns);
-				assert_int_equal(d.block_samples[sum->block], sum->samples);
-				assert_int_equal(d.block_rank[sum->block], sum->rank);
-				off = sum->start;
-				target = sum->first_target;
-				for (uint32_t n = 0; n < sum->insns; n++) {
-					const struct cfg_insn *want = &d.cfg.insns[blk->first + n];
-					struct cfg_insn got;
-
-					rank__insn(&four, sum, n, &off, &target, &got);
-					assert_int_equal(got.off, want->off);
-					assert_int_equal(got.size, want->size);
-					assert_int_equal(got.flags, want->flags);
-					if (got.flags & INSN_HAS_TARGET)
-						assert_int_equal(got.target, want->target);
-					assert_int_equal(rank__samples_at(&four, k, got.off),
-							 d.insn_samples[blk->first + n]);
-				}
-			}
-			rank_decoded__release(&d);
-		}
+		for (size_t k = 0; k < one.funcs_nr; k++)
+			if (four.funcs[k].status == RANK_DISASSEMBLED)
+				kept_as_decoded(&four, k);
 		rank__release(&one);
 		rank__release(&four);
 	}

@@ -186,6 +186,28 @@ static const char two_loops[] =
 	"sample 4 0 0xd 1 1\n"
 	"end\n";
 
+/* The header of two_loops' report: classes by wire name, the unattributed
+ * apart, the counts of what is not shown, the selection. */
+static void check_two_loops_header(const struct report *rep)
+{
+	assert_int_equal(rep->classes_nr, 11);
+	assert_string_equal(rep->classes[0].name, "jit");
+	assert_string_equal(rep->classes[2].name, "perfmap");
+	assert_false(rep->classes[2].unattributed);
+	assert_string_equal(rep->classes[3].name, "kernel");
+	assert_int_equal(rep->classes[3].samples, 10);
+	assert_string_equal(rep->classes[5].name, "ambiguous");
+	assert_true(rep->classes[5].unattributed);
+	assert_string_equal(rep->classes[8].name, "no-map");
+	assert_true(rep->classes[8].unattributed);
+	assert_int_equal(rep->classes[8].samples, 7);
+	assert_int_equal(rep->no_code, 5);
+	assert_int_equal(rep->unaligned, 2);
+	assert_true(rep->selection.threshold);
+	assert_false(rep->selection.all);
+	assert_string_equal(rep->event, "cycles");
+}
+
 /*
  * The default: the functions of the shown blocks, hottest first; their
  * shown blocks listed, in rank order in report.shown; every block present
@@ -255,23 +277,7 @@ static void shown_blocks_and_their_functions_are_listed(void **state)
 	assert_null(alpha->rows[0].cells[REPORT_COL_CLIF].text);
 	assert_false(alpha->wasm_offsets || alpha->wasm.matched);
 
-	/* the header: classes by wire name, the unattributed apart */
-	assert_int_equal(x.rep.classes_nr, 11);
-	assert_string_equal(x.rep.classes[0].name, "jit");
-	assert_string_equal(x.rep.classes[2].name, "perfmap");
-	assert_false(x.rep.classes[2].unattributed);
-	assert_string_equal(x.rep.classes[3].name, "kernel");
-	assert_int_equal(x.rep.classes[3].samples, 10);
-	assert_string_equal(x.rep.classes[5].name, "ambiguous");
-	assert_true(x.rep.classes[5].unattributed);
-	assert_string_equal(x.rep.classes[8].name, "no-map");
-	assert_true(x.rep.classes[8].unattributed);
-	assert_int_equal(x.rep.classes[8].samples, 7);
-	assert_int_equal(x.rep.no_code, 5);
-	assert_int_equal(x.rep.unaligned, 2);
-	assert_true(x.rep.selection.threshold);
-	assert_false(x.rep.selection.all);
-	assert_string_equal(x.rep.event, "cycles");
+	check_two_loops_header(&x.rep);
 	release(&x);
 }
 

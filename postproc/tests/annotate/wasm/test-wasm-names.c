@@ -23,21 +23,14 @@
 #include "wasm-builder.h"
 #include "annotate/wasm/wasm.h"
 
-static void names_from_every_subsection_kind(void **state)
+/* A name section with a subsection of every kind, oddities included. */
+static void every_subsection_kind(struct mb *names)
 {
-	struct mb names = { 0 }, s = { 0 }, bodies[2] = { { 0 } }, m;
-	struct wasm_module *w;
-	char *got;
-	static const uint8_t b0[] = { 0x20, 0x00, 0x10, 0x02, 0x02, 0x40, 0x0c, 0x00, 0x0b,
-				      0x23, 0x01, 0x1a, 0x10, 0x01 };
-	static const uint8_t b1[] = { 0x20, 0x01, 0x20, 0x02, 0x20, 0x03, 0x20, 0x04, 0x20, 0x05,
-				      0xfb, 0x02, 0x00, 0x00, 0xfb, 0x02, 0x00, 0x01, 0xfb, 0x02,
-				      0x00, 0x02, 0x3f, 0x01, 0x2d, 0x40, 0x01, 0x00 };
+	struct mb s = { 0 };
 
-	(void)state;
 	/* module name */
 	mb_str(&s, "mod");
-	mb_section(&names, 0, &s);
+	mb_section(names, 0, &s);
 	mb_free(&s);
 	/* functions: 0 imported, 1 and 2 defined; 9 beyond the count */
 	mb_uleb(&s, 4);
@@ -45,7 +38,7 @@ static void names_from_every_subsection_kind(void **state)
 	mb_uleb(&s, 1), mb_str(&s, "a b");
 	mb_uleb(&s, 2), mb_str(&s, "imp");	/* a duplicate: synthetic */
 	mb_uleb(&s, 9), mb_str(&s, "nine");
-	mb_section(&names, 1, &s);
+	mb_section(names, 1, &s);
 	mb_free(&s);
 	/* locals of function 2: empty, '#', duplicate, non-ASCII */
 	mb_uleb(&s, 1);
@@ -56,28 +49,28 @@ static void names_from_every_subsection_kind(void **state)
 	mb_uleb(&s, 3), mb_str(&s, "x");
 	mb_uleb(&s, 4), mb_str(&s, "x");
 	mb_uleb(&s, 5), mb_str(&s, "\xc3\xa9\"\\");
-	mb_section(&names, 2, &s);
+	mb_section(names, 2, &s);
 	mb_free(&s);
 	/* labels of function 1 */
 	mb_uleb(&s, 1);
 	mb_uleb(&s, 1);
 	mb_uleb(&s, 1);
 	mb_uleb(&s, 0), mb_str(&s, "out");
-	mb_section(&names, 3, &s);
+	mb_section(names, 3, &s);
 	mb_free(&s);
 	/* an unknown subsection, skipped */
 	mb_str(&s, "whatever");
-	mb_section(&names, 99, &s);
+	mb_section(names, 99, &s);
 	mb_free(&s);
 	/* types, memories, globals */
 	mb_uleb(&s, 1), mb_uleb(&s, 0), mb_str(&s, "t0");
-	mb_section(&names, 4, &s);
+	mb_section(names, 4, &s);
 	mb_free(&s);
 	mb_uleb(&s, 1), mb_uleb(&s, 1), mb_str(&s, "mem1");
-	mb_section(&names, 6, &s);
+	mb_section(names, 6, &s);
 	mb_free(&s);
 	mb_uleb(&s, 1), mb_uleb(&s, 1), mb_str(&s, "g");
-	mb_section(&names, 7, &s);
+	mb_section(names, 7, &s);
 	mb_free(&s);
 	/* fields of type 0: duplicates within one type */
 	mb_uleb(&s, 1);
@@ -85,9 +78,23 @@ static void names_from_every_subsection_kind(void **state)
 	mb_uleb(&s, 2);
 	mb_uleb(&s, 0), mb_str(&s, "f");
 	mb_uleb(&s, 1), mb_str(&s, "f");
-	mb_section(&names, 10, &s);
+	mb_section(names, 10, &s);
 	mb_free(&s);
+}
 
+static void names_from_every_subsection_kind(void **state)
+{
+	struct mb names = { 0 }, bodies[2] = { { 0 } }, m;
+	struct wasm_module *w;
+	char *got;
+	static const uint8_t b0[] = { 0x20, 0x00, 0x10, 0x02, 0x02, 0x40, 0x0c, 0x00, 0x0b,
+				      0x23, 0x01, 0x1a, 0x10, 0x01 };
+	static const uint8_t b1[] = { 0x20, 0x01, 0x20, 0x02, 0x20, 0x03, 0x20, 0x04, 0x20, 0x05,
+				      0xfb, 0x02, 0x00, 0x00, 0xfb, 0x02, 0x00, 0x01, 0xfb, 0x02,
+				      0x00, 0x02, 0x3f, 0x01, 0x2d, 0x40, 0x01, 0x00 };
+
+	(void)state;
+	every_subsection_kind(&names);
 	mb_bytes(&bodies[0], b0, sizeof(b0));
 	mb_bytes(&bodies[1], b1, sizeof(b1));
 	m = make_module(1, bodies, 2, &names);

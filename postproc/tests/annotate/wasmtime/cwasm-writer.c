@@ -52,15 +52,76 @@ static Elf_Scn *add_section(Elf *e, struct strtab *shstr, const char *name, uint
 	return gelf_update_shdr(scn, &sh) ? scn : NULL;
 }
 
+/* The ELF header of spec. Returns 0 or -1. */
+static int put_ehdr(Elf *e, const struct cw_elf *spec)
+{
+	int cls = spec->class ? spec->class : ELFCLASS64;
+	GElf_Ehdr eh;
+
+	if (!gelf_newehdr(e, cls) || !gelf_getehdr(e, &eh))
+		return -1;
+	eh.e_ident[EI_DATA] = spec->data ? spec->data : ELFDATA2LSB;
+	eh.e_ident[EI_OSABI] = spec->osabi;
+	eh.e_ident[EI_ABIVERSION] = 0;
+	eh.e_type = spec->type ? spec->type : ET_REL;
+	eh.e_machine = spec->machine;
+	eh.e_flags = spec->flags;
+	eh.e_version = EV_CURRENT;
+	return gelf_update_ehdr(e, &eh) ? 0 : -1;
+}
+
+/* .symtab (its buffer *syms, for the caller to free after the write) and
+ * .strtab of spec's symbols. Returns 0 or -1. */
+static int add_symtab(Elf *e, const struct cw_elf *spec, struct strtab *shstr, struct strtab *str,
+		      void **syms)
+{
+	size_t nlocal = 1, symsz = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
+	Elf_Scn *scn, *symscn;
+	GElf_Shdr sh;
+	Elf_Data *d;
+
+	*syms = calloc(spec->nr_symbols + 1, symsz);
+	if (!*syms)
+		return -1;
+	symscn = add_section(e, shstr, ".symtab", SHT_SYMTAB, 0, 8, *syms,
+			     (spec->nr_symbols + 1) * symsz, ELF_T_SYM);
+	if (!symscn)
+		return -1;
+	d = elf_getdata(symscn, NULL);
+	for (size_t i = 0; i < spec->nr_symbols; i++) {
+		const struct cw_symbol *cs = &spec->symbols[i];
+		GElf_Sym sym = { 0 };
+
+		sym.st_name = strtab_add(str, cs->name);
+		sym.st_value = cs->value;
+		sym.st_size = cs->size;
+		sym.st_info = GELF_ST_INFO(cs->bind, cs->type);
+		sym.st_shndx = SHN_UNDEF;
+		for (size_t j = 0; cs->section && j < spec->nr_sections; j++)
+			if (!strcmp(cs->section, spec->sections[j].name))
+				sym.st_shndx = j + 1;
+		if (cs->bind == STB_LOCAL)
+			nlocal = i + 2;
+		if (!gelf_update_sym(d, i + 1, &sym))
+			return -1;
+	}
+	/* .strtab's contents are final only now; its buffer must not move again. */
+	scn = add_section(e, shstr, ".strtab", SHT_STRTAB, 0, 1, str->buf, str->len, ELF_T_BYTE);
+	if (!scn || !gelf_getshdr(symscn, &sh))
+		return -1;
+	sh.sh_link = elf_ndxscn(scn);
+	sh.sh_info = nlocal;
+	sh.sh_entsize = symsz;
+	return gelf_update_shdr(symscn, &sh) ? 0 : -1;
+}
+
 int cw_elf__write(const char *path, const struct cw_elf *spec)
 {
 	struct strtab shstr = { 0 }, str = { 0 };
-	int cls = spec->class ? spec->class : ELFCLASS64;
 	void *syms = NULL;
-	Elf_Scn *scn, *symscn;
+	Elf_Scn *scn;
 	Elf_Data *d;
 	GElf_Ehdr eh;
-	size_t i, j, symsz;
 	int fd, ret = -1;
 	Elf *e = NULL;
 
@@ -74,66 +135,17 @@ int cw_elf__write(const char *path, const struct cw_elf *spec)
 	strtab_add(&shstr, "");
 	strtab_add(&str, "");
 	e = elf_begin(fd, ELF_C_WRITE, NULL);
-	if (!e || !gelf_newehdr(e, cls) || !gelf_getehdr(e, &eh))
+	if (!e || put_ehdr(e, spec))
 		goto out;
-	eh.e_ident[EI_DATA] = spec->data ? spec->data : ELFDATA2LSB;
-	eh.e_ident[EI_OSABI] = spec->osabi;
-	eh.e_ident[EI_ABIVERSION] = 0;
-	eh.e_type = spec->type ? spec->type : ET_REL;
-	eh.e_machine = spec->machine;
-	eh.e_flags = spec->flags;
-	eh.e_version = EV_CURRENT;
-	if (!gelf_update_ehdr(e, &eh))
-		goto out;
-
-	for (i = 0; i < spec->nr_sections; i++) {
+	for (size_t i = 0; i < spec->nr_sections; i++) {
 		const struct cw_section *s = &spec->sections[i];
 
 		if (!add_section(e, &shstr, s->name, s->type, s->flags, s->align, (void *)s->data,
 				 s->size, ELF_T_BYTE))
 			goto out;
 	}
-
-	if (!spec->no_symtab) {
-		GElf_Shdr sh;
-		size_t nlocal = 1;
-
-		symsz = gelf_fsize(e, ELF_T_SYM, 1, EV_CURRENT);
-		syms = calloc(spec->nr_symbols + 1, symsz);
-		if (!syms)
-			goto out;
-		symscn = add_section(e, &shstr, ".symtab", SHT_SYMTAB, 0, 8, syms,
-				     (spec->nr_symbols + 1) * symsz, ELF_T_SYM);
-		if (!symscn)
-			goto out;
-		d = elf_getdata(symscn, NULL);
-		for (i = 0; i < spec->nr_symbols; i++) {
-			const struct cw_symbol *cs = &spec->symbols[i];
-			GElf_Sym sym = { 0 };
-
-			sym.st_name = strtab_add(&str, cs->name);
-			sym.st_value = cs->value;
-			sym.st_size = cs->size;
-			sym.st_info = GELF_ST_INFO(cs->bind, cs->type);
-			sym.st_shndx = SHN_UNDEF;
-			for (j = 0; cs->section && j < spec->nr_sections; j++)
-				if (!strcmp(cs->section, spec->sections[j].name))
-					sym.st_shndx = j + 1;
-			if (cs->bind == STB_LOCAL)
-				nlocal = i + 2;
-			if (!gelf_update_sym(d, i + 1, &sym))
-				goto out;
-		}
-		/* .strtab's contents are final only now; its buffer must not move again. */
-		scn = add_section(e, &shstr, ".strtab", SHT_STRTAB, 0, 1, str.buf, str.len, ELF_T_BYTE);
-		if (!scn || !gelf_getshdr(symscn, &sh))
-			goto out;
-		sh.sh_link = elf_ndxscn(scn);
-		sh.sh_info = nlocal;
-		sh.sh_entsize = symsz;
-		if (!gelf_update_shdr(symscn, &sh))
-			goto out;
-	}
+	if (!spec->no_symtab && add_symtab(e, spec, &shstr, &str, &syms))
+		goto out;
 
 	/* Name .shstrtab first, then hand over its buffer: strtab_add may move it. */
 	scn = add_section(e, &shstr, ".shstrtab", SHT_STRTAB, 0, 1, NULL, 0, ELF_T_BYTE);

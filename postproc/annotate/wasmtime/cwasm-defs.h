@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The .cwasm reader's insides (cwasm.h), shared by its files and nobody else:
+ * cwasm.c reads the file (its ELF checked, its sections, symbols and address
+ * map), cwasm-index.c finds functions in it (by symbol, by code, by place).
+ */
+#ifndef POSTPROC_CWASM_DEFS_H
+#define POSTPROC_CWASM_DEFS_H
+
+#include <gelf.h>
+#include <libelf.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cwasm.h"
+#include "lib/util.h"
+
+/* Functions by (code hash, size): the index behind cwasm__find_code. */
+struct code_key {
+	uint64_t hash;
+	uint32_t size;
+	uint32_t idx;
+};
+
+struct cwasm {
+	const char *path;		/* borrowed from the caller, only while opening */
+	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
+	Elf *elf;			/* elf_memory() over image */
+	uint64_t file_size;
+	GElf_Ehdr eh;
+
+	const uint8_t *text;
+	size_t text_size;
+	size_t text_ndx;
+
+	struct cwasm_func *funcs;	/* sorted by text_off */
+	size_t nr_funcs;
+	size_t nr_skipped;
+	bool has_symtab;
+	struct idx_table by_name;
+	struct code_key *by_code;	/* nr_funcs of them, sorted */
+
+	bool has_addrmap;
+	struct addrmap_entry *addrmap;
+	size_t nr_addrmap;
+	enum addrmap_format addrmap_fmt;
+
+	char *engine_version;		/* owned */
+	int engine_major;
+};
+
+/* c->by_name and c->by_code, once c->funcs are read. Returns 0 or -ENOMEM. */
+int cwasm__index(struct cwasm *c);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A listed function's blocks, rows and edges, built when an output opens it
+ * (report__func_open, report-rows.c) from what report__build
+ * (report-build.c) kept for it. Internal to the two.
+ */
+#ifndef POSTPROC_REPORT_ROWS_H
+#define POSTPROC_REPORT_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/rank.h"
+#include "annotate/annotate.h"
+#include "annotate/targets.h"
+#include "report-build.h"
+
+/* What every function's rows are made with: where targets out of a
+ * function land, and which listed function each stream object is. */
+struct build_env {
+	struct targets *targets;	/* NULL: not known */
+	uint32_t *obj_func;		/* stream object -> report.funcs, UINT32_MAX: not listed */
+};
+
+/* What a function's rows are built from when an output opens it. */
+struct report_build {
+	const struct rank *r;
+	struct annotator *annot;
+	struct report_opts o;
+	struct build_env env;		/* owned */
+	size_t *rank_of;		/* [funcs_nr]: the function's index in rank.funcs */
+	uint32_t *kept;			/* functions built and not whole, in build order */
+	size_t kept_nr, kept_alloc, kept_rows;
+};
+
+/* What a function of the report owns besides its arrays. */
+struct report_func_store {
+	char *texts;			/* the shown rows' texts (not whole) */
+	struct rank_decoded decoded;	/* whole: its disassembly, which its rows'
+					 * texts are in */
+	char **strs;			/* its rows' target names and the cells made with them */
+	size_t strs_nr, strs_alloc;
+	bool built;			/* blocks, rows and edges are there */
+	unsigned users;			/* opened and not closed */
+};
+
+/* Drop what f's rows were built with: its blocks, rows and edges, their
+ * strings and its disassembly (f->store stays, to build them again). */
+void report_rows__drop(struct report_func *f);
+
+#endif

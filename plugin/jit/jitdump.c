@@ -399,6 +399,40 @@ static ssize_t read_chunk(struct jitdump *jd, uint8_t **buf, size_t *cap, size_t
 	return n;
 }
 
+/*
+ * The whole records of buf[0, n), read from file offset off of a file of
+ * size bytes, from *pos on: each parsed (new loads added to *new_loads),
+ * *pos past it. A record the chunk holds only in part: *need its size, when
+ * the file has it all. 0, 1 when the file ends inside a record (one still
+ * being written, not an error), or a negative errno (corrupt).
+ */
+static int parse_chunk(struct jitdump *jd, const uint8_t *buf, size_t n, uint64_t off, uint64_t size, size_t *pos,
+		       size_t *need, long *new_loads, char *err, size_t errlen)
+{
+	while (n - *pos >= JITDUMP_REC_PREFIX_SIZE) {
+		const uint8_t *r = buf + *pos;
+		uint32_t ts = get32(jd, r + JITDUMP_REC_TOTAL_SIZE);
+		int rc;
+
+		if (ts < JITDUMP_REC_PREFIX_SIZE)
+			return corrupt(jd, off + *pos, err, errlen, "record total_size %" PRIu32 " < %d", ts,
+				       JITDUMP_REC_PREFIX_SIZE);
+		if (ts > n - *pos) {
+			if (ts > size - (off + *pos))
+				return 1;
+			*need = ts;
+			return 0;
+		}
+		rc = parse_record(jd, r, ts, off + *pos, err, errlen);
+		if (rc < 0)
+			return rc;
+		*new_loads += rc;
+		*pos += ts;
+		jd->parsed_off = off + *pos;
+	}
+	return 0;
+}
+
 int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 {
 	uint64_t size, off;
@@ -443,33 +477,9 @@ int jitdump__update(struct jitdump *jd, char *err, size_t errlen)
 			jd->file_size = size;
 		}
 
-		while ((size_t)n - pos >= JITDUMP_REC_PREFIX_SIZE) {
-			const uint8_t *r = buf + pos;
-			uint32_t ts = get32(jd, r + JITDUMP_REC_TOTAL_SIZE);
-			int rc;
-
-			if (ts < JITDUMP_REC_PREFIX_SIZE) {
-				ret = corrupt(jd, off + pos, err, errlen,
-					      "record total_size %" PRIu32 " < %d",
-					      ts, JITDUMP_REC_PREFIX_SIZE);
-				goto out;
-			}
-			if (ts > (size_t)n - pos) {
-				/* A record still being written is not an error. */
-				if (ts > size - (off + pos))
-					goto out;
-				need = ts;
-				break;
-			}
-			rc = parse_record(jd, r, ts, off + pos, err, errlen);
-			if (rc < 0) {
-				ret = rc;
-				goto out;
-			}
-			new_loads += rc;
-			pos += ts;
-			jd->parsed_off = off + pos;
-		}
+		ret = parse_chunk(jd, buf, (size_t)n, off, size, &pos, &need, &new_loads, err, errlen);
+		if (ret)
+			goto out;
 		if (pos == 0 && need == 0)
 			break;
 		off += pos;

@@ -150,25 +150,33 @@ static bool within(int cmp, bool inclusive)
 	return inclusive ? cmp <= 0 : cmp < 0;
 }
 
-void float_decimal_shortest(struct float_decimal *d, uint64_t mag, bool is64)
+/* One shortest-digits conversion's state: r/s = v, mminus/s and mplus/s the
+ * distances to the ends of v's rounding interval; inclusive: its ends
+ * belong to it. */
+struct conversion {
+	struct big r, s, mminus, mplus, t;
+	bool inclusive;
+	int k;		/* the decimal exponent of the first digit, plus 1 */
+};
+
+/* Step 1: v = m 2^e and its interval [(m - minus) 2^e, (m + plus) 2^e], as
+ * big numbers over a common s; returns the bit length of m. */
+static int set_interval(struct conversion *c, uint64_t mag, bool is64, int *e_out)
 {
 	const int mant_bits = is64 ? 52 : 23, bias = is64 ? 1023 : 127;
 	const uint64_t hidden = (uint64_t)1 << mant_bits;
 	uint64_t frac = mag & (hidden - 1), expbits = mag >> mant_bits;
 	uint64_t m, minus = 1, plus = 1;
-	int e, k, nbits, n = 0;
-	bool inclusive, up, down;
-	struct big r, s, mminus, mplus, t;
+	int e;
 
-	/* v = m 2^e, interval [(m - minus) 2^e, (m + plus) 2^e]: step 1 above. */
 	if (expbits == 0) {
 		m = frac << 1;
 		e = 1 - bias - mant_bits - 1;
-		inclusive = true;
+		c->inclusive = true;
 	} else {
 		uint64_t sig = frac | hidden;
 
-		inclusive = !(sig & 1);
+		c->inclusive = !(sig & 1);
 		e = (int)expbits - bias - mant_bits;
 		if (!frac) {
 			m = sig << 2, e -= 2, plus = 2;
@@ -176,84 +184,106 @@ void float_decimal_shortest(struct float_decimal *d, uint64_t mag, bool is64)
 			m = sig << 1, e -= 1;
 		}
 	}
-
-	/* r/s = v, mminus/s and mplus/s the distances to the interval's ends. */
-	big_set(&t, 0);
-	big_set(&r, m);
-	big_set(&mminus, minus);
-	big_set(&mplus, plus);
-	big_set(&s, 1);
+	big_set(&c->t, 0);
+	big_set(&c->r, m);
+	big_set(&c->mminus, minus);
+	big_set(&c->mplus, plus);
+	big_set(&c->s, 1);
 	if (e >= 0) {
-		big_shl(&r, e);
-		big_shl(&mminus, e);
-		big_shl(&mplus, e);
+		big_shl(&c->r, e);
+		big_shl(&c->mminus, e);
+		big_shl(&c->mplus, e);
 	} else {
-		big_shl(&s, -e);
+		big_shl(&c->s, -e);
 	}
+	*e_out = e;
+	return 64 - __builtin_clzll(m);
+}
 
-	/*
-	 * Scale s by 10^k, k starting below the decimal position of the top end
-	 * (v >= 2^(e + nbits - 1); 0.30102 < log10(2)), then raised until the top
-	 * end no longer reaches s: the first digit is that of v / 10^(k-1).
-	 */
-	nbits = 64 - __builtin_clzll(m);
-	k = (int)((double)(e + nbits - 1) * 0.30102) - 2;
-	if (k >= 0) {
-		big_mul_pow10(&s, k);
+/*
+ * Scale s by 10^k, k starting below the decimal position of the top end
+ * (v >= 2^(e + nbits - 1); 0.30102 < log10(2)), then raised until the top
+ * end no longer reaches s: the first digit is that of v / 10^(k-1).
+ */
+static void scale(struct conversion *c, int e, int nbits)
+{
+	c->k = (int)((double)(e + nbits - 1) * 0.30102) - 2;
+	if (c->k >= 0) {
+		big_mul_pow10(&c->s, c->k);
 	} else {
-		big_mul_pow10(&r, -k);
-		big_mul_pow10(&mminus, -k);
-		big_mul_pow10(&mplus, -k);
+		big_mul_pow10(&c->r, -c->k);
+		big_mul_pow10(&c->mminus, -c->k);
+		big_mul_pow10(&c->mplus, -c->k);
 	}
 	for (;;) {
-		big_add(&t, &r, &mplus);
-		if (!within(big_cmp(&s, &t), inclusive))
+		big_add(&c->t, &c->r, &c->mplus);
+		if (!within(big_cmp(&c->s, &c->t), c->inclusive))
 			break;
-		big_mul_small(&s, 10);
-		k++;
+		big_mul_small(&c->s, 10);
+		c->k++;
 	}
+}
 
-	/* Step 2. */
+/* Step 2: the digits until the rest is within the interval's lower (*down)
+ * or upper (*up) end; their number. */
+static int generate(struct conversion *c, char *digits, bool *down, bool *up)
+{
+	int n = 0;
+
 	for (;;) {
 		int digit = 0;
 
-		big_mul_small(&r, 10);
-		big_mul_small(&mminus, 10);
-		big_mul_small(&mplus, 10);
-		while (big_cmp(&r, &s) >= 0) {
-			big_sub(&r, &s);
+		big_mul_small(&c->r, 10);
+		big_mul_small(&c->mminus, 10);
+		big_mul_small(&c->mplus, 10);
+		while (big_cmp(&c->r, &c->s) >= 0) {
+			big_sub(&c->r, &c->s);
 			digit++;
 		}
-		d->digits[n++] = (char)('0' + digit);
-		down = within(big_cmp(&r, &mminus), inclusive);
-		big_add(&t, &r, &mplus);
-		up = within(big_cmp(&s, &t), inclusive);
-		if (down || up || n == 17)	/* 17 digits always suffice: a guard */
-			break;
+		digits[n++] = (char)('0' + digit);
+		*down = within(big_cmp(&c->r, &c->mminus), c->inclusive);
+		big_add(&c->t, &c->r, &c->mplus);
+		*up = within(big_cmp(&c->s, &c->t), c->inclusive);
+		if (*down || *up || n == 17)	/* 17 digits always suffice: a guard */
+			return n;
 	}
+}
 
-	/* Step 3. */
-	if (up) {
-		bool round = !down;
+/* Step 3: the last digit rounded up when the upper end is nearer (or the
+ * only one within reach); the number of digits after it. */
+static int round_last(struct conversion *c, char *digits, int n, bool down, bool up)
+{
+	bool round = up && !down;
+	int i = n - 1;
 
-		if (!round) {
-			big_add(&t, &r, &r);
-			round = big_cmp(&t, &s) >= 0;
-		}
-		if (round) {
-			int i = n - 1;
-
-			while (i >= 0 && d->digits[i] == '9')
-				d->digits[i--] = '0';
-			if (i >= 0) {
-				d->digits[i]++;
-			} else {	/* 99..9 -> 100..0, one more digit */
-				d->digits[0] = '1';
-				d->digits[n++] = '0';
-				k++;
-			}
-		}
+	if (up && down) {
+		big_add(&c->t, &c->r, &c->r);
+		round = big_cmp(&c->t, &c->s) >= 0;
 	}
+	if (!round)
+		return n;
+	while (i >= 0 && digits[i] == '9')
+		digits[i--] = '0';
+	if (i >= 0) {
+		digits[i]++;
+	} else {	/* 99..9 -> 100..0, one more digit */
+		digits[0] = '1';
+		digits[n++] = '0';
+		c->k++;
+	}
+	return n;
+}
+
+void float_decimal_shortest(struct float_decimal *d, uint64_t mag, bool is64)
+{
+	struct conversion c;
+	bool down, up;
+	int e, nbits, n;
+
+	nbits = set_interval(&c, mag, is64, &e);
+	scale(&c, e, nbits);
+	n = generate(&c, d->digits, &down, &up);
+	n = round_last(&c, d->digits, n, down, up);
 	d->digits[n] = '\0';
-	d->exp = k;
+	d->exp = c.k;
 }

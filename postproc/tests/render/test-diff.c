@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of the comparison (postproc/diff/diff.c, diff-match.c). */
+/* Unit tests of the comparison of two streams (postproc/diff/diff.c) and its page (render-diff-html.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,319 +18,7 @@
 #include "render/graph/change-scale.h"
 #include "render/graph/heat.h"
 #include "render/render.h"
-
-static void identity_is(enum hb_object_kind kind, const char *name, const char *dso,
-			const char *with, const char *without)
-{
-	char buf[256];
-
-	diff__identity(buf, sizeof(buf), kind, name, dso, true);
-	assert_string_equal(buf, with);
-	diff__identity(buf, sizeof(buf), kind, name, dso, false);
-	assert_string_equal(buf, without);
-}
-
-/* What two compilations of one function share, in the names V8 and others give. */
-static void identities(void **state)
-{
-	/* V8 11+ and V8 10 name one TurboFan function apart: tag, tier, column */
-	identity_is(HB_KIND_JIT, "JS:*work /srv/a/hot.js:5:14", NULL, "work /srv/a/hot.js:5:14",
-		    "work hot.js");
-	identity_is(HB_KIND_JIT, "LazyCompile:*work /srv/b/hot.js:5", NULL, "work /srv/b/hot.js:5",
-		    "work hot.js");
-	identity_is(HB_KIND_JIT, "JS:^work /srv/a/hot.js:5:14", NULL, "work /srv/a/hot.js:5:14",
-		    "work hot.js");
-	/* wasm: the function index stays, the tier goes */
-	identity_is(HB_KIND_JIT, "JS:work-1-turbofan", NULL, "work-1", "work-1");
-	identity_is(HB_KIND_JIT, "Function:work-1-liftoff", NULL, "work-1", "work-1");
-	/* a tier word not after an index is part of the name */
-	identity_is(HB_KIND_JIT, "JS:x-turbofan", NULL, "x-turbofan", "x-turbofan");
-	/* top-level code has no name: the script is all there is */
-	identity_is(HB_KIND_JIT, "JS:* /srv/run.js:1:1", NULL, " /srv/run.js:1:1", " run.js");
-	/* names of other JITs stay as they are ("::" is no V8 tag) */
-	identity_is(HB_KIND_JIT, "wasm[0]::function[1]", NULL, "wasm[0]::function[1]",
-		    "wasm[0]::function[1]");
-	identity_is(HB_KIND_JIT, "std::sort", NULL, "std::sort", "std::sort");
-	identity_is(HB_KIND_JIT, "hash", NULL, "hash", "hash");
-	identity_is(HB_KIND_JIT, "", NULL, "", "");
-	/* symbols: the file's base name, then without it */
-	identity_is(HB_KIND_NATIVE, "malloc", "/usr/lib/x86_64-linux-gnu/libc.so.6",
-		    "libc.so.6 malloc", "malloc");
-	identity_is(HB_KIND_CWASM, "wasm[0]::function[2]::mix", "/tmp/m.cwasm",
-		    "m.cwasm wasm[0]::function[2]::mix", "wasm[0]::function[2]::mix");
-}
-
-static void identity_is_cut_to_the_buffer(void **state)
-{
-	char buf[6];
-
-	assert_int_equal(diff__identity(buf, sizeof(buf), HB_KIND_JIT, "JS:*work /a.js:1:2", NULL,
-					true), 5);
-	assert_string_equal(buf, "work ");
-	assert_int_equal(diff__identity(buf, sizeof(buf), HB_KIND_NATIVE, "function", "/l.so",
-					true), 5);
-	assert_string_equal(buf, "l.so ");
-	assert_int_equal(diff__identity(buf, 0, HB_KIND_JIT, "x", NULL, true), 0);
-}
-
-/* A synthetic block: rows of (mnemonic text, wasm offset or -1, source line or 0). */
-struct row_spec {
-	const char *text;
-	int wasm;
-	unsigned line;
-};
-
-struct block_spec {
-	uint64_t samples;
-	const struct row_spec *rows;
-	size_t nr;
-};
-
-#define BLOCK(samples, ...)                                                          \
-	{ samples, (const struct row_spec[]){ __VA_ARGS__ },                         \
-	  sizeof((const struct row_spec[]){ __VA_ARGS__ }) / sizeof(struct row_spec) }
-
-static void make_func(struct report_func *f, const struct block_spec *b, size_t nb)
-{
-	size_t rows = 0, r = 0;
-	uint32_t off = 0;
-
-	for (size_t i = 0; i < nb; i++)
-		rows += b[i].nr;
-	memset(f, 0, sizeof(*f));
-	f->blocks = calloc(nb, sizeof(*f->blocks));
-	f->rows = calloc(rows, sizeof(*f->rows));
-	assert_non_null(f->blocks);
-	assert_non_null(f->rows);
-	f->blocks_nr = nb;
-	f->rows_nr = rows;
-	for (size_t i = 0; i < nb; i++) {
-		struct report_block *blk = &f->blocks[i];
-
-		blk->start = off;
-		blk->insns = (uint32_t)b[i].nr;
-		blk->samples = b[i].samples;
-		blk->listed = true;
-		blk->first_row = r;
-		for (size_t k = 0; k < b[i].nr; k++, r++) {
-			struct report_row *row = &f->rows[r];
-
-			row->off = off;
-			row->size = 4;
-			row->text = b[i].rows[k].text;
-			row->block = (int32_t)i;
-			if (b[i].rows[k].wasm >= 0) {
-				row->has_wasm_offset = true;
-				row->wasm_offset = (uint32_t)b[i].rows[k].wasm;
-			}
-			if (b[i].rows[k].line) {
-				row->source_file = k % 2 ? "/one/checkout/k.c" : "/other/checkout/k.c";
-				row->source_line = b[i].rows[k].line;
-			}
-			off += 4;
-		}
-		blk->end = off;
-	}
-}
-
-/* A diff of one function pair from two sets of blocks, matched. */
-static void match(struct diff *d, const struct block_spec *a, size_t na,
-		  const struct block_spec *b, size_t nb)
-{
-	static struct report_func fa, fb;
-
-	memset(d, 0, sizeof(*d));
-	make_func(&fa, a, na);
-	make_func(&fb, b, nb);
-	d->side[DIFF_BASE].report.funcs = &fa;
-	d->side[DIFF_BASE].report.funcs_nr = 1;
-	d->side[DIFF_NEW].report.funcs = &fb;
-	d->side[DIFF_NEW].report.funcs_nr = 1;
-	d->funcs = calloc(1, sizeof(*d->funcs));
-	assert_non_null(d->funcs);
-	d->funcs_nr = 1;
-	d->funcs[0] = (struct diff_func){ .f = { 0, 0 }, .compared = true };
-	assert_int_equal(diff_match__blocks(d, 0), 0);
-}
-
-static void unmatch(struct diff *d)
-{
-	for (int s = 0; s < DIFF__SIDES; s++) {
-		free(d->side[s].report.funcs[0].blocks);
-		free(d->side[s].report.funcs[0].rows);
-	}
-	free(d->funcs);
-	free(d->pairs);
-}
-
-/* The pair of BASE block a, or NULL. */
-static const struct diff_pair *pair_of(const struct diff *d, int32_t a)
-{
-	for (size_t i = 0; i < d->pairs_nr; i++)
-		if (d->pairs[i].b[DIFF_BASE] == a)
-			return &d->pairs[i];
-	return NULL;
-}
-
-/*
- * Wasm offsets pair blocks that moved (another order, other instructions);
- * the best overlap wins, and a block pairs once.
- */
-static void wasm_offsets_pair_moved_blocks(void **state)
-{
-	const struct block_spec a[] = {
-		BLOCK(0, { "push", 1, 0 }, { "mov", 2, 0 }),
-		BLOCK(90, { "add", 10, 0 }, { "imul", 11, 0 }, { "lea", 12, 0 }, { "jne", 13, 0 }),
-		BLOCK(10, { "ret", 20, 0 }),
-	};
-	/* NEW: the loop is last, shorter (two offsets hoisted), the exit first */
-	const struct block_spec b[] = {
-		BLOCK(5, { "ret", 20, 0 }),
-		BLOCK(0, { "push", 1, 0 }, { "mov", 2, 0 }, { "mov", 10, 0 }),
-		BLOCK(95, { "imul", 11, 0 }, { "jne", 13, 0 }),
-	};
-	struct diff d;
-	const struct diff_pair *p;
-
-	match(&d, a, 3, b, 3);
-	p = pair_of(&d, 1);
-	assert_non_null(p);
-	assert_int_equal(p->b[DIFF_NEW], 2);
-	assert_int_equal(p->key, DIFF_KEY_WASM);
-	/* {10,11,12,13} and {11,13}: 2 of 4 */
-	assert_true(p->score > 0.49 && p->score < 0.51);
-	p = pair_of(&d, 2);
-	assert_non_null(p);
-	assert_int_equal(p->b[DIFF_NEW], 0);
-	assert_int_equal(p->key, DIFF_KEY_WASM);
-	assert_true(p->score == 1.0);
-	/* block 0 has no samples on either side: no pair */
-	assert_null(pair_of(&d, 0));
-	assert_int_equal(d.pairs_nr, 2);
-	assert_int_equal(d.keys[DIFF_KEY_WASM], 2);
-	unmatch(&d);
-}
-
-/* Below the least overlap (a fifth), a block is on one side only. */
-static void little_overlap_is_no_pair(void **state)
-{
-	const struct block_spec a[] = {
-		BLOCK(50, { "a", 1, 0 }, { "b", 2, 0 }, { "c", 3, 0 }, { "d", 4, 0 }, { "e", 5, 0 },
-		      { "f", 6, 0 }),
-	};
-	const struct block_spec b[] = {
-		BLOCK(50, { "x", 6, 0 }, { "y", 7, 0 }, { "z", 8, 0 }, { "w", 9, 0 }, { "v", 10, 0 }),
-	};
-	struct diff d;
-
-	match(&d, a, 1, b, 1);
-	/* 1 of 10 offsets in common; the texts share nothing either */
-	assert_int_equal(d.pairs_nr, 2);
-	assert_int_equal(d.pairs[0].b[DIFF_NEW], -1);
-	assert_int_equal(d.pairs[0].key, DIFF_KEY_NONE);
-	assert_int_equal(d.pairs[1].b[DIFF_BASE], -1);
-	assert_int_equal(d.pairs[1].b[DIFF_NEW], 0);
-	unmatch(&d);
-}
-
-/* Source lines by base name (two checkouts), before the instructions. */
-static void source_lines_come_before_instructions(void **state)
-{
-	const struct block_spec a[] = {
-		BLOCK(30, { "mov", -1, 7 }, { "add", -1, 8 }),
-		BLOCK(70, { "mov", -1, 12 }, { "add", -1, 13 }),
-	};
-	/* the same instructions, the lines swapped: lines win */
-	const struct block_spec b[] = {
-		BLOCK(60, { "mov", -1, 12 }, { "add", -1, 13 }),
-		BLOCK(40, { "mov", -1, 7 }, { "add", -1, 8 }),
-	};
-	struct diff d;
-
-	match(&d, a, 2, b, 2);
-	assert_int_equal(pair_of(&d, 0)->b[DIFF_NEW], 1);
-	assert_int_equal(pair_of(&d, 0)->key, DIFF_KEY_SOURCE);
-	assert_int_equal(pair_of(&d, 1)->b[DIFF_NEW], 0);
-	assert_int_equal(d.keys[DIFF_KEY_SOURCE], 2);
-	unmatch(&d);
-}
-
-/*
- * Instructions: the same text found once on each side pairs first (score
- * 1), anchoring the rest; then the most alike by mnemonics near where they
- * are expected, the kind of branch that ends them deciding between copies.
- */
-static void instructions_pair_by_text_then_likeness(void **state)
-{
-	const struct block_spec a[] = {
-		BLOCK(1, { "cmp     rsp, qword ptr [rbx]", -1, 0 }, { "jbe     0x100", -1, 0 }),
-		BLOCK(40, { "lea     edi, [rsi + 0x1400]", -1, 0 }, { "movzx   edi, byte ptr [rdx + rdi]", -1, 0 },
-		      { "lea     ecx, [rdi + rcx*2]", -1, 0 }, { "add     esi, 4", -1, 0 }, { "je      0xd0", -1, 0 }),
-		BLOCK(50, { "lea     ecx, [rsi + 0x1400]", -1, 0 }, { "movzx   ecx, byte ptr [rdx + rcx]", -1, 0 },
-		      { "lea     ecx, [rcx + rax*2]", -1, 0 }, { "add     esi, 4", -1, 0 }, { "jne     0x40", -1, 0 }),
-		BLOCK(2, { "mov     rsp, rbp", -1, 0 }, { "ret", -1, 0 }),
-	};
-	/* NEW: the step changed; the stack check and the exit kept their text */
-	const struct block_spec b[] = {
-		BLOCK(3, { "cmp     rsp, qword ptr [rbx]", -1, 0 }, { "jbe     0xf0", -1, 0 }),
-		BLOCK(80, { "lea     edi, [rsi + 0x1400]", -1, 0 }, { "rol     ecx, 5", -1, 0 },
-		      { "movzx   edi, byte ptr [rdx + rdi]", -1, 0 }, { "imul    ecx, ecx, 0x9e3779b1", -1, 0 },
-		      { "add     esi, 2", -1, 0 }, { "je      0xb5", -1, 0 }),
-		BLOCK(70, { "lea     ecx, [rsi + 0x1400]", -1, 0 }, { "rol     eax, 5", -1, 0 },
-		      { "movzx   ecx, byte ptr [rdx + rcx]", -1, 0 }, { "imul    edi, eax, 0x9e3779b1", -1, 0 },
-		      { "add     esi, 2", -1, 0 }, { "jne     0x40", -1, 0 }),
-		BLOCK(0, { "mov     rsp, rbp", -1, 0 }, { "ret", -1, 0 }),
-	};
-	struct diff d;
-	const struct diff_pair *p;
-
-	match(&d, a, 4, b, 4);
-	/* the branch target is masked: the same text */
-	p = pair_of(&d, 0);
-	assert_int_equal(p->b[DIFF_NEW], 0);
-	assert_int_equal(p->key, DIFF_KEY_ASM);
-	assert_true(p->score == 1.0);
-	assert_int_equal(pair_of(&d, 3)->b[DIFF_NEW], 3);
-	/* je with je, jne with jne */
-	p = pair_of(&d, 1);
-	assert_int_equal(p->b[DIFF_NEW], 1);
-	assert_int_equal(p->key, DIFF_KEY_ASM);
-	assert_true(p->score > 0.5 && p->score < 1.0);
-	assert_int_equal(pair_of(&d, 2)->b[DIFF_NEW], 2);
-	assert_int_equal(d.keys[DIFF_KEY_ASM], 4);
-	unmatch(&d);
-}
-
-/* A function of one side: every sampled block alone. */
-static void one_side_only(void **state)
-{
-	const struct block_spec a[] = {
-		BLOCK(5, { "nop", -1, 0 }),
-		BLOCK(0, { "ret", -1, 0 }),
-	};
-	struct diff d = { 0 };
-	static struct report_func fa;
-
-	make_func(&fa, a, 2);
-	d.side[DIFF_BASE].report.funcs = &fa;
-	d.funcs = calloc(1, sizeof(*d.funcs));
-	assert_non_null(d.funcs);
-	d.funcs_nr = 1;
-	d.funcs[0] = (struct diff_func){ .f = { 0, -1 }, .compared = true };
-	assert_int_equal(diff_match__blocks(&d, 0), 0);
-	assert_int_equal(d.pairs_nr, 1);
-	assert_int_equal(d.pairs[0].b[DIFF_BASE], 0);
-	assert_int_equal(d.pairs[0].b[DIFF_NEW], -1);
-	assert_int_equal(d.pairs[0].key, DIFF_KEY_NONE);
-	assert_int_equal(d.funcs[0].first_pair, 0);
-	assert_int_equal(d.funcs[0].pairs_nr, 1);
-	free(fa.blocks);
-	free(fa.rows);
-	free(d.funcs);
-	free(d.pairs);
-}
-
-/* Whole comparisons of small streams. */
+#include "render-fixture.h"
 
 static void read_into(struct stream *s, const char *text)
 {
@@ -381,25 +69,26 @@ static void release(struct diff *d)
 
 static const struct diff_opts defaults = { .min_delta = -1, .top = SIZE_MAX };
 
-static void shares_deltas_and_threshold(void **state)
+/*
+ * f: 40% -> 20%; g: 0.05% -> 0.06%. The default threshold is the least
+ * change the test can tell: 0 samples of 10000 against 3 of 5000, 0.06
+ * points (by hand: the Wilson bounds 0 .. 0.000384 of 0/10000 and
+ * 0.000204 .. of 3/5000 combine (Newcombe) into an interval that leaves
+ * out 0; for 2 of 5000 it does not). g is within noise and its code is
+ * the same: compared by its totals.
+ */
+static const char shares_base[] = STREAM("cpu-clock", 10000,
+	LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "g")
+	"sample 0 0 0x4 4000 1\nsample 1 0 0x4 5 1\n");
+static const char shares_new[] = STREAM("cpu-clock", 5000,
+	LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "g")
+	"sample 0 0 0x4 1000 1\nsample 1 0 0x4 3 1\n");
+
+static void shares_deltas_and_the_default_threshold(void **state)
 {
-	/*
-	 * f: 40% -> 20%; g: 0.05% -> 0.06%. The default threshold is the least
-	 * change the test can tell: 0 samples of 10000 against 3 of 5000, 0.06
-	 * points (by hand: the Wilson bounds 0 .. 0.000384 of 0/10000 and
-	 * 0.000204 .. of 3/5000 combine (Newcombe) into an interval that leaves
-	 * out 0; for 2 of 5000 it does not). g is within noise and its code is
-	 * the same: compared by its totals.
-	 */
-	static const char base[] = STREAM("cpu-clock", 10000,
-		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "g")
-		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 5 1\n");
-	static const char nw[] = STREAM("cpu-clock", 5000,
-		LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "g")
-		"sample 0 0 0x4 1000 1\nsample 1 0 0x4 3 1\n");
 	struct diff d;
 
-	assert_int_equal(compare(&d, base, nw, &defaults), 0);
+	assert_int_equal(compare(&d, shares_base, shares_new, &defaults), 0);
 	assert_true(fabs(d.min_delta - 0.06) < 1e-9);
 	assert_true(d.min_delta == d.noise.min_delta);
 	assert_int_equal(d.noise.min_samples, 3);
@@ -423,12 +112,18 @@ static void shares_deltas_and_threshold(void **state)
 	/* the function table: f passes the threshold, g does not */
 	assert_int_equal(d.funcs_shown_nr, 1);
 	release(&d);
+}
+
+/* What the options change in the comparison of the same two streams. */
+static void options_change_what_is_compared(void **state)
+{
+	struct diff d;
 
 	/* --min-delta 0.05: every function that can hold a pair of 0.05 points */
 	struct diff_opts low = defaults;
 
 	low.min_delta = 0.05;
-	assert_int_equal(compare(&d, base, nw, &low), 0);
+	assert_int_equal(compare(&d, shares_base, shares_new, &low), 0);
 	assert_true(d.funcs[1].compared);
 	assert_int_equal(d.compared_nr, 2);
 	release(&d);
@@ -437,7 +132,7 @@ static void shares_deltas_and_threshold(void **state)
 	struct diff_opts all = defaults;
 
 	all.all = true;
-	assert_int_equal(compare(&d, base, nw, &all), 0);
+	assert_int_equal(compare(&d, shares_base, shares_new, &all), 0);
 	assert_int_equal(d.compared_nr, 2);
 	assert_int_equal(d.shown_nr, 2);
 	assert_int_equal(d.funcs_shown_nr, 2);
@@ -447,7 +142,7 @@ static void shares_deltas_and_threshold(void **state)
 	struct diff_opts counts = defaults;
 
 	counts.counts = true;
-	assert_int_equal(compare(&d, base, nw, &counts), 0);
+	assert_int_equal(compare(&d, shares_base, shares_new, &counts), 0);
 	assert_true(d.min_delta == d.noise.min_delta);
 	assert_true(d.min_delta > 1.0 && d.min_delta < 10.0);
 	assert_false(d.per_run);
@@ -460,7 +155,7 @@ static void shares_deltas_and_threshold(void **state)
 	struct diff_opts top = defaults;
 
 	top.top = 0;
-	assert_int_equal(compare(&d, base, nw, &top), 0);
+	assert_int_equal(compare(&d, shares_base, shares_new, &top), 0);
 	assert_int_equal(d.shown_nr, 0);
 	assert_int_equal(d.pairs_nr, 1);
 	assert_int_equal(d.pairs[0].rank, 1);
@@ -540,15 +235,6 @@ static void signs_and_changes(void **state)
 	(void)state;
 }
 
-static size_t count(const char *hay, const char *needle)
-{
-	size_t n = 0;
-
-	for (const char *p = hay; (p = strstr(p, needle)); p += strlen(needle))
-		n++;
-	return n;
-}
-
 /* The drawn box of id in page: its <g> up to its end. */
 static char *box_of(const char *page, const char *id)
 {
@@ -573,26 +259,35 @@ static char *box_of(const char *page, const char *id)
  * (f's -20 points) the darkest green; blocks of one side only are marked;
  * a block's listing names its partner.
  */
-static void html_page(void **state)
+static const char page_base[] = STREAM("cpu-clock", 10000,
+	LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "gone")
+	"sample 0 0 0x4 4000 1\nsample 1 0 0x4 500 1\n");
+static const char page_new[] = STREAM("cpu-clock", 5000,
+	LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "fresh")
+	"sample 0 0 0x4 1000 1\nsample 1 0 0x4 500 1\n");
+
+/* The page of the comparison of page_base and page_new (d: the comparison). */
+static char *diff_page(struct diff *d)
 {
-	static const char base[] = STREAM("cpu-clock", 10000,
-		LOOP(0, "0x1000", "f") LOOP(1, "0x2000", "gone")
-		"sample 0 0 0x4 4000 1\nsample 1 0 0x4 500 1\n");
-	static const char nw[] = STREAM("cpu-clock", 5000,
-		LOOP(0, "0x9000", "f") LOOP(1, "0xa000", "fresh")
-		"sample 0 0 0x4 1000 1\nsample 1 0 0x4 500 1\n");
 	struct render_opts ro = { 0 };
-	struct heat_scale cs;
-	struct diff d;
-	char *page = NULL, *box, fill[32];
+	char *page = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	assert_int_equal(compare(&d, base, nw, &defaults), 0);
-	assert_int_equal(d.shown_nr, 3);
+	assert_int_equal(compare(d, page_base, page_new, &defaults), 0);
+	assert_int_equal(d->shown_nr, 3);
 	f = open_memstream(&page, &len);
-	assert_int_equal(render_diff_html(f, &d, &ro), 0);
+	assert_int_equal(render_diff_html(f, d, &ro), 0);
 	assert_int_equal(fclose(f), 0);
+	return page;
+}
+
+/* Its rows: one per pair, by change, with JSON's numbers and the text's cells. */
+static void html_page_rows(void **state)
+{
+	struct diff d;
+	char *page = diff_page(&d);
+
 	assert_true(!strncmp(page, "<!DOCTYPE html>", 15));
 	assert_non_null(strstr(page, "Content-Security-Policy"));
 	/* by change: f (-20), fresh (+10), gone (-5) */
@@ -613,6 +308,18 @@ static void html_page(void **state)
 			       "-20.00%*</td><td class=\"match\">code 100%</td>"));
 	assert_non_null(strstr(page, "<td class=\"n\">-</td><td class=\"n\">10.00%</td>"));
 	assert_non_null(strstr(page, "<td class=\"match\">NEW only</td>"));
+	free(page);
+	release(&d);
+	(void)state;
+}
+
+/* Its drawings: a graph per side, boxes painted by their pair's change. */
+static void html_page_boxes(void **state)
+{
+	struct heat_scale cs;
+	struct diff d;
+	char *page = diff_page(&d), *box, fill[32];
+
 	/* a section per function, a graph per side it has */
 	assert_int_equal(count(page, "<section class=\"func diff\""), 3);
 	assert_int_equal(count(page, "<svg xmlns=\"http://www.w3.org/2000/svg\" id=\"d"), 4);
@@ -867,18 +574,11 @@ static void within_noise_is_neutral(void **state)
 	release(&d);
 	(void)state;
 }
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(identities),
-		cmocka_unit_test(identity_is_cut_to_the_buffer),
-		cmocka_unit_test(wasm_offsets_pair_moved_blocks),
-		cmocka_unit_test(little_overlap_is_no_pair),
-		cmocka_unit_test(source_lines_come_before_instructions),
-		cmocka_unit_test(instructions_pair_by_text_then_likeness),
-		cmocka_unit_test(one_side_only),
-		cmocka_unit_test(shares_deltas_and_threshold),
+		cmocka_unit_test(shares_deltas_and_the_default_threshold),
+		cmocka_unit_test(options_change_what_is_compared),
 		cmocka_unit_test(events_by_name),
 		cmocka_unit_test(function_selects_on_either_side),
 		cmocka_unit_test(tiers_pair_first),
@@ -887,7 +587,8 @@ int main(void)
 		cmocka_unit_test(within_noise_is_neutral),
 		cmocka_unit_test(wasm_functions_pair_across_engines),
 		cmocka_unit_test(counts_are_per_run),
-		cmocka_unit_test(html_page),
+		cmocka_unit_test(html_page_rows),
+		cmocka_unit_test(html_page_boxes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

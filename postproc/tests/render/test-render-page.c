@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the HTML page (render-html.c): self-contained, the profiled
+ * program's text escaped, within its budget. The real recordings' pages are
+ * checked in a browser by scripts/tests/html-report.sh.
+ */
+#define _GNU_SOURCE	/* open_memstream */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "render-fixture.h"
+
+/*
+ * The page: self-contained (nothing it would fetch: no src, no link, no
+ * url(), no http(s) but the SVG namespace), the profiled program's text
+ * escaped (a function named like a script tag stays text), the header facts.
+ */
+static void page_is_self_contained_and_escaped(void **state)
+{
+	struct fixture x;
+	char *page;
+
+	fixture__build(&x, loops, 50.0, false);
+	page = render_to_string(render_html, &x.rep);
+	assert_true(!strncmp(page, "<!DOCTYPE html>\n", 16));
+	assert_non_null(strstr(page, "</html>\n"));
+	assert_int_equal(count(page, "<script"), 1);
+	assert_int_equal(count(page, "</script>"), 1);
+	assert_non_null(strstr(page, "&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;"));
+	assert_null(strstr(page, " src="));
+	assert_null(strstr(page, "<link"));
+	assert_null(strstr(page, "url("));
+	assert_null(strstr(page, "@import"));
+	/* (the script names the namespaces of the drawings it builds) */
+	assert_int_equal(count(page, "http"), count(page, "http://www.w3.org/2000/svg") +
+						   count(page, "'http://www.w3.org/XML/1998/namespace'") +
+						   count(page, "http-equiv=\"Content-Security-Policy\""));
+	assert_non_null(strstr(page, "default-src 'none'"));
+	/* the header: total, JIT samples, the functions hottest first */
+	assert_non_null(strstr(page, "id=\"totals\" data-total=\"100\" data-jit=\"83\""));
+	assert_int_equal(count(page, "<section class=\"func\""), 2);
+	assert_non_null(strstr(page, "<section class=\"func\" id=\"f0\" data-samples=\"42\" "
+				     "data-address=\"4096\" data-pid=\"7\" data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;"));
+	assert_true(strstr(page, "id=\"f0\" data-samples=\"42\"") <
+		    strstr(page, "id=\"f1\" data-samples=\"41\""));
+	assert_non_null(strstr(page, "<tr data-func=\"f0\">"));
+	assert_int_equal(count(page, "<svg xmlns="), 2);
+	/* each opens at its hottest block: the loop's at 0x5 */
+	assert_non_null(strstr(page, "data-hot=\"f0-l5\" "
+				     "data-name=\"&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;\">"));
+	/* no budget: nothing said to be left out */
+	assert_null(strstr(page, "id=\"budget\""));
+	free(page);
+	fixture__release(&x);
+}
+
+/*
+ * Budgets. One byte less than the whole page: as markup it does not
+ * fit, so the page carries the listings and graphs as data, and both
+ * functions go in. One byte: both go (the page itself is more, and
+ * says so), and the loop's command has its name shell-quoted, then
+ * escaped for the page.
+ */
+static void page_budget_takes_data_then_leaves_out(void **state)
+{
+	struct fixture x;
+	struct render_opts o = { .command = "hotblocks --cwasm 'a b' s.hbs" };
+	char *buf = NULL, *full;
+	size_t len = 0;
+	FILE *f;
+
+	fixture__build(&x, loops, 50.0, false);
+	full = render_to_string(render_html, &x.rep);
+	assert_int_equal(count(full, "class=\"fdata\""), 0);
+	o.page_budget = strlen(full) - 1;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(render_html(f, &x.rep, &o), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(len <= o.page_budget);
+	assert_int_equal(count(buf, "<section class=\"func\""), 2);
+	assert_int_equal(count(buf, "<script type=\"application/json\" class=\"fdata\" id=\"f0-data\">"), 1);
+	assert_int_equal(count(buf, "class=\"fdata\""), 2);
+	assert_null(strstr(buf, "id=\"budget\""));
+	free(buf);
+
+	o.page_budget = 1;
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(render_html(f, &x.rep, &o), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(count(buf, "<section class=\"func\""), 0);
+	assert_non_null(strstr(buf, "data-left-out=\"2\">This page holds <b>0</b> of the 2"));
+	assert_non_null(strstr(buf, "<tr class=\"out\"><td class=\"n\">1</td><td>&lt;script&gt;"));
+	assert_non_null(strstr(buf, "<code class=\"cmd\">hotblocks --html=f1.html --function "
+				    "&#39;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;&#39; --cwasm "
+				    "&#39;a b&#39; s.hbs</code>"));
+	free(buf);
+	free(full);
+	fixture__release(&x);
+}
+
+/* A name with a quote: closed, escaped, opened again ('\''). */
+static void left_out_command_quotes_a_quote(void **state)
+{
+	struct fixture x;
+	struct render_opts o = { .page_budget = 1, .command = "hotblocks s.hbs" };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	fixture__build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+	      "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
+	      "dump=d name=it's\ncode 0 0x0 " LOOP_CODE "\nsample 0 0 0x5 3 3\nend\n", 50.0, false);
+	assert_non_null(f = open_memstream(&buf, &len));
+	assert_int_equal(render_html(f, &x.rep, &o), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "--function &#39;it&#39;\\&#39;&#39;s&#39; s.hbs</code>"));
+	free(buf);
+	fixture__release(&x);
+}
+
+/* --all with a function that has no code: listed, without a graph */
+static void all_lists_a_function_without_code(void **state)
+{
+	struct fixture x;
+	char *page;
+
+	fixture__build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
+	      "object 0 cwasm pid=1 e_machine=62 addr=0x3000 size=16 dso=m.cwasm sym-start=0x0 name=g\n"
+	      "sample 0 0 0x4 3 3\nend\n", 50.0, true);
+	page = render_to_string(render_html, &x.rep);
+	assert_int_equal(count(page, "<section class=\"func\""), 1);
+	assert_non_null(strstr(page, "Not disassembled: no code bytes in the stream."));
+	assert_int_equal(count(page, "<svg xmlns="), 0);
+	free(page);
+	fixture__release(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(page_is_self_contained_and_escaped),
+		cmocka_unit_test(page_budget_takes_data_then_leaves_out),
+		cmocka_unit_test(left_out_command_quotes_a_quote),
+		cmocka_unit_test(all_lists_a_function_without_code),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -21,12 +21,12 @@
 /* One pread per chunk; a V8 dump (~2 MB) takes two or three. */
 #define READ_CHUNK	((size_t)1 << 20)
 
-static uint32_t get32(const struct jitdump *jd, const uint8_t *p)
+static uint32_t jd_u32(const struct jitdump *jd, const uint8_t *p)
 {
 	return hb_load32(p, jd->swapped);
 }
 
-static uint64_t get64(const struct jitdump *jd, const uint8_t *p)
+static uint64_t jd_u64(const struct jitdump *jd, const uint8_t *p)
 {
 	return hb_load64(p, jd->swapped);
 }
@@ -36,7 +36,7 @@ static uint64_t get64(const struct jitdump *jd, const uint8_t *p)
  * the error is kept and every later jitdump__update repeats it.
  */
 static int __attribute__((format(printf, 5, 6)))
-corrupt(struct jitdump *jd, uint64_t off, char *err, size_t errlen,
+refuse_record(struct jitdump *jd, uint64_t off, char *err, size_t errlen,
 	const char *fmt, ...)
 {
 	char body[256], *msg;
@@ -93,9 +93,9 @@ static void load_release(struct jitdump_load *load)
 #define ARENA_CHUNK ((size_t)1 << 20)
 
 struct jitdump_chunk {
-	struct jitdump_chunk *next;
-	size_t used, cap;
-	uint8_t data[];
+	struct jitdump_chunk *others;	/* the other chunks */
+	size_t filled, cap;
+	uint8_t bytes[];
 };
 
 /* n bytes copied from p into the arena, or NULL when out of memory. */
@@ -104,25 +104,25 @@ static void *arena_dup(struct jitdump *jd, const void *p, size_t n)
 	struct jitdump_chunk *c = jd->arena;
 	void *q;
 
-	if (!c || c->cap - c->used < n) {
+	if (!c || c->cap - c->filled < n) {
 		/* Big blobs get a chunk of their own; the current one stays in use. */
 		size_t cap = n > ARENA_CHUNK / 4 ? n : ARENA_CHUNK;
 
 		if (cap > SIZE_MAX - sizeof(*c) || !(c = malloc(sizeof(*c) + cap)))
 			return NULL;
-		c->used = 0;
+		c->filled = 0;
 		c->cap = cap;
 		if (n > ARENA_CHUNK / 4 && jd->arena) {
-			c->next = jd->arena->next;
-			jd->arena->next = c;
+			c->others = jd->arena->others;
+			jd->arena->others = c;
 		} else {
-			c->next = jd->arena;
+			c->others = jd->arena;
 			jd->arena = c;
 		}
 	}
-	q = c->data + c->used;
+	q = c->bytes + c->filled;
 	memcpy(q, p, n);
-	c->used += n;
+	c->filled += n;
 	return q;
 }
 
@@ -177,24 +177,24 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	uint8_t *code = NULL;
 
 	if (ts < JITDUMP_LOAD_NAME)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "code load total_size %" PRIu32 " < %d", ts, JITDUMP_LOAD_NAME);
 	name = r + JITDUMP_LOAD_NAME;
 	nul = memchr(name, 0, ts - JITDUMP_LOAD_NAME);
 	if (!nul)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "code load name is not nul-terminated within total_size %" PRIu32,
 			       ts);
 	/* perf takes the code from the end of the record, so anything between
 	 * the name and the code is ignored; the code must not overlap the name. */
 	room = ts - JITDUMP_LOAD_NAME - (uint64_t)(nul - name) - 1;
-	code_size = get64(jd, r + JITDUMP_LOAD_CODE_SIZE);
+	code_size = jd_u64(jd, r + JITDUMP_LOAD_CODE_SIZE);
 	if (code_size > room)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "code load code_size %" PRIu64 " does not fit in total_size %" PRIu32
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
-	if (grow_loads(jd) || (jd->idx_built && index_put(jd, get64(jd, r + JITDUMP_LOAD_CODE_INDEX), jd->nr)))
+	if (grow_loads(jd) || (jd->idx_built && index_put(jd, jd_u64(jd, r + JITDUMP_LOAD_CODE_INDEX), jd->nr)))
 		return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for %zu loads", jd->nr + 1);
 	name_copy = arena_dup(jd, name, nul - name + 1);
 	if (name_copy && code_size)
@@ -206,13 +206,13 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
-		.timestamp = get64(jd, r + JITDUMP_REC_TIMESTAMP),
-		.pid = get32(jd, r + JITDUMP_LOAD_PID),
-		.tid = get32(jd, r + JITDUMP_LOAD_TID),
-		.vma = get64(jd, r + JITDUMP_LOAD_VMA),
-		.code_addr = get64(jd, r + JITDUMP_LOAD_CODE_ADDR),
+		.timestamp = jd_u64(jd, r + JITDUMP_REC_TIMESTAMP),
+		.pid = jd_u32(jd, r + JITDUMP_LOAD_PID),
+		.tid = jd_u32(jd, r + JITDUMP_LOAD_TID),
+		.vma = jd_u64(jd, r + JITDUMP_LOAD_VMA),
+		.code_addr = jd_u64(jd, r + JITDUMP_LOAD_CODE_ADDR),
 		.code_size = code_size,
-		.code_index = get64(jd, r + JITDUMP_LOAD_CODE_INDEX),
+		.code_index = jd_u64(jd, r + JITDUMP_LOAD_CODE_INDEX),
 		.name = name_copy,
 		.code = code,
 		/* DEBUG_INFO and UNWINDING_INFO precede the LOAD they describe
@@ -242,9 +242,9 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	long i;
 
 	if (ts < JITDUMP_MOVE_SIZE)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "code move total_size %" PRIu32 " < %d", ts, JITDUMP_MOVE_SIZE);
-	code_index = get64(jd, r + JITDUMP_MOVE_CODE_INDEX);
+	code_index = jd_u64(jd, r + JITDUMP_MOVE_CODE_INDEX);
 	if (!jd->idx_built) {
 		/* The first move: index every load so far, later ones win. */
 		for (size_t k = 0; k < jd->nr; k++)
@@ -265,11 +265,11 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 
 	load = &jd->loads[jd->nr++];
 	*load = (struct jitdump_load){
-		.timestamp = get64(jd, r + JITDUMP_REC_TIMESTAMP),
-		.pid = get32(jd, r + JITDUMP_MOVE_PID),
-		.tid = get32(jd, r + JITDUMP_MOVE_TID),
-		.vma = get64(jd, r + JITDUMP_MOVE_VMA),
-		.code_addr = get64(jd, r + JITDUMP_MOVE_NEW_CODE_ADDR),
+		.timestamp = jd_u64(jd, r + JITDUMP_REC_TIMESTAMP),
+		.pid = jd_u32(jd, r + JITDUMP_MOVE_PID),
+		.tid = jd_u32(jd, r + JITDUMP_MOVE_TID),
+		.vma = jd_u64(jd, r + JITDUMP_MOVE_VMA),
+		.code_addr = jd_u64(jd, r + JITDUMP_MOVE_NEW_CODE_ADDR),
 		.code_size = from->code_size,
 		.code_index = code_index,
 		/* The same code at another address: shared, not copied (a dump of
@@ -296,12 +296,12 @@ static int parse_debug_info(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 	uint64_t nr;
 
 	if (ts < JITDUMP_DEBUG_ENTRIES)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "debug info total_size %" PRIu32 " < %d", ts, JITDUMP_DEBUG_ENTRIES);
-	nr = get64(jd, r + JITDUMP_DEBUG_NR_ENTRY);
+	nr = jd_u64(jd, r + JITDUMP_DEBUG_NR_ENTRY);
 	/* Bounds the allocation by the record, which is already in memory. */
 	if (nr > (uint64_t)(ts - JITDUMP_DEBUG_ENTRIES) / JITDUMP_ENTRY_MIN_SIZE)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "debug info nr_entry %" PRIu64 " cannot fit in total_size %" PRIu32,
 			       nr, ts);
 	if (nr)
@@ -316,14 +316,14 @@ static int parse_debug_info(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		nul = end - p > JITDUMP_ENTRY_NAME ? memchr(p + JITDUMP_ENTRY_NAME, 0, end - p - JITDUMP_ENTRY_NAME) : NULL;
 		if (!nul) {
 			debug_free(debug, i);
-			return corrupt(jd, entry_off, err, errlen,
+			return refuse_record(jd, entry_off, err, errlen,
 				       "debug info entry %" PRIu64 " of %" PRIu64
 				       " runs past the record end (total_size %" PRIu32 ")",
 				       i, nr, ts);
 		}
-		debug[i].addr = get64(jd, p + JITDUMP_ENTRY_ADDR);
-		debug[i].line = get32(jd, p + JITDUMP_ENTRY_LINE);
-		debug[i].discrim = get32(jd, p + JITDUMP_ENTRY_DISCRIM);
+		debug[i].addr = jd_u64(jd, p + JITDUMP_ENTRY_ADDR);
+		debug[i].line = jd_u32(jd, p + JITDUMP_ENTRY_LINE);
+		debug[i].discrim = jd_u32(jd, p + JITDUMP_ENTRY_DISCRIM);
 		/* "\xff" (same file as the previous entry) is kept as is. */
 		debug[i].file = dup_bytes(p + JITDUMP_ENTRY_NAME, nul - (p + JITDUMP_ENTRY_NAME) + 1);
 		if (!debug[i].file) {
@@ -346,9 +346,9 @@ static int parse_unwinding_info(struct jitdump *jd, const uint8_t *r, uint32_t t
 				uint64_t off, char *err, size_t errlen)
 {
 	if (ts < JITDUMP_UNWIND_FIXED_SIZE)
-		return corrupt(jd, off, err, errlen,
+		return refuse_record(jd, off, err, errlen,
 			       "unwinding info total_size %" PRIu32 " < %d", ts, JITDUMP_UNWIND_FIXED_SIZE);
-	jd->pending_unwind_mapped_size = get64(jd, r + JITDUMP_UNWIND_MAPPED_SIZE);
+	jd->pending_unwind_mapped_size = jd_u64(jd, r + JITDUMP_UNWIND_MAPPED_SIZE);
 	jd->unwind_records++;
 	return 0;
 }
@@ -357,7 +357,7 @@ static int parse_unwinding_info(struct jitdump *jd, const uint8_t *r, uint32_t t
 static int parse_record(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			uint64_t off, char *err, size_t errlen)
 {
-	switch (get32(jd, r + JITDUMP_REC_ID)) {
+	switch (jd_u32(jd, r + JITDUMP_REC_ID)) {
 	case JITDUMP_CODE_LOAD:
 		return parse_load(jd, r, ts, off, err, errlen);
 	case JITDUMP_CODE_MOVE:
@@ -411,11 +411,11 @@ static int parse_chunk(struct jitdump *jd, const uint8_t *buf, size_t n, uint64_
 {
 	while (n - *pos >= JITDUMP_REC_PREFIX_SIZE) {
 		const uint8_t *r = buf + *pos;
-		uint32_t ts = get32(jd, r + JITDUMP_REC_TOTAL_SIZE);
+		uint32_t ts = jd_u32(jd, r + JITDUMP_REC_TOTAL_SIZE);
 		int rc;
 
 		if (ts < JITDUMP_REC_PREFIX_SIZE)
-			return corrupt(jd, off + *pos, err, errlen, "record total_size %" PRIu32 " < %d", ts,
+			return refuse_record(jd, off + *pos, err, errlen, "record total_size %" PRIu32 " < %d", ts,
 				       JITDUMP_REC_PREFIX_SIZE);
 		if (ts > n - *pos) {
 			if (ts > size - (off + *pos))
@@ -516,18 +516,18 @@ static int parse_header(struct jitdump *jd, char *err, size_t errlen)
 		return errf_at(err, errlen, -EINVAL, jd->path, JITDUMP_HDR_MAGIC,
 			       "bad magic 0x%08" PRIx32 ", not a jitdump", magic);
 
-	jd->version = get32(jd, h + JITDUMP_HDR_VERSION);
+	jd->version = jd_u32(jd, h + JITDUMP_HDR_VERSION);
 	if (jd->version > JITDUMP_VERSION)
 		return errf_at(err, errlen, -ENOTSUP, jd->path, JITDUMP_HDR_VERSION,
 			       "unsupported jitdump version %" PRIu32 " (only %d is known)",
 			       jd->version, JITDUMP_VERSION);
-	total_size = get32(jd, h + JITDUMP_HDR_TOTAL_SIZE);
+	total_size = jd_u32(jd, h + JITDUMP_HDR_TOTAL_SIZE);
 	if (total_size < JITDUMP_HDR_SIZE)
 		return errf_at(err, errlen, -EINVAL, jd->path, JITDUMP_HDR_TOTAL_SIZE,
 			       "header total_size %" PRIu32 " < %d", total_size, JITDUMP_HDR_SIZE);
-	jd->elf_mach = get32(jd, h + JITDUMP_HDR_ELF_MACH);
-	jd->pid = get32(jd, h + JITDUMP_HDR_PID);
-	jd->flags = get64(jd, h + JITDUMP_HDR_FLAGS);
+	jd->elf_mach = jd_u32(jd, h + JITDUMP_HDR_ELF_MACH);
+	jd->pid = jd_u32(jd, h + JITDUMP_HDR_PID);
+	jd->flags = jd_u64(jd, h + JITDUMP_HDR_FLAGS);
 	if (jd->flags & ~JITDUMP_FLAGS_ARCH_TIMESTAMP)
 		return errf_at(err, errlen, -ENOTSUP, jd->path, JITDUMP_HDR_FLAGS,
 			       "reserved flag bits set in flags 0x%" PRIx64, jd->flags);
@@ -601,10 +601,10 @@ void jitdump__close(struct jitdump *jd)
 	free(jd->loads);
 	idx_table_release(&jd->idx);
 	while (jd->arena) {
-		struct jitdump_chunk *next = jd->arena->next;
+		struct jitdump_chunk *others = jd->arena->others;
 
 		free(jd->arena);
-		jd->arena = next;
+		jd->arena = others;
 	}
 	debug_free(jd->pending_debug, jd->pending_debug_nr);
 	if (jd->fd >= 0)

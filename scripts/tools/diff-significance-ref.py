@@ -113,7 +113,7 @@ def crit(df):
     return stats.norm.isf(ALPHA / 2) if not df else stats.t.isf(ALPHA / 2, df)
 
 
-def values():
+def reference_values():
     libraries_agree()
     out = []
     # shares: a of A (runs of ma samples), b of B (mb), tau2, df
@@ -205,12 +205,12 @@ def values():
     out.append(" * (normal quantile), one run a side, brute force */")
     out.append("static const uint64_t least_refs[][5] = {")
     for A, B, tau2 in ((2000, 2000, 0), (1864, 1848, 0), (500, 20000, 0), (6000, 6000, 0.002)):
-        def least(new):
+        def least_alone(new):
             for k in range(1, 20000):
                 lo, hi = share_ci(0 if new else k, A, k if new else 0, B, tau2=tau2)
                 if lo > 0 or hi < 0:
                     return k
-        out.append("\t{ %d, %d, %d, %d, %d }," % (A, B, round(tau2 * 1e6), least(True), least(False)))
+        out.append("\t{ %d, %d, %d, %d, %d }," % (A, B, round(tau2 * 1e6), least_alone(True), least_alone(False)))
     out.append("};")
     print("\n".join(out))
 
@@ -409,4 +409,4 @@ if __name__ == "__main__":
     if cmd == "check":
         check(sys.argv[2])
     else:
-        {"values": values, "simulate": simulate}[cmd]()
+        {"values": reference_values, "simulate": simulate}[cmd]()

@@ -60,7 +60,7 @@ struct outsec {
 	Elf64_Word link, info;
 	struct buf data;
 	size_t name_off;
-	Elf64_Off offset;
+	Elf64_Off file_off;
 };
 
 static size_t align_up(size_t v, size_t a)
@@ -155,7 +155,7 @@ static void write_elf(const char *out_path, struct outsec **all, size_t nall, si
 		sh->sh_name = all[i]->name_off;
 		sh->sh_type = all[i]->type;
 		sh->sh_flags = all[i]->flags;
-		sh->sh_offset = all[i]->offset;
+		sh->sh_offset = all[i]->file_off;
 		sh->sh_size = all[i]->data.len;
 		sh->sh_link = all[i]->link;
 		sh->sh_info = all[i]->info;
@@ -190,7 +190,7 @@ static void write_cwasm(const char *out_path, struct obj *o, struct outsec *secs
 	off = sizeof(Elf64_Ehdr);
 	for (size_t i = 0; i < nall; i++) {
 		off = align_up(off, all[i]->align ? all[i]->align : 1);
-		all[i]->offset = off;
+		all[i]->file_off = off;
 		off += all[i]->data.len;
 	}
 	write_elf(out_path, all, nall, align_up(off, 8));
@@ -265,7 +265,7 @@ static void parse_args(int argc, char **argv, struct build *b)
 static void read_inputs(struct build *b)
 {
 	obj_open(&b->o, b->obj_path);
-	b->map = read_addrmap(b->addrmap_path, &b->nmap);
+	b->map = load_addrmap_text(b->addrmap_path, &b->nmap);
 	b->nmap = compress_addrmap(&b->o, b->map, b->nmap);
 	if (b->meta_path)
 		read_meta(b->meta_path, &b->traps, &b->ntraps, &b->calls, &b->ncalls);

@@ -23,14 +23,14 @@
 #include "srcmap.h"
 
 /* An address range of a unit, in the index find_unit searches. */
-struct cu_range {
+struct srcmap_cu_range {
 	uint64_t lo, hi;	/* [lo, hi) in DWARF addresses */
 	uint64_t maxhi;		/* max hi of this and every earlier range (sorted by lo) */
 	Dwarf_Die die;		/* the unit's DIE: a plain value, valid until dwarf_end */
 };
 
 /* The frames of an address asked for before. */
-struct cached {
+struct srcmap_cached {
 	uint64_t addr;		/* as the caller gave it */
 	struct srcmap_frame *frames;	/* owned; NULL when nr is 0 */
 	size_t nr;
@@ -45,13 +45,13 @@ struct srcmap {
 	bool wasm;
 	uint64_t code_start, code_end;	/* wasm: Code section payload, file offsets */
 	uint64_t bias;		/* ELF: DWARF address = file address - bias */
-	struct cu_range *cus;
+	struct srcmap_cu_range *cus;
 	size_t cus_nr, cus_alloc;
-	struct cached *cache;
+	struct srcmap_cached *cache;
 	size_t cache_nr, cache_alloc;
 	struct idx_table cache_tab;
 	struct strset paths;	/* comp_dir-joined file names */
-	struct load {
+	struct srcmap_load {
 		uint64_t off, filesz, vaddr;
 	} *loads;		/* ELF: PT_LOAD segments, file order (srcmap__file_address) */
 	size_t loads_nr;

@@ -59,7 +59,7 @@ static int read_loads(struct srcmap *m, Elf *elf)
 		GElf_Phdr ph;
 
 		if (gelf_getphdr(elf, (int)i, &ph) && ph.p_type == PT_LOAD)
-			m->loads[m->loads_nr++] = (struct load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
+			m->loads[m->loads_nr++] = (struct srcmap_load){ ph.p_offset, ph.p_filesz, ph.p_vaddr };
 	}
 	return 0;
 }
@@ -282,7 +282,7 @@ bool srcmap__file_address(const struct srcmap *m, uint64_t off, uint64_t *addr)
 		return true;
 	}
 	for (size_t i = 0; i < m->loads_nr; i++) {
-		const struct load *l = &m->loads[i];
+		const struct srcmap_load *l = &m->loads[i];
 
 		if (off >= l->off && off - l->off < l->filesz) {
 			*addr = off - l->off + l->vaddr;

@@ -25,7 +25,7 @@ int srcmap__lib_init(char *err, size_t errlen)
 
 static int cmp_cu(const void *a, const void *b)
 {
-	const struct cu_range *x = a, *y = b;
+	const struct srcmap_cu_range *x = a, *y = b;
 
 	if (x->lo != y->lo)
 		return x->lo < y->lo ? -1 : 1;
@@ -40,7 +40,7 @@ static int add_cu_range(struct srcmap *m, uint64_t lo, uint64_t hi, const Dwarf_
 		return 0;
 	if (VEC_GROW(m->cus, m->cus_nr + 1, m->cus_alloc))
 		return -ENOMEM;
-	m->cus[m->cus_nr++] = (struct cu_range){ .lo = lo, .hi = hi, .die = *die };
+	m->cus[m->cus_nr++] = (struct srcmap_cu_range){ .lo = lo, .hi = hi, .die = *die };
 	return 0;
 }
 
@@ -330,7 +330,7 @@ size_t srcmap__lookup(struct srcmap *m, uint64_t addr, const struct srcmap_frame
 		free(fr);
 		return 0;
 	}
-	m->cache[m->cache_nr++] = (struct cached){ .addr = addr, .frames = fr, .nr = (size_t)nr };
+	m->cache[m->cache_nr++] = (struct srcmap_cached){ .addr = addr, .frames = fr, .nr = (size_t)nr };
 	*frames = fr;
 	return (size_t)nr;
 }

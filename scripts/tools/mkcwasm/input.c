@@ -218,7 +218,7 @@ static uint32_t parse_u32(const char *file, unsigned line, const char *s)
 	return v;
 }
 
-struct addrmap_entry *read_addrmap(const char *path, size_t *np)
+struct addrmap_entry *load_addrmap_text(const char *path, size_t *np)
 {
 	FILE *f = fopen(path, "r");
 	struct addrmap_entry *e = NULL;

@@ -81,7 +81,7 @@ const struct func *func_at(const struct obj *o, uint32_t off);
 int extract_addrmap(const char *path);
 int extract_meta(const char *path);
 /* The reviewed text tables back: the address map, traps and call sites. */
-struct addrmap_entry *read_addrmap(const char *path, size_t *np);
+struct addrmap_entry *load_addrmap_text(const char *path, size_t *np);
 void read_meta(const char *path, struct trap **tp, size_t *ntp, struct callsite **cp,
 	       size_t *ncp);
 size_t compress_addrmap(const struct obj *o, struct addrmap_entry *e, size_t n);

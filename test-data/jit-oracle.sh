@@ -7,6 +7,9 @@
 #   oracle-symoff.txt  the same counted per symbol+offset (dso)
 #   oracle-report.txt  perf report --stdio --no-children --sort sym, its top lines
 # (each sorted by count, the hottest first; "[unknown]" is perf's own word).
+# A recording with both a jitdump and a perf map (BEAM's +JPperf true) also
+# gets oracle-{sym,symoff,report}-map.txt: perf.data without perf inject, so
+# perf names the JIT code from /tmp/perf-PID.map.
 #
 # Runs in a private /tmp (scripts/with-private-tmp): the recording's files are
 # put back where it ran first, by DIR/restore.sh when there is one, else by
@@ -37,29 +40,37 @@ else
 fi
 
 work=$(mktemp -d /tmp/oracle.XXXXXX)
-set -- "$here"/*.dump
-if [ -e "$1" ]; then
-	perf --no-pager inject --jit -i "$data" -o "$work/perf.jit.data"
-	data=$work/perf.jit.data
-	via="after perf inject --jit"
-fi
-perf --no-pager script -i "$data" -F ip,sym,symoff,dso >"$work/script" 2>"$work/script.err"
 
-# A line is "IP SYM+0xOFF (DSO)" (SYM may hold spaces; no +0x for [unknown]).
-sed -e 's/^ *[0-9a-f]* //' "$work/script" >"$work/symoff"
-sed -e 's/+0x[0-9a-f]* (\([^()]*\))$/ (\1)/' "$work/symoff" >"$work/sym"
-total=$(wc -l <"$work/symoff")
+# oracle DATA SUFFIX VIA: the three files DIR/oracle-*SUFFIX.txt of DATA.
+oracle() {
+	perf --no-pager script -i "$1" -F ip,sym,symoff,dso >"$work/script" 2>"$work/script.err"
+	# A line is "IP SYM+0xOFF (DSO)" (SYM may hold spaces; no +0x for [unknown]).
+	sed -e 's/^ *[0-9a-f]* //' "$work/script" >"$work/symoff"
+	sed -e 's/+0x[0-9a-f]* (\([^()]*\))$/ (\1)/' "$work/symoff" >"$work/sym"
+	total=$(wc -l <"$work/symoff")
+	count "$work/sym" "symbol (dso)" "$3" "$here/oracle-sym$2.txt"
+	count "$work/symoff" "symbol+offset (dso)" "$3" "$here/oracle-symoff$2.txt"
+	{
+		echo "# perf report --stdio --no-children --sort sym${3:+ ($3)}, its top lines"
+		perf --no-pager report -i "$1" --stdio --no-children --sort sym 2>/dev/null |
+			grep -v '^$' | grep -v '^# *$' | head -48
+	} >"$here/oracle-report$2.txt"
+	echo "oracle of $1${3:+ ($3)}: $total samples -> $here/oracle-{sym,symoff,report}$2.txt"
+}
 count() {
 	{
 		echo "# $total samples: perf script -F ip,sym,symoff,dso${3:+ ($3)}, counted per $2"
 		sort "$1" | uniq -c | sort -k1,1nr -k2
 	} >"$4"
 }
-count "$work/sym" "symbol (dso)" "$via" "$here/oracle-sym.txt"
-count "$work/symoff" "symbol+offset (dso)" "$via" "$here/oracle-symoff.txt"
-{
-	echo "# perf report --stdio --no-children --sort sym${via:+ ($via)}, the top 40 lines"
-	perf --no-pager report -i "$data" --stdio --no-children --sort sym 2>/dev/null |
-		grep -v '^$' | grep -v '^# *$' | head -48
-} >"$here/oracle-report.txt"
-echo "oracle of $data: $total samples -> $here/oracle-{sym,symoff,report}.txt"
+
+set -- "$here"/*.dump
+if [ -e "$1" ]; then
+	perf --no-pager inject --jit -i "$data" -o "$work/perf.jit.data"
+	oracle "$work/perf.jit.data" "" "after perf inject --jit"
+	# A runtime that wrote a perf map too (BEAM): what perf makes of the map alone.
+	set -- "$here"/perf-*.map
+	[ ! -e "$1" ] || oracle "$data" -map "no perf inject: the perf map /tmp/${1##*/}"
+else
+	oracle "$data" "" ""
+fi

@@ -6,6 +6,8 @@
 #   oracle-sym.txt     perf script -F ip,sym,symoff,dso counted per symbol (dso)
 #   oracle-symoff.txt  the same counted per symbol+offset (dso)
 #   oracle-report.txt  perf report --stdio --no-children --sort sym, its top lines
+#   oracle-jitframe.txt  where perf.data has callchains (the CPython ones):
+#                      each sample's innermost frame in JIT code, counted
 # (each sorted by count, the hottest first; "[unknown]" is perf's own word).
 # A recording with both a jitdump and a perf map (BEAM's +JPperf true) also
 # gets oracle-{sym,symoff,report}-map.txt: perf.data without perf inject, so
@@ -43,7 +45,8 @@ work=$(mktemp -d /tmp/oracle.XXXXXX)
 
 # oracle DATA SUFFIX VIA: the three files DIR/oracle-*SUFFIX.txt of DATA.
 oracle() {
-	perf --no-pager script -i "$1" -F ip,sym,symoff,dso >"$work/script" 2>"$work/script.err"
+	# -G: the sampled address alone, also where perf.data has callchains.
+	perf --no-pager script -i "$1" -G -F ip,sym,symoff,dso >"$work/script" 2>"$work/script.err"
 	# A line is "IP SYM+0xOFF (DSO)" (SYM may hold spaces; no +0x for [unknown]).
 	sed -e 's/^ *[0-9a-f]* //' "$work/script" >"$work/symoff"
 	sed -e 's/+0x[0-9a-f]* (\([^()]*\))$/ (\1)/' "$work/symoff" >"$work/sym"
@@ -52,10 +55,34 @@ oracle() {
 	count "$work/symoff" "symbol+offset (dso)" "$3" "$here/oracle-symoff$2.txt"
 	{
 		echo "# perf report --stdio --no-children --sort sym${3:+ ($3)}, its top lines"
-		perf --no-pager report -i "$1" --stdio --no-children --sort sym 2>/dev/null |
+		perf --no-pager report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null |
 			grep -v '^$' | grep -v '^# *$' | head -48
 	} >"$here/oracle-report$2.txt"
 	echo "oracle of $1${3:+ ($3)}: $total samples -> $here/oracle-{sym,symoff,report}$2.txt"
+	if perf --no-pager evlist -v -i "$1" 2>/dev/null | grep -q "sample_type:.*CALLCHAIN"; then
+		frames "$1" "$2" "$3"
+	fi
+}
+# frames DATA SUFFIX VIA: where perf.data has callchains, each sample's
+# innermost frame in JIT code (a perf map's or a jitted-PID-N.so's, the
+# sampled address itself included), counted per symbol into
+# DIR/oracle-jitframe*SUFFIX.txt; "(none)" when no frame of it is JIT code.
+frames() {
+	perf --no-pager script -i "$1" -F ip,sym,dso 2>/dev/null | awk -v total="$total" -v via="$3" '
+		function flush() { if (insample) n[found == "" ? "(none)" : found]++; insample = 0; found = "" }
+		/^$/ { flush(); next }
+		{
+			insample = 1
+			if (found == "" && ($NF ~ /^\(\/tmp\/perf-[0-9]+\.map\)$/ || $NF ~ /\/jitted-[0-9]+-[0-9]+\.so\)$/)) {
+				line = $0; sub(/^[ \t]*[0-9a-f]+ /, "", line); found = line
+			}
+		}
+		END {
+			flush()
+			printf "# %d samples: perf script -F ip,sym,dso with callchains%s, each sample counted once, at its innermost frame in JIT code\n", total, via == "" ? "" : " (" via ")"
+			for (k in n) printf "%7d %s\n", n[k], k | "sort -k1,1nr -k2"
+		}' >"$here/oracle-jitframe$2.txt"
+	echo "  and its callchains' innermost JIT frames -> $here/oracle-jitframe$2.txt"
 }
 count() {
 	{

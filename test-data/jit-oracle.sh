@@ -42,6 +42,10 @@ else
 fi
 
 work=$(mktemp -d /tmp/oracle.XXXXXX)
+# perf names a [vdso] sample from the build-id cache only (with-private-tmp's
+# build/perf-buildid): a perf record puts this kernel's [vdso] there, as the
+# recordings made earlier in a make check do.
+perf --no-pager record -q -o "$work/vdso.data" -e cpu-clock true 2>/dev/null || true
 
 # oracle DATA SUFFIX VIA: the three files DIR/oracle-*SUFFIX.txt of DATA.
 oracle() {

@@ -97,7 +97,9 @@ count() {
 
 set -- "$here"/*.dump
 if [ -e "$1" ]; then
-	perf --no-pager inject --jit -i "$data" -o "$work/perf.jit.data"
+	# A build-id cache of its own for inject, which adds every jitted-PID-N.so
+	# (and the files perf.data names) to the one it uses.
+	perf --no-pager --buildid-dir "$work/bid" inject --jit -i "$data" -o "$work/perf.jit.data"
 	oracle "$work/perf.jit.data" "" "after perf inject --jit"
 	# A runtime that wrote a perf map too (BEAM): what perf makes of the map alone.
 	set -- "$here"/perf-*.map

@@ -226,12 +226,13 @@ for case in $cases; do
 	fi
 	# JIT samples as perf inject resolves them; every other sample as plain perf
 	# script resolves it. Both list the same samples in the same order; the ips
-	# must agree line by line.
-	perf --no-pager script -i "$pd" -F ip,sym,symoff,dso >"$t.orig" 2>"$t.perr" ||
+	# must agree line by line. -G: the sampled address alone where perf.data has
+	# callchains too (the CPython recordings).
+	perf --no-pager script -i "$pd" -G -F ip,sym,symoff,dso >"$t.orig" 2>"$t.perr" ||
 		{ not_ok "$case: perf script runs" "$t.perr"; continue; }
 	if grep -q '^jitdump ' "$t.hbs"; then
 		perf --buildid-dir "$t.bid" inject --jit -i "$pd" -o "$t.jit.data" 2>>"$t.perr" &&
-			perf --no-pager --buildid-dir "$t.bid" script -i "$t.jit.data" -F ip,sym,symoff,dso \
+			perf --no-pager --buildid-dir "$t.bid" script -i "$t.jit.data" -G -F ip,sym,symoff,dso \
 				>"$t.inj" 2>>"$t.perr" || { not_ok "$case: perf inject --jit and perf script run" "$t.perr"; continue; }
 		if ! paste -d '\n' "$t.inj" "$t.orig" | awk '
 			NR % 2 == 1 { inj = $0; ip = $1; next }

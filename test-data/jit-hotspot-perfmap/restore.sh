@@ -1,0 +1,18 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Puts the jit-hotspot-perfmap recording where the tests read it: perf.data in
+# /tmp/hotblocks-rec/jit-hotspot-perfmap, and the perf map where the JVM wrote it,
+# /tmp/perf-<pid>.map (the tests run with a /tmp of their own). The last line
+# on stdout is "committed".
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+rec=/tmp/hotblocks-rec/jit-hotspot-perfmap
+
+rm -rf "$rec"
+mkdir -p "$rec"
+cp "$here/perf.data" "$here/../jit-hotspot/Hot.java" "$rec/"
+for m in "$here"/perf-*.map; do
+	cp "$m" "/tmp/${m##*/}"
+done
+echo committed

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Re-creates one run of the v8-wasm-gofmt recording: node 20 running gofmt,
+# Go's go/format compiled to Wasm by TinyGo (npm @wasm-fmt/gofmt, named
+# functions in its name section), formatting Go 1.19's net/http/server.go
+# (Debian's golang-1.19-src) ROUNDS times, the same work in every run:
+#   npm ci    # package.json, package-lock.json: the exact versions
+#   perf record -N -k mono -e cpu-clock -F 4999 -o perf.data \
+#     node --perf-prof --perf-basic-prof-only-functions ../gofmt.mjs FILE ROUNDS
+# in /tmp/hotblocks-rec/v8-wasm-gofmt/RUN, so the jitdump V8 writes there
+# (jit-PID.dump, in the working directory) is named by that path in perf.data,
+# then copies perf.data and the dump to RUN/ here.
+# --perf-basic-prof-only-functions keeps the dump small: it drops the 2182
+# Builtin:/BytecodeHandler: loads (about 1.9 MB) V8 logs at every start
+# (test-data/v8-wasm has them), and keeps every JS and Wasm function.
+# Usage: record.sh RUN [ROUNDS]   (RUN: run1, run2; ROUNDS default 150;
+# needs root or perf_event_paranoid <= 1)
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+run=${1:?usage: record.sh RUN [ROUNDS]}
+rounds=${2:-150}
+input=/usr/share/go-1.19/src/net/http/server.go
+top=/tmp/hotblocks-rec/v8-wasm-gofmt
+rec=$top/$run
+
+[ -r "$input" ] || { echo "record.sh: $input is missing (Debian: apt-get install golang-1.19-src)" >&2; exit 1; }
+if [ ! -d "$top/node_modules/@wasm-fmt/gofmt" ] || ! cmp -s "$here/package-lock.json" "$top/package-lock.json"; then
+	rm -rf "$top"
+	mkdir -p "$top"
+	cp "$here/package.json" "$here/package-lock.json" "$top/"
+	(cd "$top" && npm ci --silent --no-audit --no-fund)
+fi
+cp "$here/gofmt.mjs" "$top/"
+rm -rf "$rec"
+mkdir -p "$rec"
+cd "$rec"
+{ node --version; node -p 'process.versions.v8'; } >"$here/node-version.txt"
+perf record -q -N -k mono -e cpu-clock -F 4999 -o perf.data \
+	node --perf-prof --perf-basic-prof-only-functions ../gofmt.mjs "$input" "$rounds" >run.out
+
+set -- jit-*.dump
+if [ $# -ne 1 ] || [ ! -f "$1" ]; then
+	echo "record.sh: expected exactly one jit-*.dump in $rec" >&2
+	exit 1
+fi
+# The isolate-*-v8.log that --perf-prof also leaves behind is not needed.
+mkdir -p "$here/$run"
+rm -f "$here/$run"/jit-*.dump
+chmod 644 perf.data "$1"
+cp perf.data run.out "$1" "$here/$run/"
+echo "recorded $rec/$1 ($(wc -c <"$1") bytes), perf.data $(wc -c <perf.data) bytes, $(cat run.out)"

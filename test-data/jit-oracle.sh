@@ -57,6 +57,9 @@ oracle() {
 	total=$(wc -l <"$work/symoff")
 	count "$work/sym" "symbol (dso)" "$3" "$here/oracle-sym$2.txt"
 	count "$work/symoff" "symbol+offset (dso)" "$3" "$here/oracle-symoff$2.txt"
+	# a big one is kept compressed (read it with xzcat)
+	rm -f "$here/oracle-symoff$2.txt.xz"
+	[ "$(wc -c <"$here/oracle-symoff$2.txt")" -lt 400000 ] || xz -9 "$here/oracle-symoff$2.txt"
 	{
 		echo "# perf report --stdio --no-children --sort sym${3:+ ($3)}, its top lines"
 		perf --no-pager report -i "$1" --stdio --no-children --sort sym -g none 2>/dev/null |

@@ -15,6 +15,7 @@
 
 #include "graph.h"
 #include "lib/html.h"
+#include "lib/json-writer.h"
 
 /* Points per text line: Graphviz's 1.2 line spacing of the 10-point font. */
 #define LINE 12.0
@@ -141,119 +142,121 @@ int graph__write_svg(const struct graph *g, FILE *out)
 }
 
 /* x with one decimal, as the SVG has it ("-0.0" as "0.0": the same number). */
-static void put_num(FILE *out, double x)
+static void put_num(struct json_writer *w, double x)
 {
 	char buf[32];
 
 	snprintf(buf, sizeof(buf), "%.1f", x);
-	fputs(strcmp(buf, "-0.0") ? buf : "0.0", out);
+	json_writer__raw(w, NULL, strcmp(buf, "-0.0") ? buf : "0.0");
 }
 
-/* A drawn node of graph__write_json, after a comma unless first. */
-static void json_node(FILE *out, const struct graph_node *n, bool first)
+/* A number with a fixed count of decimals (one the page reads as is). */
+static void put_fixed(struct json_writer *w, const char *key, int decimals, double x)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.*f", decimals, x);
+	json_writer__raw(w, key, buf);
+}
+
+/* A number in printf's shortest form (%g). */
+static void put_short(struct json_writer *w, double x)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%g", x);
+	json_writer__raw(w, NULL, buf);
+}
+
+/* A drawn node of graph__write_json. */
+static void json_node(struct json_writer *w, const struct graph_node *n)
 {
 	unsigned flags = n->cold | n->emphasis << 1 | n->marked << 2 | (n->members > 1) << 3 |
 			 n->region << 4;
+	double top = n->y - n->lines_nr * LINE / 2;
 
-	fprintf(out, "%s[\"%s\",%u,%u,", first ? "" : ",", n->id, flags, n->members);
-	put_num(out, n->x - n->w / 2);
-	fputc(',', out);
-	put_num(out, n->y - n->h / 2);
-	fputc(',', out);
-	put_num(out, n->w);
-	fputc(',', out);
-	put_num(out, n->h);
-	fprintf(out, ",%u,%u,", (unsigned)n->fill, (unsigned)n->ink);
-	if (n->href)
-		html_json_str(out, n->href);
-	else
-		fputs("null", out);
-	fputc(',', out);
-	if (n->tooltip)
-		html_json_str(out, n->tooltip);
-	else
-		fputs("null", out);
-	fputs(",[", out);
+	json_writer__array(w, NULL, JSON_INLINE);
+	json_writer__str(w, NULL, n->id);
+	json_writer__u64(w, NULL, flags);
+	json_writer__u64(w, NULL, n->members);
+	put_num(w, n->x - n->w / 2);
+	put_num(w, n->y - n->h / 2);
+	put_num(w, n->w);
+	put_num(w, n->h);
+	json_writer__u64(w, NULL, (unsigned)n->fill);
+	json_writer__u64(w, NULL, (unsigned)n->ink);
+	json_writer__str(w, NULL, n->href);
+	json_writer__str(w, NULL, n->tooltip);
+	json_writer__array(w, NULL, JSON_INLINE);
 	for (size_t l = 0; l < n->lines_nr; l++) {
-		double top = n->y - n->lines_nr * LINE / 2;
-
-		if (l)
-			fputc(',', out);
-		put_num(out, n->x - n->w / 2 + MARGIN_X);
-		fputc(',', out);
-		put_num(out, top + (l + 0.5) * LINE);
-		fputc(',', out);
-		html_json_str(out, n->lines[l]);
+		put_num(w, n->x - n->w / 2 + MARGIN_X);
+		put_num(w, top + (l + 0.5) * LINE);
+		json_writer__str(w, NULL, n->lines[l]);
 	}
-	fputs("]]", out);
+	json_writer__end(w);
+	json_writer__end(w);
 }
 
-/* A drawn edge of graph__write_json (one with a route), after a comma unless first. */
-static void json_edge(FILE *out, const struct graph *g, const struct graph_edge *e, bool first)
+/* A drawn edge of graph__write_json (one with a route). */
+static void json_edge(struct json_writer *w, const struct graph *g, const struct graph_edge *e)
 {
 	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
-	struct graph_point base;
-	double dx, dy;
+	struct graph_point base = e->pts[e->pts_nr - 1];
+	double dx = e->tip.x - base.x, dy = e->tip.y - base.y;
 
-	fprintf(out, "%s[\"%s\",\"%s\",\"%s\",%d,%u,%u,%g,%d,[", first ? "" : ",",
-		g->nodes[graph__shown(g, e->from)].id, g->nodes[graph__shown(g, e->to)].id,
-		graph_edge_kind__name(e->kind), e->back, e->count, (unsigned)st.colour, st.width,
-		st.dashed);
+	json_writer__array(w, NULL, JSON_INLINE);
+	json_writer__str(w, NULL, g->nodes[graph__shown(g, e->from)].id);
+	json_writer__str(w, NULL, g->nodes[graph__shown(g, e->to)].id);
+	json_writer__str(w, NULL, graph_edge_kind__name(e->kind));
+	json_writer__i64(w, NULL, e->back);
+	json_writer__u64(w, NULL, e->count);
+	json_writer__u64(w, NULL, (unsigned)st.colour);
+	put_short(w, st.width);
+	json_writer__i64(w, NULL, st.dashed);
+	json_writer__array(w, NULL, JSON_INLINE);
 	for (size_t k = 0; k < e->pts_nr; k++) {
-		if (k)
-			fputc(',', out);
-		put_num(out, e->pts[k].x);
-		fputc(',', out);
-		put_num(out, e->pts[k].y);
+		put_num(w, e->pts[k].x);
+		put_num(w, e->pts[k].y);
 	}
-	fputs("],", out);
+	json_writer__end(w);
 	/* the arrowhead, as put_edge draws it, or none */
-	base = e->pts[e->pts_nr - 1];
-	dx = e->tip.x - base.x;
-	dy = e->tip.y - base.y;
 	if (sqrt(dx * dx + dy * dy) > 0.01) {
 		double hx = -dy * ARROW_HALF_WIDTH, hy = dx * ARROW_HALF_WIDTH;
 		const double v[6] = { e->tip.x, e->tip.y, base.x + hx, base.y + hy, base.x - hx,
 				      base.y - hy };
 
-		for (int k = 0; k < 6; k++) {
-			fputc(k ? ',' : '[', out);
-			put_num(out, v[k]);
-		}
-		fputs("]]", out);
+		json_writer__array(w, NULL, JSON_INLINE);
+		for (int k = 0; k < 6; k++)
+			put_num(w, v[k]);
+		json_writer__end(w);
 	} else {
-		fputs("null]", out);
+		json_writer__null(w, NULL);
 	}
+	json_writer__end(w);
 }
 
-int graph__write_json(const struct graph *g, FILE *out)
+int graph__write_json(const struct graph *g, struct json_writer *w, const char *key)
 {
-	bool first = true;
-
 	if (!g->laid_out)
 		return -EINVAL;
-	fprintf(out, "{\"id\":\"%s\",\"w\":%.0f,\"h\":%.0f,\"vw\":", g->id, ceil(g->width),
-		ceil(g->height));
-	put_num(out, g->width);
-	fputs(",\"vh\":", out);
-	put_num(out, g->height);
-	fputs(",\"n\":[", out);
-	for (size_t i = 0; i < g->nodes_nr; i++) {
-		if (g->nodes[i].collapsed_into != i)
-			continue;
-		json_node(out, &g->nodes[i], first);
-		first = false;
-	}
-	fputs("],\"e\":[", out);
-	first = true;
-	for (size_t i = 0; i < g->edges_nr; i++) {
-		if (g->edges[i].collapsed || !g->edges[i].pts_nr)
-			continue;
-		json_edge(out, g, &g->edges[i], first);
-		first = false;
-	}
-	fputs("]}", out);
-	return ferror(out) ? -EIO : 0;
+	json_writer__object(w, key, JSON_INLINE);
+	json_writer__str(w, "id", g->id);
+	put_fixed(w, "w", 0, ceil(g->width));
+	put_fixed(w, "h", 0, ceil(g->height));
+	put_fixed(w, "vw", 1, g->width);
+	put_fixed(w, "vh", 1, g->height);
+	json_writer__array(w, "n", JSON_INLINE);
+	for (size_t i = 0; i < g->nodes_nr; i++)
+		if (g->nodes[i].collapsed_into == i)
+			json_node(w, &g->nodes[i]);
+	json_writer__end(w);
+	json_writer__array(w, "e", JSON_INLINE);
+	for (size_t i = 0; i < g->edges_nr; i++)
+		if (!g->edges[i].collapsed && g->edges[i].pts_nr)
+			json_edge(w, g, &g->edges[i]);
+	json_writer__end(w);
+	json_writer__end(w);
+	return 0;
 }
 
 char *graph__svg(const struct graph *g, size_t *len)

@@ -254,9 +254,11 @@ int graph__write_svg(const struct graph *g, FILE *out);
  *   [from id, to id, kind, back, count, colour, width, dashed, [x, y, ...],
  *    [the arrowhead's three corners, x, y each] | null]
  * coordinates with one decimal, as the SVG writes them, the texts made safe
- * as html_json_str makes them. Returns 0, -EINVAL (not laid out), -EIO.
+ * as the page's JSON has them (JSON_SCRIPT). Written by w as its member
+ * key. Returns 0, or -EINVAL (not laid out: nothing written).
  */
-int graph__write_json(const struct graph *g, FILE *out);
+struct json_writer;
+int graph__write_json(const struct graph *g, struct json_writer *w, const char *key);
 
 /* graph__write_svg into a new string (*len its length); NULL on failure, errno set. */
 char *graph__svg(const struct graph *g, size_t *len);

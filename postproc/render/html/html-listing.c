@@ -357,7 +357,6 @@ int html_listing__data(FILE *out, const struct html_listing *l)
 	const struct report_func *f = l->f;
 	struct json_writer w;
 	size_t ncols = 4, i = 0;
-	FILE *g;
 
 	json_writer__init(&w, out, JSON_SCRIPT);
 	json_writer__object(&w, NULL, JSON_INLINE);
@@ -385,10 +384,8 @@ int html_listing__data(FILE *out, const struct html_listing *l)
 		json_writer__null(&w, "t");
 	}
 	json_writer__break(&w);
-	if (!l->g)
+	if (!l->g || graph__write_json(l->g, &w, "g"))
 		json_writer__null(&w, "g");
-	else if ((g = json_writer__value_by_caller(&w, "g")))
-		graph__write_json(l->g, g);
 	json_writer__end(&w);
 	return json_writer__finish(&w);
 }

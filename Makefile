@@ -47,7 +47,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd libelf liblzma
-POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc
+POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc libprotobuf-c zlib
 # libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
 # asks for it (its client pulls in libcurl, which every other run would load
 # for nothing). libiberty (perf's demangler, see POSTPROC_LIBS) and libdl are linked.
@@ -184,6 +184,14 @@ $(GEN)/html-assets.h: scripts/embed-text $(HTML_ASSETS)
 	$(call msg,GEN,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)scripts/embed-text $@ html_css=postproc/render/html/assets/page.css html_js=postproc/render/html/assets/page.js
+
+# pprof's profile.proto (google/pprof, vendored as it is), compiled to C by
+# protobuf-c's protoc-c; render/pprof-proto.c builds what it writes.
+PROTOC_C ?= protoc-c
+$(GEN)/%.pb-c.c $(GEN)/%.pb-c.h: postproc/render/pprof/%.proto | $(B)/.deps-build
+	$(call msg,PROTOC-C,$@)
+	$(Q)mkdir -p $(GEN)
+	$(Q)$(PROTOC_C) --proto_path=postproc/render/pprof --c_out=$(GEN) $<
 
 $(POSTPROC_BIN): $(POSTPROC_OBJ) $(call PLUGIN_SHARED_A,$(B))
 	$(call msg,LD,$@)
@@ -494,6 +502,9 @@ clean:
 # them (later, the compiler's dependency files say it too).
 $(B)/postproc/render/html/html-page.o $(AB)/postproc/render/html/html-page.o \
 	$(FB)/obj/postproc/render/html/html-page.o: $(GEN)/html-assets.h
+# So is the encoder protoc-c makes of pprof's profile.proto.
+$(foreach f,pprof-proto render-pprof,$(B)/postproc/render/$(f).o $(AB)/postproc/render/$(f).o \
+	$(FB)/obj/postproc/render/$(f).o): $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
 
 -include $(ALL_OBJ:.o=.d) $(patsubst %.o,%.d,$(call TOOL_PARTS,mkcwasm)) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

@@ -209,8 +209,9 @@ static int report(struct options *o, int nfiles, char **files)
 	struct report_opts repo = {
 		/* JSON --all lists every selected function in full; a graph needs
 		 * every block of the functions it draws. */
-		.list_selected = o->all && (needs & FORMAT_LIST_SELECTED),
+		.list_selected = (o->all && (needs & FORMAT_LIST_SELECTED)) || (needs & FORMAT_EVERY_SAMPLE),
 		.whole_functions = (o->all && (needs & FORMAT_WHOLE_WITH_ALL)) || (needs & FORMAT_WHOLE),
+		.points = needs & FORMAT_EVERY_SAMPLE,
 		.source_lines = o->source_lines && (needs & FORMAT_SOURCE_LINES),
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
 		 * just printed its warnings on the same terminal, so the report
@@ -226,6 +227,9 @@ static int report(struct options *o, int nfiles, char **files)
 	int ret = EXIT_INPUT;
 	long ev = -1;
 
+	/* a profile of every sample: each function's rows name its lines */
+	if (needs & FORMAT_EVERY_SAMPLE)
+		o->rank.disassemble_all = true;
 	stream__init(&s);
 	if (pipeline__read(&s, files, nfiles))
 		goto out;

@@ -58,6 +58,12 @@ static unsigned format_cmds(const struct row *r, const struct output_format *f)
 	return f->option ? r->cmds & (f->diff_render ? C_ALL : ~diffs) : 0;
 }
 
+/* A format's argument: FILE, optional (--html[=FILE]) or required (--pprof FILE). */
+static enum arg format_arg(const struct output_format *f)
+{
+	return !(f->needs & FORMAT_FILE) ? A_NONE : f->needs & FORMAT_BINARY ? A_REQUIRED : A_OPTIONAL;
+}
+
 static struct option longopts[ARRAY_SIZE(rows) + FORMAT__NR + 1];
 static char shortopts[2 * ARRAY_SIZE(rows) + 2];
 
@@ -77,7 +83,9 @@ void options__init(struct options_parser *p, enum options_cmd cmd, int argc, cha
 				if (format_cmds(r, &formats[f]) & cmd)
 					longopts[nl++] = (struct option){
 						formats[f].option,
-						formats[f].needs & FORMAT_FILE ? optional_argument : no_argument,
+						format_arg(&formats[f]) == A_REQUIRED ? required_argument :
+						format_arg(&formats[f]) == A_OPTIONAL ? optional_argument :
+						no_argument,
 						NULL, VAL_FORMAT(f) };
 			continue;
 		}
@@ -225,7 +233,7 @@ void options__usage(FILE *out, enum options_cmd cmd)
 				if (!(format_cmds(r, fm) & cmd))
 					continue;
 				put_entry(out, term, option_term(term, sizeof(term), 0, fm->option,
-								 fm->needs & FORMAT_FILE ? A_OPTIONAL : A_NONE,
+								 format_arg(fm),
 								 "FILE"),
 					  cmd & (C_DIFF | C_PDIFF) ? fm->diff_help : fm->help, col);
 			}
@@ -294,7 +302,7 @@ void options__list(FILE *out)
 
 				if (cmds)
 					list_row(out, cmds, 0, formats[f].option,
-						 formats[f].needs & FORMAT_FILE ? A_OPTIONAL : A_NONE,
+						 format_arg(&formats[f]),
 						 "FILE", R_HOTBLOCKS);
 			}
 			break;

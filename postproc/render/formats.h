@@ -23,6 +23,12 @@ enum format_need {
 	FORMAT_EVERY_PAIR = 1 << 6,	/* its comparison tells every pair of every
 					 * function that can hold a shown one, and
 					 * how many were compared (diff.h, shown_only) */
+	FORMAT_EVERY_SAMPLE = 1 << 7,	/* every sample of every selected function,
+					 * whatever --percent, --top and --all say,
+					 * with its address, period and mapping
+					 * (report_opts.points) */
+	FORMAT_BINARY = 1 << 8,		/* not text: --NAME FILE must name the file
+					 * (FORMAT_FILE's argument is required) */
 };
 
 enum format_id {

@@ -9,6 +9,7 @@
 #include "lib/util.h"
 #include "report-build.h"
 #include "report-notes.h"
+#include "report-points.h"
 #include "report-rows.h"
 #include "report-show.h"
 
@@ -32,6 +33,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 		rep->events[i] = s->events[i].name;
 	rep->events_nr = s->events_nr;
 	rep->total = r->total;
+	rep->total_period = ev ? ev->period[HB_CLASS_ALL] : 0;
 	rep->jit = r->jit;
 	rep->runs = calloc(s->runs_nr ? s->runs_nr : 1, sizeof(*rep->runs));
 	if (!rep->runs)
@@ -56,6 +58,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 			.name = lost ? name + sizeof(unattributed) - 1 : name,
 			.unattributed = lost,
 			.samples = ev ? ev->samples[c] : 0,
+			.period = ev ? ev->period[c] : 0,
 		};
 	}
 	rep->no_code = r->nocode_samples;
@@ -131,6 +134,8 @@ static int build_func(struct report *rep, const struct rank *r, size_t fi,
 		.whole = o->whole_functions, .code_blocks_nr = rf->blocks_nr,
 		.code_rows_nr = rf->insns_nr, .sampled_blocks_nr = rf->sums_nr,
 	};
+	if (report_points__func(f, r, fi, o->points))
+		return -ENOMEM;
 	/* The tally is sorted by (event, run): the event's entries are one run. */
 	for (size_t i = 0; i < obj->tally_nr; i++) {
 		if ((long)obj->tally[i].ev != r->event || !obj->tally[i].samples)
@@ -321,6 +326,7 @@ void report__release(struct report *rep)
 		if (f->store)
 			report_rows__drop(f);
 		free(f->runs);
+		free(f->points);
 		free(f->store);
 	}
 	for (size_t i = 0; i < rep->notes_nr; i++)

@@ -29,6 +29,9 @@ struct report_opts {
 	 * after code_end included, not only its shown blocks (JSON --all; a
 	 * drawing of the whole graph). */
 	bool whole_functions;
+	/* Every sampled offset of each listed function, with its samples and
+	 * periods (report_func.points: a profile of addresses, pprof). */
+	bool points;
 	/* Read the source line of each span of rows (text --source-lines). */
 	bool source_lines;
 	/* Which rows of object obj get [Source], when not the default (NULL:

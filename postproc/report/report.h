@@ -179,6 +179,22 @@ struct report_code {
 					 * (STREAM.md `source=`); NULL: the stream does not say */
 	uint64_t code_index;		/* jit: the load's code index */
 	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
+	/* native and cwasm: the stream's `map` of its process that covers its
+	 * address (the newest), when there is one: the file's run-time range,
+	 * the file offset at map_start, and its build-id (build_id_size bytes,
+	 * 0: the recording has none). */
+	bool mapped;
+	uint64_t map_start, map_size, map_pgoff;
+	const uint8_t *build_id;
+	uint8_t build_id_size;
+};
+
+/* A sampled offset of a function: every one with samples of the ranked
+ * event, at an instruction start or not (report_opts.points). */
+struct report_point {
+	uint64_t off;
+	uint64_t samples;
+	uint64_t period;		/* the sum of their periods */
 };
 
 /* One listed function: a sampled code object. */
@@ -188,6 +204,9 @@ struct report_func {
 	const char *kind;		/* the kind's wire name: "jit", "native", "cwasm" */
 	const char *display_name;	/* demangled, or the wasm name-section name */
 	struct report_wasm wasm;
+	/* The JIT tier its name gives ("turbofan", "maglev", "sparkplug",
+	 * "ignition", "liftoff"), or NULL. */
+	const char *tier;
 	bool disassembled;		/* it has blocks and rows */
 	const char *error;		/* not disassembled: why, as one phrase */
 	uint32_t code_end;		/* disassembled: where trailing data begins */
@@ -230,6 +249,9 @@ struct report_func {
 	bool has_hottest;
 	uint64_t row_max;		/* the most samples of a row it lists */
 	uint64_t block_max;		/* the most samples of one of its blocks */
+	/* report_opts.points: its sampled offsets, in address order; else none. */
+	struct report_point *points;
+	size_t points_nr;
 
 	/* private */
 	struct report_func_store *store;
@@ -259,6 +281,7 @@ struct report_class {
 	const char *name;		/* wire name without "unattributed.": "jit", "no-map" */
 	bool unattributed;		/* one of the plugin's losses, in no object */
 	uint64_t samples;
+	uint64_t period;		/* the sum of their periods */
 };
 
 enum report_note_kind {
@@ -282,6 +305,7 @@ struct report {
 	const char **events;		/* every event, first-appearance order */
 	size_t events_nr;
 	uint64_t total;			/* T: every sample of the event */
+	uint64_t total_period;		/* the sum of their periods */
 	uint64_t jit;			/* W: in objects of kind jit or cwasm */
 	struct report_class *classes;	/* wire order */
 	size_t classes_nr;

@@ -1,0 +1,567 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * hotblocks --pprof FILE: every sample of the selected functions as a pprof
+ * profile (google/pprof's profile.proto, render/pprof/profile.proto),
+ * gzip-compressed as pprof stores it, for go tool pprof and the fleet tools
+ * that read it (postproc/FORMATS.md, "pprof").
+ *
+ * One Location per sampled address, one Line on it: the function as the
+ * report names it and the [Source] file:line of the instruction when known.
+ * One Mapping per file mapping (the stream's `map`, with its build-id) or
+ * JIT code load. The stream holds sampled addresses, no call stacks: each
+ * Sample is one Location. What pprof has no field for goes in labels:
+ * kind, tier, block (the run-time address of the block's start),
+ * wasm_offset, and pid. Samples in no function (kernel, the unattributed
+ * classes) are Locations of their own, named [kernel], [unattributed.NAME],
+ * so that the profile's total is the report's.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+
+#include "../plugin/lib/hash.h"
+#include "../plugin/lib/utf8.h"
+#include "lib/strbuf.h"
+#include "render.h"
+
+/* A Location as gathered, before the messages are made: string ids are
+ * indexes in the string table (0: none). */
+struct pp_loc {
+	uint64_t address;
+	uint32_t mapping;		/* index + 1 in pp.maps; 0: none */
+	uint32_t func;			/* index in pp.funcs */
+	int64_t line;
+	uint64_t samples, period;
+	int64_t kind, tier, block, wasm_offset;
+	uint64_t pid;
+	bool has_pid;
+};
+
+struct pp_func {
+	int64_t name, system_name, filename;
+};
+
+struct pp_map {
+	uint64_t start, limit, offset;
+	int64_t filename, build_id;
+	bool lines;			/* a Location of it has a source line */
+};
+
+struct pp {
+	char **strings;
+	size_t strings_nr, strings_alloc;
+	struct idx_table string_idx;
+	struct pp_func *funcs;
+	size_t funcs_nr, funcs_alloc;
+	struct idx_table func_idx;
+	struct pp_map *maps;
+	size_t maps_nr, maps_alloc;
+	struct idx_table map_idx;
+	struct pp_loc *locs;
+	size_t locs_nr, locs_alloc;
+	bool oom;
+	/* the label keys, interned first */
+	int64_t k_kind, k_tier, k_block, k_wasm_offset, k_pid;
+};
+
+/* Room for one more in *v (nr, alloc): false (and oom) when there is none. */
+static bool grow(struct pp *p, void **v, size_t size, size_t nr, size_t *alloc)
+{
+	void *n;
+	size_t cap;
+
+	if (nr < *alloc)
+		return true;
+	cap = *alloc ? *alloc * 2 : 64;
+	if (!(n = realloc(*v, cap * size))) {
+		p->oom = true;
+		return false;
+	}
+	*v = n;
+	*alloc = cap;
+	return true;
+}
+#define GROW(p, arr, what) grow((p), (void **)&(p)->arr, sizeof(*(p)->arr), (p)->what##_nr, &(p)->what##_alloc)
+
+static bool string_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct pp *p = ctx;
+
+	return !strcmp(p->strings[idx], key);
+}
+
+/* s's index in the string table, added when new; s is copied. */
+static int64_t str_id(struct pp *p, const char *s)
+{
+	uint64_t h = hash_bytes(HASH_SEED, s, strlen(s));
+	long i = idx_table_find(&p->string_idx, h, string_eq, s, p);
+	char *copy;
+
+	if (i >= 0)
+		return i;
+	if (p->oom || !GROW(p, strings, strings) || !(copy = strdup(s))) {
+		p->oom = true;
+		return 0;
+	}
+	if (idx_table_add(&p->string_idx, h, (uint32_t)p->strings_nr)) {
+		free(copy);
+		p->oom = true;
+		return 0;
+	}
+	p->strings[p->strings_nr] = copy;
+	return (int64_t)p->strings_nr++;
+}
+
+/*
+ * Text from the profiled program, interned as the text report shows it
+ * (utf8.h's rule): valid UTF-8, as proto3 strings must be, and nothing in it
+ * can drive the terminal that go tool pprof prints it on.
+ */
+static int64_t shown_id(struct pp *p, const char *s)
+{
+	struct strbuf sb = { 0 };
+	size_t n = s ? strlen(s) : 0, len;
+	char esc[UTF8_ESCAPE_MAX];
+	uint32_t cp;
+	int64_t id;
+
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i += len) {
+		if (utf8_escape(s + i, n - i, &len, &cp, esc))
+			strbuf_addstr(&sb, esc);
+		else
+			strbuf_add(&sb, s + i, len);
+	}
+	if (sb.oom) {
+		p->oom = true;
+		return 0;
+	}
+	id = str_id(p, sb.buf);
+	strbuf_release(&sb);
+	return id;
+}
+
+static int64_t hex_id(struct pp *p, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, v);
+	return str_id(p, buf);
+}
+
+static bool func_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct pp *p = ctx;
+
+	return !memcmp(&p->funcs[idx], key, sizeof(struct pp_func));
+}
+
+static uint32_t func_id(struct pp *p, const struct pp_func *f)
+{
+	uint64_t h = hash_u64(hash_u64(hash_u64(HASH_SEED, (uint64_t)f->name), (uint64_t)f->system_name),
+			      (uint64_t)f->filename);
+	long i = idx_table_find(&p->func_idx, h, func_eq, f, p);
+
+	if (i >= 0)
+		return (uint32_t)i;
+	if (p->oom || !GROW(p, funcs, funcs) || idx_table_add(&p->func_idx, h, (uint32_t)p->funcs_nr)) {
+		p->oom = true;
+		return 0;
+	}
+	p->funcs[p->funcs_nr] = *f;
+	return (uint32_t)p->funcs_nr++;
+}
+
+static bool map_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct pp *p = ctx;
+	const struct pp_map *a = &p->maps[idx], *b = key;
+
+	return a->start == b->start && a->limit == b->limit && a->offset == b->offset &&
+	       a->filename == b->filename && a->build_id == b->build_id;
+}
+
+/* m's index + 1 among the mappings, added when new. */
+static uint32_t map_id(struct pp *p, const struct pp_map *m)
+{
+	uint64_t h = hash_u64(hash_u64(hash_u64(hash_u64(hash_u64(HASH_SEED, m->start), m->limit),
+						m->offset), (uint64_t)m->filename), (uint64_t)m->build_id);
+	long i = idx_table_find(&p->map_idx, h, map_eq, m, p);
+
+	if (i >= 0)
+		return (uint32_t)i + 1;
+	if (p->oom || !GROW(p, maps, maps) || idx_table_add(&p->map_idx, h, (uint32_t)p->maps_nr)) {
+		p->oom = true;
+		return 0;
+	}
+	p->maps[p->maps_nr] = *m;
+	return (uint32_t)++p->maps_nr;
+}
+
+/* f's mapping: its file as mapped (with its build-id), else its code's own
+ * range: a JIT code load, or code the stream has no mapping of. */
+static uint32_t func_mapping(struct pp *p, const struct report_func *f)
+{
+	const struct report_code *c = &f->code;
+	struct pp_map m = { .filename = shown_id(p, c->path) };
+	char hex[2 * 255 + 1];
+
+	if (c->mapped) {
+		m.start = c->map_start;
+		m.limit = c->map_start + c->map_size;
+		m.offset = c->map_pgoff;
+		for (size_t i = 0; i < c->build_id_size; i++)
+			snprintf(hex + 2 * i, 3, "%02x", c->build_id[i]);
+		m.build_id = c->build_id_size ? str_id(p, hex) : 0;
+	} else {
+		m.start = c->address;
+		m.limit = c->address + (c->size ? c->size : 1);
+		/* A file's code: where in the file it starts. A JIT's code is in
+		 * no file: its address stands for the offset, or pprof, which
+		 * takes mappings of one file, offset and size (rounded to 4 KiB)
+		 * for one, would fold the loads of a dump into one and move
+		 * their addresses. */
+		m.offset = c->jit || (c->source && !strcmp(c->source, "perf-map")) ? c->address :
+			   c->sym_start;
+	}
+	return map_id(p, &m);
+}
+
+static void add_loc(struct pp *p, const struct pp_loc *l)
+{
+	if (p->oom || !GROW(p, locs, locs))
+		return;
+	p->locs[p->locs_nr++] = *l;
+}
+
+/* The row of f at offset off (rows are in address order), or NULL. */
+static const struct report_row *row_at(const struct report_func *f, uint64_t off)
+{
+	size_t lo = 0, hi = f->rows_nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (f->rows[mid].off < off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < f->rows_nr && f->rows[lo].off == off ? &f->rows[lo] : NULL;
+}
+
+/* Every sampled address of listed function i: a Location each. */
+static int add_func(struct pp *p, const struct report *rep, size_t i, uint64_t *samples,
+		    uint64_t *period)
+{
+	const struct report_func *f = &rep->funcs[i];
+	struct pp_func fn = { .name = shown_id(p, f->display_name), .system_name = shown_id(p, f->code.name) };
+	struct pp_loc base = {
+		.mapping = func_mapping(p, f), .kind = str_id(p, f->kind),
+		.tier = f->tier ? str_id(p, f->tier) : 0, .pid = f->code.pid, .has_pid = true,
+	};
+	int ret = report__func_open(rep, i);
+
+	if (ret)
+		return ret;
+	for (size_t k = 0; k < f->points_nr && !p->oom; k++) {
+		const struct report_point *pt = &f->points[k];
+		const struct report_row *row = pt->off <= UINT32_MAX ? row_at(f, pt->off) : NULL;
+		struct pp_loc l = base;
+
+		fn.filename = 0;
+		if (row && row->source_file) {
+			fn.filename = shown_id(p, row->source_file);
+			l.line = row->source_line;
+			if (l.mapping)
+				p->maps[l.mapping - 1].lines |= row->source_line != 0;
+		}
+		if (row && row->block >= 0)
+			l.block = hex_id(p, f->code.address + f->blocks[row->block].start);
+		if (row && row->has_wasm_offset)
+			l.wasm_offset = hex_id(p, row->wasm_offset);
+		l.func = func_id(p, &fn);
+		l.address = f->code.address + pt->off;
+		l.samples = pt->samples;
+		l.period = pt->period;
+		*samples += pt->samples;
+		*period += pt->period;
+		add_loc(p, &l);
+	}
+	report__func_close(rep, i);
+	return 0;
+}
+
+/* Samples in no function, a Location of their own named what they are. */
+static void add_class(struct pp *p, const char *name, const char *kind, uint64_t samples,
+		      uint64_t period)
+{
+	struct pp_func fn = { 0 };
+	struct pp_loc l = { .kind = str_id(p, kind), .samples = samples, .period = period };
+
+	if (!samples)
+		return;
+	fn.name = fn.system_name = str_id(p, name);
+	l.func = func_id(p, &fn);
+	add_loc(p, &l);
+}
+
+/* The classes of samples in no object: without --function, every sample
+ * of the event is in the profile, as it is in the report's total. */
+static void add_classes(struct pp *p, const struct report *rep, uint64_t samples, uint64_t period)
+{
+	char name[64];
+
+	for (size_t i = 0; i < rep->classes_nr; i++) {
+		const struct report_class *c = &rep->classes[i];
+
+		if (!c->unattributed && strcmp(c->name, "kernel"))
+			continue;
+		snprintf(name, sizeof(name), c->unattributed ? "[unattributed.%s]" : "[%s]", c->name);
+		add_class(p, name, c->unattributed ? "unattributed" : "kernel", c->samples, c->period);
+		samples += c->samples;
+		period += c->period;
+	}
+	/* in an object the stream lost (a line over its limit, STREAM.md "Lines") */
+	if (rep->total > samples)
+		add_class(p, "[in no readable object]", "unattributed", rep->total - samples,
+			  rep->total_period > period ? rep->total_period - period : 0);
+}
+
+/* The period's value type: CPU time for the software clocks, else the event's count. */
+static void period_type(struct pp *p, const char *event, int64_t *type, int64_t *unit)
+{
+	if (!strcmp(event, "cpu-clock") || !strcmp(event, "task-clock")) {
+		*type = str_id(p, "cpu");
+		*unit = str_id(p, "nanoseconds");
+	} else {
+		*type = shown_id(p, event);
+		*unit = str_id(p, "count");
+	}
+}
+
+/* Where the packed profile goes: through gzip into out. */
+struct gz_sink {
+	ProtobufCBuffer base;
+	z_stream z;
+	FILE *out;
+	int err;
+};
+
+static int gz_put(struct gz_sink *g, const uint8_t *data, size_t len, int flush)
+{
+	uint8_t buf[1 << 15];
+	int zr;
+
+	g->z.next_in = (Bytef *)data;
+	g->z.avail_in = (uInt)len;
+	do {
+		g->z.next_out = buf;
+		g->z.avail_out = sizeof(buf);
+		zr = deflate(&g->z, flush);
+		if (zr == Z_STREAM_ERROR)
+			return -EINVAL;
+		if (fwrite(buf, 1, sizeof(buf) - g->z.avail_out, g->out) != sizeof(buf) - g->z.avail_out)
+			return -EIO;
+	} while (g->z.avail_out == 0 || (flush == Z_FINISH && zr != Z_STREAM_END));
+	return 0;
+}
+
+static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
+{
+	struct gz_sink *g = (struct gz_sink *)b;
+
+	/* zlib takes at most UINT_MAX bytes at a time */
+	while (!g->err && len) {
+		size_t n = len > (1u << 30) ? (1u << 30) : len;
+
+		g->err = gz_put(g, data, n, Z_NO_FLUSH);
+		data += n;
+		len -= n;
+	}
+}
+
+/* The messages made of what was gathered, packed through gzip to out. */
+static int write_profile(struct pp *p, const struct report *rep, FILE *out)
+{
+	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType vt[2] = { PERFTOOLS__PROFILES__VALUE_TYPE__INIT,
+						 PERFTOOLS__PROFILES__VALUE_TYPE__INIT };
+	Perftools__Profiles__ValueType *vtp[2] = { &vt[0], &vt[1] };
+	size_t n = p->locs_nr, nv = rep->event ? 2 : 1;
+	Perftools__Profiles__Location *locs = calloc(n ? n : 1, sizeof(*locs));
+	Perftools__Profiles__Location **locp = calloc(n ? n : 1, sizeof(*locp));
+	Perftools__Profiles__Line *lines = calloc(n ? n : 1, sizeof(*lines));
+	Perftools__Profiles__Line **linep = calloc(n ? n : 1, sizeof(*linep));
+	Perftools__Profiles__Sample *smp = calloc(n ? n : 1, sizeof(*smp));
+	Perftools__Profiles__Sample **smpp = calloc(n ? n : 1, sizeof(*smpp));
+	uint64_t *loc_ids = calloc(n ? n : 1, sizeof(*loc_ids));
+	int64_t *values = calloc(2 * (n ? n : 1), sizeof(*values));
+	Perftools__Profiles__Label *labels = calloc(5 * (n ? n : 1), sizeof(*labels));
+	Perftools__Profiles__Label **labelp = calloc(5 * (n ? n : 1), sizeof(*labelp));
+	Perftools__Profiles__Function *fns = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fns));
+	Perftools__Profiles__Function **fnp = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fnp));
+	Perftools__Profiles__Mapping *maps = calloc(p->maps_nr ? p->maps_nr : 1, sizeof(*maps));
+	Perftools__Profiles__Mapping **mapp = calloc(p->maps_nr ? p->maps_nr : 1, sizeof(*mapp));
+	int64_t comment;
+	struct gz_sink g = { .base = { gz_append }, .out = out };
+	size_t nl = 0;
+	int ret = -ENOMEM;
+
+	vt[0].type = str_id(p, "samples");
+	vt[0].unit = str_id(p, "count");
+	if (rep->event)
+		period_type(p, rep->event, &vt[1].type, &vt[1].unit);
+	comment = str_id(p, "hotblocks: sampled addresses, no call stacks (the stream has none)");
+	if (p->oom || !locs || !locp || !lines || !linep || !smp || !smpp || !loc_ids || !values ||
+	    !labels || !labelp || !fns || !fnp || !maps || !mapp)
+		goto out;
+	for (size_t i = 0; i < p->funcs_nr; i++) {
+		perftools__profiles__function__init(&fns[i]);
+		fns[i].id = i + 1;
+		fns[i].name = p->funcs[i].name;
+		fns[i].system_name = p->funcs[i].system_name;
+		fns[i].filename = p->funcs[i].filename;
+		fnp[i] = &fns[i];
+	}
+	for (size_t i = 0; i < p->maps_nr; i++) {
+		perftools__profiles__mapping__init(&maps[i]);
+		maps[i].id = i + 1;
+		maps[i].memory_start = p->maps[i].start;
+		maps[i].memory_limit = p->maps[i].limit;
+		maps[i].file_offset = p->maps[i].offset;
+		maps[i].filename = p->maps[i].filename;
+		maps[i].build_id = p->maps[i].build_id;
+		/* names come from hotblocks: nothing for pprof to symbolize */
+		maps[i].has_functions = true;
+		maps[i].has_filenames = p->maps[i].lines;
+		maps[i].has_line_numbers = p->maps[i].lines;
+		mapp[i] = &maps[i];
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct pp_loc *l = &p->locs[i];
+		struct { int64_t key, str; } str_labels[] = {
+			{ p->k_kind, l->kind }, { p->k_tier, l->tier }, { p->k_block, l->block },
+			{ p->k_wasm_offset, l->wasm_offset },
+		};
+
+		perftools__profiles__line__init(&lines[i]);
+		lines[i].function_id = l->func + 1;
+		lines[i].line = l->line;
+		linep[i] = &lines[i];
+		perftools__profiles__location__init(&locs[i]);
+		locs[i].id = i + 1;
+		locs[i].mapping_id = l->mapping;
+		locs[i].address = l->address;
+		locs[i].n_line = 1;
+		locs[i].line = &linep[i];
+		locp[i] = &locs[i];
+		perftools__profiles__sample__init(&smp[i]);
+		loc_ids[i] = i + 1;
+		smp[i].n_location_id = 1;
+		smp[i].location_id = &loc_ids[i];
+		values[2 * i] = (int64_t)l->samples;
+		values[2 * i + 1] = (int64_t)l->period;
+		smp[i].n_value = nv;
+		smp[i].value = &values[2 * i];
+		smp[i].label = &labelp[nl];
+		for (size_t k = 0; k < sizeof(str_labels) / sizeof(str_labels[0]); k++) {
+			if (!str_labels[k].str)
+				continue;
+			perftools__profiles__label__init(&labels[nl]);
+			labels[nl].key = str_labels[k].key;
+			labels[nl].str = str_labels[k].str;
+			labelp[nl] = &labels[nl];
+			nl++;
+			smp[i].n_label++;
+		}
+		if (l->has_pid) {
+			perftools__profiles__label__init(&labels[nl]);
+			labels[nl].key = p->k_pid;
+			labels[nl].num = (int64_t)l->pid;
+			labelp[nl] = &labels[nl];
+			nl++;
+			smp[i].n_label++;
+		}
+		smpp[i] = &smp[i];
+	}
+	prof.n_sample_type = nv;
+	prof.sample_type = vtp;
+	prof.n_sample = n;
+	prof.sample = smpp;
+	prof.n_mapping = p->maps_nr;
+	prof.mapping = mapp;
+	prof.n_location = n;
+	prof.location = locp;
+	prof.n_function = p->funcs_nr;
+	prof.function = fnp;
+	prof.n_string_table = p->strings_nr;
+	prof.string_table = p->strings;
+	prof.n_comment = 1;
+	prof.comment = &comment;
+	if (rep->event) {
+		prof.period_type = &vt[1];
+		prof.period = rep->total ? (int64_t)(rep->total_period / rep->total) : 0;
+	}
+	/* gzip (windowBits 15 + 16), as pprof reads and writes its files */
+	if (deflateInit2(&g.z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		goto out;
+	perftools__profiles__profile__pack_to_buffer(&prof, &g.base);
+	if (!g.err)
+		g.err = gz_put(&g, NULL, 0, Z_FINISH);
+	deflateEnd(&g.z);
+	ret = g.err ? g.err : ferror(out) ? -EIO : 0;
+out:
+	free(locs);
+	free(locp);
+	free(lines);
+	free(linep);
+	free(smp);
+	free(smpp);
+	free(loc_ids);
+	free(values);
+	free(labels);
+	free(labelp);
+	free(fns);
+	free(fnp);
+	free(maps);
+	free(mapp);
+	return ret;
+}
+
+int render_pprof(FILE *out, const struct report *rep, const struct render_opts *o)
+{
+	struct pp p = { 0 };
+	uint64_t samples = 0, period = 0;
+	int ret = 0;
+
+	(void)o;
+	str_id(&p, "");	/* string_table[0] is "" */
+	p.k_kind = str_id(&p, "kind");
+	p.k_tier = str_id(&p, "tier");
+	p.k_block = str_id(&p, "block");
+	p.k_wasm_offset = str_id(&p, "wasm_offset");
+	p.k_pid = str_id(&p, "pid");
+	for (size_t i = 0; !ret && !p.oom && i < rep->funcs_nr; i++)
+		ret = add_func(&p, rep, i, &samples, &period);
+	if (!ret && !rep->selection.function)
+		add_classes(&p, rep, samples, period);
+	if (!ret)
+		ret = p.oom ? -ENOMEM : write_profile(&p, rep, out);
+	for (size_t i = 0; i < p.strings_nr; i++)
+		free(p.strings[i]);
+	free(p.strings);
+	free(p.funcs);
+	free(p.maps);
+	free(p.locs);
+	idx_table_release(&p.string_idx);
+	idx_table_release(&p.func_idx);
+	idx_table_release(&p.map_idx);
+	return ret;
+}

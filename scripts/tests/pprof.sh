@@ -130,6 +130,7 @@ for c in v8 wt native; do
 
 	# -top by samples: every function, by name
 	pprof -sample_index=samples -top -nodecount=1000000 -nodefraction=0 "$tmp/$c.pb.gz" >"$tmp/$c.top"
+	sed 1d "$tmp/$c.top" >"$tmp/$c.top.body"	# but its "File:" line
 	awk '/^ *flat/ { on = 1; next } on && NF >= 6 { name = $6; for (i = 7; i <= NF; i++) name = name " " $i; print name "\t" $1 }' \
 		"$tmp/$c.top" >"$tmp/$c.p.names"
 	compare_counts "$c: go tool pprof -top's samples per function equal hotblocks --json's" \
@@ -221,6 +222,13 @@ compare_counts "go tool pprof -proto merges two profiles: per function the sum o
 	"$tmp/sum.names" "$tmp/merged.names"
 both=$(($(cat "$tmp/v8.j.total") + $(cat "$tmp/native.j.total")))
 check "the merged total is both reports' totals, $both samples" grep -q "of $both total" "$tmp/merged.top"
+
+# perf hotblocks report --pprof FILE: the same profile, from the recording.
+(cd "$tmp" && "$top/scripts/perf-hotblocks" report -i "$top/test-data/v8-wasm/perf.data" $v8_args \
+	--pprof "$tmp/perf.pb.gz" >/dev/null 2>&1)
+pprof -sample_index=samples -top -nodecount=1000000 -nodefraction=0 "$tmp/perf.pb.gz" >"$tmp/perf.top"
+check "perf hotblocks report --pprof FILE writes the profile hotblocks --pprof writes" \
+	sh -c "sed 1d $tmp/perf.top | diff - $tmp/v8.top.body"
 
 # --function selects as the report does: only mix's samples, no classes.
 "$POSTPROC" --pprof "$tmp/mix.pb.gz" --function mix "$tmp/native.hbs" 2>/dev/null

@@ -503,8 +503,8 @@ clean:
 $(B)/postproc/render/html/html-page.o $(AB)/postproc/render/html/html-page.o \
 	$(FB)/obj/postproc/render/html/html-page.o: $(GEN)/html-assets.h
 # So is the encoder protoc-c makes of pprof's profile.proto.
-$(foreach f,pprof-proto render-pprof,$(B)/postproc/render/$(f).o $(AB)/postproc/render/$(f).o \
-	$(FB)/obj/postproc/render/$(f).o): $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
+$(foreach f,render/pprof-proto render/render-pprof tests/render/test-render-pprof,$(B)/postproc/$(f).o \
+	$(AB)/postproc/$(f).o $(FB)/obj/postproc/$(f).o): $(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h
 
 -include $(ALL_OBJ:.o=.d) $(patsubst %.o,%.d,$(call TOOL_PARTS,mkcwasm)) $(ALL_OBJ:$(B)/%.o=$(AB)/%.d) $(ALL_OBJ:$(B)/%.o=$(FB)/obj/%.d) \
 	$(wildcard $(FB)/obj/*/tests/fuzz/*.d)

@@ -212,4 +212,22 @@ shows err-output "an output that is an input is refused, named printable" err "i
 run err-diff hb diff "$tmp/none$P.hbs" "$tmp/h.hbs"
 shows err-diff "a missing diff side is named printable" err "none$S.hbs: "
 
+# --pprof: what go tool pprof prints of the profiles (every name, path and
+# file of the native, V8 and hand-written streams) is clean too, and shows the
+# payload printable. Skipped, saying so, without go (golang-go).
+if command -v go >/dev/null 2>&1; then
+	export HOME="$tmp/home" GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" PPROF_TMPDIR="$tmp/pprof" \
+		PPROF_BINARY_PATH="$tmp/no-binaries" GOTOOLCHAIN=local
+	mkdir -p "$HOME"
+	for c in n v h; do
+		hb --pprof "$tmp/$c.pb.gz" "$tmp/$c.hbs" >/dev/null 2>&1
+		run "pprof-$c" go tool pprof -raw "$tmp/$c.pb.gz"
+		run "pprof-$c-top" go tool pprof -top -addresses "$tmp/$c.pb.gz"
+	done
+	shows pprof-h "go tool pprof shows a hand-written name printable" out "$S"
+else
+	tap_n=$((tap_n + 1))
+	echo "ok $tap_n # SKIP go tool pprof is NOT INSTALLED (Debian: golang-go): hotblocks --pprof's names were NOT checked"
+fi
+
 echo "1..$tap_n"

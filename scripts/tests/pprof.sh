@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # hotblocks --pprof, read by the real client: Debian's `go tool pprof`
-# (golang-go), on the profiles of real committed recordings: V8 (v8-wasm),
+# (golang-go), on the profiles of real committed recordings: V8 (v8-wasm; and
+# v8-perfmap, code a perf map names, without code bytes),
 # wasmtime 48.0.2 (wasmtime-real/48.0.2/switch, its jitdump recording, with
 # --cwasm and --wasm) and native code (native-mt-fork: a program, its shared
 # library and libc, in four processes). For each:
@@ -11,8 +12,10 @@
 #    [kernel] and [unattributed.*] its classes;
 #  - pprof -raw: every sampled instruction's samples at its address equal
 #    its "samples" in the JSON (an address taken relative to its Mapping,
-#    which pprof moves when one file is mapped by several processes); the
-#    cpu/nanoseconds total equals the stream's `total <ev> all` period;
+#    which pprof moves when one file is mapped by several processes), and
+#    every sampled address (instruction start or not, code bytes or not)
+#    equals the stream's own `sample` lines, per file; the cpu/nanoseconds
+#    total equals the stream's `total <ev> all` period;
 #  - pprof -addresses -top: the same per address, as pprof lists it;
 #  - pprof -traces: every trace is one frame (the stream has no call stacks)
 #    and they sum to the total; labels kind, block, pid are there (tier on
@@ -48,6 +51,10 @@ wt_args="--cwasm $d/module.cwasm --wasm $R/switch.wasm"
 restore_recording native-mt-fork
 plugin_stream "$(recording_data native-mt-fork)" "$tmp/native.hbs" 2>/dev/null
 native_args=
+# V8 named by its perf map (node --perf-basic-prof): code without code bytes
+restore_recording v8-perfmap
+plugin_stream "$(recording_data v8-perfmap)" "$tmp/perfmap.hbs" 2>/dev/null
+perfmap_args=
 
 # compare_counts WHAT OURS THEIRS: two "KEY<TAB>COUNT" lists, sorted, equal.
 compare_counts() {
@@ -103,23 +110,49 @@ for (const l of lines) {
 	else if (sec === "Mappings" && (m = l.match(/^(\d+): (0x[0-9a-f]+)\/(0x[0-9a-f]+)\/(0x[0-9a-f]+) (\S+)\s+(\S*)/)))
 		maps.set(m[1], { start: BigInt(m[2]), limit: BigInt(m[3]), off: BigInt(m[4]), file: m[5], bid: m[6].startsWith("[") ? "" : m[6] });
 }
-const byAddr = new Map();
+const byAddr = new Map(), byFile = new Map();
 let n = 0n, v = 0n, frames = 0;
 for (const s of samples) {
 	n += s.n; v += s.v; frames = Math.max(frames, s.locs.length);
 	const loc = locs.get(s.locs[0]);
 	if (!loc.map) continue;
 	const mp = maps.get(loc.map);
-	const key = loc.func + "\t0x" + (loc.addr - mp.start + mp.off).toString(16);
+	const rel = "0x" + (loc.addr - mp.start + mp.off).toString(16);
+	const key = loc.func + "\t" + rel;
 	byAddr.set(key, (byAddr.get(key) || 0n) + s.n);
+	byFile.set(mp.file + "\t" + rel, (byFile.get(mp.file + "\t" + rel) || 0n) + s.n);
 }
+fs.writeFileSync(out + ".files", [...byFile].map(([k, c]) => k + "\t" + c).join("\n") + "\n");
 fs.writeFileSync(out + ".addrs", [...byAddr].map(([k, c]) => k + "\t" + c).join("\n") + "\n");
 fs.writeFileSync(out + ".totals", n + " " + v + " " + frames + "\n");
 fs.writeFileSync(out + ".maps", [...maps.values()].map(m => "0x" + m.start.toString(16) + " 0x" + m.limit.toString(16) + " 0x" + m.off.toString(16) + " " + m.file + " " + (m.bid || "-")).join("\n") + "\n");
 ' "$1" "$2"
 }
 
-for c in v8 wt native; do
+# The stream's own view (the plugin's sample lines, of the first event): per
+# file and address relative to it, every sampled address, instruction start
+# or not, code bytes or not: a file's code by its file offset (sym-start +
+# offset), a JIT load's and a perf map's by its address.
+stream_view() {	# STREAM OUT
+	awk '$1 == "hotblocks-stream" { delete kind }
+	     $1 == "object" { kind[$2] = $3; addr[$2] = 0; sym[$2] = 0; file[$2] = ""; pm[$2] = 0
+		for (i = 4; i <= NF; i++) { split($i, kv, "=")
+			if (kv[1] == "addr") addr[$2] = kv[2]; if (kv[1] == "sym-start") sym[$2] = kv[2]
+			if (kv[1] == "dso" || kv[1] == "dump") file[$2] = kv[2]; if ($i == "source=perf-map") pm[$2] = 1 } }
+	     $1 == "sample" && $3 == 0 { base = (kind[$2] == "jit" || pm[$2]) ? addr[$2] : sym[$2]
+		print file[$2] "\t" base "\t" $4 "\t" $5 }' "$1" |
+	node -e '
+const lines = require("fs").readFileSync(0, "utf8").trim().split("\n");
+const sum = new Map();
+for (const l of lines) {
+	const [f, base, off, n] = l.split("\t");
+	const k = decodeURIComponent(f) + "\t0x" + (BigInt(base) + BigInt(off)).toString(16);
+	sum.set(k, (sum.get(k) || 0) + Number(n));
+}
+console.log([...sum].map(([k, v]) => k + "\t" + v).join("\n"));' >"$2"
+}
+
+for c in v8 wt native perfmap; do
 	eval "args=\$${c}_args"
 	# shellcheck disable=SC2086
 	"$POSTPROC" --json --all $args "$tmp/$c.hbs" >"$tmp/$c.json" 2>/dev/null
@@ -147,6 +180,9 @@ for c in v8 wt native; do
 	awk -F'\t' 'NR == FNR { want[$1 "\t" $2] = 1; next } ($1 "\t" $2) in want' "$tmp/$c.j.a" "$tmp/$c.r.addrs" >"$tmp/$c.r.a"
 	compare_counts "$c: go tool pprof -raw's samples per address equal hotblocks --json's per instruction" \
 		"$tmp/$c.j.a" "$tmp/$c.r.a"
+	stream_view "$tmp/$c.hbs" "$tmp/$c.s.files"
+	compare_counts "$c: go tool pprof -raw's samples per file and address equal the stream's sample lines, every one" \
+		"$tmp/$c.s.files" "$tmp/$c.r.files"
 	period=$(awk '$1 == "total" && $3 == "all" { p += $5 } END { print p }' "$tmp/$c.hbs")
 	read -r rn rv frames <"$tmp/$c.r.totals"
 	check "$c: -raw sums $total samples and $period of the period, the stream's total (one frame a sample)" \

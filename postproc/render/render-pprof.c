@@ -312,8 +312,9 @@ static void add_class(struct pp *p, const char *name, const char *kind, uint64_t
 	add_loc(p, &l);
 }
 
-/* The classes of samples in no object: without --function, every sample
- * of the event is in the profile, as it is in the report's total. */
+/* The classes of samples in no object: when the selection leaves no
+ * function out, every sample of the event is in the profile, as it is in
+ * the report's total. */
 static void add_classes(struct pp *p, const struct report *rep, uint64_t samples, uint64_t period)
 {
 	char name[64];
@@ -332,6 +333,15 @@ static void add_classes(struct pp *p, const struct report *rep, uint64_t samples
 	if (rep->total > samples)
 		add_class(p, "[in no readable object]", "unattributed", rep->total - samples,
 			  rep->total_period > period ? rep->total_period - period : 0);
+}
+
+/* Whether the selection (--function, or any other) left no sampled function out. */
+static bool every_function(const struct report *rep)
+{
+	for (size_t i = 0; i < rep->ranked_nr; i++)
+		if (!rep->ranked[i].selected)
+			return false;
+	return true;
 }
 
 /* The period's value type: CPU time for the software clocks, else the event's count. */
@@ -550,7 +560,7 @@ int render_pprof(FILE *out, const struct report *rep, const struct render_opts *
 	p.k_pid = str_id(&p, "pid");
 	for (size_t i = 0; !ret && !p.oom && i < rep->funcs_nr; i++)
 		ret = add_func(&p, rep, i, &samples, &period);
-	if (!ret && !rep->selection.function)
+	if (!ret && every_function(rep))
 		add_classes(&p, rep, samples, period);
 	if (!ret)
 		ret = p.oom ? -ENOMEM : write_profile(&p, rep, out);

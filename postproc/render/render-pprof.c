@@ -397,6 +397,62 @@ static void gz_append(ProtobufCBuffer *b, size_t len, const uint8_t *data)
 	}
 }
 
+/* The distinct labels, one message each, which the samples share: a
+ * profile's labels take few values (kinds, tiers, blocks, pids). */
+struct label_set {
+	Perftools__Profiles__Label **labels;	/* owned, each owned */
+	size_t labels_nr, labels_alloc;
+	struct idx_table idx;
+	bool oom;
+};
+
+static bool label_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct label_set *ls = ctx;
+	const Perftools__Profiles__Label *a = ls->labels[idx], *b = key;
+
+	return a->key == b->key && a->str == b->str && a->num == b->num;
+}
+
+/* The label key=str (str 0: key=num), shared; NULL (and oom) without memory. */
+static Perftools__Profiles__Label *label(struct label_set *ls, int64_t key, int64_t str, int64_t num)
+{
+	Perftools__Profiles__Label want = PERFTOOLS__PROFILES__LABEL__INIT, *l, **v;
+	uint64_t h = hash_u64(hash_u64(hash_u64(HASH_SEED, (uint64_t)key), (uint64_t)str), (uint64_t)num);
+	long i;
+
+	want.key = key;
+	want.str = str;
+	want.num = num;
+	if ((i = idx_table_find(&ls->idx, h, label_eq, &want, ls)) >= 0)
+		return ls->labels[i];
+	if (ls->labels_nr == ls->labels_alloc) {
+		size_t cap = ls->labels_alloc ? 2 * ls->labels_alloc : 64;
+
+		if (!(v = realloc(ls->labels, cap * sizeof(*v)))) {
+			ls->oom = true;
+			return NULL;
+		}
+		ls->labels = v;
+		ls->labels_alloc = cap;
+	}
+	if (!(l = malloc(sizeof(*l))) || idx_table_add(&ls->idx, h, (uint32_t)ls->labels_nr)) {
+		free(l);
+		ls->oom = true;
+		return NULL;
+	}
+	*l = want;
+	return ls->labels[ls->labels_nr++] = l;
+}
+
+static void label_set__release(struct label_set *ls)
+{
+	for (size_t i = 0; i < ls->labels_nr; i++)
+		free(ls->labels[i]);
+	free(ls->labels);
+	idx_table_release(&ls->idx);
+}
+
 /* The messages made of what was gathered, packed through gzip to out. */
 static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 {
@@ -413,7 +469,7 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 	Perftools__Profiles__Sample **smpp = calloc(n ? n : 1, sizeof(*smpp));
 	uint64_t *loc_ids = calloc(n ? n : 1, sizeof(*loc_ids));
 	int64_t *values = calloc(2 * (n ? n : 1), sizeof(*values));
-	Perftools__Profiles__Label *labels = calloc(5 * (n ? n : 1), sizeof(*labels));
+	struct label_set ls = { 0 };
 	Perftools__Profiles__Label **labelp = calloc(5 * (n ? n : 1), sizeof(*labelp));
 	Perftools__Profiles__Function *fns = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fns));
 	Perftools__Profiles__Function **fnp = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fnp));
@@ -430,7 +486,7 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 		period_type(p, rep->event, &vt[1].type, &vt[1].unit);
 	comment = str_id(p, "hotblocks: sampled addresses, no call stacks (the stream has none)");
 	if (p->oom || !locs || !locp || !lines || !linep || !smp || !smpp || !loc_ids || !values ||
-	    !labels || !labelp || !fns || !fnp || !maps || !mapp)
+	    !labelp || !fns || !fnp || !maps || !mapp)
 		goto out;
 	for (size_t i = 0; i < p->funcs_nr; i++) {
 		perftools__profiles__function__init(&fns[i]);
@@ -481,24 +537,14 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 		smp[i].n_value = nv;
 		smp[i].value = &values[2 * i];
 		smp[i].label = &labelp[nl];
-		for (size_t k = 0; k < sizeof(str_labels) / sizeof(str_labels[0]); k++) {
-			if (!str_labels[k].str)
-				continue;
-			perftools__profiles__label__init(&labels[nl]);
-			labels[nl].key = str_labels[k].key;
-			labels[nl].str = str_labels[k].str;
-			labelp[nl] = &labels[nl];
-			nl++;
-			smp[i].n_label++;
-		}
-		if (l->has_pid) {
-			perftools__profiles__label__init(&labels[nl]);
-			labels[nl].key = p->k_pid;
-			labels[nl].num = (int64_t)l->pid;
-			labelp[nl] = &labels[nl];
-			nl++;
-			smp[i].n_label++;
-		}
+		for (size_t k = 0; k < sizeof(str_labels) / sizeof(str_labels[0]); k++)
+			if (str_labels[k].str)
+				labelp[nl++] = label(&ls, str_labels[k].key, str_labels[k].str, 0);
+		if (l->has_pid)
+			labelp[nl++] = label(&ls, p->k_pid, 0, (int64_t)l->pid);
+		smp[i].n_label = (size_t)(&labelp[nl] - smp[i].label);
+		if (ls.oom)
+			goto out;
 		smpp[i] = &smp[i];
 	}
 	prof.n_sample_type = nv;
@@ -536,7 +582,7 @@ out:
 	free(smpp);
 	free(loc_ids);
 	free(values);
-	free(labels);
+	label_set__release(&ls);
 	free(labelp);
 	free(fns);
 	free(fnp);

@@ -453,31 +453,162 @@ static void label_set__release(struct label_set *ls)
 	idx_table_release(&ls->idx);
 }
 
-/* The messages made of what was gathered, packed through gzip to out. */
+/* The messages, made of what was gathered: arrays of each, and the arrays
+ * of pointers to them that protobuf-c's repeated fields are. */
+struct msgs {
+	Perftools__Profiles__Location *locs, **locp;
+	Perftools__Profiles__Line *lines, **linep;
+	Perftools__Profiles__Sample *smp, **smpp;
+	uint64_t *loc_ids;
+	int64_t *values;
+	Perftools__Profiles__Label **labelp;	/* at most 5 a sample */
+	struct label_set ls;
+	Perftools__Profiles__Function *fns, **fnp;
+	Perftools__Profiles__Mapping *maps, **mapp;
+};
+
+static bool msgs__alloc(struct msgs *m, size_t n, size_t funcs, size_t maps)
+{
+	n += !n;
+	funcs += !funcs;
+	maps += !maps;
+	m->locs = calloc(n, sizeof(*m->locs));
+	m->locp = calloc(n, sizeof(*m->locp));
+	m->lines = calloc(n, sizeof(*m->lines));
+	m->linep = calloc(n, sizeof(*m->linep));
+	m->smp = calloc(n, sizeof(*m->smp));
+	m->smpp = calloc(n, sizeof(*m->smpp));
+	m->loc_ids = calloc(n, sizeof(*m->loc_ids));
+	m->values = calloc(2 * n, sizeof(*m->values));
+	m->labelp = calloc(5 * n, sizeof(*m->labelp));
+	m->fns = calloc(funcs, sizeof(*m->fns));
+	m->fnp = calloc(funcs, sizeof(*m->fnp));
+	m->maps = calloc(maps, sizeof(*m->maps));
+	m->mapp = calloc(maps, sizeof(*m->mapp));
+	return m->locs && m->locp && m->lines && m->linep && m->smp && m->smpp && m->loc_ids &&
+	       m->values && m->labelp && m->fns && m->fnp && m->maps && m->mapp;
+}
+
+static void msgs__free(struct msgs *m)
+{
+	free(m->locs);
+	free(m->locp);
+	free(m->lines);
+	free(m->linep);
+	free(m->smp);
+	free(m->smpp);
+	free(m->loc_ids);
+	free(m->values);
+	free(m->labelp);
+	label_set__release(&m->ls);
+	free(m->fns);
+	free(m->fnp);
+	free(m->maps);
+	free(m->mapp);
+}
+
+static void make_functions(struct msgs *m, const struct pp *p)
+{
+	for (size_t i = 0; i < p->funcs_nr; i++) {
+		perftools__profiles__function__init(&m->fns[i]);
+		m->fns[i].id = i + 1;
+		m->fns[i].name = p->funcs[i].name;
+		m->fns[i].system_name = p->funcs[i].system_name;
+		m->fns[i].filename = p->funcs[i].filename;
+		m->fnp[i] = &m->fns[i];
+	}
+}
+
+static void make_mappings(struct msgs *m, const struct pp *p)
+{
+	for (size_t i = 0; i < p->maps_nr; i++) {
+		Perftools__Profiles__Mapping *mp = &m->maps[i];
+
+		perftools__profiles__mapping__init(mp);
+		mp->id = i + 1;
+		mp->memory_start = p->maps[i].start;
+		mp->memory_limit = p->maps[i].limit;
+		mp->file_offset = p->maps[i].offset;
+		mp->filename = p->maps[i].filename;
+		mp->build_id = p->maps[i].build_id;
+		/* names come from hotblocks: nothing for pprof to symbolize */
+		mp->has_functions = true;
+		mp->has_filenames = p->maps[i].lines;
+		mp->has_line_numbers = p->maps[i].lines;
+		m->mapp[i] = mp;
+	}
+}
+
+/* Location, Line and Sample i of each gathered one (nv values a sample).
+ * Returns 0 or -ENOMEM. */
+static int make_samples(struct msgs *m, const struct pp *p, size_t nv)
+{
+	size_t nl = 0;
+
+	for (size_t i = 0; i < p->locs_nr; i++) {
+		const struct pp_loc *l = &p->locs[i];
+		struct { int64_t key, str; } str_labels[] = {
+			{ p->k_kind, l->kind }, { p->k_tier, l->tier }, { p->k_block, l->block },
+			{ p->k_wasm_offset, l->wasm_offset },
+		};
+		Perftools__Profiles__Sample *smp = &m->smp[i];
+
+		perftools__profiles__line__init(&m->lines[i]);
+		m->lines[i].function_id = l->func + 1;
+		m->lines[i].line = l->line;
+		m->linep[i] = &m->lines[i];
+		perftools__profiles__location__init(&m->locs[i]);
+		m->locs[i].id = i + 1;
+		m->locs[i].mapping_id = l->mapping;
+		m->locs[i].address = l->address;
+		m->locs[i].n_line = 1;
+		m->locs[i].line = &m->linep[i];
+		m->locp[i] = &m->locs[i];
+		perftools__profiles__sample__init(smp);
+		m->loc_ids[i] = i + 1;
+		smp->n_location_id = 1;
+		smp->location_id = &m->loc_ids[i];
+		m->values[2 * i] = (int64_t)l->samples;
+		m->values[2 * i + 1] = (int64_t)l->period;
+		smp->n_value = nv;
+		smp->value = &m->values[2 * i];
+		smp->label = &m->labelp[nl];
+		for (size_t k = 0; k < sizeof(str_labels) / sizeof(str_labels[0]); k++)
+			if (str_labels[k].str)
+				m->labelp[nl++] = label(&m->ls, str_labels[k].key, str_labels[k].str, 0);
+		if (l->has_pid)
+			m->labelp[nl++] = label(&m->ls, p->k_pid, 0, (int64_t)l->pid);
+		smp->n_label = (size_t)(&m->labelp[nl] - smp->label);
+		m->smpp[i] = smp;
+	}
+	return m->ls.oom ? -ENOMEM : 0;
+}
+
+/* prof packed, through gzip (windowBits 15 + 16), as pprof reads and
+ * writes its files, to out. Returns 0, -EIO or -ENOMEM. */
+static int pack_gzipped(const Perftools__Profiles__Profile *prof, FILE *out)
+{
+	struct gz_sink g = { .base = { gz_append }, .out = out };
+
+	if (deflateInit2(&g.z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return -ENOMEM;
+	perftools__profiles__profile__pack_to_buffer(prof, &g.base);
+	if (!g.err)
+		g.err = gz_put(&g, NULL, 0, Z_FINISH);
+	deflateEnd(&g.z);
+	return g.err ? g.err : ferror(out) ? -EIO : 0;
+}
+
+/* The profile of what was gathered, written to out. */
 static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 {
 	Perftools__Profiles__Profile prof = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__ValueType vt[2] = { PERFTOOLS__PROFILES__VALUE_TYPE__INIT,
 						 PERFTOOLS__PROFILES__VALUE_TYPE__INIT };
 	Perftools__Profiles__ValueType *vtp[2] = { &vt[0], &vt[1] };
-	size_t n = p->locs_nr, nv = rep->event ? 2 : 1;
-	Perftools__Profiles__Location *locs = calloc(n ? n : 1, sizeof(*locs));
-	Perftools__Profiles__Location **locp = calloc(n ? n : 1, sizeof(*locp));
-	Perftools__Profiles__Line *lines = calloc(n ? n : 1, sizeof(*lines));
-	Perftools__Profiles__Line **linep = calloc(n ? n : 1, sizeof(*linep));
-	Perftools__Profiles__Sample *smp = calloc(n ? n : 1, sizeof(*smp));
-	Perftools__Profiles__Sample **smpp = calloc(n ? n : 1, sizeof(*smpp));
-	uint64_t *loc_ids = calloc(n ? n : 1, sizeof(*loc_ids));
-	int64_t *values = calloc(2 * (n ? n : 1), sizeof(*values));
-	struct label_set ls = { 0 };
-	Perftools__Profiles__Label **labelp = calloc(5 * (n ? n : 1), sizeof(*labelp));
-	Perftools__Profiles__Function *fns = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fns));
-	Perftools__Profiles__Function **fnp = calloc(p->funcs_nr ? p->funcs_nr : 1, sizeof(*fnp));
-	Perftools__Profiles__Mapping *maps = calloc(p->maps_nr ? p->maps_nr : 1, sizeof(*maps));
-	Perftools__Profiles__Mapping **mapp = calloc(p->maps_nr ? p->maps_nr : 1, sizeof(*mapp));
+	size_t nv = rep->event ? 2 : 1;
+	struct msgs m = { 0 };
 	int64_t comment;
-	struct gz_sink g = { .base = { gz_append }, .out = out };
-	size_t nl = 0;
 	int ret = -ENOMEM;
 
 	vt[0].type = str_id(p, "samples");
@@ -485,78 +616,22 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 	if (rep->event)
 		period_type(p, rep->event, &vt[1].type, &vt[1].unit);
 	comment = str_id(p, "hotblocks: sampled addresses, no call stacks (the stream has none)");
-	if (p->oom || !locs || !locp || !lines || !linep || !smp || !smpp || !loc_ids || !values ||
-	    !labelp || !fns || !fnp || !maps || !mapp)
+	if (p->oom || !msgs__alloc(&m, p->locs_nr, p->funcs_nr, p->maps_nr))
 		goto out;
-	for (size_t i = 0; i < p->funcs_nr; i++) {
-		perftools__profiles__function__init(&fns[i]);
-		fns[i].id = i + 1;
-		fns[i].name = p->funcs[i].name;
-		fns[i].system_name = p->funcs[i].system_name;
-		fns[i].filename = p->funcs[i].filename;
-		fnp[i] = &fns[i];
-	}
-	for (size_t i = 0; i < p->maps_nr; i++) {
-		perftools__profiles__mapping__init(&maps[i]);
-		maps[i].id = i + 1;
-		maps[i].memory_start = p->maps[i].start;
-		maps[i].memory_limit = p->maps[i].limit;
-		maps[i].file_offset = p->maps[i].offset;
-		maps[i].filename = p->maps[i].filename;
-		maps[i].build_id = p->maps[i].build_id;
-		/* names come from hotblocks: nothing for pprof to symbolize */
-		maps[i].has_functions = true;
-		maps[i].has_filenames = p->maps[i].lines;
-		maps[i].has_line_numbers = p->maps[i].lines;
-		mapp[i] = &maps[i];
-	}
-	for (size_t i = 0; i < n; i++) {
-		const struct pp_loc *l = &p->locs[i];
-		struct { int64_t key, str; } str_labels[] = {
-			{ p->k_kind, l->kind }, { p->k_tier, l->tier }, { p->k_block, l->block },
-			{ p->k_wasm_offset, l->wasm_offset },
-		};
-
-		perftools__profiles__line__init(&lines[i]);
-		lines[i].function_id = l->func + 1;
-		lines[i].line = l->line;
-		linep[i] = &lines[i];
-		perftools__profiles__location__init(&locs[i]);
-		locs[i].id = i + 1;
-		locs[i].mapping_id = l->mapping;
-		locs[i].address = l->address;
-		locs[i].n_line = 1;
-		locs[i].line = &linep[i];
-		locp[i] = &locs[i];
-		perftools__profiles__sample__init(&smp[i]);
-		loc_ids[i] = i + 1;
-		smp[i].n_location_id = 1;
-		smp[i].location_id = &loc_ids[i];
-		values[2 * i] = (int64_t)l->samples;
-		values[2 * i + 1] = (int64_t)l->period;
-		smp[i].n_value = nv;
-		smp[i].value = &values[2 * i];
-		smp[i].label = &labelp[nl];
-		for (size_t k = 0; k < sizeof(str_labels) / sizeof(str_labels[0]); k++)
-			if (str_labels[k].str)
-				labelp[nl++] = label(&ls, str_labels[k].key, str_labels[k].str, 0);
-		if (l->has_pid)
-			labelp[nl++] = label(&ls, p->k_pid, 0, (int64_t)l->pid);
-		smp[i].n_label = (size_t)(&labelp[nl] - smp[i].label);
-		if (ls.oom)
-			goto out;
-		smpp[i] = &smp[i];
-	}
+	make_functions(&m, p);
+	make_mappings(&m, p);
+	if (make_samples(&m, p, nv))
+		goto out;
 	prof.n_sample_type = nv;
 	prof.sample_type = vtp;
-	prof.n_sample = n;
-	prof.sample = smpp;
+	prof.n_sample = p->locs_nr;
+	prof.sample = m.smpp;
 	prof.n_mapping = p->maps_nr;
-	prof.mapping = mapp;
-	prof.n_location = n;
-	prof.location = locp;
+	prof.mapping = m.mapp;
+	prof.n_location = p->locs_nr;
+	prof.location = m.locp;
 	prof.n_function = p->funcs_nr;
-	prof.function = fnp;
+	prof.function = m.fnp;
 	prof.n_string_table = p->strings_nr;
 	prof.string_table = p->strings;
 	prof.n_comment = 1;
@@ -565,29 +640,9 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 		prof.period_type = &vt[1];
 		prof.period = rep->total ? (int64_t)(rep->total_period / rep->total) : 0;
 	}
-	/* gzip (windowBits 15 + 16), as pprof reads and writes its files */
-	if (deflateInit2(&g.z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
-		goto out;
-	perftools__profiles__profile__pack_to_buffer(&prof, &g.base);
-	if (!g.err)
-		g.err = gz_put(&g, NULL, 0, Z_FINISH);
-	deflateEnd(&g.z);
-	ret = g.err ? g.err : ferror(out) ? -EIO : 0;
+	ret = pack_gzipped(&prof, out);
 out:
-	free(locs);
-	free(locp);
-	free(lines);
-	free(linep);
-	free(smp);
-	free(smpp);
-	free(loc_ids);
-	free(values);
-	label_set__release(&ls);
-	free(labelp);
-	free(fns);
-	free(fnp);
-	free(maps);
-	free(mapp);
+	msgs__free(&m);
 	return ret;
 }
 

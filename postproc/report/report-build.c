@@ -33,6 +33,8 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	rep->events_nr = s->events_nr;
 	rep->total = r->total;
 	rep->jit = r->jit;
+	rep->kinds = s->kinds;
+	rep->collected = ev && s->kinds ? ev->collected[HB_CLASS_ALL] : r->total;
 	rep->runs = calloc(s->runs_nr ? s->runs_nr : 1, sizeof(*rep->runs));
 	if (!rep->runs)
 		return -ENOMEM;
@@ -56,6 +58,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 			.name = lost ? name + sizeof(unattributed) - 1 : name,
 			.unattributed = lost,
 			.samples = ev ? ev->samples[c] : 0,
+			.collected = ev ? (s->kinds ? ev->collected : ev->samples)[c] : 0,
 		};
 	}
 	rep->no_code = r->nocode_samples;

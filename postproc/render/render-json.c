@@ -180,19 +180,24 @@ static void put_classes(struct json_writer *w, const char *key, const struct rep
 	json_writer__end(w);
 }
 
-/* --kind: its kinds, and every sample of the event, of any kind. */
-static void put_kinds(struct json_writer *w, const struct report *rep)
+void render_json__kinds(struct json_writer *w, unsigned kinds)
 {
 	char name[32];
 
 	json_writer__array(w, "kinds", JSON_INLINE);
 	for (unsigned k = 1; k & STREAM_KINDS_ALL; k <<= 1) {
-		if (!(rep->kinds & k))
+		if (!(kinds & k))
 			continue;
 		stream__kinds_text(k, name, sizeof(name));
 		json_writer__str(w, NULL, name);
 	}
 	json_writer__end(w);
+}
+
+/* --kind: its kinds, and every sample of the event, of any kind. */
+static void put_kinds(struct json_writer *w, const struct report *rep)
+{
+	render_json__kinds(w, rep->kinds);
 	json_writer__u64(w, "collected_samples", rep->collected);
 	put_classes(w, "collected", rep, true);
 }

@@ -13,7 +13,7 @@ bool rank_fold__counts_as_jit(const struct stream_object *obj)
 {
 	/* What the reference calls Wasm samples: JIT code and wasmtime's .cwasm
 	 * images; code a perf map names is JIT code too. */
-	return obj->kind == HB_KIND_JIT || obj->kind == HB_KIND_CWASM || !strcmp(obj->source, "perf-map");
+	return stream__object_kind(obj) == STREAM_KIND_JIT;
 }
 
 /* The range of obj's samples for event ev (samples are sorted by (ev, off)). */

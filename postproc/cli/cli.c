@@ -27,6 +27,21 @@ size_t cli__parse_count(const char *opt, const char *arg)
 	return (size_t)v;
 }
 
+void cli__parse_kinds(const char *arg, unsigned *kinds)
+{
+	if (stream__parse_kinds(arg, kinds))
+		message__usage_error("--kind takes jit, native or kernel (or a comma list of them),"
+				     " not '%s'", arg);
+}
+
+int cli__keep_kinds(struct stream *s, unsigned kinds)
+{
+	/* every kind is no filter: the report stays the one without it */
+	if (!kinds || kinds == STREAM_KINDS_ALL)
+		return 0;
+	return stream__keep_kinds(s, kinds) ? message__error("out of memory") : 0;
+}
+
 int cli__parse_color(const char *arg)
 {
 	int mode = cli__color_mode(arg);

@@ -15,6 +15,14 @@ struct annot_inputs;
 /* The value of a count option opt (a decimal integer); a usage error if it is not one. */
 size_t cli__parse_count(const char *opt, const char *arg);
 
+/* --kind ARG (jit, native, kernel, or a comma list) or-ed into *kinds;
+ * a usage error for anything else. */
+void cli__parse_kinds(const char *arg, unsigned *kinds);
+
+/* Keep only the samples of kinds in s (finished): stream__keep_kinds, unless
+ * kinds is 0 or all of them. Returns 0, or -1 after an error message. */
+int cli__keep_kinds(struct stream *s, unsigned kinds);
+
 /* --color's argument; a usage error if it is not auto, always or never. */
 int cli__parse_color(const char *arg);
 

@@ -42,6 +42,7 @@ struct options {
 	struct annot_inputs annot[DIFF__SIDES];
 	const char *label[DIFF__SIDES];
 	const char *stream_name[DIFF__SIDES];	/* --base-stream-name ... */
+	unsigned kinds;				/* --kind: STREAM_KIND_*, 0 = every sample */
 };
 
 static double parse_number(const char *opt, const char *arg, double most)
@@ -114,6 +115,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_DIFF_FUNCTION:
 			o->diff.function = arg;
+			break;
+		case OPT_DIFF_KIND:
+			cli__parse_kinds(arg, &o->kinds);
 			break;
 		case OPT_FORMAT:
 			cli__set_format(&o->format, format, arg, &o->format_file);
@@ -253,6 +257,8 @@ static int compare(struct options *o, char **files)
 			message__error("out of memory");
 			goto out;
 		}
+		if (cli__keep_kinds(&streams[s], o->kinds))
+			goto out;
 	}
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		if (annotator__open(&in[s].annot, &o->annot[s], err, sizeof(err))) {

@@ -42,6 +42,7 @@ struct options {
 	const struct output_format *format;	/* NULL: the default */
 	const char *format_file;	/* --html=FILE, --dot=FILE */
 	bool all;
+	unsigned kinds;			/* --kind: STREAM_KIND_*, 0 = every sample */
 	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
@@ -135,6 +136,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_FUNCTION:
 			o->rank.function = arg;
+			break;
+		case OPT_KIND:
+			cli__parse_kinds(arg, &o->kinds);
+			add_option(&o->command, "kind", arg);
 			break;
 		case OPT_FORMAT:
 			cli__set_format(&o->format, format, arg, &o->format_file);
@@ -231,7 +236,7 @@ static int report(struct options *o, int nfiles, char **files)
 	if (needs & FORMAT_EVERY_SAMPLE)
 		o->rank.disassemble_all = true;
 	stream__init(&s);
-	if (pipeline__read(&s, files, nfiles))
+	if (pipeline__read(&s, files, nfiles) || cli__keep_kinds(&s, o->kinds))
 		goto out;
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);

@@ -31,6 +31,7 @@
 #include "render/html/html-page.h"
 #include "lib/html.h"
 #include "render.h"
+#include "stream/stream.h"
 #include "render/graph/report-graph.h"
 
 static const char *const side_name[DIFF__SIDES] = { "BASE", "NEW" };
@@ -170,9 +171,22 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 			"data-jit=\"%" PRIu64 "\"><b class=\"tag\">%s</b> <span class=\"path\">",
 			s == DIFF_BASE ? "base" : "new", d->total[s], d->jit[s], side_name[s]);
 		html_puts(out, side->files);
-		fprintf(out, "</span>: <b>%" PRIu64 "</b> total samples; <b>%" PRIu64 "</b> (%s%%) JIT"
-			" samples", d->total[s], d->jit[s], fmt_pct(pct, sizeof(pct), d->total[s] ?
-			(double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		if (side->report.kinds) {
+			const struct report *rep = &side->report;
+			char kinds[32];
+
+			/* T is of the kinds kept: of how many it is */
+			stream__kinds_text(rep->kinds, kinds, sizeof(kinds));
+			fprintf(out, "</span>: <b>%" PRIu64 "</b> total samples; <b class=\"kinds\""
+				" data-collected=\"%" PRIu64 "\" data-kinds=\"%s\">%" PRIu64 "</b> (%s%%) in"
+				" %s code (<code>--kind %s</code>)", rep->collected, rep->collected, kinds,
+				d->total[s], fmt_pct(pct, sizeof(pct), rep->collected ? (double)d->total[s] /
+				(double)rep->collected * 100.0 : 0.0), kinds, kinds);
+		} else {
+			fprintf(out, "</span>: <b>%" PRIu64 "</b> total samples; <b>%" PRIu64 "</b> (%s%%) JIT"
+				" samples", d->total[s], d->jit[s], fmt_pct(pct, sizeof(pct), d->total[s] ?
+				(double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		}
 		if (side->report.runs_nr > 1)
 			fprintf(out, " in %zu runs", side->report.runs_nr);
 		fputs(".</p>\n", out);
@@ -183,7 +197,8 @@ static void put_summary(FILE *out, const struct diff *d, const struct heat_scale
 		html_puts(out, d->event);
 		fputs("</code>; ", out);
 	}
-	fputs(d->opts.counts ? "samples of each side" : "shares of each side's total samples", out);
+	fputs(d->opts.counts ? "samples of each side" : d->side[DIFF_BASE].report.kinds ?
+	      "shares of each side's samples in that code" : "shares of each side's total samples", out);
 	fprintf(out, "; delta = NEW &minus; BASE. Shown: <b>%zu</b> block pair%s", d->shown_nr,
 		plural(d->shown_nr));
 	if (d->opts.all)

@@ -107,6 +107,8 @@ static void put_side(struct json_writer *w, const struct diff *d, int s)
 	json_writer__str(w, "files", side->files);
 	json_writer__u64(w, "total_samples", d->total[s]);
 	json_writer__u64(w, "jit_samples", d->jit[s]);
+	if (side->report.kinds)
+		json_writer__u64(w, "collected_samples", side->report.collected);
 	json_writer__array(w, "runs", JSON_INLINE);
 	for (size_t i = 0; i < side->report.runs_nr; i++) {
 		const struct report_run *r = &side->report.runs[i];
@@ -134,6 +136,8 @@ static void put_selection(struct json_writer *w, const struct diff *d)
 		json_writer__u64(w, "top", d->opts.top);
 	json_writer__str(w, "function", d->opts.function);
 	json_writer__bool(w, "all", d->opts.all);
+	if (d->side[DIFF_BASE].report.kinds)
+		render_json__kinds(w, d->side[DIFF_BASE].report.kinds);
 	json_writer__end(w);
 }
 

@@ -12,6 +12,7 @@
 #include "lib/util.h"
 #include "diff/diff.h"
 #include "render.h"
+#include "stream/stream.h"
 #include "lib/term.h"
 
 #define RED "\033[31m"
@@ -181,10 +182,23 @@ static void put_header(FILE *out, const struct diff *d)
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct diff_side *side = &d->side[s];
 
-		fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples (",
-			s == DIFF_BASE ? "BASE:" : "NEW:", d->total[s], d->jit[s],
-			fmt_pct(num, sizeof(num),
-				d->total[s] ? (double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		const struct report *rep = &side->report;
+
+		if (rep->kinds) {
+			char kinds[32];
+
+			/* T is of the kinds kept: of how many it is */
+			stream__kinds_text(rep->kinds, kinds, sizeof(kinds));
+			fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) in %s code (",
+				s == DIFF_BASE ? "BASE:" : "NEW:", rep->collected, d->total[s],
+				fmt_pct(num, sizeof(num), rep->collected ? (double)d->total[s] /
+					(double)rep->collected * 100.0 : 0.0), kinds);
+		} else {
+			fprintf(out, "%-5s %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples (",
+				s == DIFF_BASE ? "BASE:" : "NEW:", d->total[s], d->jit[s],
+				fmt_pct(num, sizeof(num),
+					d->total[s] ? (double)d->jit[s] / (double)d->total[s] * 100.0 : 0.0));
+		}
 		term_puts(out, side->files);
 		if (side->report.runs_nr > 1)
 			fprintf(out, ", %zu runs", side->report.runs_nr);
@@ -194,6 +208,8 @@ static void put_header(FILE *out, const struct diff *d)
 		fputs("Samples per run of each side; delta = NEW - BASE.\n", out);
 	else if (d->opts.counts)
 		fputs("Samples of each side; delta = NEW - BASE.\n", out);
+	else if (d->side[DIFF_BASE].report.kinds)
+		fputs("Shares of each side's samples in that code; delta = NEW - BASE.\n", out);
 	else
 		fputs("Shares of each side's total samples; delta = NEW - BASE.\n", out);
 	put_noise(out, d);

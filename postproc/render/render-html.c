@@ -30,6 +30,7 @@
 #include "lib/html.h"
 #include "render.h"
 #include "render/graph/report-graph.h"
+#include "stream/stream.h"
 
 static const char *pct_of(char buf[64], const struct report *rep, uint64_t n)
 {
@@ -149,13 +150,24 @@ static void put_summary(FILE *out, const struct page *pg)
 
 	fputs("<section id=\"summary\">\n<h1>Hot blocks</h1>\n", out);
 	fprintf(out, "<p class=\"totals\" id=\"totals\" data-total=\"%" PRIu64 "\" data-jit=\"%" PRIu64
-		"\">Collected <b>%" PRIu64 "</b> total samples", rep->total, rep->jit, rep->total);
+		"\">Collected <b>%" PRIu64 "</b> total samples", rep->total, rep->jit, rep->collected);
 	if (rep->event) {
 		fputs(" of <code>", out);
 		html_puts(out, rep->event);
 		fputs("</code>", out);
 	}
-	fprintf(out, "; <b>%" PRIu64 "</b> (%s%%) JIT samples.", rep->jit, pct_of(pct, rep, rep->jit));
+	if (rep->kinds) {
+		char kinds[32];
+		double of = rep->collected ? (double)rep->total / (double)rep->collected * 100.0 : 0.0;
+
+		/* T is of the kinds kept: the share of the collected is not of T */
+		stream__kinds_text(rep->kinds, kinds, sizeof(kinds));
+		fprintf(out, "; <b class=\"kinds\" data-collected=\"%" PRIu64 "\" data-kinds=\"%s\">%"
+			PRIu64 "</b> (%s%%) in %s code (<code>--kind %s</code>): every share is of these.",
+			rep->collected, kinds, rep->total, fmt_pct(pct, sizeof(pct), of), kinds, kinds);
+	} else {
+		fprintf(out, "; <b>%" PRIu64 "</b> (%s%%) JIT samples.", rep->jit, pct_of(pct, rep, rep->jit));
+	}
 	if (rep->events_nr > 1) {
 		fputs(" Events recorded:", out);
 		for (size_t i = 0; i < rep->events_nr; i++) {

@@ -4,6 +4,7 @@
 
 #include "lib/json-writer.h"
 #include "render.h"
+#include "stream/stream.h"
 
 #define JSON_VERSION 1
 
@@ -162,21 +163,53 @@ static void put_runs(struct json_writer *w, const struct report *rep)
 	json_writer__end(w);
 }
 
+/* The classes, as kept (collected false) or as the input gave them. */
+static void put_classes(struct json_writer *w, const char *key, const struct report *rep, bool collected)
+{
+	json_writer__object(w, key, JSON_INLINE);
+	for (size_t i = 0; i < rep->classes_nr; i++)
+		if (!rep->classes[i].unattributed)
+			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
+					 rep->classes[i].samples);
+	json_writer__object(w, "unattributed", JSON_INLINE);
+	for (size_t i = 0; i < rep->classes_nr; i++)
+		if (rep->classes[i].unattributed)
+			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
+					 rep->classes[i].samples);
+	json_writer__end(w);
+	json_writer__end(w);
+}
+
+void render_json__kinds(struct json_writer *w, unsigned kinds)
+{
+	char name[32];
+
+	json_writer__array(w, "kinds", JSON_INLINE);
+	for (unsigned k = 1; k & STREAM_KINDS_ALL; k <<= 1) {
+		if (!(kinds & k))
+			continue;
+		stream__kinds_text(k, name, sizeof(name));
+		json_writer__str(w, NULL, name);
+	}
+	json_writer__end(w);
+}
+
+/* --kind: its kinds, and every sample of the event, of any kind. */
+static void put_kinds(struct json_writer *w, const struct report *rep)
+{
+	render_json__kinds(w, rep->kinds);
+	json_writer__u64(w, "collected_samples", rep->collected);
+	put_classes(w, "collected", rep, true);
+}
+
 /* Where the samples are: the classes, then what is in no block. */
 static void put_samples(struct json_writer *w, const struct report *rep)
 {
 	json_writer__u64(w, "total_samples", rep->total);
 	json_writer__u64(w, "jit_samples", rep->jit);
-	json_writer__object(w, "samples", JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (!rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, rep->classes[i].samples);
-	json_writer__object(w, "unattributed", JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, rep->classes[i].samples);
-	json_writer__end(w);
-	json_writer__end(w);
+	if (rep->kinds)
+		put_kinds(w, rep);
+	put_classes(w, "samples", rep, false);
 	json_writer__object(w, "not_in_blocks", JSON_INLINE);
 	json_writer__u64(w, "no_code", rep->no_code);
 	json_writer__u64(w, "not_disassembled", rep->not_disassembled);

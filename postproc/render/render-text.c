@@ -8,6 +8,7 @@
 #include "lib/util.h"
 #include "render.h"
 #include "lib/term.h"
+#include "stream/stream.h"
 
 #define ASM_MIN 10
 #define ASM_MAX 60
@@ -183,9 +184,21 @@ int render_text(FILE *out, const struct report *rep, const struct render_opts *o
 {
 	char num[64];
 
-	fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples.\n\n",
-		rep->total, rep->jit, fmt_pct(num, sizeof(num), pct(rep->jit, rep->total)));
-	if (!rep->jit) {
+	if (rep->kinds) {
+		char kinds[32];
+
+		/* T is of the kinds kept: say of how many it is, and that it is T */
+		stream__kinds_text(rep->kinds, kinds, sizeof(kinds));
+		fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) in %s code"
+			" (--kind %s): every percentage is of these.\n\n", rep->collected, rep->total,
+			fmt_pct(num, sizeof(num), pct(rep->total, rep->collected)), kinds, kinds);
+		if (!rep->total)
+			fprintf(out, "No samples collected within %s code.\n", kinds);
+	} else {
+		fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples.\n\n",
+			rep->total, rep->jit, fmt_pct(num, sizeof(num), pct(rep->jit, rep->total)));
+	}
+	if (!rep->kinds && !rep->jit) {
 		fputs("No samples collected within JIT code.\n", out);
 		/* Native code may still have blocks: show them after the reference's line. */
 		if (rep->shown_nr)

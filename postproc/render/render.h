@@ -69,5 +69,7 @@ void render_text__block(FILE *out, const struct report *rep, const struct report
 /* f's "runs": [{"run", "samples"}...] (JSON.md), for both JSON documents. */
 struct json_writer;
 void render_json__runs(struct json_writer *w, const struct report_func *f);
+/* "kinds": the names of --kind's kinds (STREAM_KIND_*), in JSON. */
+void render_json__kinds(struct json_writer *w, unsigned kinds);
 
 #endif

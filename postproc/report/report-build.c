@@ -35,6 +35,8 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 	rep->total = r->total;
 	rep->total_period = ev ? ev->period[HB_CLASS_ALL] : 0;
 	rep->jit = r->jit;
+	rep->kinds = s->kinds;
+	rep->collected = ev && s->kinds ? ev->collected[HB_CLASS_ALL] : r->total;
 	rep->runs = calloc(s->runs_nr ? s->runs_nr : 1, sizeof(*rep->runs));
 	if (!rep->runs)
 		return -ENOMEM;
@@ -59,6 +61,7 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 			.unattributed = lost,
 			.samples = ev ? ev->samples[c] : 0,
 			.period = ev ? ev->period[c] : 0,
+			.collected = ev ? (s->kinds ? ev->collected : ev->samples)[c] : 0,
 		};
 	}
 	rep->no_code = r->nocode_samples;

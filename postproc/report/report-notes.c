@@ -284,6 +284,45 @@ static int unattributed(struct report *rep, const struct rank *r)
 	return 0;
 }
 
+/* --kind: what it left out, class by class, and that kernel samples have no blocks. */
+static int kinds_kept(struct report *rep, const struct rank *r)
+{
+	const struct stream *s = r->stream;
+	const struct stream_event *ev = &s->events[r->event];
+	char kinds[32], why[512];
+	uint64_t sum = 0;
+	size_t len = 0;
+
+	stream__kinds_text(s->kinds, kinds, sizeof(kinds));
+	why[0] = '\0';
+	for (int c = HB_CLASS_ALL + 1; c < HB_CLASS__NR; c++) {
+		uint64_t n = ev->collected[c] - ev->samples[c];
+
+		if (!n)
+			continue;
+		sum = sat_add(sum, n);
+		len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0, "%s%s %" PRIu64,
+					len ? ", " : "", stream__class_name(c), n);
+	}
+	/* of unknown classes: in `all` alone */
+	if (ev->collected[HB_CLASS_ALL] - ev->samples[HB_CLASS_ALL] > sum) {
+		uint64_t n = ev->collected[HB_CLASS_ALL] - ev->samples[HB_CLASS_ALL] - sum;
+
+		sum = sat_add(sum, n);
+		len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0, "%sof unknown"
+					" classes %" PRIu64, len ? ", " : "", n);
+	}
+	if (sum)
+		NOTE(REPORT_NOTE_SELECTION, "--kind %s: %" PRIu64 " of the %" PRIu64 " sample%s are of"
+		     " other kinds or of none (%s): not counted, not shown", kinds, sum,
+		     ev->collected[HB_CLASS_ALL], plural(ev->collected[HB_CLASS_ALL]), why);
+	if ((s->kinds & STREAM_KIND_KERNEL) && ev->samples[HB_CLASS_KERNEL])
+		NOTE(REPORT_NOTE_SELECTION, "--kind kernel: the plugin counts kernel samples (%" PRIu64
+		     ") in no function (it reads no kernel code): counted in the total, in no block",
+		     ev->samples[HB_CLASS_KERNEL]);
+	return 0;
+}
+
 /* Functions a perf map names: ranked and counted, but a perf map gives no
  * code bytes. Their samples and count, for the note on objects without code. */
 static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t *samples_out,
@@ -392,6 +431,8 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 		NOTE(REPORT_NOTE_INPUT, "skipped %" PRIu64 " object%s of unknown kinds and their %"
 		     PRIu64 " code/debug/sample line%s", s->skipped_objects, plural(s->skipped_objects),
 		     s->skipped_object_lines, plural(s->skipped_object_lines));
+	if (r->event >= 0 && s->kinds && kinds_kept(rep, r))
+		return -ENOMEM;
 	if (r->event >= 0 && unattributed(rep, r))
 		return -ENOMEM;
 	uint64_t pm_samples, pm_funcs;

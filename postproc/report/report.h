@@ -280,8 +280,9 @@ struct report_ref {
 struct report_class {
 	const char *name;		/* wire name without "unattributed.": "jit", "no-map" */
 	bool unattributed;		/* one of the plugin's losses, in no object */
-	uint64_t samples;
-	uint64_t period;		/* the sum of their periods */
+	uint64_t samples;		/* of the kinds kept (--kind), else all */
+	uint64_t period;		/* the sum of their periods (of the kinds kept) */
+	uint64_t collected;		/* as the input gave them */
 };
 
 enum report_note_kind {
@@ -304,9 +305,11 @@ struct report {
 	const char *event;		/* the ranked event; NULL: the input has none */
 	const char **events;		/* every event, first-appearance order */
 	size_t events_nr;
-	uint64_t total;			/* T: every sample of the event */
+	uint64_t total;			/* T: every sample of the event (with --kind, of its kinds) */
 	uint64_t total_period;		/* the sum of their periods */
 	uint64_t jit;			/* W: in objects of kind jit or cwasm */
+	unsigned kinds;			/* --kind: STREAM_KIND_*; 0: none given */
+	uint64_t collected;		/* every sample of the event, of any kind (T without --kind) */
 	struct report_class *classes;	/* wire order */
 	size_t classes_nr;
 	struct report_run *runs;	/* every run of the input, in input order */

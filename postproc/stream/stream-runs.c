@@ -122,13 +122,17 @@ int stream_runs__total(struct parser *p)
 	e = &p->s->events[ev];
 	if (!add_u64(&e->samples[cls], samples) || !add_u64(&e->period[cls], period))
 		return stream_lex__bad(p, "sample total overflows 64 bits");
-	if (cls == HB_CLASS_ALL) {
-		struct stream_run *run = &p->s->runs[p->s->runs_nr - 1];
+	struct stream_run *run = &p->s->runs[p->s->runs_nr - 1];
 
+	if (cls == HB_CLASS_ALL) {
 		if (stream__tally_add(&run->totals, &run->totals_nr, &run->totals_alloc,
 				       (uint32_t)(p->s->runs_nr - 1), ev, samples))
 			return stream_lex__oom(p);
+		return 0;
 	}
+	if (VEC_GROW(run->classes, run->classes_nr + 1, run->classes_alloc))
+		return stream_lex__oom(p);
+	run->classes[run->classes_nr++] = (struct stream_class_total){ ev, (uint32_t)cls, samples };
 	return 0;
 }
 

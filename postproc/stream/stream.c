@@ -141,6 +141,7 @@ void stream__release(struct stream *s)
 			free(s->runs[i].jitdumps[j]);
 		free(s->runs[i].jitdumps);
 		free(s->runs[i].totals);
+		free(s->runs[i].classes);
 	}
 	free(s->runs);
 	free(s->objects);

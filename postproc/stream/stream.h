@@ -22,6 +22,9 @@ struct stream_event {
 	char *name;				/* owned */
 	uint64_t samples[HB_CLASS__NR];		/* `total` records summed, by enum hb_sample_class */
 	uint64_t period[HB_CLASS__NR];
+	/* After stream__keep_kinds: samples as the input gave them; samples
+	 * and period then hold those of the kinds kept. */
+	uint64_t collected[HB_CLASS__NR];
 };
 
 /* The samples of one (object, event, offset), summed over all sections. */
@@ -40,6 +43,13 @@ struct stream_tally {
 	uint64_t samples;
 };
 
+/* A run's samples of one event in one `total` class other than `all`. */
+struct stream_class_total {
+	uint32_t ev;		/* index in stream.events */
+	uint32_t cls;		/* enum hb_sample_class */
+	uint64_t samples;
+};
+
 /* One section of the input: one run of the plugin (perf script). */
 struct stream_run {
 	const char *origin;	/* the fname given to stream__read (borrowed) */
@@ -50,6 +60,9 @@ struct stream_run {
 	/* owned: its `total <ev> all` records, summed by event, in record order */
 	struct stream_tally *totals;
 	size_t totals_nr, totals_alloc;
+	/* owned: its other `total` records, in record order (what --kind keeps of a run) */
+	struct stream_class_total *classes;
+	size_t classes_nr, classes_alloc;
 };
 
 /* One jitdump DEBUG_INFO entry of a code object (STREAM.md `debug`). */
@@ -182,6 +195,8 @@ struct stream {
 	size_t loads_nr, loads_alloc;
 	struct stream_map *maps;
 	size_t maps_nr, maps_alloc;
+	/* The kinds stream__keep_kinds kept (STREAM_KIND_*), 0: every sample */
+	unsigned kinds;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
@@ -232,6 +247,44 @@ int stream__merge_samples(struct stream *s, bool saturate);
  */
 int stream__tally_add(struct stream_tally **v, size_t *nr, size_t *alloc, uint32_t run,
 		      uint32_t ev, uint64_t samples);
+
+/*
+ * What code a sample is in, as --kind names it (stream-kinds.c): jit (a
+ * jitdump's code load, a perf map's function, wasmtime's .cwasm code: what
+ * the report's W counts), native (any other file's function) or kernel (the
+ * plugin counts kernel samples, in no object).
+ */
+enum stream_kind {
+	STREAM_KIND_JIT = 1u << 0,
+	STREAM_KIND_NATIVE = 1u << 1,
+	STREAM_KIND_KERNEL = 1u << 2,
+};
+#define STREAM_KINDS_ALL (STREAM_KIND_JIT | STREAM_KIND_NATIVE | STREAM_KIND_KERNEL)
+
+/* The kind of obj's code: STREAM_KIND_JIT or STREAM_KIND_NATIVE. */
+unsigned stream__object_kind(const struct stream_object *obj);
+
+/* The kinds a `total` class holds: native's is native and jit (wasmtime's
+ * .cwasm code is file-backed); 0 for all and for those of no kind
+ * (unattributed no-map, not-resolved, table-full: nothing says what ran). */
+unsigned stream__class_kinds(enum hb_sample_class cls);
+
+/* Or into *kinds the kinds of arg, one name or a comma list ("jit,kernel");
+ * -EINVAL for any other word. */
+int stream__parse_kinds(const char *arg, unsigned *kinds);
+
+/* kinds as --kind spells them, "jit,native", into buf. */
+void stream__kinds_text(unsigned kinds, char *buf, size_t len);
+
+/*
+ * Keep only the samples of kinds (finished s; nonzero, not all): the other
+ * kinds' objects lose their samples, each event's and each run's `total`
+ * classes keep only the kinds' samples (the classes of no kind none) and
+ * `all` becomes their sum, so that everything after (ranking, --percent,
+ * every share, a comparison's noise) is of those kinds. The input's counts
+ * stay in stream_event.collected. Returns 0.
+ */
+int stream__keep_kinds(struct stream *s, unsigned kinds);
 
 /* The wire names of the enums, "jit", "unattributed.no-map", ... */
 const char *stream__kind_name(enum hb_object_kind kind);

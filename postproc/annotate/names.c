@@ -102,22 +102,26 @@ static char *native_demangle(const char *name)
 /* A wasm function's code as V8 names it ("JS:" NAME "-588-turbofan",
  * v8-name.h) where NAME is mangled (a Rust or C++ module keeps its mangled
  * names in its name section): NAME demangled between V8's prefix and
- * suffix, which say the function index and tier. */
+ * suffix, which say the function index and tier (and, for the wrapper of an
+ * imported function, its signature). */
 static char *v8_wasm_demangle(const char *name)
 {
 	const char *func;
-	size_t func_len, tail;
+	size_t func_len, skip;
 	char *inner, *dm, *out;
 	int index;
 
-	if (!v8_name__wasm(name, &index, &func, &func_len) || !func || !(inner = strndup(func, func_len)))
+	if (!v8_name__wasm(name, &index, &func, &func_len) || !func)
+		return NULL;
+	skip = v8_name__wasm_import_name(func, func_len);
+	func += skip, func_len -= skip;
+	if (!(inner = strndup(func, func_len)))
 		return NULL;
 	dm = cplus_demangle(inner, DEMANGLE_WASM);
 	free(inner);
 	if (!dm)
 		return NULL;
-	tail = strlen(func + func_len);
-	out = malloc((size_t)(func - name) + strlen(dm) + tail + 1);
+	out = malloc((size_t)(func - name) + strlen(dm) + strlen(func + func_len) + 1);
 	if (out) {
 		memcpy(out, name, (size_t)(func - name));
 		strcpy(out + (func - name), dm);

@@ -21,10 +21,16 @@ command -v c++filt >/dev/null 2>&1 || { not_ok "c++filt (binutils) is installed"
 # The warning the plugin gives for a dump that names no machine, once.
 machine_note="its header names no machine (e_machine 0); its code is read as perf.data's arch, x86_64 (e_machine 62)"
 
-for case in ${JIT_ORACLE_CASES:-jit-cpython313 jit-hotspot jit-node-wasm-rust}; do
+# CPython 3.13's -X perf_jit, HotSpot through perf's agent, and two Rust
+# modules in V8: legacy and v0 manglings, v0 only.
+for case in ${JIT_ORACLE_CASES:-jit-cpython313 jit-hotspot jit-node-wasm-rust v8-wasm-dprint-markdown/run1}; do
 	restore_recording "$case"
 	cdir=$top/test-data/$case
+	# a big oracle is kept xz-compressed
+	oracle=$cdir/oracle-symoff.txt
+	[ -f "$oracle" ] || { xzcat "$oracle.xz" >"$tmp/oracle-symoff.txt" && oracle=$tmp/oracle-symoff.txt; }
 	pd=$(recording_data "$case")
+	case=$(echo "$case" | tr / -)
 	plugin_stream "$pd" "$tmp/$case.hbs" 2>"$tmp/$case.plugin-err" ||
 		{ not_ok "$case: perf script --dlfilter hotblocks.so" "$tmp/$case.plugin-err"; continue; }
 	"$POSTPROC" --json --all "$tmp/$case.hbs" >"$tmp/$case.json" 2>"$tmp/$case.err" ||
@@ -43,9 +49,9 @@ for case in ${JIT_ORACLE_CASES:-jit-cpython313 jit-hotspot jit-node-wasm-rust}; 
 	# perf's per-offset counts of JIT code: "CODE_INDEX HEX-OFFSET COUNT", and
 	# perf's name of each code: "CODE_INDEX<TAB>NAME".
 	sed -n 's/^ *\([0-9][0-9]*\) \(.*\)+0x\([0-9a-f]*\) (.*\/jitted-[0-9]*-\([0-9]*\)\.so)$/\4 \3 \1/p' \
-		"$cdir/oracle-symoff.txt" | sort >"$tmp/$case.perf-offsets"
+		"$oracle" | sort >"$tmp/$case.perf-offsets"
 	sed -n 's/^ *[0-9][0-9]* \(.*\)+0x[0-9a-f]* (.*\/jitted-[0-9]*-\([0-9]*\)\.so)$/\2	\1/p' \
-		"$cdir/oracle-symoff.txt" | sort -u >"$tmp/$case.perf-names"
+		"$oracle" | sort -u >"$tmp/$case.perf-names"
 	# ours: the same keys from the JSON, what is not disassembled or off an
 	# instruction said, and each sampled JIT code's raw and display name
 	node -e '

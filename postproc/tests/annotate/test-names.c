@@ -87,6 +87,13 @@ static void names_as_their_users_write_them(void **state)
 		 "CsebHcaeoSrxy_3std-821-turbofan",
 		 "JS:<dlmalloc[e24a27700634d609]::dlmalloc::Dlmalloc<dlmalloc[e24a27700634d609]::sys::System>>"
 		 "::free-821-turbofan");
+	/* V8's wrapper of an imported function: its signature, then the import's name
+	 * (test-data/v8-wasm-dprint-markdown/run1) */
+	displays("JS:wasm-to-js:iiiiiiii:i-_RNvNvNtCsdMQk4YWe2kZ_22dprint_plugin_markdown11wasm_plugin"
+		 "16format_with_host11host_format-0-turbofan",
+		 "JS:wasm-to-js:iiiiiiii:i-dprint_plugin_markdown[a098584896e3e7cf]::wasm_plugin::"
+		 "format_with_host::host_format-0-turbofan");
+	displays("JS:wasm-to-js:ii:i-0-turbofan", NULL);
 	displays("JS:release_config-332-liftoff", NULL);
 	displays("JS:wasm-function[7]-7-turbofan", NULL);
 	displays("JS:*work /srv/app/hot.js:5:14", NULL);

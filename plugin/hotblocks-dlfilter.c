@@ -233,6 +233,12 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 	return 1;
 }
 
+/* The machine of a file process pid ran, for a jitdump that names none. */
+static uint16_t process_machine(void *arg, uint32_t pid, const char **file)
+{
+	return natives__machine_of(arg, pid, file);
+}
+
 HB_EXPORT int stop(void *data, void *ctx)
 {
 	struct run *r = data;
@@ -249,6 +255,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	dumps__refresh(&r->dumps);
 	account__place_held(&r->account, &r->classify);
 	dumps__warn_unfinished(&r->dumps);
+	dumps__settle_machines(&r->dumps, process_machine, &r->natives);
 	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
 	explain__natives(&r->resolve, r->opts.stats, &r->warnings);
 	int ret = output__write(&r->out, &(struct stream_section_inputs){

@@ -27,7 +27,7 @@ static bool describe(struct stream_writer_object *so, const struct stream_sectio
 		if (!l)
 			return false;
 		*so = (struct stream_writer_object){
-			.kind = HB_KIND_JIT, .id = id, .pid = df->pid, .e_machine = (uint16_t)df->jd->elf_mach,
+			.kind = HB_KIND_JIT, .id = id, .pid = df->pid, .e_machine = df->e_machine,
 			.addr = l->code_addr, .size = l->code_size, .name = l->name, .code = l->code,
 			.code_len = l->code_size, .code_index = l->code_index, .load_time = l->timestamp,
 			.dump = df->jd->path, .debug = l->debug, .debug_nr = l->debug_nr,

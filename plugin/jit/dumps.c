@@ -246,7 +246,8 @@ static int open_one(struct dumps *d, const char *path, uint32_t pid, bool explic
 	}
 	struct dump_file *f = &d->files[d->nr];
 
-	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size };
+	*f = (struct dump_file){ .jd = jd, .pid = pid ? pid : jd->pid, .size_seen = (uint64_t)st.st_size,
+				 .e_machine = jd->elf_mach <= UINT16_MAX ? (uint16_t)jd->elf_mach : 0 };
 	if (jd->error) {
 		warnings__add(d->warnings, "%s (the loads before it are used)", jd->error_msg);
 		f->failed = true;
@@ -462,6 +463,8 @@ void dumps__add_fallback_dirs(struct dumps *d, const char *jitdir, const char *p
 void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct perfdata_scan_stats *st,
 		   const char *err)
 {
+	if (st->arch[0])
+		snprintf(d->arch, sizeof(d->arch), "%s", st->arch);
 	if (ret < 0)
 		warnings__add(d->warnings, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
 	else if (st->compressed_failed)
@@ -470,6 +473,68 @@ void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct
 	else
 		/* Every dump of the recording is known: another pid's file is not one. */
 		dumps__markers_known(d);
+}
+
+/* The dumps one way of settling a machine gave it to (or none could), for its one warning. */
+struct machine_group {
+	const struct dump_file *first;
+	const char *file;	/* the process's file the first one's machine came from */
+	size_t nr;
+};
+
+static void group_add(struct machine_group *g, const struct dump_file *f, const char *file)
+{
+	if (!g->nr++)
+		g->first = f, g->file = file;
+}
+
+/* "jitdump P" or "jitdump P (and N more)" */
+static const char *group_name(const struct machine_group *g, char *buf, size_t len)
+{
+	if (g->nr == 1)
+		snprintf(buf, len, "jitdump %s", g->first->jd->path);
+	else
+		snprintf(buf, len, "jitdump %s (and %zu more)", g->first->jd->path, g->nr - 1);
+	return buf;
+}
+
+void dumps__settle_machines(struct dumps *d, uint16_t (*machine_of)(void *arg, uint32_t pid, const char **file),
+			    void *arg)
+{
+	uint16_t recording = d->arch[0] ? perfdata__arch_machine(d->arch) : 0;
+	struct machine_group by_arch = { 0 }, by_file = { 0 }, unknown = { 0 };
+	char name[4200];
+
+	for (size_t i = 0; i < d->nr; i++) {
+		struct dump_file *f = &d->files[i];
+		const char *file = NULL;
+
+		if (f->e_machine)
+			continue;
+		if (recording) {
+			f->e_machine = recording;
+			group_add(&by_arch, f, NULL);
+		} else if (machine_of && (f->e_machine = machine_of(arg, f->pid, &file))) {
+			group_add(&by_file, f, file);
+		} else {
+			group_add(&unknown, f, NULL);
+		}
+	}
+	if (by_arch.nr)
+		warnings__add(d->warnings, "%s: its header names no machine (e_machine %" PRIu32 "); its code "
+			      "is read as perf.data's arch, %s (e_machine %u)",
+			      group_name(&by_arch, name, sizeof(name)), by_arch.first->jd->elf_mach, d->arch,
+			      recording);
+	if (by_file.nr)
+		warnings__add(d->warnings, "%s: its header names no machine (e_machine %" PRIu32 "); its code "
+			      "is read as its process's, e_machine %u (of %s)",
+			      group_name(&by_file, name, sizeof(name)), by_file.first->jd->elf_mach,
+			      by_file.first->e_machine, by_file.file ? by_file.file : "?");
+	if (unknown.nr)
+		warnings__add(d->warnings, "%s: its header names no machine (e_machine %" PRIu32 ") and neither "
+			      "perf.data (%s%s) nor a file of its process says one: its code cannot be disassembled",
+			      group_name(&unknown, name, sizeof(name)), unknown.first->jd->elf_mach,
+			      d->arch[0] ? "arch " : "no arch", d->arch[0] ? d->arch : "");
 }
 
 void dumps__add_named(struct dumps *d, const char *const *named, size_t named_nr)

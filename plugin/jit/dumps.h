@@ -17,6 +17,8 @@
 struct dump_file {
 	struct jitdump *jd;
 	uint32_t pid;		/* host pid the samples carry (marker record's pid, else the header's) */
+	uint16_t e_machine;	/* the code's ELF machine: the header's; where it names none,
+				 * the recording's (dumps__settle_machines); 0 unknown */
 	size_t indexed;		/* loads already added to the code map */
 	uint64_t size_seen;	/* file size at the last re-read */
 	bool failed;		/* a corrupt record stopped reading; the error was reported */
@@ -43,6 +45,7 @@ struct dumps {
 	size_t seen_nr;
 	struct warnings *warnings;	/* borrowed: every problem worth telling the user */
 	uint64_t last_refresh_ns;	/* when the dumps were last re-read on a miss */
+	char arch[32];			/* the recording machine's uname -m (perf.data's HEADER_ARCH); "" unknown */
 };
 
 /* 0 or -ENOMEM. Every problem worth telling the user goes to warnings, which
@@ -104,6 +107,18 @@ void dumps__visitor(struct dumps *d, struct perfdata_visitor *v);
  * name from now on; else why the markers are unknown is warned. */
 void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct perfdata_scan_stats *st,
 		   const char *err);
+
+/*
+ * perf is done: a dump whose header names no machine (e_machine 0, as
+ * CPython 3.13's -X perf_jit writes it) gets the recording's, from
+ * perf.data's arch (dumps__walked), else that of a file of its process
+ * (machine_of: the e_machine read from the ELF header of a file pid ran,
+ * naming it in *file; 0 when none is known). Said in one warning; a dump
+ * neither knows keeps 0 and that is said too (its code cannot be
+ * disassembled).
+ */
+void dumps__settle_machines(struct dumps *d, uint16_t (*machine_of)(void *arg, uint32_t pid, const char **file),
+			    void *arg);
 
 /* The jitdumps the user named (--dlarg jitdump=FILE), in order; a missing one is warned. */
 void dumps__add_named(struct dumps *d, const char *const *named, size_t named_nr);

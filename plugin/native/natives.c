@@ -14,6 +14,7 @@ struct dso_info {
 	char *path;
 	uint16_t e_machine;
 	bool cwasm;
+	bool machine_read;	/* e_machine is the file's (not the host's, for a file that cannot be read) */
 };
 
 #if defined(__x86_64__)
@@ -97,6 +98,7 @@ static const struct dso_info *dso_info(struct natives *n, const char *path)
 		return NULL;
 	d->e_machine = HOST_E_MACHINE;
 	d->cwasm = false;
+	d->machine_read = false;
 
 	unsigned char ehdr[20];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -109,6 +111,7 @@ static const struct dso_info *dso_info(struct natives *n, const char *path)
 			d->e_machine = be ? (uint16_t)(ehdr[18] << 8 | ehdr[19])
 					  : (uint16_t)(ehdr[19] << 8 | ehdr[18]);
 			d->cwasm = ehdr[EI_OSABI] == ELFOSABI_WASMTIME;
+			d->machine_read = d->e_machine != EM_NONE;
 		}
 		close(fd);
 	}
@@ -154,6 +157,18 @@ long natives__get(struct natives *n, const char *dso, const char *name, uint64_t
 	o->sym_start = sym_start;
 	o->e_machine = info->e_machine;
 	o->cwasm = info->cwasm;
+	o->machine_read = info->machine_read;
 	*created = true;
 	return (long)n->nr++;
+}
+
+uint16_t natives__machine_of(const struct natives *n, uint32_t pid, const char **dso)
+{
+	for (size_t i = 0; i < n->nr; i++)
+		if (n->objs[i].pid == pid && n->objs[i].machine_read) {
+			if (dso)
+				*dso = n->objs[i].dso;
+			return n->objs[i].e_machine;
+		}
+	return EM_NONE;
 }

@@ -39,6 +39,7 @@ struct native_obj {
 	uint32_t pid;		/* first pid seen */
 	uint16_t e_machine;	/* from the DSO's ELF header, else the host's */
 	bool cwasm;		/* ELF OSABI 200: a wasmtime compiled module */
+	bool machine_read;	/* e_machine was read from the file (not the host's) */
 	uint8_t source;		/* enum native_source */
 	uint8_t *code;		/* owned, code_len bytes from the symbol start (may be fewer than size) */
 	size_t code_len;
@@ -63,5 +64,10 @@ void natives__release(struct natives *n);
  */
 long natives__get(struct natives *n, const char *dso, const char *name, uint64_t sym_start,
 		  bool *created);
+
+/* The ELF machine of a file process pid ran code of (the first sampled
+ * object of pid whose file's ELF header was read), its path in *dso; 0
+ * (EM_NONE) when no such file is known. */
+uint16_t natives__machine_of(const struct natives *n, uint32_t pid, const char **dso);
 
 #endif

@@ -193,7 +193,10 @@ static long file_object(struct resolve *r, struct natives *n, const struct mmaps
 		o->addr = ip - (off - h->start);
 		o->size = h->end - h->start;
 		o->source = (uint8_t)source_of(es, h->table);
-		o->e_machine = elfsyms__e_machine(es) ? elfsyms__e_machine(es) : o->e_machine;
+		if (elfsyms__e_machine(es)) {
+			o->e_machine = elfsyms__e_machine(es);
+			o->machine_read = true;
+		}
 		o->cwasm = elfsyms__cwasm(es);
 		/* perf's object_code: the file's bytes, no further than the mapping goes */
 		want = o->size < MAX_NATIVE_CODE ? o->size : MAX_NATIVE_CODE;

@@ -118,6 +118,31 @@ int scan__build_id_entry(struct scan *s, const uint8_t *p, size_t size, bool *ba
 	return s->v->build_id(s->v->arg, &b);
 }
 
+void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size)
+{
+	char *arch = s->st->arch;
+	uint64_t n = 0;
+
+	if (size < 4)
+		return;
+	uint64_t len = get32(s, p);
+
+	p += 4, size -= 4;
+	if (len > size)
+		len = size;
+	while (n < len && p[n] && n < sizeof(s->st->arch) - 1) {
+		/* uname -m is a word like x86_64 or aarch64 */
+		if (!(p[n] >= 'a' && p[n] <= 'z') && !(p[n] >= '0' && p[n] <= '9') && p[n] != '_' &&
+		    !(p[n] >= 'A' && p[n] <= 'Z'))
+			return;
+		n++;
+	}
+	if (n == 0 || (n < len && p[n]))
+		return;
+	memcpy(arch, p, n);
+	arch[n] = '\0';
+}
+
 int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 {
 	uint64_t data_size;
@@ -140,6 +165,10 @@ int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 		s->st->malformed += bad;
 		return ret;
 	}
+	case PERF_RECORD_HEADER_FEATURE:
+		if (size >= PERF_EV_HDR_SIZE + 8 && get64(s, p + PERF_EV_HDR_SIZE) == HEADER_ARCH)
+			scan__arch_string(s, p + PERF_EV_HDR_SIZE + 8, size - PERF_EV_HDR_SIZE - 8);
+		return 0;
 	case PERF_RECORD_COMPRESSED:
 		s->st->compressed++;
 		/* perf never compresses compressed data; do not recurse on hostile input. */

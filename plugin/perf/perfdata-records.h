@@ -27,4 +27,9 @@ int scan__walk(struct scan *s, const uint8_t *buf, uint64_t off, uint64_t end, b
  * Returns 0 or the callback's value. */
 int scan__build_id_entry(struct scan *s, const uint8_t *p, size_t size, bool *bad);
 
+/* HEADER_ARCH's perf_header_string of size bytes at p (u32 length, the
+ * string NUL-padded): into stats->arch when it is a short printable word;
+ * anything else is left (the recording's machine is then not known). */
+void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size);
+
 #endif

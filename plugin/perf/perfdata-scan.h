@@ -31,6 +31,7 @@
 #define PERF_FILE_FEATURES_OFF	72	/* adds_features: a 256-bit bitmap, as 4 u64 */
 #define PERF_FILE_HDR_FEATURES	104	/* a header this long has the bitmap */
 #define HEADER_BUILD_ID		2	/* feature bit: the build-id table */
+#define HEADER_ARCH		6	/* feature bit: uname -m of the recording machine (a perf_header_string) */
 #define PERF_EV_HDR_SIZE	8	/* u32 type, u16 misc, u16 size (size includes the header) */
 
 #define PERF_RECORD_MMAP	1
@@ -39,6 +40,7 @@
 #define PERF_RECORD_MMAP2	10
 #define PERF_RECORD_HEADER_ATTR	64	/* pipe mode: perf_event_attr, then u64 ids */
 #define PERF_RECORD_HEADER_BUILD_ID 67	/* pipe mode: one build-id (as the feature section's) */
+#define PERF_RECORD_HEADER_FEATURE 80	/* pipe mode: header, u64 feature bit, the feature section's bytes */
 #define PERF_RECORD_COMPRESSED	81	/* header, zstd data to the end of the record */
 #define PERF_RECORD_COMPRESSED2	83	/* header, u64 data_size, zstd data, padding to 8 (2025 perf) */
 

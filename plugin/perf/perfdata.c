@@ -8,6 +8,7 @@
 #include "perfdata-zstd.h"
 
 #include <byteswap.h>
+#include <elf.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,26 +33,37 @@ static int fail_errno(char *err, size_t errlen, const char *name, const char *wh
 
 /*
  * The feature sections follow the data section: one {offset, size} per set
- * bit of adds_features, in bit order. Only HEADER_BUILD_ID is read; a section
- * that is cut short or malformed is left, the records are what matters.
+ * bit of adds_features, in bit order. Feature bit's section into *off and
+ * *size; false when the header has no such section or it lies outside the
+ * file (a section cut short is left: the records are what matters).
  */
+static bool feature_section(const struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize,
+			    uint64_t data_end, unsigned bit, uint64_t *off, uint64_t *size)
+{
+	uint64_t words[4], idx = 0;
+
+	if (hsize < PERF_FILE_HDR_FEATURES || bit >= 256)
+		return false;
+	for (int i = 0; i < 4; i++)
+		words[i] = get64(s, buf + PERF_FILE_FEATURES_OFF + 8 * i);
+	if (!(words[bit / 64] >> (bit % 64) & 1))
+		return false;
+	for (unsigned w = 0; w < bit / 64; w++)
+		idx += (uint64_t)__builtin_popcountll(words[w]);
+	idx += (uint64_t)__builtin_popcountll(words[bit / 64] & ((1ULL << (bit % 64)) - 1));
+	if (data_end > len || (len - data_end) / 16 <= idx)
+		return false;
+	*off = get64(s, buf + data_end + 16 * idx);
+	*size = get64(s, buf + data_end + 16 * idx + 8);
+	return *off <= len && *size <= len - *off;
+}
+
 static int read_build_ids(struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize,
 			  uint64_t data_end)
 {
-	uint64_t words[4], idx = 0, off, size;
+	uint64_t off, size;
 
-	if (hsize < PERF_FILE_HDR_FEATURES)
-		return 0;
-	for (int i = 0; i < 4; i++)
-		words[i] = get64(s, buf + PERF_FILE_FEATURES_OFF + 8 * i);
-	if (!(words[0] >> HEADER_BUILD_ID & 1))
-		return 0;
-	idx = (uint64_t)__builtin_popcountll(words[0] & ((1ULL << HEADER_BUILD_ID) - 1));
-	if (data_end > len || (len - data_end) / 16 <= idx)
-		return 0;
-	off = get64(s, buf + data_end + 16 * idx);
-	size = get64(s, buf + data_end + 16 * idx + 8);
-	if (off > len || size > len - off)
+	if (!feature_section(s, buf, len, hsize, data_end, HEADER_BUILD_ID, &off, &size))
 		return 0;
 	for (uint64_t e = off; e + PERF_EV_HDR_SIZE <= off + size;) {
 		uint16_t rsize = get16(s, buf + e + 6);
@@ -108,6 +120,10 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 	scan__read_attrs(s, buf, len, hsize);
 	if ((ret = scan__walk(s, buf, doff, doff + dsize, false)))
 		return ret;
+	uint64_t aoff, asize;
+
+	if (feature_section(s, buf, len, hsize, doff + dsize, HEADER_ARCH, &aoff, &asize))
+		scan__arch_string(s, buf + aoff, asize);
 	return read_build_ids(s, buf, len, hsize, doff + dsize);
 }
 
@@ -344,4 +360,38 @@ int perfdata__walk(const char *path, const struct perfdata_visitor *v,
 	scan_release(&s);
 	unmap_file(&m);
 	return ret;
+}
+
+uint16_t perfdata__arch_machine(const char *arch)
+{
+	/* uname -m's words (perf's util/env.c normalizes the same ones) */
+	static const struct {
+		const char *prefix;
+		bool exact;
+		uint16_t machine;
+	} arches[] = {
+		{ "x86_64", true, EM_X86_64 },
+		{ "aarch64", true, EM_AARCH64 },
+		{ "arm64", true, EM_AARCH64 },
+		{ "s390", false, EM_S390 },	/* s390 and s390x */
+		{ "riscv", false, EM_RISCV },	/* riscv64 and riscv32 */
+		{ "ppc64", false, EM_PPC64 },	/* ppc64 and ppc64le */
+		{ "ppc", true, EM_PPC },
+		{ "loongarch64", true, 258 },	/* EM_LOONGARCH, newer than some elf.h */
+		{ "mips", false, EM_MIPS },
+		{ "sparc64", true, EM_SPARCV9 },
+		{ "arm", false, EM_ARM },	/* armv7l, armv6l, ... (after arm64) */
+	};
+	static const char *const x86_32[] = { "i386", "i486", "i586", "i686" };
+
+	for (size_t i = 0; i < sizeof(x86_32) / sizeof(x86_32[0]); i++)
+		if (!strcmp(arch, x86_32[i]))
+			return EM_386;
+	for (size_t i = 0; i < sizeof(arches) / sizeof(arches[0]); i++) {
+		size_t n = strlen(arches[i].prefix);
+
+		if (arches[i].exact ? !strcmp(arch, arches[i].prefix) : !strncmp(arch, arches[i].prefix, n))
+			return arches[i].machine;
+	}
+	return EM_NONE;
 }

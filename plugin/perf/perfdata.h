@@ -85,7 +85,15 @@ struct perfdata_scan_stats {
 	int truncated;		/* 1 if the records ended mid-record: a pipe-format or
 				 * data.* file cut short, or compressed data ending
 				 * inside a record (not an error) */
+	char arch[32];		/* the recording machine's uname -m (HEADER_ARCH: the
+				 * feature section, or a pipe's HEADER_FEATURE record),
+				 * e.g. "x86_64"; empty when perf.data does not say */
 };
+
+/* The ELF machine (e_machine) of the code of a machine whose uname -m is
+ * arch ("x86_64" 62, "aarch64" 183, "s390x" 22, "riscv64" 243, ...), as
+ * perf's own arch names go; 0 (EM_NONE) for one it does not know. */
+uint16_t perfdata__arch_machine(const char *arch);
 
 /*
  * Walk the data section of the perf.data file at path (file format, or pipe

@@ -22,6 +22,7 @@
 struct annotator {
 	struct wasmtime *wasmtime;	/* --cwasm, --clif, --wasm; NULL: none given */
 	bool no_source;
+	bool raw_names;			/* --raw-names */
 	struct srcmap_cache elfs;	/* native files' DWARF */
 	struct annot_texts texts;	/* display names and source cells */
 	struct strset scripts;		/* the scripts V8's load names name, for jit_debug__cell */
@@ -42,6 +43,7 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 		return -ENOMEM;
 	}
 	a->no_source = in->no_source;
+	a->raw_names = in->raw_names;
 	ret = wasmtime__open(&a->wasmtime, in->cwasm, in->clif_dir, in->wasm, in->no_source, err,
 			     errlen);
 	if (ret < 0) {
@@ -84,10 +86,10 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 
 	memset(af, 0, sizeof(*af));
 	af->raw = obj->name;
-	af->display = annot_texts__keep(&a->texts, names__demangle(obj->name), obj->name);
+	af->display = annot_texts__keep(&a->texts, annotator__demangle(a, obj->name), obj->name);
 	af->module = af->func_index = -1;
 	if (a->wasmtime)
-		wasmtime__claim(a->wasmtime, obj, af, &a->texts);
+		wasmtime__claim(a->wasmtime, obj, af, &a->texts, a->raw_names);
 	if (a->no_source || af->has[ANNOT_SOURCE])
 		return;
 	if (!jit_debug__claim(obj, af, &a->texts))
@@ -128,7 +130,12 @@ const char *annotator__name(struct annotator *a, const struct stream *s, size_t 
 		return name;
 	if (a->done[idx])
 		return a->funcs[idx].display;
-	return annot_texts__keep(&a->texts, names__demangle(name), name);
+	return annot_texts__keep(&a->texts, annotator__demangle(a, name), name);
+}
+
+char *annotator__demangle(const struct annotator *a, const char *name)
+{
+	return a && a->raw_names ? NULL : names__demangle(name);
 }
 
 const char *annotator__display(struct annotator *a, const struct stream *s, size_t idx)

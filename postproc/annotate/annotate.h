@@ -16,6 +16,7 @@ struct annot_inputs {
 	const char *clif_dir;	/* --clif: its --emit-clif directory */
 	const char *wasm;	/* --wasm: the original module */
 	bool no_source;		/* --no-source */
+	bool raw_names;		/* --raw-names: names as the code has them, not demangled */
 };
 
 struct annotator;
@@ -56,6 +57,11 @@ const char *annotator__name(struct annotator *a, const struct stream *s, size_t 
  * annotation each. a may be NULL: the stream's name.
  */
 const char *annotator__display(struct annotator *a, const struct stream *s, size_t idx);
+
+/* A name of code that is no sampled object (a branch's target in a file or
+ * a load) as the report shows it: demangled (names__demangle), unless
+ * --raw-names; malloc()ed, or NULL: name as it is. a may be NULL. */
+char *annotator__demangle(const struct annotator *a, const char *name);
 
 /*
  * Whether memory ran out for a display name or a source cell: they are then

@@ -22,9 +22,15 @@
 #define NAME_FAR ((size_t)-1)
 size_t name_distance(const char *pattern, const char *name);
 
-/* name demangled for display (C++, Rust; name@plt and name@@VERSION with
- * the part before the '@' demangled; malloc()ed), or NULL when it is no
- * mangled name (or memory ran out). */
+/*
+ * name as its users write it, for display (malloc()ed), or NULL when it is
+ * no mangled name (or memory ran out), each runtime's way in its own place:
+ * C++ and Rust symbols of native code through libiberty (name@plt and
+ * name@@VERSION with the part before the '@' demangled); a wasm function's
+ * mangled name inside V8's "JS:NAME-INDEX-TIER" (v8/v8-name.h); a Java
+ * method's JVM signature from perf's JVMTI agent, as perf shows it
+ * (java/java-name.h).
+ */
 char *names__demangle(const char *name);
 
 #endif

@@ -128,6 +128,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_DIFF_NO_SOURCE:
 			o->annot[DIFF_BASE].no_source = o->annot[DIFF_NEW].no_source = true;
 			break;
+		case OPT_DIFF_RAW_NAMES:
+			o->annot[DIFF_BASE].raw_names = o->annot[DIFF_NEW].raw_names = true;
+			break;
 		case OPT_LISTING:
 			o->diff.listing = true;
 			break;

@@ -167,6 +167,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			o->annot.no_source = true;
 			add_option(&o->command, "no-source", NULL);
 			break;
+		case OPT_RAW_NAMES:
+			o->annot.raw_names = true;
+			add_option(&o->command, "raw-names", NULL);
+			break;
 		case OPT_PAGE_BUDGET:
 			o->page_budget = parse_size("--page-budget", arg);
 			break;

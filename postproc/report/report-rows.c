@@ -8,7 +8,6 @@
 
 #include "../plugin/lib/bsearch.h"
 #include "analysis/cfg-text.h"
-#include "annotate/names.h"
 #include "annotate/source-text.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
@@ -87,7 +86,7 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	} else if (t.in_file) {
 		if (strrchr(name, '/'))
 			name = strrchr(name, '/') + 1;	/* as perf names code it has no symbol for */
-	} else if ((demangled = names__demangle(name))) {
+	} else if ((demangled = annotator__demangle(c->annot, name))) {
 		name = demangled;	/* a file's symbol, shown as a sampled one is */
 	}
 	strbuf_addstr(&sb, name);

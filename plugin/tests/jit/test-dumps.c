@@ -405,6 +405,76 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 	assert_int_equal(f->w.nr - f->from, 4);
 }
 
+/* A dump like write_dump's whose header names ELF machine elf_mach. */
+static void write_dump_of_machine(const char *path, uint32_t pid, uint32_t elf_mach)
+{
+	struct jitdump_writer w;
+	struct jitdump_writer_header h = jitdump_writer__default_header(pid);
+	struct jitdump_writer_load l = { .timestamp = 10, .pid = pid, .tid = pid, .code_addr = 0x1000,
+					 .name = "f", .code_size = 4 };
+
+	h.elf_mach = elf_mach;
+	jitdump_writer__init(&w, false);
+	jitdump_writer__header(&w, &h);
+	jitdump_writer__code_load(&w, &l);
+	assert_int_equal(jitdump_writer__save(&w, path, w.len), 0);
+	jitdump_writer__release(&w);
+}
+
+/* The machine of a process's files, as the entry file asks natives: pid 130's is x86-64. */
+static uint16_t machine_of_130(void *arg, uint32_t pid, const char **file)
+{
+	(*(int *)arg)++;
+	*file = "/usr/bin/python3.13";
+	return pid == 130 ? 62 : 0;
+}
+
+/* A header with e_machine 0 (CPython 3.13's -X perf_jit, test-data/jit-cpython313)
+ * takes perf.data's arch; without one, its process's files' machine; said once. */
+static void a_dump_naming_no_machine_takes_the_recording_s(void **state)
+{
+	struct fixture *f = *state;
+	struct perfdata_scan_stats st = { .arch = "aarch64" };
+	const char *a = path_of(state, "jit-130.dump"), *b = path_of(state, "jit-131.dump");
+	const char *c = path_of(state, "jit-132.dump");
+	int asked = 0;
+
+	write_dump_of_machine(a, 130, 0);
+	write_dump_of_machine(b, 131, 0);
+	write_dump_of_machine(c, 132, 22);
+	assert_int_equal(dumps__add(&f->d, a, 130), 0);
+	assert_int_equal(dumps__add(&f->d, b, 131), 0);
+	assert_int_equal(dumps__add(&f->d, c, 132), 0);
+	assert_int_equal(f->d.files[0].e_machine, 0);
+	assert_int_equal(f->d.files[2].e_machine, 22);
+	dumps__walked(&f->d, "perf.data", 0, &st, "");
+	f->from = f->w.nr;
+	dumps__settle_machines(&f->d, machine_of_130, &asked);
+	assert_int_equal(f->d.files[0].e_machine, 183);
+	assert_int_equal(f->d.files[1].e_machine, 183);
+	assert_int_equal(f->d.files[2].e_machine, 22);	/* the header's, whatever the recording's */
+	assert_int_equal(asked, 0);
+	assert_int_equal(f->w.nr - f->from, 1);
+	saw_warning(state, "jit-130.dump (and 1 more): its header names no machine (e_machine 0); "
+		    "its code is read as perf.data's arch, aarch64 (e_machine 183)");
+
+	/* perf.data without an arch (a pipe: not walked) */
+	dumps__release(&f->d);
+	assert_int_equal(dumps__init(&f->d, &f->w), 0);
+	assert_int_equal(dumps__add(&f->d, a, 130), 0);
+	assert_int_equal(dumps__add(&f->d, b, 131), 0);
+	f->from = f->w.nr;
+	dumps__settle_machines(&f->d, machine_of_130, &asked);
+	assert_int_equal(f->d.files[0].e_machine, 62);
+	assert_int_equal(f->d.files[1].e_machine, 0);
+	assert_int_equal(asked, 2);
+	assert_int_equal(f->w.nr - f->from, 2);
+	saw_warning(state, "jit-130.dump: its header names no machine (e_machine 0); its code is read as "
+		    "its process's, e_machine 62 (of /usr/bin/python3.13)");
+	saw_warning(state, "jit-131.dump: its header names no machine (e_machine 0) and neither perf.data "
+		    "(no arch) nor a file of its process says one: its code cannot be disassembled");
+}
+
 /* A file-format perf.data whose only records are MMAP2 markers of pid/path pairs. */
 static void write_perf_data(const char *path, const uint32_t *pids, const char *const *paths, size_t n)
 {
@@ -502,6 +572,7 @@ int main(void)
 		T(a_pid_dump_is_found_by_its_name_unless_perf_data_says_otherwise),
 		T(a_growing_dump_is_read_again),
 		T(unfinished_dumps_are_told_apart_at_the_end),
+		T(a_dump_naming_no_machine_takes_the_recording_s),
 		T(discovery_takes_markers_then_the_files_the_user_named),
 		T(an_unreadable_perf_data_leaves_the_fallbacks),
 		T(a_pipe_is_not_scanned),

@@ -184,12 +184,40 @@ static void the_elf_header_gives_machine_and_wasmtime_mark(void **state)
 	natives__release(&n);
 }
 
+/* A process's machine for a jitdump that names none: the first of its
+ * objects whose file's ELF header was read, never the host's guess. */
+static void a_process_machine_is_a_file_s(void **state)
+{
+	uint8_t le_arm[20];
+	struct natives n;
+	const char *dso = NULL;
+	bool created;
+	long id;
+
+	elf_header(le_arm, false, ELFOSABI_NONE, EM_AARCH64);
+	const char *arm = file(state, "arm.so", le_arm, sizeof(le_arm));
+
+	natives__init(&n);
+	id = natives__get(&n, "/no/such/file", "f", 0, &created);
+	n.objs[id].pid = 7;
+	assert_int_equal(natives__machine_of(&n, 7, &dso), EM_NONE);	/* the host's guess is no answer */
+	id = natives__get(&n, arm, "g", 0, &created);
+	n.objs[id].pid = 8;
+	assert_int_equal(natives__machine_of(&n, 7, &dso), EM_NONE);	/* another process's */
+	id = natives__get(&n, arm, "h", 0x10, &created);
+	n.objs[id].pid = 7;
+	assert_int_equal(natives__machine_of(&n, 7, &dso), EM_AARCH64);
+	assert_string_equal(dso, arm);
+	natives__release(&n);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(the_same_symbol_is_one_object),
 		cmocka_unit_test(ids_stay_stable_while_the_table_grows),
 		cmocka_unit_test_setup_teardown(the_elf_header_gives_machine_and_wasmtime_mark, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_process_machine_is_a_file_s, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

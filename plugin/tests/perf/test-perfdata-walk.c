@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of perfdata__walk (plugin/perf/perfdata*.c): every MMAP/MMAP2
- * with its time, FORK/EXIT, and the build-ids perf recorded. The values
- * expected of the real recordings are perf's own: `perf report -D` prints
- * each record with its sample_id time in ns, `perf buildid-list` the build-id
- * table (both run on the committed files; the lines are quoted below).
+ * with its time, FORK/EXIT, the build-ids and the arch perf recorded. The
+ * values expected of the real recordings are perf's own: `perf report -D`
+ * prints each record with its sample_id time in ns, `perf buildid-list` the
+ * build-id table, `perf report --header-only` the arch (all run on the
+ * committed files; the lines are quoted below).
  */
 #include "tests/perfdata-check.h"
 
@@ -365,6 +366,97 @@ static void a_cut_build_id_table_is_not_an_error(void **state)
 	perfdata_writer__release(&w);
 }
 
+/*
+ * The recording machine's arch, `perf report --header-only`: "# arch : x86_64"
+ * for the file-format recordings (the HEADER_ARCH feature section, after
+ * other sections: glibc-evex's bitmap has HOSTNAME .. VERSION before it) and
+ * for the pipe one (a PERF_RECORD_FEATURE record, `perf report -D`:
+ * "0x140 [0x54]: PERF_RECORD_FEATURE" among others).
+ */
+static void reads_the_arch_perf_recorded(void **state)
+{
+	static const char *const recordings[] = {
+		"test-data/glibc-evex/perf.data", "test-data/jit-cpython313/perf.data",
+		"test-data/perfdata/pipe.data",
+	};
+	struct perfdata_scan_stats st;
+	struct seen s;
+
+	for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++) {
+		assert_int_equal(walk_file(recordings[i], &s, &st), 0);
+		assert_string_equal(st.arch, "x86_64");
+	}
+	assert_int_equal(st.pipe_format, 1);
+}
+
+/* A file whose HEADER_ARCH section is ARCH (length LEN as written), behind a
+ * HOSTNAME section (bit 3) so that the section is found by its place in the bitmap. */
+static void arch_file(struct perfdata_writer *w, const char *arch, uint32_t len)
+{
+	size_t table, sec;
+
+	perfdata_writer__init(w, PERFDATA_WRITER_FILE, false);
+	perfdata_writer__mmap2(w, 5, 5, 0x1000, 0x1000, "/bin/y");
+	perfdata_writer__finish(w);
+	perfdata_writer__put_u64(w, 72, 1ULL << 3 | 1ULL << 6);	/* HEADER_HOSTNAME, HEADER_ARCH */
+	table = w->len;
+	perfdata_writer__fill(w, 0, 32);
+	sec = w->len;
+	perfdata_writer__u32(w, 8);
+	perfdata_writer__bytes(w, "vm\0\0\0\0\0\0", 8);
+	perfdata_writer__put_u64(w, table, sec);
+	perfdata_writer__put_u64(w, table + 8, w->len - sec);
+	sec = w->len;
+	perfdata_writer__u32(w, len);
+	perfdata_writer__bytes(w, arch, strlen(arch));
+	perfdata_writer__fill(w, 0, 8 - strlen(arch) % 8);
+	perfdata_writer__put_u64(w, table + 16, sec);
+	perfdata_writer__put_u64(w, table + 24, w->len - sec);
+}
+
+/* A section is read in its bounds; what is not uname -m's word is no arch. */
+static void an_arch_is_a_short_word_or_nothing(void **state)
+{
+	static const struct {
+		const char *written, *read;
+		uint32_t len;
+	} cases[] = {
+		{ "aarch64", "aarch64", 8 },
+		{ "s390x", "s390x", 1000 },		/* a length past the section: read to its end */
+		{ "riscv64", "", 0 },			/* length 0: nothing */
+		{ "x86 64", "", 8 },			/* a space: no word */
+		{ "\x1b[2Jx", "", 8 },			/* a terminal escape */
+		{ "abcdefghijklmnopqrstuvwxyz0123456789", "", 40 },	/* longer than any arch */
+	};
+	struct perfdata_scan_stats st;
+	struct perfdata_writer w;
+	struct seen s = { 0 };
+	struct perfdata_visitor v = { NULL, on_mmap, NULL, NULL, &s };
+	char err[256];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		arch_file(&w, cases[i].written, cases[i].len);
+		assert_int_equal(perfdata__walk_buf(w.buf, w.len, "arch.data", &v, &st, err, sizeof(err)), 0);
+		assert_string_equal(st.arch, cases[i].read);
+		perfdata_writer__release(&w);
+	}
+}
+
+/* uname -m's names as ELF machines (elf.h's numbers). */
+static void an_arch_names_its_elf_machine(void **state)
+{
+	assert_int_equal(perfdata__arch_machine("x86_64"), 62);
+	assert_int_equal(perfdata__arch_machine("aarch64"), 183);
+	assert_int_equal(perfdata__arch_machine("s390x"), 22);
+	assert_int_equal(perfdata__arch_machine("riscv64"), 243);
+	assert_int_equal(perfdata__arch_machine("i686"), 3);
+	assert_int_equal(perfdata__arch_machine("armv7l"), 40);
+	assert_int_equal(perfdata__arch_machine("arm64"), 183);
+	assert_int_equal(perfdata__arch_machine("ppc64le"), 21);
+	assert_int_equal(perfdata__arch_machine(""), 0);
+	assert_int_equal(perfdata__arch_machine("vax"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -374,6 +466,9 @@ int main(void)
 		cmocka_unit_test(places_the_time_by_the_attr_the_identifier_names),
 		cmocka_unit_test(untimed_records_say_so_and_forks_keep_their_own_time),
 		cmocka_unit_test(a_cut_build_id_table_is_not_an_error),
+		cmocka_unit_test(reads_the_arch_perf_recorded),
+		cmocka_unit_test(an_arch_is_a_short_word_or_nothing),
+		cmocka_unit_test(an_arch_names_its_elf_machine),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -162,6 +162,17 @@ bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func
 	return true;
 }
 
+size_t v8_name__wasm_import_name(const char *func, size_t len)
+{
+	static const char wrapper[] = "wasm-to-js:";
+	const size_t n = sizeof(wrapper) - 1;
+	const char *dash;
+
+	if (len <= n || memcmp(func, wrapper, n) || !(dash = memchr(func + n, '-', len - n)))
+		return 0;
+	return (size_t)(dash + 1 - func);
+}
+
 bool v8_name__script(const char *name, char *buf, size_t len)
 {
 	struct v8_name n;

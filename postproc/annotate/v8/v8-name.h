@@ -69,6 +69,15 @@ size_t v8_name__identity(char *buf, size_t len, const char *name, bool with_loca
 bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func_len);
 
 /*
+ * Where the name-section name starts in the NAME of a wasm name
+ * (v8_name__wasm's func, len bytes): past "wasm-to-js:SIGNATURE-" for V8's
+ * wrapper of an imported function ("wasm-to-js:iiiiiiii:i-host_format", V8's
+ * WasmCode::LogCode: the signature's value types, params ':' results, then
+ * the import's name), else 0.
+ */
+size_t v8_name__wasm_import_name(const char *func, size_t len);
+
+/*
  * The script a load name names ("JS:*work /path/hot.js:5:14" ->
  * "/path/hot.js"), into buf[0..len) NUL-terminated; false when it names
  * none or it does not fit. V8 11 sometimes writes heap garbage for

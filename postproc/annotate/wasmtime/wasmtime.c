@@ -110,7 +110,7 @@ void wasmtime__close(struct wasmtime *w)
 }
 
 bool wasmtime__claim(struct wasmtime *a, const struct stream_object *obj, struct annot_func *af,
-		     struct annot_texts *t)
+		     struct annot_texts *t, bool raw_names)
 {
 	const struct cwasm_func *cf = NULL;
 
@@ -140,7 +140,8 @@ bool wasmtime__claim(struct wasmtime *a, const struct stream_object *obj, struct
 					    : wasm_module__func_name(a->wasm, (uint32_t)cf->func_index);
 		if (!nm && cf->func_index >= 0)
 			nm = cf->wasm_name;
-		af->display = nm ? annot_texts__keep(t, cplus_demangle(nm, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO | DMGL_VERBOSE), nm)
+		af->display = nm ? annot_texts__keep(t, raw_names ? NULL :
+						     cplus_demangle(nm, DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO | DMGL_VERBOSE), nm)
 				 : cf->symbol;
 		af->cf = cf;
 		af->clif = a->clif ? clif_set__find(a->clif, cf->symbol) : NULL;

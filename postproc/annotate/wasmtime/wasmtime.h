@@ -28,12 +28,12 @@ void wasmtime__close(struct wasmtime *w);
 
 /*
  * Whether obj is a function of the .cwasm: then af gets its wasm facts,
- * its display name (the name section's, as the reference shows it) and the
- * columns it has. Objects that should be and are not are counted for the
- * summary.
+ * its display name (the name section's, as the reference shows it;
+ * raw_names: as the section has it, not demangled) and the columns it has.
+ * Objects that should be and are not are counted for the summary.
  */
 bool wasmtime__claim(struct wasmtime *w, const struct stream_object *obj, struct annot_func *af,
-		     struct annot_texts *t);
+		     struct annot_texts *t, bool raw_names);
 
 /* The wasm offset of the instruction at off of a claimed function (w may be NULL). */
 bool wasmtime__wasm_offset(const struct wasmtime *w, const struct annot_func *af, uint32_t off,

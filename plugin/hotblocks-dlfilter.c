@@ -250,7 +250,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	account__place_held(&r->account, &r->classify);
 	dumps__warn_unfinished(&r->dumps);
 	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
-	explain__natives(&r->resolve, r->opts.stats, &r->warnings);
+	explain__natives(&r->resolve, &r->account, r->opts.stats, &r->warnings);
 	int ret = output__write(&r->out, &(struct stream_section_inputs){
 		.account = &r->account, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
 		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,

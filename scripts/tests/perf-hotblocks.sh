@@ -447,9 +447,13 @@ if [ -x "$real_wasmtime" ]; then
 		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif' &&
 		ls '$tmp/wasm/kept'/jit-*.dump && test \"\$(ls -A '$tmp/wasm')\" = kept"
 	(cd / && ph report -i "$tmp/wasm/kept/perf.data" -p 100 --cwasm "$tmp/wasm/kept/module.cwasm" \
-		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>/dev/null)
+		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>"$tmp/wkept.err")
 	check "wasm --keep DIR: reported again from DIR, the same CLIF and Wasm cells" \
 		grep -q 'jmp     0xb  *jump block3(v17, v10, v11)  *br \$loop$' "$tmp/wkept.out"
+	# The dump moved into DIR, where the report finds it beside perf.data: the
+	# way --keep is meant to be used, nothing wrong, so no warning.
+	check "wasm --keep DIR: reported again from DIR without a warning (the dump is found in DIR)" \
+		sh -c "! grep -e warning -e 'is gone' '$tmp/wkept.err'"
 	mkdir -p "$tmp/wasm/mine/clif"
 	echo "my notes" >"$tmp/wasm/mine/clif/notes.txt"
 	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm --keep mine \

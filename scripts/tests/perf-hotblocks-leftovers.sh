@@ -133,7 +133,7 @@ seq $((last + 1)) $((last + 3000)) | sed 's|^|/tmp/perf-|; s|$|.map|' | xargs to
 	>"$tmp/pre.out" 2>"$tmp/pre.err")
 npid=$(sed -n 's/^pid //p' "$tmp/pre.err")
 check "a /tmp/perf-PID.map there before the run, PID node's (a pid of the run), is left" sh -c \
-	"test -n '$npid' && test '$npid' -gt '$last' && test '$npid' -le $((last + 3000)) && test -s '/tmp/perf-$npid.map'"
+	"test -n '$npid' && test '$npid' -gt '$last' && test '$npid' -le $((last + 3000)) && test -f '/tmp/perf-$npid.map'"
 seq $((last + 1)) $((last + 3000)) | sed 's|^|/tmp/perf-|; s|$|.map|' | xargs rm -f
 if [ -x "$real_wasmtime" ]; then
 	mkdir -p "$tmp/wbin" "$tmp/wasm"

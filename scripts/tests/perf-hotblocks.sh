@@ -3,9 +3,12 @@
 # `perf hotblocks` (scripts/perf-hotblocks) under real perf: one command from
 # program to hot blocks on build/tools/fakejit, whose known answer is that its
 # JIT functions alpha, beta and gamma are the hot code (test-data/fakejit/README.md);
-# record then report from elsewhere, -o, --jitdir, help and usage errors, perf's
-# own dispatcher, --html and --dot, make install, the man pages, and the wasm subcommand without
-# and with the real wasmtime (scripts/get-wasmtime).
+# record then report from elsewhere, -o, --jitdir, -- ending the options of
+# every subcommand, help and usage errors, perf's own dispatcher, --html and
+# --dot, make install, the man pages, and the wasm subcommand without and
+# with the real wasmtime (scripts/get-wasmtime), whose -- is taken as
+# wasmtime 48.0.2's `hot-blocks` takes it, and whose --keep reports again
+# without a warning.
 # shellcheck source=scripts/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 

@@ -295,11 +295,11 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 		ret = open_one(d, alt, pid, false);
 		note_searched(d, "  %s%s\n", alt, outcome(ret));
 		seen(d, alt);
-		if (!ret) {
-			warnings__add(d->warnings, "jitdump %s named in perf.data %s; using %s instead",
-				path, first == -ENOENT ? "is gone" : "cannot be used", alt);
+		/* Found where the recording is now (beside perf.data, --jitdir):
+		 * the usual way a recording moves (--keep, another machine), not
+		 * a fault. The stream's jitdump line names the file read. */
+		if (!ret)
 			return 0;
-		}
 		if (ret == -ENOMEM)
 			return ret;
 	}

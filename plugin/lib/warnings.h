@@ -2,7 +2,8 @@
 /*
  * The plugin's warnings: each distinct one printed once on standard error
  * ("hotblocks: warning: ...", shown printable: message.h) and kept for the
- * stream, which repeats them for the post-processor (STREAM.md `warning`).
+ * stream, which repeats them for the post-processor (STREAM.md `warning`);
+ * and its notes, kept the same way with "note: " in front.
  * Every room that finds something wrong for the user is handed the run's
  * one collector.
  */
@@ -23,6 +24,11 @@ struct warnings {
  * text was said before; keep it while there is room. */
 __attribute__((format(printf, 2, 3)))
 void warnings__add(struct warnings *w, const char *fmt, ...);
+
+/* The same for what the user may like to know but is not wrong: said as
+ * "hotblocks: note: ..." and kept as "note: ..." (STREAM.md `warning`). */
+__attribute__((format(printf, 2, 3)))
+void warnings__note(struct warnings *w, const char *fmt, ...);
 
 /* Free what is kept; w is empty after it. */
 void warnings__release(struct warnings *w);

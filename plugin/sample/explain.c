@@ -77,9 +77,9 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 	/* A few strays (a stub perf did not see either) are worth a line; a
 	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
 	if (no_load && no_load * 100 < jit) {
-		warnings__add(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
-			      " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
-			      no_load, no_load == 1 ? "" : "s", dumps->nr, dumps->nr == 1 ? "" : "s");
+		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
+			       " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
+			       no_load, no_load == 1 ? "" : "s", dumps->nr, dumps->nr == 1 ? "" : "s");
 	} else if (no_load) {
 		message__say(
 			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"
@@ -95,16 +95,39 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 			      " (counted as unattributed.before-load)", before, before == 1 ? "" : "s");
 }
 
-/* A file with samples no symbol or FDE covers: say so, and why (the report's
- * notes name the files whose functions only FDEs named). */
+/* The files with samples no symbol or FDE covers (the report's notes name
+ * the files whose functions only FDEs named). */
+struct no_symbols {
+	struct warnings *w;
+	uint64_t all;		/* the run's samples */
+	char few[512];		/* the files of few samples: "PATH N (WHY), ..." */
+	size_t few_len;
+	uint64_t few_samples;
+	size_t few_files;
+};
+
+/* Where a file's share is worth a warning (1% of the run's samples, as for
+ * stray JIT samples), say so and why; a few samples, typical of a recording
+ * read on another machine ([vdso] of another kernel, a program not there),
+ * go into one note. */
 static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
 {
-	if (st->no_symbol)
-		warnings__add(arg, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
+	struct no_symbols *ns = arg;
+
+	if (!st->no_symbol)
+		return;
+	if (st->no_symbol * 100 >= ns->all) {
+		warnings__add(ns->w, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
 			      st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
+		return;
+	}
+	ns->few_samples += st->no_symbol;
+	if (ns->few_files++ < 3 && ns->few_len < sizeof(ns->few))
+		ns->few_len += (size_t)snprintf(ns->few + ns->few_len, sizeof(ns->few) - ns->few_len, "%s%s %" PRIu64
+						" (%s)", ns->few_len ? "; " : "", path, st->no_symbol, why);
 }
 
-void explain__natives(const struct resolve *r, bool stats, struct warnings *w)
+void explain__natives(const struct resolve *r, const struct account *a, bool stats, struct warnings *w)
 {
 	if (stats)
 		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
@@ -114,5 +137,11 @@ void explain__natives(const struct resolve *r, bool stats, struct warnings *w)
 		warnings__add(w, "%" PRIu64 " sample%s resolved by perf's own symbol lookup%s%s", r->deferred,
 			      r->deferred == 1 ? "" : "s", r->usable ? "" : ": ",
 			      r->usable ? " (guest or unknown cpumode)" : r->why_not);
-	resolve__files_without_symbols(r, warn_no_symbols, w);
+	struct no_symbols ns = { .w = w, .all = account__total(a, HB_CLASS_ALL) };
+
+	resolve__files_without_symbols(r, warn_no_symbols, &ns);
+	if (ns.few_samples)
+		warnings__note(w, "%" PRIu64 " sample%s in code no symbol or .eh_frame entry covers: %s%s",
+			       ns.few_samples, ns.few_samples == 1 ? "" : "s", ns.few,
+			       ns.few_files > 3 ? "; and others" : "");
 }

@@ -20,7 +20,8 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 			 struct warnings *w);
 
 /* What the plugin's own resolution of natives left to perf, and files with
- * samples no symbol covered; stats: --dlarg stats, its cost on standard error. */
-void explain__natives(const struct resolve *r, bool stats, struct warnings *w);
+ * samples no symbol covered (a warning each from 1% of a's samples, else one
+ * note for all); stats: --dlarg stats, its cost on standard error. */
+void explain__natives(const struct resolve *r, const struct account *a, bool stats, struct warnings *w);
 
 #endif

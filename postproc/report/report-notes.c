@@ -185,8 +185,11 @@ static int plugin_warnings(struct report *rep, const struct stream *s, const cha
 	for (size_t i = 0; i < s->warnings_nr; i++) {
 		if (live_origin && !strcmp(s->warnings[i].origin, live_origin))
 			continue;
-		NOTE(REPORT_NOTE_INPUT, "%s: the plugin warned: %s", s->warnings[i].origin,
-		     s->warnings[i].text);
+		const char *text = s->warnings[i].text;
+		bool noted = !strncmp(text, "note: ", 6);	/* a note, not a warning (STREAM.md) */
+
+		NOTE(REPORT_NOTE_INPUT, "%s: the plugin %s: %s", s->warnings[i].origin, noted ? "noted" : "warned",
+		     noted ? text + 6 : text);
 		told++;
 	}
 	if (s->warnings_dropped && told)
@@ -402,7 +405,15 @@ static int files_without_symbols(struct report *rep, const struct rank *r)
 					100.0 * (double)f[k].samples / (double)samples);
 	}
 	free(f);
-	if (samples)
+	/* A few samples (under 10, or 1% of the event's) are worth a line, not
+	 * the advice on debug symbols. */
+	uint64_t all = r->event >= 0 ? r->stream->events[r->event].samples[HB_CLASS_ALL] : 0;
+
+	if (samples && (samples < 10 || samples * 100 < all))
+		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in functions without symbols, of %zu stripped file%s"
+		     " (%s%s): named by their .eh_frame bounds (FILE+0xOFFSET)",
+		     samples, plural(samples), nfiles, plural(nfiles), names, nfiles > TOP ? ", ..." : "");
+	else if (samples)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in functions without symbols, of %zu stripped file%s"
 		     " (%s%s): named by their .eh_frame bounds, as perf names unknown code (FILE+0xOFFSET);"
 		     " for their names install the files' debug symbols (Debian: the -dbgsym package of"

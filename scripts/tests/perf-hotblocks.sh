@@ -3,9 +3,12 @@
 # `perf hotblocks` (scripts/perf-hotblocks) under real perf: one command from
 # program to hot blocks on build/tools/fakejit, whose known answer is that its
 # JIT functions alpha, beta and gamma are the hot code (test-data/fakejit/README.md);
-# record then report from elsewhere, -o, --jitdir, help and usage errors, perf's
-# own dispatcher, --html and --dot, make install, the man pages, and the wasm subcommand without
-# and with the real wasmtime (scripts/get-wasmtime).
+# record then report from elsewhere, -o, --jitdir, -- ending the options of
+# every subcommand, help and usage errors, perf's own dispatcher, --html and
+# --dot, make install, the man pages, and the wasm subcommand without and
+# with the real wasmtime (scripts/get-wasmtime), whose -- is taken as
+# wasmtime 48.0.2's `hot-blocks` takes it, and whose --keep reports again
+# without a warning.
 # shellcheck source=scripts/tests/lib.sh
 . "$(dirname "$0")/lib.sh"
 
@@ -101,6 +104,22 @@ check "perf hotblocks record -- CMD: CMD's standard output stays on standard out
 	grep -qx the-program-says "$tmp/recown.out"
 rm -f "$tmp/own"/*
 
+# 1d. -- ends the options of every subcommand: after it, -p and -o are the
+# command's or a recording's name, not options.
+(cd "$tmp/own" && ph -p 100 -- sh -c 'echo "args: $*"; "$1"' sh "$fakejit" -p 1 -- x \
+	>"$tmp/dd.out" 2>"$tmp/dd.err")
+check "perf hotblocks -- CMD ARGS: ARGS with -p and -- are the command's" \
+	grep -qx "args: $fakejit -p 1 -- x" "$tmp/dd.err"
+check "perf hotblocks -- CMD ARGS: the report of CMD" known_answer "$tmp/dd.out"
+(cd "$tmp/own" && ph record -o dd.data -- sh -c 'echo "args: $*"' sh -o x >"$tmp/ddrec.out" 2>/dev/null)
+check "perf hotblocks record -o F -- CMD -o x: the second -o is the command's" sh -c \
+	"grep -qx 'args: -o x' '$tmp/ddrec.out' && test -s '$tmp/own/dd.data' && test ! -e '$tmp/own/x'"
+ph report -i "$tmp/own/dd.data" -- --json >/dev/null 2>"$tmp/ddrep.err"
+rc=$?
+check "perf hotblocks report -- --json: --json is no option there (exit 2, an unexpected argument)" sh -c \
+	"test $rc -eq 2 && grep -q \"unexpected argument '--json'\" '$tmp/ddrep.err'"
+rm -f "$tmp/own"/*
+
 # 2. record, then report -i from another current directory.
 mkdir "$tmp/rec"
 (cd "$tmp/rec" && ph record -F 2999 -- "$fakejit" >/dev/null 2>"$tmp/rec.err")
@@ -140,6 +159,12 @@ check "-o keeps the recording" test "$rc" -eq 0 -a -s "$tmp/keep/kept.data"
 (cd / && ph report -i "$tmp/keep/kept.data" -p 100 >"$tmp/kept.out" 2>/dev/null)
 check "-o: the kept recording reports again with report -i" known_answer "$tmp/kept.out"
 check "-o: says how to report the kept recording" grep -q "report it again with: perf hotblocks report -i kept.data" "$tmp/keep.err"
+
+# diff: -- ends the options, the two recordings follow.
+ph diff --top 2 -- "$tmp/rec/perf.data" "$tmp/keep/kept.data" >"$tmp/dddiff.out" 2>"$tmp/dddiff.err"
+rc=$?
+check "perf hotblocks diff --top 2 -- BASE NEW: exit 0, a comparison" sh -c \
+	"test $rc -eq 0 && test -s '$tmp/dddiff.out'"
 
 # 5. report options are passed to hotblocks: --json, --top, --function.
 ph report -i "$tmp/rec/perf.data" --json --top 2 >"$tmp/json.out" 2>/dev/null
@@ -374,6 +399,28 @@ if [ -x "$real_wasmtime" ]; then
 	check "wasm: the program's directory keeps only the user's file" sh -c \
 		"test \"\$(ls -A '$tmp/cwd')\" = t.txt && test -z \"\$(ls -A '$tmp/tmpdir')\""
 	check "wasm: a module not compiled before is compiled" grep -q 'running: .*/wasmtime compile ' "$tmp/cwd.err"
+	# -- ends the options, as in `wasmtime hot-blocks` (clap; checked with
+	# wasmtime 48.0.2's own: `hot-blocks --dir . count.wasm -- t.txt` reads
+	# t.txt, `count.wasm -- -- t.txt` and `-- count.wasm -- t.txt` make count
+	# open a file named --): a -- right after MODULE is not the program's,
+	# one after a -- before MODULE is.
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 --dir . "$count" -- -r 5000 t.txt \
+		>"$tmp/dd.out" 2>"$tmp/dd.err")
+	rc=$?
+	check "wasm MODULE -- ARGS: the -- is not passed on, the program read t.txt" sh -c \
+		"test $rc -eq 0 && grep -qx '148 lines, 2084 words in t.txt' '$tmp/dd.err' &&
+		grep -q 'running: .* run --allow-precompiled --profile=jitdump --dir \\. .*/module.cwasm -r 5000 t.txt\$' '$tmp/dd.err' &&
+		grep -q '^\`count_words\` :: block' '$tmp/dd.out'"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -p 100 -F 999 --dir . -- "$count" -- t.txt \
+		>"$tmp/dd2.out" 2>"$tmp/dd2.err")
+	rc=$?
+	check "wasm -- MODULE -- ARGS: the second -- is the program's (count: cannot open --)" sh -c \
+		"test $rc -eq 1 && grep -qx 'count: cannot open --' '$tmp/dd2.err'"
+	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -p 100 -F 999 --dir . "$count" -- -- t.txt \
+		>"$tmp/dd3.out" 2>"$tmp/dd3.err")
+	rc=$?
+	check "wasm MODULE -- -- ARGS: the program gets one -- (count: cannot open --)" sh -c \
+		"test $rc -eq 1 && grep -qx 'count: cannot open --' '$tmp/dd3.err'"
 	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 --dir . "$count" -r 5000 t.txt \
 		>"$tmp/again.out" 2>"$tmp/again.err")
 	rc=$?
@@ -403,9 +450,13 @@ if [ -x "$real_wasmtime" ]; then
 		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif' &&
 		ls '$tmp/wasm/kept'/jit-*.dump && test \"\$(ls -A '$tmp/wasm')\" = kept"
 	(cd / && ph report -i "$tmp/wasm/kept/perf.data" -p 100 --cwasm "$tmp/wasm/kept/module.cwasm" \
-		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>/dev/null)
+		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>"$tmp/wkept.err")
 	check "wasm --keep DIR: reported again from DIR, the same CLIF and Wasm cells" \
 		grep -q 'jmp     0xb  *jump block3(v17, v10, v11)  *br \$loop$' "$tmp/wkept.out"
+	# The dump moved into DIR, where the report finds it beside perf.data: the
+	# way --keep is meant to be used, nothing wrong, so no warning.
+	check "wasm --keep DIR: reported again from DIR without a warning (the dump is found in DIR)" \
+		sh -c "! grep -e warning -e 'is gone' '$tmp/wkept.err'"
 	mkdir -p "$tmp/wasm/mine/clif"
 	echo "my notes" >"$tmp/wasm/mine/clif/notes.txt"
 	(cd "$tmp/wasm" && PATH=$tmp/wbin:$PATH ph wasm --keep mine \

@@ -141,11 +141,11 @@ shows v8 "the [Source] cell of the script is shown printable" out "   hot$SU.js:
 shows v8 "the script's line is shown printable" out "x = (x * 31 + i) | 0; // $S"
 run v8-json hb --json "$tmp/v.hbs"
 # The plugin's own messages: the jitdump perf.data names (in the payload's
-# directory) is gone, found elsewhere (--dlarg jitdir=): perf script's
+# directory) is gone, and found nowhere the plugin looks: perf script's
 # stderr names the path printable, as hotblocks would.
 mkdir "$tmp/moved" && mv "$tmp/js$U"/jit-*.dump "$tmp/moved/"
 run plugin-moved perf --no-pager script -i "$tmp/v.data" --dlfilter "$PLUGIN" \
-	--dlarg "jitdir=$tmp/moved" --dlarg "out=$tmp/moved.hbs"
+	--dlarg "out=$tmp/moved.hbs"
 shows plugin-moved "the plugin's warning names the jitdump's path printable" err \
 	"hotblocks: warning: jitdump $tmp/js$SU/jit-"
 # And an out= the plugin cannot write, named by what the user gave.

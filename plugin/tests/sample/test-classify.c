@@ -602,6 +602,25 @@ static void a_warning_is_kept_once(void **state)
 	assert_int_equal(session->warnings.nr, WARNINGS_KEPT);
 }
 
+static void a_note_is_kept_once_as_a_note(void **state)
+{
+	struct session *session = ((struct fixture *)*state)->session;
+	int saved = dup(STDERR_FILENO), null = open("/dev/null", O_WRONLY);
+
+	assert_true(saved >= 0 && null >= 0);
+	dup2(null, STDERR_FILENO);
+	for (int i = 0; i < 3; i++)
+		warnings__note(&session->warnings, "the same %s", "thing");
+	/* the same text as a warning is another message */
+	warnings__add(&session->warnings, "the same thing");
+	dup2(saved, STDERR_FILENO);
+	close(saved);
+	close(null);
+	assert_int_equal(session->warnings.nr, 2);
+	assert_string_equal(session->warnings.kept[0], "note: the same thing");
+	assert_string_equal(session->warnings.kept[1], "the same thing");
+}
+
 static void few_strays_are_one_line(void **state)
 {
 	struct session *session = ((struct fixture *)*state)->session;
@@ -612,10 +631,11 @@ static void few_strays_are_one_line(void **state)
 	resolve_as("//anon", NULL, 0, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
 	session__explain_unresolved(session);
-	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line. */
+	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line, as a
+	 * note: nothing is wrong for the user. */
 	assert_int_equal(session->warnings.nr, 1);
-	assert_non_null(strstr(session->warnings.kept[0], "1 sample in JIT-looking memory matched no jitdump code load "
-				"(1 jitdump read: code its JIT did not log, e.g. a stub)"));
+	assert_string_equal(session->warnings.kept[0], "note: 1 sample in JIT-looking memory matched no jitdump code load "
+			    "(1 jitdump read: code its JIT did not log, e.g. a stub)");
 	classes_sum_to_all(session);
 }
 
@@ -639,6 +659,7 @@ int main(void)
 		T(live_mode_holds_samples_until_the_dump_catches_up),
 		T(events_are_told_apart_and_bounded),
 		T(a_warning_is_kept_once),
+		T(a_note_is_kept_once_as_a_note),
 		T(few_strays_are_one_line),
 	};
 

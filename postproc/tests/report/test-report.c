@@ -478,7 +478,7 @@ static bool has_note(const struct report *rep, enum report_note_kind kind, const
 /* What the report cannot show is said, in notes; plugin warnings once. */
 static void notes_tell_what_is_not_shown(void **state)
 {
-	static const char warned[] = "hotblocks-stream 1\nwarning disk%20full\nevent 0 e\n"
+	static const char warned[] = "hotblocks-stream 1\nwarning disk%20full\nwarning note:%20a%20stub\nevent 0 e\n"
 				     "total 0 all 1 1\nobject 0 jit pid=1 e_machine=62 addr=0x1000 "
 				     "size=1 code-index=0 load-time=1 dump=d name=t\ncode 0 0x0 c3\n"
 				     "sample 0 0 0x0 1 1\nend\n";
@@ -506,10 +506,42 @@ static void notes_tell_what_is_not_shown(void **state)
 	build(&x, warned, (struct rank_opts){ .percent = 50.0, .top = NO_TOP },
 	      (struct report_opts){ 0 }, true);
 	assert_true(has_note(&x.rep, REPORT_NOTE_INPUT, "t.hbs: the plugin warned: disk full"));
+	/* one the plugin said as a note is told as one (STREAM.md `warning`) */
+	assert_true(has_note(&x.rep, REPORT_NOTE_INPUT, "t.hbs: the plugin noted: a stub"));
+	assert_false(has_note(&x.rep, REPORT_NOTE_INPUT, "t.hbs: the plugin warned: note:"));
 	release(&x);
 	build(&x, warned, (struct rank_opts){ .percent = 50.0, .top = NO_TOP },
 	      (struct report_opts){ .live_origin = "t.hbs" }, true);
 	assert_false(has_note(&x.rep, REPORT_NOTE_INPUT, "t.hbs: the plugin warned"));
+	release(&x);
+}
+
+/* Functions named by .eh_frame bounds: a few samples get one short note, many
+ * the advice on debug symbols too. */
+static void a_few_samples_without_symbols_are_a_short_note(void **state)
+{
+	static const char few[] = "hotblocks-stream 1\nevent 0 e\ntotal 0 all 1000 1000\ntotal 0 native 1000 1000\n"
+				  "object 0 native pid=1 e_machine=62 addr=0x1000 size=1 dso=/lib/libx.so sym-start=0x1000 "
+				  "source=eh-frame name=libx.so+0x0\ncode 0 0x0 c3\n"
+				  "object 1 native pid=1 e_machine=62 addr=0x2000 size=1 dso=/bin/p sym-start=0x2000 "
+				  "name=main\ncode 1 0x0 c3\nsample 0 0 0x0 3 3\nsample 1 0 0x0 997 997\nend\n";
+	static const char many[] = "hotblocks-stream 1\nevent 0 e\ntotal 0 all 100 100\ntotal 0 native 100 100\n"
+				   "object 0 native pid=1 e_machine=62 addr=0x1000 size=1 dso=/lib/libx.so sym-start=0x1000 "
+				   "source=eh-frame name=libx.so+0x0\ncode 0 0x0 c3\n"
+				   "object 1 native pid=1 e_machine=62 addr=0x2000 size=1 dso=/bin/p sym-start=0x2000 "
+				   "name=main\ncode 1 0x0 c3\nsample 0 0 0x0 20 20\nsample 1 0 0x0 80 80\nend\n";
+	struct fixture x;
+
+	(void)state;
+	build(&x, few, (struct rank_opts){ .percent = 100.0, .top = NO_TOP }, (struct report_opts){ 0 }, true);
+	assert_true(has_note(&x.rep, REPORT_NOTE_LOSS, "3 samples in functions without symbols, of 1 stripped file"
+			     " (libx.so 100.0%): named by their .eh_frame bounds (FILE+0xOFFSET)"));
+	for (size_t i = 0; i < x.rep.notes_nr; i++)
+		assert_null(strstr(x.rep.notes[i].text, "DEBUGINFOD_URLS"));
+	release(&x);
+	build(&x, many, (struct rank_opts){ .percent = 100.0, .top = NO_TOP }, (struct report_opts){ 0 }, true);
+	assert_true(has_note(&x.rep, REPORT_NOTE_LOSS, "20 samples in functions without symbols, of 1 stripped file"
+			     " (libx.so 100.0%): named by their .eh_frame bounds, as perf names unknown code"));
 	release(&x);
 }
 
@@ -642,6 +674,7 @@ int main(void)
 		cmocka_unit_test(jump_tables_give_case_edges),
 		cmocka_unit_test(source_lines_start_each_run),
 		cmocka_unit_test(notes_tell_what_is_not_shown),
+		cmocka_unit_test(a_few_samples_without_symbols_are_a_short_note),
 		cmocka_unit_test(no_event_gives_an_empty_report),
 		cmocka_unit_test(what_is_shown_is_decided_once),
 	};

@@ -181,6 +181,12 @@ struct report_code {
 	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
 };
 
+/* The samples at one offset of a function without code bytes. */
+struct report_offset {
+	uint64_t off;
+	uint64_t samples;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -230,6 +236,15 @@ struct report_func {
 	bool has_hottest;
 	uint64_t row_max;		/* the most samples of a row it lists */
 	uint64_t block_max;		/* the most samples of one of its blocks */
+	/* No code bytes (code.code_bytes 0: a perf map's function): no rows,
+	 * and its one block is the whole function (listed, no rows), ranked
+	 * by all its samples. Shown instead of rows: its samples by offset
+	 * (offset order, owned), and one line (owned) that says why it has no
+	 * instructions and how its runtime writes a jitdump, which has them.
+	 * NULL / 0 for a function with code. */
+	struct report_offset *offsets;
+	size_t offsets_nr;
+	char *no_code;
 
 	/* private */
 	struct report_func_store *store;

@@ -408,7 +408,7 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 	/* the others without code bytes (the perf map's have their note) */
 	if (r->nocode_objects > pm_funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes:"
-		     " each ranked as a whole function, in no block", r->nocode_samples - pm_samples,
+		     " each ranked as a whole function, with its samples by offset", r->nocode_samples - pm_samples,
 		     plural(r->nocode_samples - pm_samples), r->nocode_objects - pm_funcs,
 		     plural(r->nocode_objects - pm_funcs));
 	if (r->failed_objects)

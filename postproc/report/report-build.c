@@ -89,6 +89,24 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 	}
 }
 
+/* How many selected functions of rep->ranked a table of functions takes:
+ * the threshold of blocks (rank__threshold), over the functions. */
+static int ranked_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
+{
+	uint64_t *counts = malloc((rep->ranked_nr ? rep->ranked_nr : 1) * sizeof(*counts));
+	size_t n = 0;
+
+	if (!counts)
+		return -ENOMEM;
+	for (size_t i = 0; i < rep->ranked_nr; i++)
+		if (rep->ranked[i].selected)
+			counts[n++] = rep->ranked[i].samples;
+	rep->ranked_shown = ro->no_threshold ? (ro->top < n ? ro->top : n) :
+			    rank__threshold(counts, n, r->total, ro->percent, ro->top);
+	free(counts);
+	return 0;
+}
+
 /* Every sampled function, hottest first, listed or not (report.ranked). */
 static int ranked(struct report *rep, const struct rank *r, struct annotator *annot,
 		  const uint32_t *at)
@@ -100,7 +118,7 @@ static int ranked(struct report *rep, const struct rank *r, struct annotator *an
 		const struct report_func *f = at[k] != UINT32_MAX ? &rep->funcs[at[k]] : NULL;
 
 		rep->ranked[rep->ranked_nr++] = (struct report_ranked){
-			.name = obj->name, .kind = stream__kind_name(obj->kind),
+			.name = obj->name, .kind = stream__kind_name(obj->kind), .path = obj->path,
 			.display_name = f ? f->display_name : annotator__name(annot, r->stream, rf->obj),
 			.samples = rf->samples, .func = f ? (int32_t)at[k] : -1,
 			.shown_blocks = f ? f->shown_blocks_nr : 0, .selected = rf->selected,
@@ -353,6 +371,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = shown_places(rep, r);
 	if (!ret)
 		ret = ranked(rep, r, annot, at);
+	if (!ret)
+		ret = ranked_shown(rep, r, ro);
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
 	if (!ret && annot && annotator__out_of_memory(annot))

@@ -258,6 +258,7 @@ struct report_ranked {
 	const char *name;		/* the stream's */
 	const char *display_name;
 	const char *kind;		/* "jit", "native", "cwasm" */
+	const char *path;		/* its jitdump or file (a perf map's: the map) */
 	uint64_t samples;
 	int32_t func;			/* its index in report.funcs; -1: not listed */
 	size_t shown_blocks;		/* its blocks the selection took */
@@ -323,6 +324,10 @@ struct report {
 	 * them all, the listed ones among them. */
 	struct report_ranked *ranked;
 	size_t ranked_nr;
+	/* A table of functions (--functions): the selected ones of ranked,
+	 * taken hottest first by --percent and --top as blocks are (of all
+	 * samples); how many it takes. */
+	size_t ranked_shown;
 	/* The blocks the selection took, hottest first: what the text shows. */
 	struct report_ref *shown;
 	size_t shown_nr;

@@ -90,21 +90,22 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 }
 
 /* How many selected functions of rep->ranked a table of functions takes:
- * the threshold of blocks (rank__threshold), over the functions. */
-static int ranked_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
+ * the rule of rank__threshold (the reference's), over the functions. */
+static void ranked_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
 {
-	uint64_t *counts = malloc((rep->ranked_nr ? rep->ranked_nr : 1) * sizeof(*counts));
+	uint64_t printed = 0;
 	size_t n = 0;
 
-	if (!counts)
-		return -ENOMEM;
-	for (size_t i = 0; i < rep->ranked_nr; i++)
-		if (rep->ranked[i].selected)
-			counts[n++] = rep->ranked[i].samples;
-	rep->ranked_shown = ro->no_threshold ? (ro->top < n ? ro->top : n) :
-			    rank__threshold(counts, n, r->total, ro->percent, ro->top);
-	free(counts);
-	return 0;
+	for (size_t i = 0; i < rep->ranked_nr && n < ro->top; i++) {
+		if (!rep->ranked[i].selected)
+			continue;
+		/* the same float expression as rank__threshold's */
+		if (!ro->no_threshold && (double)printed / (double)r->total * 100.0 >= ro->percent)
+			break;
+		printed = sat_add(printed, rep->ranked[i].samples);
+		n++;
+	}
+	rep->ranked_shown = n;
 }
 
 /* Every sampled function, hottest first, listed or not (report.ranked). */
@@ -372,7 +373,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	if (!ret)
 		ret = ranked(rep, r, annot, at);
 	if (!ret)
-		ret = ranked_shown(rep, r, ro);
+		ranked_shown(rep, r, ro);
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
 	if (!ret && annot && annotator__out_of_memory(annot))

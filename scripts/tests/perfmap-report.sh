@@ -120,3 +120,27 @@ for rec in jit-hotspot-perfmap jit-mono jit-node-perfmap jit-cpython312; do
 	check "$rec: no row with samples prints 0.00%" \
 		sh -c "! '$POSTPROC' --all '$s' 2>/dev/null | grep -q '^ *0\.00%'"
 done
+
+# The page shows a perf map's function as the text does: why, then its
+# samples by offset (HotSpot's two hottest, -p 40: the rows of the text's
+# first entry, and at most perf's offsets of the second's name, which two
+# codes share), in headless Chromium.
+rec=jit-hotspot-perfmap
+if [ -s "$tmp/$rec.hbs" ]; then
+	"$POSTPROC" --html="$tmp/$rec.html" -p 40 "$tmp/$rec.hbs" 2>/dev/null
+	second='void java.util.DualPivotQuicksort.mixedInsertionSort(int[], int, int, int)'
+	n1=$("$POSTPROC" -p 40 "$tmp/$rec.hbs" 2>/dev/null | awk '/^`/ { e++ } e == 1 && /\+0x[0-9a-f]+$/' | wc -l)
+	n2=$(awk -v n="$second" '{ s = $0; sub(/^ *[0-9]+ /, "", s) } index(s, n "+0x") == 1 && / \(\/tmp\/perf-28629\.map\)$/' \
+		"$top/test-data/$rec/oracle-symoff.txt" | wc -l)
+	cat >"$tmp/$rec.spec.json" <<SPEC
+{"steps": [
+ {"name": "two sections", "selector": "section.func", "count": 2},
+ {"name": "each says why it has no instructions", "eval": "[...document.querySelectorAll('section.func p.nocode')].filter(p => p.textContent.startsWith('no instructions: a perf map (/tmp/perf-28629.map) names this code of HotSpot')).length === 2"},
+ {"name": "the first lists the $n1 offsets of the text's first entry", "selector": "#f0 table.listing tbody tr", "count": $n1},
+ {"name": "the second at most perf's $n2 (its other code's are its own)", "eval": "document.querySelectorAll('#f1 table.listing tbody tr').length > 0 && document.querySelectorAll('#f1 table.listing tbody tr').length <= $n2"},
+ {"name": "its share is perf report's", "selector": "#f0 h2 .pct", "text": "32.43%"}
+]}
+SPEC
+	browser_check "$tmp/$rec.html" "$tmp/$rec.spec.json" >"$tmp/$rec.browser.out" 2>&1
+	tap_relay "$tmp/$rec.browser.out" "$rec page: " || not_ok "$rec page: the browser ran the page" "$tmp/$rec.browser.out"
+fi

@@ -117,14 +117,16 @@ struct rank {
 	size_t targets_nr;
 	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
 	uint64_t skipped_objects;	/* RANK_SKIPPED */
-	/* What could not go into a block, over every disassembled object. */
+	/* What could not go into a block: without code bytes, over every sampled
+	 * object (the same whatever is disassembled); the rest over every
+	 * disassembled object. */
 	uint64_t nocode_objects, nocode_samples;
 	uint64_t failed_objects, failed_samples;
 	const char *failed_error;	/* first failure's message, borrowed from funcs */
 	uint64_t unaligned_samples, outside_samples;
 	/*
 	 * What --percent counts against: the total, or, when the objects that could
-	 * have blocks (selected, with code bytes) hold less than percent of it,
+	 * have blocks (selected: with code bytes, or whole) hold less than percent of it,
 	 * their samples (percent_capped): otherwise the threshold could never be
 	 * reached and every block would be listed.
 	 */

@@ -33,7 +33,7 @@
 
 static const char *pct_of(char buf[64], const struct report *rep, uint64_t n)
 {
-	return fmt_pct(buf, 64, report_graph__share(rep, n) * 100);
+	return fmt_share(buf, 64, n, report_graph__share(rep, n) * 100);
 }
 
 static void put_selection(FILE *out, const struct report *rep)

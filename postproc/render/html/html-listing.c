@@ -150,7 +150,8 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 	if (blk->samples)
 		fprintf(out, "%" PRIu64 " sample%s &middot; %s%% &middot; ", blk->samples,
 			plural(blk->samples),
-			fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100));
+			fmt_share(pct, sizeof(pct), blk->samples,
+				  report_graph__share(l->rep, blk->samples) * 100));
 	fprintf(out, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
 	if (rank)
 		fprintf(out, " &middot; #%" PRIu32, rank);
@@ -247,7 +248,7 @@ static void row_heat(const struct html_listing *l, const struct report_row *row,
 	double t = l->bar_max ? (double)row->samples / (double)l->bar_max : 0;
 	char w[32];
 
-	fmt_pct(pct, 64, share * 100);
+	fmt_share(pct, 64, row->samples, share * 100);
 	*colour = l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill;
 	/* html_page__bar's width */
 	if (!(t > 0)) {
@@ -334,7 +335,7 @@ static void data_block(struct json_writer *w, const struct html_listing *l, int3
 	json_writer__u64(w, NULL, blk->start);
 	json_writer__u64(w, NULL, blk->end);
 	json_writer__u64(w, NULL, blk->samples);
-	json_writer__str(w, NULL, blk->samples ? fmt_pct(pct, sizeof(pct),
+	json_writer__str(w, NULL, blk->samples ? fmt_share(pct, sizeof(pct), blk->samples,
 			 report_graph__share(l->rep, blk->samples) * 100) : "");
 	json_writer__u64(w, NULL, blk->rank);
 	json_writer__u64(w, NULL, blk->shown);

@@ -130,6 +130,31 @@ void folded_release(struct folded *fo)
 }
 
 /*
+ * An object without code bytes (a perf map's function): no instruction or
+ * block can be told, so the whole function is its one entry (RANK_WHOLE),
+ * ranked by all its samples like a block, with no instructions.
+ */
+static int fold_no_code(const struct stream_object *obj, struct rank_func *f,
+			const struct stream_sample *smp, size_t nr, struct folded *fo)
+{
+	f->status = RANK_NO_CODE;
+	for (size_t i = 0; i < nr; i++)
+		if (smp[i].samples > f->row_max)
+			f->row_max = smp[i].samples;
+	if (!f->selected)
+		return 0;
+	if (!(fo->sums = malloc(sizeof(*fo->sums))))
+		return -ENOMEM;
+	fo->sums_nr = 1;
+	fo->sums[0] = (struct rank_sum){
+		.block = RANK_WHOLE, .start = 0,
+		.end = obj->size < UINT32_MAX ? (uint32_t)obj->size : UINT32_MAX,
+		.samples = f->samples, .row_max = f->row_max,
+	};
+	return 0;
+}
+
+/*
  * Disassemble f's object, put each of the event's samples smp[0..nr) in its
  * instruction and block, and keep (of a selected object) its sampled blocks
  * and their instructions in *fo; the disassembly is dropped. Touches f and
@@ -146,10 +171,8 @@ static int fold(const struct stream *s, struct rank_func *f, const struct stream
 	int ret;
 
 	memset(fo, 0, sizeof(*fo));
-	if (!obj->code_nr) {
-		f->status = RANK_NO_CODE;
-		return 0;
-	}
+	if (!obj->code_nr)
+		return fold_no_code(obj, f, smp, nr, fo);
 	ret = rank_fold__disassemble(obj, CFG_NO_TEXT, &cfg, err, sizeof(err));
 	if (ret == -ENOMEM)
 		return ret;

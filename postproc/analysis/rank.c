@@ -62,10 +62,6 @@ static int join(struct rank *r, size_t fi, struct folded *fo, struct allocs *al)
 	struct rank_func *f = &r->funcs[fi];
 
 	switch (f->status) {
-	case RANK_NO_CODE:
-		r->nocode_objects++;
-		r->nocode_samples = sat_add(r->nocode_samples, f->samples);
-		return 0;
 	case RANK_FAILED:
 		if (!r->failed_objects)
 			r->failed_error = f->error;
@@ -236,9 +232,15 @@ static void select_funcs(struct rank *r, const struct rank_opts *o, enum name_ma
 							 r->funcs[i].match == best)) &&
 				       (!o->select || o->select(o->select_arg, r->funcs[i].obj));
 	r->function_match = best;
-	for (size_t i = 0; i < r->funcs_nr; i++)
-		if (r->funcs[i].selected && s->objects[r->funcs[i].obj].code_nr)
+	for (size_t i = 0; i < r->funcs_nr; i++) {
+		/* Counted here, not as objects are folded: the same under any -p. */
+		if (!s->objects[r->funcs[i].obj].code_nr) {
+			r->nocode_objects++;
+			r->nocode_samples = sat_add(r->nocode_samples, r->funcs[i].samples);
+		}
+		if (r->funcs[i].selected)
 			r->blockable = sat_add(r->blockable, r->funcs[i].samples);
+	}
 	if (!o->no_threshold && r->blockable < r->total &&
 	    (double)r->blockable < o->percent / 100.0 * (double)r->total) {
 		r->percent_of = r->blockable;
@@ -358,6 +360,11 @@ void rank__release(struct rank *r)
 	free(r->insns);
 	free(r->targets);
 	memset(r, 0, sizeof(*r));
+}
+
+const struct stream_sample *rank__samples(const struct rank *r, size_t fi, size_t *nr)
+{
+	return rank_fold__event_samples(&r->stream->objects[r->funcs[fi].obj], r->event, nr);
 }
 
 uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off)

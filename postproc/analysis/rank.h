@@ -30,7 +30,8 @@ struct rank_opts {
 /* Whether an object was disassembled, and if not, why it has no blocks. */
 enum rank_status {
 	RANK_DISASSEMBLED,	/* cfg is valid */
-	RANK_NO_CODE,		/* the stream has no code bytes for it */
+	RANK_NO_CODE,		/* the stream has no code bytes for it: selected, it is
+				 * one entry (RANK_WHOLE) */
 	RANK_FAILED,		/* cfg_func__build refused (architecture...): see error */
 	RANK_SKIPPED,		/* not disassembled: too cold for any of its blocks to be shown */
 };
@@ -45,6 +46,11 @@ struct rank_insn {
 	uint16_t size;
 	uint16_t flags;			/* INSN_* */
 };
+
+/* rank_sum.block of an object without code bytes (RANK_NO_CODE, a perf
+ * map's function): the whole function is its one entry, ranked by all its
+ * samples as a block is, with no instructions. */
+#define RANK_WHOLE UINT32_MAX
 
 /* A sampled block of a disassembled, selected object: what ranking keeps of it. */
 struct rank_sum {
@@ -111,19 +117,22 @@ struct rank {
 	size_t targets_nr;
 	size_t shown_nr;		/* blocks[0..shown_nr) pass the threshold and --top */
 	uint64_t skipped_objects;	/* RANK_SKIPPED */
-	/* What could not go into a block, over every disassembled object. */
+	/* What could not go into a block: without code bytes, over every sampled
+	 * object (the same whatever is disassembled); the rest over every
+	 * disassembled object. */
 	uint64_t nocode_objects, nocode_samples;
 	uint64_t failed_objects, failed_samples;
 	const char *failed_error;	/* first failure's message, borrowed from funcs */
 	uint64_t unaligned_samples, outside_samples;
 	/*
 	 * What --percent counts against: the total, or, when the objects that could
-	 * have blocks (selected, with code bytes) hold less than percent of it,
+	 * have blocks (selected: with code bytes, or whole) hold less than percent of it,
 	 * their samples (percent_capped): otherwise the threshold could never be
 	 * reached and every block would be listed.
 	 */
 	uint64_t percent_of;
-	uint64_t blockable;		/* samples of the selected objects with code bytes */
+	uint64_t blockable;		/* samples of the selected objects: those with code
+					 * bytes in blocks, the others whole (RANK_WHOLE) */
 	bool percent_capped;
 	enum name_match function_match;	/* how --function selected (NONE: nothing) */
 };
@@ -162,6 +171,10 @@ void rank_decoded__release(struct rank_decoded *d);
 /* What funcs[fi] is disassembled from: its code, address and flags (no
  * seeds), for cfg_text__open (the object's code must outlive it). */
 void rank__input(const struct rank *r, size_t fi, struct cfg_input *in);
+
+/* The samples of the event in funcs[fi], by offset (one entry each, in
+ * offset order): *nr of them, borrowed from the stream. */
+const struct stream_sample *rank__samples(const struct rank *r, size_t fi, size_t *nr);
 
 /* The samples of the event at offset off of funcs[fi]: a row's count. */
 uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off);

@@ -138,7 +138,8 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 	mat = fs->mstore;
 	for (size_t i = 0; i < fs->nr; i++) {
 		const struct report_block *blk = &f->blocks[i];
-		const struct report_row *rows = f->rows + blk->first_row;
+		/* (a function without code has a block and no rows) */
+		const struct report_row *rows = f->rows ? f->rows + blk->first_row : NULL;
 		struct bfeat *b = &fs->b[i];
 		size_t n = blk->listed ? blk->insns : 0;
 

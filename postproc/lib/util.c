@@ -75,6 +75,15 @@ const char *fmt_pct(char *buf, size_t len, double v)
 	return buf;
 }
 
+const char *fmt_share(char *buf, size_t len, uint64_t n, double v)
+{
+	if (n && v >= 0 && v < 0.005)
+		snprintf(buf, len, "<0.01");
+	else
+		fmt_pct(buf, len, v);
+	return buf;
+}
+
 /* One more than each digit's value, so that every other entry is the 0 of static storage. */
 const signed char hex_digit_plus1[256] = {
 	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,

@@ -65,6 +65,12 @@ static inline uint64_t sat_add(uint64_t a, uint64_t b)
 const char *fmt_pct(char *buf, size_t len, double v);
 
 /*
+ * The share v (a percentage) of n samples, as fmt_pct, but "<0.01" where
+ * samples would print as "0.00": a row with samples is never shown as none.
+ */
+const char *fmt_share(char *buf, size_t len, uint64_t n, double v);
+
+/*
  * The value of hex digit c (a char, signed or not, or an unsigned char
  * value), or -1. A table lookup the compiler inlines: the stream reader
  * decodes every byte of code through it, two digits each.

@@ -458,7 +458,7 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 		v->s == DIFF_BASE ? "base" : "new", v->prefix, side_name[v->s]);
 	html_puts(out, v->f->name[v->s]);
 	fprintf(out, "</code> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h3>\n",
-		fmt_pct(pct, sizeof(pct), v->f->share[v->s]), v->f->samples[v->s],
+		fmt_share(pct, sizeof(pct), v->f->samples[v->s], v->f->share[v->s]), v->f->samples[v->s],
 		plural(v->f->samples[v->s]));
 	ret = html_listing__function(out, &l, &paint);
 	fputs("</div>\n", out);

@@ -40,7 +40,7 @@ const char *render_diff_text__side(char *buf, size_t len, const struct diff *d, 
 	else if (d->opts.counts)
 		snprintf(buf, len, "%" PRIu64, n);
 	else
-		snprintf(buf, len, "%s%%", fmt_pct(num, sizeof(num), pct));
+		snprintf(buf, len, "%s%%", fmt_share(num, sizeof(num), n, pct));
 	return buf;
 }
 

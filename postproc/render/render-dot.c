@@ -65,7 +65,7 @@ int render_dot(FILE *out, const struct report *rep, const struct render_opts *o)
 		if ((ret = report__func_open(rep, i)))
 			break;
 		snprintf(prefix, sizeof(prefix), "f%zu", i);
-		fmt_pct(pct, sizeof(pct), report_graph__share(rep, f->samples) * 100);
+		fmt_share(pct, sizeof(pct), f->samples, report_graph__share(rep, f->samples) * 100);
 		if (asprintf(&label, "%s: %" PRIu64 " sample%s (%s%%)", f->display_name, f->samples,
 			     plural(f->samples), pct) < 0) {
 			report__func_close(rep, i);

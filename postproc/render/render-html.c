@@ -34,7 +34,7 @@
 
 static const char *pct_of(char buf[64], const struct report *rep, uint64_t n)
 {
-	return fmt_pct(buf, 64, report_graph__share(rep, n) * 100);
+	return fmt_share(buf, 64, n, report_graph__share(rep, n) * 100);
 }
 
 static void put_selection(FILE *out, const struct report *rep)
@@ -279,6 +279,10 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 	if (f && f->disassembled)
 		fprintf(out, "<td class=\"n\">%zu of %zu</td><td class=\"n\">%zu</td></tr>\n",
 			f->sampled_blocks_nr, f->code_blocks_nr, f->shown_blocks_nr);
+	else if (f && f->offsets)
+		/* no code: the whole function is its one entry */
+		fprintf(out, "<td class=\"n\">whole</td><td class=\"n\">%zu</td></tr>\n",
+			f->shown_blocks_nr);
 	else if (f)
 		fputs("<td class=\"n\">-</td><td class=\"n\">-</td></tr>\n", out);
 	else

@@ -135,6 +135,18 @@ static void put_func(struct json_writer *w, const struct report_func *f)
 	for (size_t i = 0; i < f->rows_nr; i++)
 		put_row(w, f, &f->rows[i]);
 	json_writer__end(w);
+	if (f->offsets) {
+		/* no code bytes: its samples by offset instead, and why */
+		json_writer__str(w, "no_code", f->no_code);
+		json_writer__array(w, "offsets", JSON_LINES);
+		for (size_t i = 0; i < f->offsets_nr; i++) {
+			json_writer__object(w, NULL, JSON_INLINE);
+			json_writer__u64(w, "offset", f->offsets[i].off);
+			json_writer__u64(w, "samples", f->offsets[i].samples);
+			json_writer__end(w);
+		}
+		json_writer__end(w);
+	}
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t b = 0; b < f->blocks_nr; b++)
 		if (f->blocks[b].listed)

@@ -50,7 +50,7 @@ static void put_cell(FILE *out, uint64_t n, uint64_t total, bool color)
 		put_pad(out, 10);
 		return;
 	}
-	len = (size_t)snprintf(cell, sizeof(cell), "%s%%", fmt_pct(num, sizeof(num), p));
+	len = (size_t)snprintf(cell, sizeof(cell), "%s%%", fmt_share(num, sizeof(num), n, p));
 	if (len < 10)
 		put_pad(out, 10 - len);
 	if (!color) {
@@ -112,7 +112,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fputc('`', out);
 	term_puts(out, f->display_name);
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
-		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
+		fmt_share(num, sizeof(num), b->samples, pct(b->samples, rep->total)));
 	for (i = 0; i < b->insns; i++) {
 		size_t len = shown_width(rows[i].text);
 
@@ -162,10 +162,41 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fputc('\n', out);
 }
 
+/*
+ * A function without code bytes (a perf map's): the whole function is its
+ * entry; why it has no instructions, then its samples by offset, each at
+ * the name perf gives it (NAME+0xOFF).
+ */
+static void put_no_code(FILE *out, const struct report *rep, const struct report_func *f,
+			bool color)
+{
+	char num[64];
+
+	fputc('`', out);
+	term_puts(out, f->display_name);
+	fprintf(out, "` :: whole function, no code :: %s%% total samples\n\n",
+		fmt_share(num, sizeof(num), f->samples, pct(f->samples, rep->total)));
+	term_puts(out, f->no_code);
+	fputs("\n\n", out);
+	fprintf(out, "%10s   %10s   [Offset]\n", "[Samples]", "[Count]");
+	for (size_t i = 0; i < f->offsets_nr; i++) {
+		const struct report_offset *o = &f->offsets[i];
+
+		put_cell(out, o->samples, rep->total, color);
+		fprintf(out, "   %10" PRIu64 "   ", o->samples);
+		term_puts(out, f->code.name);
+		fprintf(out, "+0x%" PRIx64 "\n", o->off);
+	}
+	fputc('\n', out);
+}
+
 void render_text__block(FILE *out, const struct report *rep, const struct report_ref *ref,
 			bool color)
 {
-	put_block(out, rep, ref, color);
+	if (rep->funcs[ref->func].offsets)
+		put_no_code(out, rep, &rep->funcs[ref->func], color);
+	else
+		put_block(out, rep, ref, color);
 }
 
 /* Block ref, its function opened for it (report__func_open). */
@@ -175,7 +206,7 @@ static int open_block(FILE *out, const struct report *rep, const struct report_r
 
 	if (ret)
 		return ret;
-	put_block(out, rep, ref, color);
+	render_text__block(out, rep, ref, color);
 	report__func_close(rep, ref->func);
 	return 0;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* The report between ranking and the outputs, built (report-build.h). */
+#define _GNU_SOURCE	/* asprintf */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "annotate/perf-map-jits.h"
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
 #include "lib/util.h"
@@ -92,6 +95,25 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 	}
 }
 
+/* How many selected functions of rep->ranked a table of functions takes:
+ * the rule of rank__threshold (the reference's), over the functions. */
+static void ranked_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
+{
+	uint64_t printed = 0;
+	size_t n = 0;
+
+	for (size_t i = 0; i < rep->ranked_nr && n < ro->top; i++) {
+		if (!rep->ranked[i].selected)
+			continue;
+		/* the same float expression as rank__threshold's */
+		if (!ro->no_threshold && (double)printed / (double)r->total * 100.0 >= ro->percent)
+			break;
+		printed = sat_add(printed, rep->ranked[i].samples);
+		n++;
+	}
+	rep->ranked_shown = n;
+}
+
 /* Every sampled function, hottest first, listed or not (report.ranked). */
 static int ranked(struct report *rep, const struct rank *r, struct annotator *annot,
 		  const uint32_t *at)
@@ -103,13 +125,62 @@ static int ranked(struct report *rep, const struct rank *r, struct annotator *an
 		const struct report_func *f = at[k] != UINT32_MAX ? &rep->funcs[at[k]] : NULL;
 
 		rep->ranked[rep->ranked_nr++] = (struct report_ranked){
-			.name = obj->name, .kind = stream__kind_name(obj->kind),
+			.name = obj->name, .kind = stream__kind_name(obj->kind), .path = obj->path,
 			.display_name = f ? f->display_name : annotator__name(annot, r->stream, rf->obj),
 			.samples = rf->samples, .func = f ? (int32_t)at[k] : -1,
 			.shown_blocks = f ? f->shown_blocks_nr : 0, .selected = rf->selected,
 		};
 	}
 	return annot && annotator__out_of_memory(annot) ? -ENOMEM : 0;
+}
+
+/*
+ * f without code bytes (report.h): its one block, the whole function, its
+ * samples by offset, and why it has no instructions: of a perf map's, the
+ * runtime's way to a jitdump (annotate/perf-map-jits.h).
+ */
+static int no_code(const struct rank *r, size_t fi, struct report_func *f)
+{
+	const struct rank_func *rf = &r->funcs[fi];
+	const struct stream_object *obj = &r->stream->objects[rf->obj];
+	const struct rank_sum *sum = rf->sums_nr ? &r->sums[rf->first_sum] : NULL;
+	const struct stream_sample *smp;
+	size_t nr;
+	int n;
+
+	smp = rank__samples(r, fi, &nr);
+	f->offsets = malloc((nr ? nr : 1) * sizeof(*f->offsets));
+	f->blocks = calloc(1, sizeof(*f->blocks));
+	if (!f->offsets || !f->blocks)
+		return -ENOMEM;
+	for (size_t i = 0; i < nr; i++) {
+		if (!smp[i].samples)
+			continue;
+		f->offsets[f->offsets_nr++] = (struct report_offset){ smp[i].off, smp[i].samples };
+		if (smp[i].samples > f->row_max)
+			f->row_max = smp[i].samples;
+	}
+	f->blocks[0] = (struct report_block){
+		.start = 0, .end = obj->size < UINT32_MAX ? (uint32_t)obj->size : UINT32_MAX,
+		.samples = rf->samples, .rank = sum ? sum->rank : 0,
+		.shown = sum && sum->rank && sum->rank <= r->shown_nr, .listed = true,
+	};
+	f->blocks_nr = f->code_blocks_nr = 1;
+	if (!strcmp(obj->source, "perf-map")) {
+		const struct perf_map_jit *jit = perf_map_jit__of(r->stream, rf->obj);
+
+		n = asprintf(&f->no_code, "no instructions: a perf map (%s) names this code%s%s, but a"
+			     " perf map has no code bytes; %s", obj->path, jit->runtime ? " of " : "",
+			     jit->runtime ? jit->runtime : "", jit->jitdump);
+	} else {
+		n = asprintf(&f->no_code, "no instructions: the stream has no code bytes for it (the"
+			     " plugin could not read %s)", obj->path[0] ? obj->path : "them");
+	}
+	if (n < 0) {
+		f->no_code = NULL;
+		return -ENOMEM;
+	}
+	return 0;
 }
 
 /* What f is known by without its blocks: its code, names, runs, counts. */
@@ -176,6 +247,8 @@ static int build_func(struct report *rep, const struct rank *r, size_t fi,
 			f->has_hottest = true;
 		}
 	}
+	if (!obj->code_nr)
+		return no_code(r, fi, f);
 	if (rf->status != RANK_DISASSEMBLED)
 		return 0;
 	f->code_end = rf->code_end;
@@ -307,6 +380,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = shown_places(rep, r);
 	if (!ret)
 		ret = ranked(rep, r, annot, at);
+	if (!ret)
+		ranked_shown(rep, r, ro);
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
 	if (!ret && annot && annotator__out_of_memory(annot))
@@ -328,6 +403,10 @@ void report__release(struct report *rep)
 
 		if (f->store)
 			report_rows__drop(f);
+		else
+			free(f->blocks);	/* a function without code: its one block */
+		free(f->offsets);
+		free(f->no_code);
 		free(f->runs);
 		free(f->points);
 		free(f->store);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "annotate/names.h"
+#include "annotate/perf-map-jits.h"
 #include "../plugin/lib/utf8.h"
 #include "report-notes.h"
 
@@ -326,17 +327,22 @@ static int kinds_kept(struct report *rep, const struct rank *r)
 	return 0;
 }
 
-/* Functions a perf map names: ranked and counted, but a perf map gives no
- * code bytes. Their samples and count, for the note on objects without code. */
+/* Functions a perf map names: ranked whole, as a perf map gives no code
+ * bytes. Their samples and count, for the note on objects without code;
+ * counted over every sampled object, so that no -p changes them. */
 static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t *samples_out,
 			      uint64_t *funcs_out)
 {
 	uint64_t samples = 0, funcs = 0;
+	size_t hottest = 0;
 
 	for (size_t i = 0; i < r->funcs_nr; i++) {
-		if (strcmp(r->stream->objects[r->funcs[i].obj].source, "perf-map") ||
-		    r->funcs[i].status != RANK_NO_CODE)
+		const struct stream_object *o = &r->stream->objects[r->funcs[i].obj];
+
+		if (strcmp(o->source, "perf-map") || o->code_nr)
 			continue;
+		if (!funcs || r->funcs[i].samples > r->funcs[hottest].samples)
+			hottest = i;
 		samples = sat_add(samples, r->funcs[i].samples);
 		funcs++;
 	}
@@ -344,9 +350,10 @@ static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t
 	*funcs_out = funcs;
 	if (funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " function%s a perf map names"
-		     " (/tmp/perf-<pid>.map): ranked and counted, but a perf map has no code bytes, so no"
-		     " blocks; record a jitdump for those (node --perf-prof, wasmtime --profile=jitdump)",
-		     samples, plural(samples), funcs, plural(funcs));
+		     " (/tmp/perf-<pid>.map): each ranked as a whole function, with its samples by offset,"
+		     " but a perf map has no code bytes, so no blocks or instructions; %s",
+		     samples, plural(samples), funcs, plural(funcs),
+		     perf_map_jit__of(r->stream, r->funcs[hottest].obj)->jitdump);
 	return 0;
 }
 
@@ -453,8 +460,9 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 	/* the others without code bytes (the perf map's have their note) */
 	if (r->nocode_objects > pm_funcs)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s without code bytes:"
-		     " counted, in no block", r->nocode_samples - pm_samples, plural(r->nocode_samples - pm_samples),
-		     r->nocode_objects - pm_funcs, plural(r->nocode_objects - pm_funcs));
+		     " each ranked as a whole function, with its samples by offset", r->nocode_samples - pm_samples,
+		     plural(r->nocode_samples - pm_samples), r->nocode_objects - pm_funcs,
+		     plural(r->nocode_objects - pm_funcs));
 	if (r->failed_objects)
 		NOTE(REPORT_NOTE_LOSS, "%" PRIu64 " sample%s in %" PRIu64 " object%s not disassembled"
 		     " (%s): counted, in no block", r->failed_samples, plural(r->failed_samples),
@@ -552,7 +560,13 @@ int report_notes__names(struct report *rep)
 	ret = 0;
 	for (i = 0; i < groups_nr && i < TELL && !ret; i++) {
 		const struct name_group *g = &groups[i];
+		size_t codes = 0;
 
+		/* Every sampled code of the name, listed or not: no -p changes it. */
+		for (j = 0; j < rep->ranked_nr; j++)
+			codes += !strcmp(rep->ranked[j].display_name, g->first->display_name);
+		if (codes < g->count)
+			codes = g->count;
 		for (j = 0; j < WHERE; j++)
 			where[j][0] = '\0';
 		/* With one run there is nothing to say where each came from. */
@@ -560,9 +574,10 @@ int report_notes__names(struct report *rep)
 			runs_of(rep, by[g->at + j], where[j], sizeof(where[j]));
 		ret = report_notes__add(rep, REPORT_NOTE_SELECTION,
 				   "'%s' names %zu different codes%s%s%s%s%s%s: each is ranked on its own",
-				   g->first->display_name, g->count, rep->runs_nr > 1 ? " (from the runs" : "",
+				   g->first->display_name, codes, rep->runs_nr > 1 ? " (from the runs" : "",
 				   where[0] + (rep->runs_nr > 1 ? 1 : 0), where[1], where[2],
-				   g->count > WHERE ? ", ..." : "", rep->runs_nr > 1 ? ")" : "");
+				   rep->runs_nr > 1 && g->count > WHERE ? ", ..." : "",
+				   rep->runs_nr > 1 ? ")" : "");
 	}
 	if (!ret && groups_nr > TELL)
 		ret = report_notes__add(rep, REPORT_NOTE_SELECTION, "... and %zu more names of several"

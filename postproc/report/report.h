@@ -197,6 +197,12 @@ struct report_point {
 	uint64_t period;		/* the sum of their periods */
 };
 
+/* The samples at one offset of a function without code bytes. */
+struct report_offset {
+	uint64_t off;
+	uint64_t samples;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -252,6 +258,15 @@ struct report_func {
 	/* report_opts.points: its sampled offsets, in address order; else none. */
 	struct report_point *points;
 	size_t points_nr;
+	/* No code bytes (code.code_bytes 0: a perf map's function): no rows,
+	 * and its one block is the whole function (listed, no rows), ranked
+	 * by all its samples. Shown instead of rows: its samples by offset
+	 * (offset order, owned), and one line (owned) that says why it has no
+	 * instructions and how its runtime writes a jitdump, which has them.
+	 * NULL / 0 for a function with code. */
+	struct report_offset *offsets;
+	size_t offsets_nr;
+	char *no_code;
 
 	/* private */
 	struct report_func_store *store;
@@ -265,6 +280,7 @@ struct report_ranked {
 	const char *name;		/* the stream's */
 	const char *display_name;
 	const char *kind;		/* "jit", "native", "cwasm" */
+	const char *path;		/* its jitdump or file (a perf map's: the map) */
 	uint64_t samples;
 	int32_t func;			/* its index in report.funcs; -1: not listed */
 	size_t shown_blocks;		/* its blocks the selection took */
@@ -335,6 +351,10 @@ struct report {
 	 * them all, the listed ones among them. */
 	struct report_ranked *ranked;
 	size_t ranked_nr;
+	/* A table of functions (--functions): the selected ones of ranked,
+	 * taken hottest first by --percent and --top as blocks are (of all
+	 * samples); how many it takes. */
+	size_t ranked_shown;
 	/* The blocks the selection took, hottest first: what the text shows. */
 	struct report_ref *shown;
 	size_t shown_nr;

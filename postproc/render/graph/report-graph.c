@@ -50,7 +50,7 @@ static int add_block(struct graph *g, const struct report *rep, const struct rep
 
 	href[0] = '#';
 	report_graph__id(href + 1, prefix, 'l', b->start);
-	fmt_pct(pct, sizeof(pct), share * 100);
+	fmt_share(pct, sizeof(pct), b->samples, share * 100);
 	if (b->samples)
 		snprintf(l1, sizeof(l1), "0x%" PRIx32 "  %s%%", b->start, pct);
 	else

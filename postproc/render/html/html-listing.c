@@ -107,7 +107,7 @@ static void put_row(FILE *out, const struct html_listing *l, const struct report
 		html_page__bar(out, l->bar_max ? (double)row->samples / (double)l->bar_max : 0,
 			       l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill);
 		fprintf(out, "<td title=\"%" PRIu64 " sample%s\">%s%%", row->samples,
-			plural(row->samples), fmt_pct(pct, sizeof(pct), share * 100));
+			plural(row->samples), fmt_share(pct, sizeof(pct), row->samples, share * 100));
 	} else {
 		fputs("><td><td>", out);
 	}
@@ -150,7 +150,8 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 	if (blk->samples)
 		fprintf(out, "%" PRIu64 " sample%s &middot; %s%% &middot; ", blk->samples,
 			plural(blk->samples),
-			fmt_pct(pct, sizeof(pct), report_graph__share(l->rep, blk->samples) * 100));
+			fmt_share(pct, sizeof(pct), blk->samples,
+				  report_graph__share(l->rep, blk->samples) * 100));
 	fprintf(out, "%" PRIu32 " insn%s", blk->insns, plural(blk->insns));
 	if (rank)
 		fprintf(out, " &middot; #%" PRIu32, rank);
@@ -247,7 +248,7 @@ static void row_heat(const struct html_listing *l, const struct report_row *row,
 	double t = l->bar_max ? (double)row->samples / (double)l->bar_max : 0;
 	char w[32];
 
-	fmt_pct(pct, 64, share * 100);
+	fmt_share(pct, 64, row->samples, share * 100);
 	*colour = l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill;
 	/* html_page__bar's width */
 	if (!(t > 0)) {
@@ -334,7 +335,7 @@ static void data_block(struct json_writer *w, const struct html_listing *l, int3
 	json_writer__u64(w, NULL, blk->start);
 	json_writer__u64(w, NULL, blk->end);
 	json_writer__u64(w, NULL, blk->samples);
-	json_writer__str(w, NULL, blk->samples ? fmt_pct(pct, sizeof(pct),
+	json_writer__str(w, NULL, blk->samples ? fmt_share(pct, sizeof(pct), blk->samples,
 			 report_graph__share(l->rep, blk->samples) * 100) : "");
 	json_writer__u64(w, NULL, blk->rank);
 	json_writer__u64(w, NULL, blk->shown);
@@ -390,6 +391,33 @@ int html_listing__data(FILE *out, const struct html_listing *l)
 	return json_writer__finish(&w);
 }
 
+/* A function without code bytes (a perf map's): why it has no instructions,
+ * then its samples by offset, each at the name perf gives it (NAME+0xOFF). */
+static int no_code(FILE *out, const struct html_listing *l)
+{
+	const struct report_func *f = l->f;
+	char pct[64];
+
+	fputs("<p class=\"nocode\">", out);
+	html_puts(out, f->no_code);
+	fputs(".</p>\n<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Count</th>"
+	      "<th>Offset</th></tr></thead>\n<tbody>\n", out);
+	for (size_t i = 0; i < f->offsets_nr; i++) {
+		const struct report_offset *o = &f->offsets[i];
+		double share = report_graph__share(l->rep, o->samples);
+
+		fprintf(out, "<tr data-samples=%" PRIu64 ">", o->samples);
+		html_page__bar(out, l->bar_max ? (double)o->samples / (double)l->bar_max : 0,
+			       l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill);
+		fprintf(out, "<td>%s%%<td>%" PRIu64 "<td>", fmt_share(pct, sizeof(pct), o->samples,
+								      share * 100), o->samples);
+		html_puts(out, f->code.name);
+		fprintf(out, "+0x%" PRIx64 "</tr>\n", o->off);
+	}
+	fputs("</tbody></table>\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
 int html_listing__function(FILE *out, struct html_listing *l, const struct report_graph_paint *paint)
 {
 	const struct report_func *f = l->f;
@@ -399,6 +427,8 @@ int html_listing__function(FILE *out, struct html_listing *l, const struct repor
 	int ret;
 
 	html_listing__meta(out, f);
+	if (f->offsets)
+		return no_code(out, l);
 	if (!f->disassembled) {
 		fputs("<p class=\"nocode\">Not disassembled: ", out);
 		html_puts(out, f->error ? f->error : "no code");

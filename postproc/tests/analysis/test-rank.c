@@ -164,8 +164,16 @@ static void blocks_are_folded_ranked_and_selected(void **state)
 	assert_int_equal(r.unaligned_samples, 2);
 	assert_int_equal(r.outside_samples, 1);
 
+	/* gamma has no code bytes: the whole function is its one entry, ranked
+	 * by its 5 samples as a block is, with no instructions. */
+	assert_int_equal(r.funcs[2].sums_nr, 1);
+	assert_int_equal(r.sums[r.funcs[2].first_sum].block, RANK_WHOLE);
+	assert_int_equal(r.sums[r.funcs[2].first_sum].insns, 0);
 	/* alpha@0x5 (30) and beta@0x0 (30) tie: alpha comes first in the stream. */
-	assert_int_equal(r.blocks_nr, 3);
+	assert_int_equal(r.blocks_nr, 4);
+	assert_int_equal(r.blocks[3].func, 2);
+	assert_int_equal(r.blocks[3].block, RANK_WHOLE);
+	assert_int_equal(r.blocks[3].samples, 5);
 	assert_int_equal(r.blocks[0].func, 0);
 	assert_int_equal(r.blocks[0].start, 0x5);
 	assert_int_equal(r.blocks[1].func, 1);
@@ -212,6 +220,12 @@ static void cold_objects_are_not_disassembled_and_nothing_shown_changes(void **s
 			assert_int_equal(rank__build(&r, &s, 0, &lazy), 0);
 			assert_int_equal(rank__build(&e, &s, 0, &eager), 0);
 			assert_int_equal(r.shown_nr, e.shown_nr);
+			/* what has no code is counted whatever is disassembled:
+			 * the notes on it say the same under any -p */
+			assert_int_equal(r.nocode_objects, 1);
+			assert_int_equal(r.nocode_samples, 5);
+			assert_int_equal(e.nocode_objects, 1);
+			assert_int_equal(r.blockable, e.blockable);
 			for (size_t i = 0; i < r.shown_nr; i++) {
 				assert_int_equal(r.blocks[i].func, e.blocks[i].func);
 				assert_int_equal(r.blocks[i].start, e.blocks[i].start);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Unit tests of postproc/lib/util.c: interned strings, the readers' error messages, vec_grow. */
+/* Unit tests of postproc/lib/util.c: interned strings, the readers' error messages, vec_grow,
+ * shares. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,6 +104,22 @@ static void hex_digits_of_every_char(void **state)
 	assert_int_equal(hexval(-1), -1);	/* EOF */
 }
 
+/* A share of samples never prints as none: 1 of 100000 is "<0.01", not "0.00". */
+static void shares_with_samples_never_print_zero(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(fmt_share(buf, sizeof(buf), 1, 100.0 / 100000), "<0.01");
+	assert_string_equal(fmt_share(buf, sizeof(buf), 3, 0.0049), "<0.01");
+	/* 0.005 rounds up to 0.01 itself, as fmt_pct prints it */
+	assert_string_equal(fmt_share(buf, sizeof(buf), 1, 0.0051), "0.01");
+	assert_string_equal(fmt_share(buf, sizeof(buf), 0, 0.0), "0.00");
+	assert_string_equal(fmt_share(buf, sizeof(buf), 395, 32.43), "32.43");
+	/* the reference's NaN (T = 0) stays */
+	assert_string_equal(fmt_share(buf, sizeof(buf), 1, 0.0 / 0.0), "NaN");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -110,6 +127,7 @@ int main(void)
 		cmocka_unit_test(error_messages_name_file_and_offset),
 		cmocka_unit_test(vectors_grow_geometrically),
 		cmocka_unit_test(hex_digits_of_every_char),
+		cmocka_unit_test(shares_with_samples_never_print_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,6 +114,34 @@ static void shares_deltas_and_the_default_threshold(void **state)
 	release(&d);
 }
 
+/*
+ * A perf map's function (no code bytes) on both sides: compared by its
+ * shares, its one whole block with no rows to read (clang's UBSan, in the
+ * fuzz build, found the rows of NULL being offset).
+ */
+static const char nocode_base[] = STREAM("cpu-clock", 100,
+	"object 0 native pid=1 e_machine=62 addr=0x1000 size=64 dso=/tmp/perf-1.map"
+	" sym-start=0x1000 source=perf-map name=h\n"
+	"sample 0 0 0x4 40 40\nsample 0 0 0x8 20 20\n");
+static const char nocode_new[] = STREAM("cpu-clock", 100,
+	"object 0 native pid=2 e_machine=62 addr=0x2000 size=64 dso=/tmp/perf-2.map"
+	" sym-start=0x2000 source=perf-map name=h\n"
+	"sample 0 0 0x4 10 10\n");
+
+static void functions_without_code_are_compared(void **state)
+{
+	struct diff_opts all = defaults;
+	struct diff d;
+
+	all.all = true;
+	assert_int_equal(compare(&d, nocode_base, nocode_new, &all), 0);
+	assert_int_equal(d.funcs_nr, 1);
+	assert_string_equal(d.funcs[0].name[DIFF_BASE], "h");
+	assert_true(d.funcs[0].delta == -50.0);
+	assert_true(d.funcs[0].test.significant);
+	release(&d);
+}
+
 /* What the options change in the comparison of the same two streams. */
 static void options_change_what_is_compared(void **state)
 {
@@ -578,6 +606,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(shares_deltas_and_the_default_threshold),
+		cmocka_unit_test(functions_without_code_are_compared),
 		cmocka_unit_test(options_change_what_is_compared),
 		cmocka_unit_test(events_by_name),
 		cmocka_unit_test(function_selects_on_either_side),

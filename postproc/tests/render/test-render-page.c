@@ -126,7 +126,8 @@ static void left_out_command_quotes_a_quote(void **state)
 	fixture__release(&x);
 }
 
-/* --all with a function that has no code: listed, without a graph */
+/* --all with a function that has no code: listed, without a graph, with
+ * why and its samples by offset */
 static void all_lists_a_function_without_code(void **state)
 {
 	struct fixture x;
@@ -137,7 +138,9 @@ static void all_lists_a_function_without_code(void **state)
 	      "sample 0 0 0x4 3 3\nend\n", 50.0, true);
 	page = render_to_string(render_html, &x.rep);
 	assert_int_equal(count(page, "<section class=\"func\""), 1);
-	assert_non_null(strstr(page, "Not disassembled: no code bytes in the stream."));
+	assert_non_null(strstr(page, "<p class=\"nocode\">no instructions: the stream has no code"
+				     " bytes for it (the plugin could not read m.cwasm).</p>"));
+	assert_int_equal(count(page, "<td>100.00%<td>3<td>g+0x4</tr>"), 1);
 	assert_int_equal(count(page, "<svg xmlns="), 0);
 	free(page);
 	fixture__release(&x);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Unit tests of postproc/annotate/perf-map-jits.c: which runtime wrote a perf
+ * map, from its names or its process's files, as in the real recordings
+ * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312}: the map
+ * records and names below are theirs, shortened).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "annotate/perf-map-jits.h"
+#include "tests/stream/stream-text.h"
+
+static const char maps[] =
+	"hotblocks-stream 1\nevent 0 cpu-clock\ntotal 0 all 10 10\n"
+	/* HotSpot: names of its own spelling, the JVM's library mapped */
+	"object 0 native pid=1 e_machine=62 addr=0x1000 size=16 dso=/tmp/perf-1.map sym-start=0x1000"
+	" source=perf-map name=void%20Hot.main(java.lang.String[])\n"
+	/* node: JS: names (its maps are not needed) */
+	"object 1 native pid=2 e_machine=62 addr=0x2000 size=16 dso=/tmp/perf-2.map sym-start=0x2000"
+	" source=perf-map name=JS:*pp.nextToken%20file:///a.mjs:1:1\n"
+	/* CPython 3.12: py:: trampolines */
+	"object 2 native pid=3 e_machine=62 addr=0x3000 size=11 dso=/tmp/perf-3.map sym-start=0x3000"
+	" source=perf-map name=py::f:/a.py\n"
+	/* Mono: a name that says nothing, mono-sgen mapped */
+	"object 3 native pid=4 e_machine=62 addr=0x4000 size=16 dso=/tmp/perf-4.map sym-start=0x4000"
+	" source=perf-map name=(null)\n"
+	/* nothing known of pid 5 */
+	"object 4 native pid=5 e_machine=62 addr=0x5000 size=16 dso=/tmp/perf-5.map sym-start=0x5000"
+	" source=perf-map name=stub\n"
+	"sample 0 0 0x0 2 2\nsample 1 0 0x0 2 2\nsample 2 0 0x0 2 2\nsample 3 0 0x0 2 2\nsample 4 0 0x0 2 2\n"
+	"map pid=1 addr=0x7f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/x86_64-linux-gnu/libc.so.6\n"
+	"map pid=1 addr=0x8f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n"
+	"map pid=4 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/mono-sgen\n"
+	/* another process's library says nothing of pid 5 */
+	"map pid=6 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/node\n"
+	"end\n";
+
+static size_t obj_named(const struct stream *s, const char *name)
+{
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (!strcmp(s->objects[i].name, name))
+			return i;
+	fail_msg("no object %s", name);
+	return 0;
+}
+
+static void runtimes_by_names_then_files(void **state)
+{
+	struct stream s;
+	const struct perf_map_jit *j;
+
+	(void)state;
+	stream_text__load(&s, maps);
+	j = perf_map_jit__of(&s, obj_named(&s, "void Hot.main(java.lang.String[])"));
+	assert_string_equal(j->runtime, "HotSpot");
+	assert_non_null(strstr(j->jitdump, "-agentpath:/path/to/libperf-jvmti.so"));
+	j = perf_map_jit__of(&s, obj_named(&s, "JS:*pp.nextToken file:///a.mjs:1:1"));
+	assert_string_equal(j->runtime, "node (V8)");
+	assert_non_null(strstr(j->jitdump, "node --perf-prof"));
+	j = perf_map_jit__of(&s, obj_named(&s, "py::f:/a.py"));
+	assert_string_equal(j->runtime, "CPython");
+	assert_non_null(strstr(j->jitdump, "-X perf_jit"));
+	j = perf_map_jit__of(&s, obj_named(&s, "(null)"));
+	assert_string_equal(j->runtime, "Mono");
+	assert_non_null(strstr(j->jitdump, "no jitdump option known"));
+	j = perf_map_jit__of(&s, obj_named(&s, "stub"));
+	assert_null(j->runtime);
+	assert_non_null(strstr(j->jitdump, "jitdump"));
+	stream__release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(runtimes_by_names_then_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -116,7 +116,44 @@ void render_json__runs(struct json_writer *w, const struct report_func *f)
 	json_writer__end(w);
 }
 
-static void put_func(struct json_writer *w, const struct report_func *f)
+/* Measured by branch stacks: the function's taken edges and the ranges that start in it. */
+static void put_branches(struct json_writer *w, const struct report_func *f)
+{
+	json_writer__array(w, "branches", JSON_LINES);
+	for (size_t i = 0; i < f->branches_nr; i++) {
+		const struct report_branch *b = &f->branches[i];
+
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__u64(w, "from", b->from);
+		json_writer__u64(w, "to", b->to);
+		json_writer__str(w, "to_name", b->to_name);
+		put_index(w, "to_function", b->to_func);
+		json_writer__u64(w, "count", b->count);
+		json_writer__u64(w, "mispredicted", b->mispredicted);
+		json_writer__u64(w, "predicted", b->predicted);
+		json_writer__u64(w, "in_tx", b->in_tx);
+		json_writer__u64(w, "abort", b->abort);
+		json_writer__u64(w, "cycles_count", b->cycles_nr);
+		json_writer__u64(w, "cycles_sum", b->cycles_sum);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+	json_writer__array(w, "ranges", JSON_LINES);
+	for (size_t i = 0; i < f->ranges_nr; i++) {
+		const struct report_range *r = &f->ranges[i];
+
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__u64(w, "start", r->start);
+		json_writer__u64(w, "end", r->end);
+		json_writer__str(w, "end_name", r->end_name);
+		put_index(w, "end_function", r->end_func);
+		json_writer__u64(w, "count", r->count);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+}
+
+static void put_func(struct json_writer *w, const struct report *rep, const struct report_func *f)
 {
 	json_writer__object(w, NULL, JSON_LINES);
 	put_code(w, f);
@@ -139,6 +176,8 @@ static void put_func(struct json_writer *w, const struct report_func *f)
 		if (f->blocks[b].listed)
 			put_block(w, &f->blocks[b]);
 	json_writer__end(w);
+	if (rep->branch_stacks)
+		put_branches(w, f);
 	json_writer__end(w);
 }
 
@@ -159,6 +198,27 @@ static void put_runs(struct json_writer *w, const struct report *rep)
 		json_writer__u64(w, "total_samples", run->total);
 		json_writer__end(w);
 	}
+	json_writer__end(w);
+}
+
+/* Branch stacks: every entry and range of the event, and where they counted. */
+static void put_branch_stack(struct json_writer *w, const struct report *rep)
+{
+	json_writer__object(w, "branch_stack", JSON_INLINE);
+	json_writer__u64(w, "entries", rep->branch_entries);
+	json_writer__u64(w, "ranges", rep->branch_ranges);
+	json_writer__object(w, "classes", JSON_INLINE);
+	for (size_t i = 0; i < rep->classes_nr; i++) {
+		const struct report_class *c = &rep->classes[i];
+
+		if (!c->branch_entries && !c->branch_ranges)
+			continue;
+		json_writer__object(w, c->name, JSON_INLINE);
+		json_writer__u64(w, "entries", c->branch_entries);
+		json_writer__u64(w, "ranges", c->branch_ranges);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
 	json_writer__end(w);
 }
 
@@ -184,6 +244,8 @@ static void put_samples(struct json_writer *w, const struct report *rep)
 	json_writer__u64(w, "outside_code", rep->outside_code);
 	json_writer__end(w);
 	json_writer__u64(w, "skipped_records", rep->skipped_records);
+	if (rep->branch_stacks)
+		put_branch_stack(w, rep);
 }
 
 static void put_selection(struct json_writer *w, const struct report *rep)
@@ -230,7 +292,7 @@ static int put_funcs(struct json_writer *w, const struct report *rep)
 
 		if (ret)
 			return ret;
-		put_func(w, &rep->funcs[i]);
+		put_func(w, rep, &rep->funcs[i]);
 		report__func_close(rep, i);
 	}
 	json_writer__end(w);

@@ -181,6 +181,32 @@ struct report_code {
 	uint64_t load_time;		/* jit: CLOCK_MONOTONIC ns */
 };
 
+/*
+ * Measured by branch stacks (perf record -b; stream `branch`, `range`), of
+ * the ranked event: a taken edge out of a function, its entries summed over
+ * their flags, and a fall-through range that starts in it (the code that ran
+ * straight through from start to end, both included). The other end is an
+ * offset in to_name's code: this function's (same), or another's (to_func:
+ * its index in report.funcs, -1 when it is not listed).
+ */
+struct report_branch {
+	uint64_t from, to;		/* function-relative offsets */
+	bool same;			/* to is in this function */
+	const char *to_name;		/* the other end's object, as the stream names it */
+	int32_t to_func;
+	uint64_t count;
+	uint64_t mispredicted, predicted, in_tx, abort;	/* entries with that flag */
+	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count, their sum */
+};
+
+struct report_range {
+	uint64_t start, end;		/* function-relative; end in end_name's code */
+	bool same;			/* end is in this function */
+	const char *end_name;
+	int32_t end_func;
+	uint64_t count;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -230,6 +256,12 @@ struct report_func {
 	bool has_hottest;
 	uint64_t row_max;		/* the most samples of a row it lists */
 	uint64_t block_max;		/* the most samples of one of its blocks */
+	/* Branch stacks (report.branch_stacks): its taken edges by (from, to
+	 * object, to), its ranges by (start, end object, end). */
+	struct report_branch *branches;
+	size_t branches_nr;
+	struct report_range *ranges;
+	size_t ranges_nr;
 
 	/* private */
 	struct report_func_store *store;
@@ -259,6 +291,9 @@ struct report_class {
 	const char *name;		/* wire name without "unattributed.": "jit", "no-map" */
 	bool unattributed;		/* one of the plugin's losses, in no object */
 	uint64_t samples;
+	/* branch stacks: the entries (taken branches) and fall-through ranges
+	 * counted in this class (stream `branch-total`) */
+	uint64_t branch_entries, branch_ranges;
 };
 
 enum report_note_kind {
@@ -292,6 +327,10 @@ struct report {
 	uint64_t unaligned;
 	uint64_t outside_code;
 	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
+	/* The input has branch stacks (a `branch-total`): every branch-stack
+	 * entry and range of the event, and each class's (classes) */
+	bool branch_stacks;
+	uint64_t branch_entries, branch_ranges;
 	struct {
 		double percent;
 		bool threshold;		/* false: --all */

@@ -158,6 +158,7 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->maps_nr; i++)
 		free(s->maps[i].path);
 	free(s->maps);
+	free(s->branches);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

@@ -22,6 +22,36 @@ struct stream_event {
 	char *name;				/* owned */
 	uint64_t samples[HB_CLASS__NR];		/* `total` records summed, by enum hb_sample_class */
 	uint64_t period[HB_CLASS__NR];
+	/* `branch-total` records summed, by class: branch-stack entries (taken
+	 * branches) and fall-through ranges (STREAM.md); all zero without branch stacks */
+	uint64_t branch_entries[HB_CLASS__NR];
+	uint64_t branch_ranges[HB_CLASS__NR];
+};
+
+/* The branch-stack counts of a `branch` or `range` record (STREAM.md), summed
+ * over all sections by (kind, ends, event, flags). */
+enum stream_branch_kind {
+	STREAM_BRANCH_TAKEN,	/* a taken branch, from -> to */
+	STREAM_BRANCH_RANGE,	/* a fall-through range, from (start) .. to (end) */
+};
+
+/* The flags of a taken branch (STREAM.md `branch`: M, P, X, A). */
+enum stream_branch_flag {
+	STREAM_BRANCH_MISPRED = 1u << 0,
+	STREAM_BRANCH_PREDICTED = 1u << 1,
+	STREAM_BRANCH_IN_TX = 1u << 2,
+	STREAM_BRANCH_ABORT = 1u << 3,
+};
+
+struct stream_branch {
+	uint32_t from_obj, to_obj;	/* indexes in stream.objects (after stream__finish:
+					 * the objects they were folded into) */
+	uint64_t from_off, to_off;	/* from the objects' addr, in bytes */
+	uint32_t ev;			/* index in stream.events */
+	uint8_t kind;			/* enum stream_branch_kind */
+	uint8_t flags;			/* enum stream_branch_flag; 0 for a range */
+	uint64_t count;
+	uint64_t cycles_nr, cycles_sum;	/* taken: entries with a cycle count, their sum */
 };
 
 /* The samples of one (object, event, offset), summed over all sections. */
@@ -182,6 +212,12 @@ struct stream {
 	size_t loads_nr, loads_alloc;
 	struct stream_map *maps;
 	size_t maps_nr, maps_alloc;
+	/* The branch-stack counts (STREAM.md `branch`, `range`); after
+	 * stream__finish sorted by (kind, from_obj, from_off, to_obj, to_off,
+	 * ev, flags), one each. has_branches: a `branch-total` was read. */
+	struct stream_branch *branches;
+	size_t branches_nr, branches_alloc;
+	bool has_branches;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */

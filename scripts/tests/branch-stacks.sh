@@ -6,7 +6,8 @@
 # and its flags and cycles, and its `range` counts per fall-through range,
 # equal exactly what perf script -F brstack / -F brstacksym gives, counted
 # by ../../test-data/lbr-propeller/oracle.sh (run again here on this
-# machine's perf, and equal to the committed oracle-brstacksym.txt). Objects
+# machine's perf, and equal to the committed oracle-brstacksym.txt); and the
+# post-processor's per-function edges and ranges in --json. Objects
 # and offsets are compared as perf names them: name+0x<offset>. The ends
 # perf cannot name (a kernel address: the return from an interrupt) are the
 # stream's kernel class.
@@ -65,6 +66,32 @@ if [ "$got" = "$want" ]; then
 else
 	echo "want $want; got $got" >"$tmp/totals"
 	not_ok "branch-total as perf counts the entries and ranges" "$tmp/totals"
+fi
+
+# The post-processor's per-function edges and ranges (--json --all) against the same oracle.
+"$POSTPROC" --json --all "$tmp/s.hbs" >"$tmp/s.json" 2>"$tmp/json.err" ||
+	not_ok "hotblocks --json --all on the lbr-propeller stream" "$tmp/json.err"
+node -e '
+const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+const at = (name, off) => name + "+0x" + off.toString(16);
+const out = [];
+for (const f of r.functions) {
+	for (const b of f.branches)
+		out.push(["taken", b.count, at(f.name, b.from), at(b.to_name, b.to), b.mispredicted, b.predicted,
+			  b.in_tx, b.abort, b.cycles_count, b.cycles_sum].join(" "));
+	for (const g of f.ranges)
+		out.push(["range", g.count, at(f.name, g.start), at(g.end_name, g.end)].join(" "));
+}
+const k = r.branch_stack.classes.kernel || { entries: 0, ranges: 0 };
+out.push(["totals", r.branch_stack.entries, r.branch_stack.ranges, k.entries, k.ranges].join(" "));
+console.log(out.join("\n"));
+' "$tmp/s.json" | sort >"$tmp/json.txt"
+{ cat "$tmp/want.txt"; echo "totals $want"; } | sort >"$tmp/want-json.txt"
+if [ -s "$tmp/want.txt" ] && cmp -s "$tmp/json.txt" "$tmp/want-json.txt"; then
+	ok "hotblocks --json: each function's taken edges and fall-through ranges, and branch_stack, equal perf's"
+else
+	diff "$tmp/want-json.txt" "$tmp/json.txt" >"$tmp/json.diff"
+	not_ok "hotblocks --json: each function's taken edges and fall-through ranges equal perf's" "$tmp/json.diff"
 fi
 
 # A recording without branch stacks: none of these records.

@@ -46,10 +46,14 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 			json_writer__u64(w, "target_function", (uint64_t)row->target_func);
 	}
 	put_row_annot(w, f, row);
+	if (row->measured) {
+		json_writer__u64(w, "taken", row->taken);
+		json_writer__u64(w, "not_taken", row->not_taken);
+	}
 	json_writer__end(w);
 }
 
-static void put_block(struct json_writer *w, const struct report_block *blk)
+static void put_block(struct json_writer *w, const struct report *rep, const struct report_block *blk)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "start", blk->start);
@@ -57,6 +61,8 @@ static void put_block(struct json_writer *w, const struct report_block *blk)
 	json_writer__u64(w, "samples", blk->samples);
 	put_index(w, "rank", blk->rank ? (int64_t)blk->rank : -1);
 	json_writer__bool(w, "shown", blk->shown);
+	if (rep->branch_stacks)
+		json_writer__u64(w, "executions", blk->executions);
 	json_writer__end(w);
 }
 
@@ -148,6 +154,7 @@ static void put_branches(struct json_writer *w, const struct report_func *f)
 		json_writer__str(w, "end_name", r->end_name);
 		put_index(w, "end_function", r->end_func);
 		json_writer__u64(w, "count", r->count);
+		json_writer__bool(w, "possible", r->same && !r->impossible);
 		json_writer__end(w);
 	}
 	json_writer__end(w);
@@ -174,7 +181,7 @@ static void put_func(struct json_writer *w, const struct report *rep, const stru
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t b = 0; b < f->blocks_nr; b++)
 		if (f->blocks[b].listed)
-			put_block(w, &f->blocks[b]);
+			put_block(w, rep, &f->blocks[b]);
 	json_writer__end(w);
 	if (rep->branch_stacks)
 		put_branches(w, f);

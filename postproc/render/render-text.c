@@ -97,6 +97,22 @@ static void put_col(FILE *out, const char *s, size_t w, bool last)
 		put_pad(out, w - n);
 }
 
+/* A measured branch row's counts (branch stacks): how often taken, and for
+ * a conditional one how often not, and the taken share. */
+static void branch_cell(const struct report_row *row, char *buf, size_t len)
+{
+	char num[64];
+
+	if (!row->measured)
+		buf[0] = 0;
+	else if (!(row->flags & INSN_COND))
+		snprintf(buf, len, "taken %" PRIu64, row->taken);
+	else
+		snprintf(buf, len, "taken %" PRIu64 ", not %" PRIu64 " (%s%%)", row->taken, row->not_taken,
+			 fmt_pct(num, sizeof(num), row->taken + row->not_taken ?
+						   pct(row->taken, row->taken + row->not_taken) : 0.0));
+}
+
 static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
 {
 	const struct report_func *f = &rep->funcs[ref->func];
@@ -110,8 +126,17 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	/* Deliberate divergence: the whole CFG block, so the header names its start. */
 	fputc('`', out);
 	term_puts(out, f->display_name);
-	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
+	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
+	/* measured by branch stacks: the block's runs, its rows' branches in a last column */
+	bool br = false;
+
+	if (rep->branch_stacks) {
+		fprintf(out, " :: executed %" PRIu64 " times", b->executions);
+		for (i = 0; i < b->insns; i++)
+			br |= rows[i].measured;
+	}
+	fputs("\n\n", out);
 	for (i = 0; i < b->insns; i++) {
 		size_t len = shown_width(rows[i].text);
 
@@ -133,10 +158,12 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	}
 	/* The reference pads every column but the last. */
 	fprintf(out, "%10s", "[Samples]");
-	put_col(out, "[Assembly]", asm_w, !last);
+	put_col(out, "[Assembly]", asm_w, !last && !br);
 	for (c = 0; c < REPORT_COL__NR; c++)
 		if (show[c])
-			put_col(out, col_header[c], w[c], c + 1 == last);
+			put_col(out, col_header[c], w[c], c + 1 == last && !br);
+	if (br)
+		put_col(out, "[Branches]", SIZE_MAX, true);
 	fputc('\n', out);
 	for (i = 0; i < b->insns; i++) {
 		const struct report_row *row = &rows[i];
@@ -152,10 +179,16 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 			fputc('\n', out);
 		}
 		put_cell(out, row->samples, rep->total, color);
-		put_col(out, row->text, asm_w, !last);
+		put_col(out, row->text, asm_w, !last && !br);
 		for (c = 0; c < REPORT_COL__NR; c++)
 			if (show[c])
-				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last);
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !br);
+		if (br) {
+			char cell[128];
+
+			branch_cell(row, cell, sizeof(cell));
+			put_col(out, cell, SIZE_MAX, true);
+		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);

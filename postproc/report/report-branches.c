@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /* Measured edges and ranges of the listed functions (report-branches.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "lib/util.h"
 #include "report-branches.h"
+#include "report-notes.h"
 
 /* The other end's function, as report_branch and report_range name it. */
 static int32_t func_of(const uint32_t *obj_func, uint32_t obj)
@@ -38,7 +41,40 @@ static void add_taken(struct report_func *f, const struct stream *s, const uint3
 	e->cycles_sum = sat_add(e->cycles_sum, b->cycles_sum);
 }
 
-int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func)
+/* The first instruction of cfg at or after off. */
+static size_t insn_at(const struct cfg_func *cfg, uint64_t off)
+{
+	return LOWER_BOUND(cfg->insns_nr, k, cfg->insns[k].off < off);
+}
+
+/* Which of f's ranges cannot have run straight through its code (rf's, decoded again). */
+static int check_ranges(struct report *rep, const struct rank *r, size_t rf, struct report_func *f)
+{
+	struct rank_decoded d;
+	int ret = rank__decode(r, rf, &d);
+
+	for (size_t i = 0; !ret && i < f->ranges_nr; i++) {
+		struct report_range *g = &f->ranges[i];
+		const struct cfg_func *cfg = &d.cfg;
+		size_t a = insn_at(cfg, g->start), b = insn_at(cfg, g->end);
+
+		if (!g->same) {
+			rep->ranges_crossing = sat_add(rep->ranges_crossing, g->count);
+			continue;
+		}
+		g->impossible = g->end < g->start || a == cfg->insns_nr || b == cfg->insns_nr ||
+				cfg->insns[a].off != g->start || cfg->insns[b].off != g->end;
+		for (size_t k = a; !g->impossible && k < b; k++)
+			g->impossible = cfg->insns[k].flags & (INSN_JUMP | INSN_RET | INSN_TRAP | INSN_DATA);
+		if (g->impossible)
+			rep->ranges_impossible = sat_add(rep->ranges_impossible, g->count);
+	}
+	rank_decoded__release(&d);
+	return ret;
+}
+
+int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func,
+			   const size_t *rank_of)
 {
 	const struct stream *s = r->stream;
 
@@ -76,6 +112,123 @@ int report_branches__build(struct report *rep, const struct rank *r, const uint3
 				.count = e->count,
 			};
 		}
+	}
+	for (size_t fi = 0; fi < rep->funcs_nr; fi++) {
+		int ret;
+
+		if (rep->funcs[fi].ranges_nr && rep->funcs[fi].disassembled &&
+		    (ret = check_ranges(rep, r, rank_of[fi], &rep->funcs[fi])))
+			return ret;
+	}
+	if (rep->ranges_impossible || rep->ranges_crossing)
+		return report_notes__add(rep, REPORT_NOTE_INPUT,
+					 "%" PRIu64 " fall-through ranges of the branch stacks cannot have run straight "
+					 "through the code (a jump, return or trap before their end, or an end before "
+					 "their start) and %" PRIu64 " end in another function: counted as perf counts "
+					 "them, left out of the block executions",
+					 rep->ranges_impossible, rep->ranges_crossing);
+	return 0;
+}
+
+/* A change of the count of ranges covering an offset, from pos on. */
+struct cover_step {
+	uint64_t pos;
+	uint64_t add, sub;
+};
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct cover_step *x = a, *y = b;
+
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/* Steps of f's same-function ranges: each covers [start, end + inclusive). */
+static struct cover_step *cover_steps(const struct report_func *f, bool inclusive, size_t *nr)
+{
+	struct cover_step *v = malloc((2 * f->ranges_nr + 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < f->ranges_nr; i++) {
+		const struct report_range *r = &f->ranges[i];
+
+		if (!r->same || r->impossible || r->end < r->start)
+			continue;
+		v[n++] = (struct cover_step){ r->start, r->count, 0 };
+		v[n++] = (struct cover_step){ r->end + inclusive, 0, r->count };
+	}
+	qsort(v, n, sizeof(*v), cmp_step);
+	*nr = n;
+	return v;
+}
+
+/* The running cover at each of the ascending offsets at(k, arg), k < n, into put. */
+static void sweep(const struct cover_step *v, size_t nv, size_t n, uint64_t (*at)(size_t, void *),
+		  void (*put)(size_t, uint64_t, void *), void *arg)
+{
+	uint64_t add = 0, sub = 0;
+	size_t j = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		uint64_t x = at(k, arg);
+
+		for (; j < nv && v[j].pos <= x; j++) {
+			add = sat_add(add, v[j].add);
+			sub = sat_add(sub, v[j].sub);
+		}
+		put(k, add - sub, arg);
+	}
+}
+
+static uint64_t block_at(size_t k, void *f)
+{
+	return ((struct report_func *)f)->blocks[k].start;
+}
+
+static void block_put(size_t k, uint64_t n, void *f)
+{
+	((struct report_func *)f)->blocks[k].executions = n;
+}
+
+static uint64_t row_at(size_t k, void *f)
+{
+	return ((struct report_func *)f)->rows[k].off;
+}
+
+static void row_put(size_t k, uint64_t n, void *f)
+{
+	((struct report_func *)f)->rows[k].not_taken = n;
+}
+
+int report_branches__measure(struct report_func *f)
+{
+	size_t nv;
+	struct cover_step *v = cover_steps(f, true, &nv);
+
+	if (!v)
+		return -ENOMEM;
+	/* blocks and rows are in address order */
+	sweep(v, nv, f->blocks_nr, block_at, block_put, f);
+	free(v);
+	if (!(v = cover_steps(f, false, &nv)))
+		return -ENOMEM;
+	sweep(v, nv, f->rows_nr, row_at, row_put, f);
+	free(v);
+	/* edges are by from offset, as rows */
+	for (size_t i = 0, b = 0; i < f->rows_nr; i++) {
+		struct report_row *row = &f->rows[i];
+
+		row->taken = 0;
+		for (; b < f->branches_nr && f->branches[b].from < row->off; b++)
+			;
+		for (; b < f->branches_nr && f->branches[b].from == row->off; b++)
+			row->taken = sat_add(row->taken, f->branches[b].count);
+		row->measured = row->taken ||
+				(row->flags & (INSN_JUMP | INSN_COND | INSN_INDIRECT | INSN_RET | INSN_CALL));
+		if (!row->measured)
+			row->not_taken = 0;
 	}
 	return 0;
 }

@@ -9,8 +9,15 @@
 #include "analysis/rank.h"
 #include "report.h"
 
-/* obj_func: stream object -> index in rep->funcs (UINT32_MAX: not listed).
- * 0 or -ENOMEM. */
-int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func);
+/* obj_func: stream object -> index in rep->funcs (UINT32_MAX: not listed);
+ * rank_of: rep->funcs index -> r->funcs index (for the code of each, decoded
+ * again to tell the ranges that cannot have run). 0 or -ENOMEM. */
+int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func,
+			   const size_t *rank_of);
+
+/* The open function f's block executions and its rows' taken and not-taken
+ * counts, from its ranges and edges (report_block.executions,
+ * report_row.measured). 0 or -ENOMEM. */
+int report_branches__measure(struct report_func *f);
 
 #endif

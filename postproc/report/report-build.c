@@ -302,7 +302,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	if (!ret)
 		ret = build_funcs(rep, r, annot, o, at);
 	if (!ret && rep->branch_stacks)
-		ret = report_branches__build(rep, r, rep->build->env.obj_func);
+		ret = report_branches__build(rep, r, rep->build->env.obj_func, rep->build->rank_of);
 	if (!ret && !o->whole_functions)
 		ret = shown_places(rep, r);
 	if (!ret)

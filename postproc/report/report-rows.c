@@ -12,6 +12,7 @@
 #include "annotate/source-text.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "report-branches.h"
 #include "report-edges.h"
 #include "report-rows.h"
 #include "report-show.h"
@@ -416,6 +417,8 @@ int report__func_open(const struct report *rep, size_t i)
 	 * be missing: fail rather than print less. */
 	if (!ret && b->annot && annotator__out_of_memory(b->annot))
 		ret = -ENOMEM;
+	if (!ret && rep->branch_stacks)
+		ret = report_branches__measure(f);
 	if (!ret)
 		report_show__func(f);
 	if (!ret && !f->whole)

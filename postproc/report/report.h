@@ -118,6 +118,12 @@ struct report_row {
 	 * then is an absent source cell "unknown" rather than "not asked". */
 	bool source;
 	bool has_wasm_offset;
+	/* Branch stacks (report.branch_stacks): a branch, call or return, or
+	 * an instruction a measured edge leaves from (measured): how often it
+	 * was taken (entries from here), and how often the code ran on past it
+	 * (fall-through ranges of this function that hold it before their end). */
+	bool measured;
+	uint64_t taken, not_taken;
 };
 
 /* One basic block (cfg.h), with or without samples. */
@@ -132,6 +138,9 @@ struct report_block {
 					 * first_row + insns) */
 	size_t first_row;
 	size_t first_edge, edges_nr;	/* its successors: edges[first_edge ..], by target */
+	/* Branch stacks (report.branch_stacks): how often its first instruction
+	 * ran, the fall-through ranges of this function that hold its start */
+	uint64_t executions;
 	/* The columns of its own table (the text report shows a block alone):
 	 * [CLIF] and [Wasm] when the function has them, [Source] when one of the
 	 * block's rows has a cell. */
@@ -205,6 +214,11 @@ struct report_range {
 	const char *end_name;
 	int32_t end_func;
 	uint64_t count;
+	/* The code cannot have run straight from start to end: an unconditional
+	 * jump, a return, a trap or data before end, or end is no instruction
+	 * start (LBR loses entries now and then). Left out of the block
+	 * executions, as a range into another function is. */
+	bool impossible;
 };
 
 /* One listed function: a sampled code object. */
@@ -328,9 +342,12 @@ struct report {
 	uint64_t outside_code;
 	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
 	/* The input has branch stacks (a `branch-total`): every branch-stack
-	 * entry and range of the event, and each class's (classes) */
+	 * entry and range of the event, and each class's (classes); of the
+	 * listed functions' ranges, those that cannot have run straight
+	 * through (report_range.impossible) or end in another function */
 	bool branch_stacks;
 	uint64_t branch_entries, branch_ranges;
+	uint64_t ranges_impossible, ranges_crossing;
 	struct {
 		double percent;
 		bool threshold;		/* false: --all */

@@ -94,6 +94,69 @@ else
 	not_ok "hotblocks --json: each function's taken edges and fall-through ranges equal perf's" "$tmp/json.diff"
 fi
 
+# Block executions and the branch rows' taken / not-taken counts, made again
+# from perf's ranges and edges (the oracle) and objdump's instructions of the
+# binary: a block's executions are the ranges within its function that hold
+# its first byte, but for those that cannot have run straight through (a
+# jmp, ret, ud2 or hlt before their end, an end before their start, an end
+# that is no instruction start); a branch's not-taken count the ranges that
+# hold it before their end.
+objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
+node -e '
+const fs = require("fs");
+const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+const oracle = fs.readFileSync(process.argv[2], "utf8").split("\n").map(l => l.split(" "));
+// objdump: each function'"'"'s instruction offsets and whether one cannot fall through
+const insns = {};
+let fn = null, base = 0;
+for (const l of fs.readFileSync(process.argv[3], "utf8").split("\n")) {
+	let m = /^([0-9a-f]+) <(.*)>:$/.exec(l);
+	if (m) { fn = m[2]; base = parseInt(m[1], 16); insns[fn] = []; continue; }
+	m = /^ *([0-9a-f]+):\t(\S+)/.exec(l);
+	if (m && fn) insns[fn].push({ off: parseInt(m[1], 16) - base, stops: /^(jmp|ret|ud2|hlt)/.test(m[2]) });
+}
+const sym = s => { const m = /^(.*)\+0x([0-9a-f]+)$/.exec(s); return m ? { fn: m[1], off: parseInt(m[2], 16) } : null; };
+const ranges = [], taken = {};
+for (const f of oracle) {
+	if (f[0] === "taken") { const a = sym(f[4]); if (a) taken[a.fn + " " + a.off] = (taken[a.fn + " " + a.off] || 0) + +f[1]; }
+	if (f[0] !== "range") continue;
+	const a = sym(f[4]), b = sym(f[5]);
+	if (!a || !b || a.fn !== b.fn) continue;
+	const is = insns[a.fn] || [];
+	const ok = a.off <= b.off && is.some(i => i.off === a.off) && is.some(i => i.off === b.off) &&
+		!is.some(i => i.stops && i.off >= a.off && i.off < b.off);
+	if (ok) ranges.push({ fn: a.fn, start: a.off, end: b.off, count: +f[1] });
+}
+const bad = [];
+let blocks = 0, rows = 0;
+for (const f of r.functions) {
+	for (const b of f.blocks) {
+		const want = ranges.filter(g => g.fn === f.name && g.start <= b.start && b.start <= g.end)
+			.reduce((n, g) => n + g.count, 0);
+		blocks++;
+		if (b.executions !== want) bad.push(f.name + " block " + b.start + ": " + b.executions + ", want " + want);
+	}
+	for (const i of f.instructions) {
+		if (!("taken" in i)) continue;
+		const nt = ranges.filter(g => g.fn === f.name && g.start <= i.offset && i.offset < g.end)
+			.reduce((n, g) => n + g.count, 0);
+		const t = taken[f.name + " " + i.offset] || 0;
+		rows++;
+		if (i.taken !== t || i.not_taken !== nt)
+			bad.push(f.name + "+" + i.offset + ": taken " + i.taken + " not " + i.not_taken + ", want " + t + " " + nt);
+	}
+}
+console.log(bad.length ? bad.join("\n") : "ok " + blocks + " blocks, " + rows + " branch rows");
+' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" >"$tmp/blocks.txt" 2>&1
+if grep -q '^ok ' "$tmp/blocks.txt"; then
+	ok "block executions and branch rows' taken / not-taken equal perf's ranges over objdump's code: $(sed 's/^ok //' "$tmp/blocks.txt")"
+else
+	not_ok "block executions and branch rows' taken / not-taken equal perf's ranges over objdump's code" "$tmp/blocks.txt"
+fi
+grep -q 'fall-through ranges of the branch stacks cannot have run' "$tmp/json.err" &&
+	ok "a note says how many ranges were left out of the block executions" ||
+	not_ok "a note says how many ranges were left out of the block executions" "$tmp/json.err"
+
 # A recording without branch stacks: none of these records.
 restore_recording fakejit
 plugin_stream "$top/test-data/fakejit/perf.data" "$tmp/f.hbs" 2>/dev/null

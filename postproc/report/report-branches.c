@@ -202,6 +202,31 @@ static void row_put(size_t k, uint64_t n, void *f)
 	((struct report_func *)f)->rows[k].not_taken = n;
 }
 
+/* How often control went along f's edge e, measured (report_edge.measured). */
+static uint64_t edge_count(const struct report_func *f, const struct report_edge *e)
+{
+	const struct report_block *a = &f->blocks[e->from], *b = &f->blocks[e->to];
+	uint64_t n = 0;
+
+	if (e->kind == REPORT_EDGE_FALLTHROUGH) {
+		for (size_t i = 0; i < f->ranges_nr; i++) {
+			const struct report_range *r = &f->ranges[i];
+
+			if (r->same && !r->impossible && r->start < b->start && b->start <= r->end &&
+			    r->start <= r->end)
+				n = sat_add(n, r->count);
+		}
+		return n;
+	}
+	for (size_t i = 0; i < f->branches_nr; i++) {
+		const struct report_branch *t = &f->branches[i];
+
+		if (t->same && t->from >= a->start && t->from < a->end && t->to == b->start)
+			n = sat_add(n, t->count);
+	}
+	return n;
+}
+
 int report_branches__measure(struct report_func *f)
 {
 	size_t nv;
@@ -230,5 +255,7 @@ int report_branches__measure(struct report_func *f)
 		if (!row->measured)
 			row->not_taken = 0;
 	}
+	for (size_t e = 0; e < f->edges_nr; e++)
+		f->edges[e].measured = edge_count(f, &f->edges[e]);
 	return 0;
 }

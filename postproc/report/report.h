@@ -65,6 +65,11 @@ struct report_edge {
 	 * each block it did not reach, in address order) meets its target still
 	 * open. Every loop has at least one; drawings show them going back up. */
 	bool back;
+	/* Branch stacks (report.branch_stacks): how often control went this way,
+	 * measured: a taken or case edge's entries from the block to the
+	 * target's start; a fall-through's possible ranges of the function that
+	 * run on from the block into the next. */
+	uint64_t measured;
 };
 
 /* An annotation cell: [CLIF], [Wasm] or [Source] (enum report_col). */

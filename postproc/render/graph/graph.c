@@ -226,6 +226,36 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	return 0;
 }
 
+int graph__measure_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind, uint64_t n)
+{
+	struct edge_key k = { from, to, kind };
+	long found = idx_table_find(&g->edge_index, edge_hash(&k), edge_eq, &k, g);
+
+	if (found < 0)
+		return -EINVAL;
+	g->edges[found].measured = sat_add(g->edges[found].measured, n);
+	return 0;
+}
+
+void graph__weigh_edges(struct graph *g)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; i < g->edges_nr; i++)
+		if (g->edges[i].measured > max)
+			max = g->edges[i].measured;
+	for (size_t i = 0; max && i < g->edges_nr; i++)
+		g->edges[i].weight = (double)g->edges[i].measured / (double)max;
+}
+
+struct graph_edge_style graph_edge__drawn_style(const struct graph_edge *e)
+{
+	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+
+	st.width += 4 * e->weight;
+	return st;
+}
+
 int graph__mark_back_edges(struct graph *g, uint32_t entry)
 {
 	/* Edges grouped by tail, in the order added (analysis/back-edges.h):

@@ -82,6 +82,11 @@ struct graph_edge {
 				 * (a jump table sending several cases to one block) */
 	bool back;		/* closes a loop: graph__mark_back_edges */
 	bool collapsed;		/* inside a collapsed run: not drawn */
+	/* How often control went this way, measured (branch stacks:
+	 * graph__measure_edge), and that as a share of the graph's most
+	 * measured edge (graph__weigh_edges): drawn wider. 0: not measured. */
+	uint64_t measured;
+	double weight;
 	/* From graph__layout: the spline, cubic Bézier segments (1 + 3k points,
 	 * from the tail towards the head), then the arrow's tip. */
 	struct graph_point *pts;
@@ -137,6 +142,17 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec);
  * index out of range), -ENOMEM.
  */
 int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind);
+
+/* Add n measured runs to the edge (from, to, kind) added before; -EINVAL
+ * when there is none. */
+int graph__measure_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind, uint64_t n);
+
+/* Every edge's weight: its measured count over the most measured edge's. */
+void graph__weigh_edges(struct graph *g);
+
+/* How edge e is drawn: graph_edge__style, wider by its weight (up to 4
+ * points more, for the most measured edge). */
+struct graph_edge_style graph_edge__drawn_style(const struct graph_edge *e);
 
 /*
  * Mark the edges that close loops: a depth-first search from entry (then from

@@ -157,6 +157,25 @@ grep -q 'fall-through ranges of the branch stacks cannot have run' "$tmp/json.er
 	ok "a note says how many ranges were left out of the block executions" ||
 	not_ok "a note says how many ranges were left out of the block executions" "$tmp/json.err"
 
+# The CFG's edge widths from the measured counts: compute_flag's blocks
+# (0x0, 0x19, 0x29, 0x31, objdump above) and, from the oracle by hand, its
+# edges: taken 0x13 -> 0x29 9871 times (the most), taken 0x24 -> 0x31 5547;
+# fall-through into 0x19: the range 0x0 .. 0x24, 5404; into 0x31: 0x29 .. 0x35,
+# 9699 (0x29 .. 0x13 ends before it starts). Width = the kind's (1) + 4 x count / 9871.
+"$POSTPROC" --dot --function compute_flag "$tmp/s.hbs" 2>/dev/null | grep -- ' -> ' >"$tmp/dot.txt"
+awk 'BEGIN {
+	printf "\t\"f0-b0\" -> \"f0-b19\" [class=\"fallthrough\", color=\"#555555\", penwidth=%g];\n", 1 + 4 * 5404 / 9871
+	printf "\t\"f0-b0\" -> \"f0-b29\" [class=\"taken\", color=\"#1f5fbf\", penwidth=%g];\n", 5
+	printf "\t\"f0-b19\" -> \"f0-b31\" [class=\"taken\", color=\"#1f5fbf\", penwidth=%g];\n", 1 + 4 * 5547 / 9871
+	printf "\t\"f0-b29\" -> \"f0-b31\" [class=\"fallthrough\", color=\"#555555\", penwidth=%g];\n", 1 + 4 * 9699 / 9871
+}' >"$tmp/dot-want.txt"
+if cmp -s "$tmp/dot.txt" "$tmp/dot-want.txt"; then
+	ok "the CFG's edges are as wide as their measured counts (compute_flag in dot)"
+else
+	diff "$tmp/dot-want.txt" "$tmp/dot.txt" >"$tmp/dot.diff"
+	not_ok "the CFG's edges are as wide as their measured counts (compute_flag in dot)" "$tmp/dot.diff"
+fi
+
 # A recording without branch stacks: none of these records.
 restore_recording fakejit
 plugin_stream "$top/test-data/fakejit/perf.data" "$tmp/f.hbs" 2>/dev/null

@@ -46,14 +46,16 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 			json_writer__u64(w, "target_function", (uint64_t)row->target_func);
 	}
 	put_row_annot(w, f, row);
-	if (row->measured) {
-		json_writer__u64(w, "taken", row->taken);
-		json_writer__u64(w, "not_taken", row->not_taken);
+	if (f->measured && f->measured->rows[row - f->rows].measured) {
+		const struct report_row_branch *rb = &f->measured->rows[row - f->rows];
+
+		json_writer__u64(w, "taken", rb->taken);
+		json_writer__u64(w, "not_taken", rb->not_taken);
 	}
 	json_writer__end(w);
 }
 
-static void put_block(struct json_writer *w, const struct report *rep, const struct report_block *blk)
+static void put_block(struct json_writer *w, const struct report_func *f, const struct report_block *blk)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "start", blk->start);
@@ -61,8 +63,8 @@ static void put_block(struct json_writer *w, const struct report *rep, const str
 	json_writer__u64(w, "samples", blk->samples);
 	put_index(w, "rank", blk->rank ? (int64_t)blk->rank : -1);
 	json_writer__bool(w, "shown", blk->shown);
-	if (rep->branch_stacks)
-		json_writer__u64(w, "executions", blk->executions);
+	if (f->measured)
+		json_writer__u64(w, "executions", f->measured->executions[blk - f->blocks]);
 	json_writer__end(w);
 }
 
@@ -181,7 +183,7 @@ static void put_func(struct json_writer *w, const struct report *rep, const stru
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t b = 0; b < f->blocks_nr; b++)
 		if (f->blocks[b].listed)
-			put_block(w, rep, &f->blocks[b]);
+			put_block(w, f, &f->blocks[b]);
 	json_writer__end(w);
 	if (rep->branch_stacks)
 		put_branches(w, f);

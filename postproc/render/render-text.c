@@ -99,18 +99,19 @@ static void put_col(FILE *out, const char *s, size_t w, bool last)
 
 /* A measured branch row's counts (branch stacks): how often taken, and for
  * a conditional one how often not, and the taken share. */
-static void branch_cell(const struct report_row *row, char *buf, size_t len)
+static void branch_cell(const struct report_row *row, const struct report_row_branch *rb, char *buf,
+			size_t len)
 {
 	char num[64];
 
-	if (!row->measured)
+	if (!rb->measured)
 		buf[0] = 0;
 	else if (!(row->flags & INSN_COND))
-		snprintf(buf, len, "taken %" PRIu64, row->taken);
+		snprintf(buf, len, "taken %" PRIu64, rb->taken);
 	else
-		snprintf(buf, len, "taken %" PRIu64 ", not %" PRIu64 " (%s%%)", row->taken, row->not_taken,
-			 fmt_pct(num, sizeof(num), row->taken + row->not_taken ?
-						   pct(row->taken, row->taken + row->not_taken) : 0.0));
+		snprintf(buf, len, "taken %" PRIu64 ", not %" PRIu64 " (%s%%)", rb->taken, rb->not_taken,
+			 fmt_pct(num, sizeof(num), rb->taken + rb->not_taken ?
+						   pct(rb->taken, rb->taken + rb->not_taken) : 0.0));
 }
 
 static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
@@ -129,12 +130,13 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
 	/* measured by branch stacks: the block's runs, its rows' branches in a last column */
+	const struct report_row_branch *rbs = f->measured ? f->measured->rows + b->first_row : NULL;
 	bool br = false;
 
-	if (rep->branch_stacks) {
-		fprintf(out, " :: executed %" PRIu64 " times", b->executions);
+	if (rbs) {
+		fprintf(out, " :: executed %" PRIu64 " times", f->measured->executions[ref->block]);
 		for (i = 0; i < b->insns; i++)
-			br |= rows[i].measured;
+			br |= rbs[i].measured;
 	}
 	fputs("\n\n", out);
 	for (i = 0; i < b->insns; i++) {
@@ -186,7 +188,7 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 		if (br) {
 			char cell[128];
 
-			branch_cell(row, cell, sizeof(cell));
+			branch_cell(row, &rbs[i], cell, sizeof(cell));
 			put_col(out, cell, SIZE_MAX, true);
 		}
 		fputc('\n', out);

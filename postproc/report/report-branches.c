@@ -189,7 +189,7 @@ static uint64_t block_at(size_t k, void *f)
 
 static void block_put(size_t k, uint64_t n, void *f)
 {
-	((struct report_func *)f)->blocks[k].executions = n;
+	((struct report_func *)f)->measured->executions[k] = n;
 }
 
 static uint64_t row_at(size_t k, void *f)
@@ -199,7 +199,7 @@ static uint64_t row_at(size_t k, void *f)
 
 static void row_put(size_t k, uint64_t n, void *f)
 {
-	((struct report_func *)f)->rows[k].not_taken = n;
+	((struct report_func *)f)->measured->rows[k].not_taken = n;
 }
 
 /* How often control went along f's edge e, measured (report_edge.measured). */
@@ -227,12 +227,25 @@ static uint64_t edge_count(const struct report_func *f, const struct report_edge
 	return n;
 }
 
+void report_branches__drop(struct report_func *f)
+{
+	if (!f->measured)
+		return;
+	free(f->measured->executions);
+	free(f->measured->rows);
+	free(f->measured->edges);
+	FREE_AND_NULL(f->measured);
+}
+
 int report_branches__measure(struct report_func *f)
 {
+	struct report_measured *m = calloc(1, sizeof(*m));
+	struct cover_step *v = NULL;
 	size_t nv;
-	struct cover_step *v = cover_steps(f, true, &nv);
 
-	if (!v)
+	if (!(f->measured = m) || !(m->executions = calloc(f->blocks_nr + 1, sizeof(*m->executions))) ||
+	    !(m->rows = calloc(f->rows_nr + 1, sizeof(*m->rows))) ||
+	    !(m->edges = calloc(f->edges_nr + 1, sizeof(*m->edges))) || !(v = cover_steps(f, true, &nv)))
 		return -ENOMEM;
 	/* blocks and rows are in address order */
 	sweep(v, nv, f->blocks_nr, block_at, block_put, f);
@@ -243,19 +256,19 @@ int report_branches__measure(struct report_func *f)
 	free(v);
 	/* edges are by from offset, as rows */
 	for (size_t i = 0, b = 0; i < f->rows_nr; i++) {
-		struct report_row *row = &f->rows[i];
+		const struct report_row *row = &f->rows[i];
+		struct report_row_branch *rb = &m->rows[i];
 
-		row->taken = 0;
 		for (; b < f->branches_nr && f->branches[b].from < row->off; b++)
 			;
 		for (; b < f->branches_nr && f->branches[b].from == row->off; b++)
-			row->taken = sat_add(row->taken, f->branches[b].count);
-		row->measured = row->taken ||
-				(row->flags & (INSN_JUMP | INSN_COND | INSN_INDIRECT | INSN_RET | INSN_CALL));
-		if (!row->measured)
-			row->not_taken = 0;
+			rb->taken = sat_add(rb->taken, f->branches[b].count);
+		rb->measured = rb->taken ||
+			       (row->flags & (INSN_JUMP | INSN_COND | INSN_INDIRECT | INSN_RET | INSN_CALL));
+		if (!rb->measured)
+			rb->not_taken = 0;
 	}
 	for (size_t e = 0; e < f->edges_nr; e++)
-		f->edges[e].measured = edge_count(f, &f->edges[e]);
+		m->edges[e] = edge_count(f, &f->edges[e]);
 	return 0;
 }

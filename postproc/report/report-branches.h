@@ -15,9 +15,11 @@
 int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func,
 			   const size_t *rank_of);
 
-/* The open function f's block executions and its rows' taken and not-taken
- * counts, from its ranges and edges (report_block.executions,
- * report_row.measured). 0 or -ENOMEM. */
+/* The open function f's block executions, its rows' taken and not-taken
+ * counts and its edges' counts, from its ranges and taken edges
+ * (report_func.measured). 0 or -ENOMEM. */
 int report_branches__measure(struct report_func *f);
+/* ... freed when f's blocks are. */
+void report_branches__drop(struct report_func *f);
 
 #endif

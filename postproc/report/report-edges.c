@@ -24,7 +24,7 @@ static int add_edge(struct report_func *f, size_t *alloc, size_t from, long to,
 		return 0;
 	if (VEC_GROW(f->edges, f->edges_nr + 1, *alloc))
 		return -ENOMEM;
-	f->edges[f->edges_nr++] = (struct report_edge){ .from = (uint32_t)from, .to = (uint32_t)to, .kind = kind };
+	f->edges[f->edges_nr++] = (struct report_edge){ (uint32_t)from, (uint32_t)to, kind, false };
 	return 0;
 }
 

@@ -347,6 +347,7 @@ void report_rows__drop(struct report_func *f)
 	FREE_AND_NULL(f->blocks);
 	FREE_AND_NULL(f->rows);
 	FREE_AND_NULL(f->edges);
+	report_branches__drop(f);
 	f->blocks_nr = f->rows_nr = f->edges_nr = 0;
 	FREE_AND_NULL(f->store->texts);
 	for (size_t i = 0; i < f->store->strs_nr; i++)

@@ -65,11 +65,6 @@ struct report_edge {
 	 * each block it did not reach, in address order) meets its target still
 	 * open. Every loop has at least one; drawings show them going back up. */
 	bool back;
-	/* Branch stacks (report.branch_stacks): how often control went this way,
-	 * measured: a taken or case edge's entries from the block to the
-	 * target's start; a fall-through's possible ranges of the function that
-	 * run on from the block into the next. */
-	uint64_t measured;
 };
 
 /* An annotation cell: [CLIF], [Wasm] or [Source] (enum report_col). */
@@ -123,12 +118,6 @@ struct report_row {
 	 * then is an absent source cell "unknown" rather than "not asked". */
 	bool source;
 	bool has_wasm_offset;
-	/* Branch stacks (report.branch_stacks): a branch, call or return, or
-	 * an instruction a measured edge leaves from (measured): how often it
-	 * was taken (entries from here), and how often the code ran on past it
-	 * (fall-through ranges of this function that hold it before their end). */
-	bool measured;
-	uint64_t taken, not_taken;
 };
 
 /* One basic block (cfg.h), with or without samples. */
@@ -143,9 +132,6 @@ struct report_block {
 					 * first_row + insns) */
 	size_t first_row;
 	size_t first_edge, edges_nr;	/* its successors: edges[first_edge ..], by target */
-	/* Branch stacks (report.branch_stacks): how often its first instruction
-	 * ran, the fall-through ranges of this function that hold its start */
-	uint64_t executions;
 	/* The columns of its own table (the text report shows a block alone):
 	 * [CLIF] and [Wasm] when the function has them, [Source] when one of the
 	 * block's rows has a cell. */
@@ -226,6 +212,32 @@ struct report_range {
 	bool impossible;
 };
 
+/* A row's counts measured by branch stacks (report_measured.rows). */
+struct report_row_branch {
+	/* a branch, call or return, or an instruction a measured edge leaves
+	 * from: how often it was taken (entries from here), and how often the
+	 * code ran on past it (possible fall-through ranges of this function
+	 * that hold it before their end) */
+	bool measured;
+	uint64_t taken, not_taken;
+};
+
+/*
+ * What branch stacks measured of an open function's blocks, rows and edges,
+ * index for index (kept apart from them, so that a report without branch
+ * stacks allocates exactly what it did before they were read).
+ */
+struct report_measured {
+	uint64_t *executions;		/* [blocks_nr]: how often the block's first
+					 * instruction ran (the possible ranges of this
+					 * function that hold its start) */
+	struct report_row_branch *rows;	/* [rows_nr] */
+	uint64_t *edges;		/* [edges_nr]: how often control went that way: a
+					 * taken or case edge's entries from the block to the
+					 * target's start; a fall-through's possible ranges
+					 * running on from the block into the next */
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -281,6 +293,8 @@ struct report_func {
 	size_t branches_nr;
 	struct report_range *ranges;
 	size_t ranges_nr;
+	/* while open, with branch stacks: what they measured; else NULL */
+	struct report_measured *measured;
 
 	/* private */
 	struct report_func_store *store;

@@ -100,11 +100,17 @@ int report_graph__build_painted(struct graph *g, const struct report *rep,
 			return -EINVAL;
 		if ((ret = graph__add_edge(g, re->from, re->to, edge_kind[re->kind])))
 			return ret;
-		if (re->measured && (ret = graph__measure_edge(g, re->from, re->to, edge_kind[re->kind], re->measured)))
-			return ret;
 	}
 	/* measured by branch stacks: the edges' widths */
-	graph__weigh_edges(g);
+	for (size_t e = 0; f->measured && e < f->edges_nr; e++) {
+		const struct report_edge *re = &f->edges[e];
+
+		if (f->measured->edges[e] &&
+		    (ret = graph__measure_edge(g, re->from, re->to, edge_kind[re->kind], f->measured->edges[e])))
+			return ret;
+	}
+	if ((ret = graph__weigh_edges(g)))
+		return ret;
 	/* The same walk as the report's (entry first, then by address, edges
 	 * by target): the same edges come out as back edges. */
 	if ((ret = graph__mark_back_edges(g, 0)))

@@ -32,7 +32,8 @@ static void put_row_annot(struct json_writer *w, const struct report_func *f,
 		json_writer__str(w, "source", row->cells[REPORT_COL_SOURCE].text);
 }
 
-static void put_row(struct json_writer *w, const struct report_func *f, const struct report_row *row)
+static void put_row(struct json_writer *w, const struct report_func *f, const struct report_func_branches *fb,
+		    const struct report_row *row)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "offset", row->off);
@@ -46,8 +47,8 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 			json_writer__u64(w, "target_function", (uint64_t)row->target_func);
 	}
 	put_row_annot(w, f, row);
-	if (f->measured && f->measured->rows[row - f->rows].measured) {
-		const struct report_row_branch *rb = &f->measured->rows[row - f->rows];
+	if (fb && fb->measured && fb->measured->rows[row - f->rows].measured) {
+		const struct report_row_branch *rb = &fb->measured->rows[row - f->rows];
 
 		json_writer__u64(w, "taken", rb->taken);
 		json_writer__u64(w, "not_taken", rb->not_taken);
@@ -55,7 +56,8 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 	json_writer__end(w);
 }
 
-static void put_block(struct json_writer *w, const struct report_func *f, const struct report_block *blk)
+static void put_block(struct json_writer *w, const struct report_func *f, const struct report_func_branches *fb,
+		      const struct report_block *blk)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "start", blk->start);
@@ -63,8 +65,8 @@ static void put_block(struct json_writer *w, const struct report_func *f, const 
 	json_writer__u64(w, "samples", blk->samples);
 	put_index(w, "rank", blk->rank ? (int64_t)blk->rank : -1);
 	json_writer__bool(w, "shown", blk->shown);
-	if (f->measured)
-		json_writer__u64(w, "executions", f->measured->executions[blk - f->blocks]);
+	if (fb && fb->measured)
+		json_writer__u64(w, "executions", fb->measured->executions[blk - f->blocks]);
 	json_writer__end(w);
 }
 
@@ -125,7 +127,7 @@ void render_json__runs(struct json_writer *w, const struct report_func *f)
 }
 
 /* Measured by branch stacks: the function's taken edges and the ranges that start in it. */
-static void put_branches(struct json_writer *w, const struct report_func *f)
+static void put_branches(struct json_writer *w, const struct report_func_branches *f)
 {
 	json_writer__array(w, "branches", JSON_LINES);
 	for (size_t i = 0; i < f->branches_nr; i++) {
@@ -162,8 +164,11 @@ static void put_branches(struct json_writer *w, const struct report_func *f)
 	json_writer__end(w);
 }
 
-static void put_func(struct json_writer *w, const struct report *rep, const struct report_func *f)
+static void put_func(struct json_writer *w, const struct report *rep, size_t fi)
 {
+	const struct report_func *f = &rep->funcs[fi];
+	const struct report_func_branches *fb = report__func_branches(rep, fi);
+
 	json_writer__object(w, NULL, JSON_LINES);
 	put_code(w, f);
 	json_writer__bool(w, "disassembled", f->disassembled);
@@ -178,15 +183,15 @@ static void put_func(struct json_writer *w, const struct report *rep, const stru
 	json_writer__u64(w, "folded", f->folded);
 	json_writer__array(w, "instructions", JSON_LINES);
 	for (size_t i = 0; i < f->rows_nr; i++)
-		put_row(w, f, &f->rows[i]);
+		put_row(w, f, fb, &f->rows[i]);
 	json_writer__end(w);
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t b = 0; b < f->blocks_nr; b++)
 		if (f->blocks[b].listed)
-			put_block(w, f, &f->blocks[b]);
+			put_block(w, f, fb, &f->blocks[b]);
 	json_writer__end(w);
-	if (rep->branch_stacks)
-		put_branches(w, f);
+	if (fb)
+		put_branches(w, fb);
 	json_writer__end(w);
 }
 
@@ -213,18 +218,20 @@ static void put_runs(struct json_writer *w, const struct report *rep)
 /* Branch stacks: every entry and range of the event, and where they counted. */
 static void put_branch_stack(struct json_writer *w, const struct report *rep)
 {
+	const struct report_branch_stack *bs = rep->branch_stack;
+
 	json_writer__object(w, "branch_stack", JSON_INLINE);
-	json_writer__u64(w, "entries", rep->branch_entries);
-	json_writer__u64(w, "ranges", rep->branch_ranges);
+	json_writer__u64(w, "entries", bs->entries);
+	json_writer__u64(w, "ranges", bs->ranges);
 	json_writer__object(w, "classes", JSON_INLINE);
 	for (size_t i = 0; i < rep->classes_nr; i++) {
-		const struct report_class *c = &rep->classes[i];
+		const uint64_t *n = bs->classes[i];
 
-		if (!c->branch_entries && !c->branch_ranges)
+		if (!n[0] && !n[1])
 			continue;
-		json_writer__object(w, c->name, JSON_INLINE);
-		json_writer__u64(w, "entries", c->branch_entries);
-		json_writer__u64(w, "ranges", c->branch_ranges);
+		json_writer__object(w, rep->classes[i].name, JSON_INLINE);
+		json_writer__u64(w, "entries", n[0]);
+		json_writer__u64(w, "ranges", n[1]);
 		json_writer__end(w);
 	}
 	json_writer__end(w);
@@ -253,7 +260,7 @@ static void put_samples(struct json_writer *w, const struct report *rep)
 	json_writer__u64(w, "outside_code", rep->outside_code);
 	json_writer__end(w);
 	json_writer__u64(w, "skipped_records", rep->skipped_records);
-	if (rep->branch_stacks)
+	if (rep->branch_stack)
 		put_branch_stack(w, rep);
 }
 
@@ -301,7 +308,7 @@ static int put_funcs(struct json_writer *w, const struct report *rep)
 
 		if (ret)
 			return ret;
-		put_func(w, rep, &rep->funcs[i]);
+		put_func(w, rep, i);
 		report__func_close(rep, i);
 	}
 	json_writer__end(w);

@@ -130,11 +130,12 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
 		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
 	/* measured by branch stacks: the block's runs, its rows' branches in a last column */
-	const struct report_row_branch *rbs = f->measured ? f->measured->rows + b->first_row : NULL;
+	const struct report_func_branches *fb = report__func_branches(rep, ref->func);
+	const struct report_row_branch *rbs = fb && fb->measured ? fb->measured->rows + b->first_row : NULL;
 	bool br = false;
 
 	if (rbs) {
-		fprintf(out, " :: executed %" PRIu64 " times", f->measured->executions[ref->block]);
+		fprintf(out, " :: executed %" PRIu64 " times", fb->measured->executions[ref->block]);
 		for (i = 0; i < b->insns; i++)
 			br |= rbs[i].measured;
 	}

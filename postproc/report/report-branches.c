@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Measured edges and ranges of the listed functions (report-branches.h). */
+/* What branch stacks measured of the listed functions (report-branches.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -17,7 +17,7 @@ static int32_t func_of(const uint32_t *obj_func, uint32_t obj)
 
 /* b, one (flags) part of an edge, into the function's edges: the stream
  * sorts one edge's parts together (by ends, then flags). */
-static void add_taken(struct report_func *f, const struct stream *s, const uint32_t *obj_func,
+static void add_taken(struct report_func_branches *f, const struct stream *s, const uint32_t *obj_func,
 		      const struct stream_branch *b)
 {
 	struct report_branch *e = f->branches_nr ? &f->branches[f->branches_nr - 1] : NULL;
@@ -48,7 +48,8 @@ static size_t insn_at(const struct cfg_func *cfg, uint64_t off)
 }
 
 /* Which of f's ranges cannot have run straight through its code (rf's, decoded again). */
-static int check_ranges(struct report *rep, const struct rank *r, size_t rf, struct report_func *f)
+static int check_ranges(struct report_branch_stack *bs, const struct rank *r, size_t rf,
+			struct report_func_branches *f)
 {
 	struct rank_decoded d;
 	int ret = rank__decode(r, rf, &d);
@@ -59,7 +60,7 @@ static int check_ranges(struct report *rep, const struct rank *r, size_t rf, str
 		size_t a = insn_at(cfg, g->start), b = insn_at(cfg, g->end);
 
 		if (!g->same) {
-			rep->ranges_crossing = sat_add(rep->ranges_crossing, g->count);
+			bs->ranges_crossing = sat_add(bs->ranges_crossing, g->count);
 			continue;
 		}
 		g->impossible = g->end < g->start || a == cfg->insns_nr || b == cfg->insns_nr ||
@@ -67,17 +68,39 @@ static int check_ranges(struct report *rep, const struct rank *r, size_t rf, str
 		for (size_t k = a; !g->impossible && k < b; k++)
 			g->impossible = cfg->insns[k].flags & (INSN_JUMP | INSN_RET | INSN_TRAP | INSN_DATA);
 		if (g->impossible)
-			rep->ranges_impossible = sat_add(rep->ranges_impossible, g->count);
+			bs->ranges_impossible = sat_add(bs->ranges_impossible, g->count);
 	}
 	rank_decoded__release(&d);
 	return ret;
+}
+
+/* The ranked event's counts by class (stream `branch-total`). */
+static void totals(struct report_branch_stack *bs, const struct stream *s, long ev)
+{
+	if (ev < 0 || (size_t)ev >= s->branch_totals_nr)
+		return;
+	bs->entries = s->branch_totals[ev].entries[HB_CLASS_ALL];
+	bs->ranges = s->branch_totals[ev].ranges[HB_CLASS_ALL];
+	/* report.classes are the classes after `all`, in wire order */
+	for (int c = HB_CLASS_ALL + 1; c < HB_CLASS__NR; c++) {
+		bs->classes[c - 1][0] = s->branch_totals[ev].entries[c];
+		bs->classes[c - 1][1] = s->branch_totals[ev].ranges[c];
+	}
 }
 
 int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func,
 			   const size_t *rank_of)
 {
 	const struct stream *s = r->stream;
+	struct report_branch_stack *bs;
 
+	if (!s->has_branches)
+		return 0;
+	if (!(bs = rep->branch_stack = calloc(1, sizeof(*bs))) ||
+	    !(bs->funcs = calloc(rep->funcs_nr + 1, sizeof(*bs->funcs))) ||
+	    !(bs->classes = calloc(HB_CLASS__NR, sizeof(*bs->classes))))
+		return -ENOMEM;
+	totals(bs, s, r->event);
 	/* The stream's counts are sorted by (kind, from object, ...): each
 	 * function's are one run of each kind. */
 	for (size_t i = 0, j; i < s->branches_nr; i = j) {
@@ -89,7 +112,7 @@ int report_branches__build(struct report *rep, const struct rank *r, const uint3
 			;
 		if (fi == UINT32_MAX)
 			continue;
-		struct report_func *f = &rep->funcs[fi];
+		struct report_func_branches *f = &bs->funcs[fi];
 
 		if (b->kind == STREAM_BRANCH_TAKEN) {
 			if (!(f->branches = calloc(j - i, sizeof(*f->branches))))
@@ -116,18 +139,35 @@ int report_branches__build(struct report *rep, const struct rank *r, const uint3
 	for (size_t fi = 0; fi < rep->funcs_nr; fi++) {
 		int ret;
 
-		if (rep->funcs[fi].ranges_nr && rep->funcs[fi].disassembled &&
-		    (ret = check_ranges(rep, r, rank_of[fi], &rep->funcs[fi])))
+		if (bs->funcs[fi].ranges_nr && rep->funcs[fi].disassembled &&
+		    (ret = check_ranges(bs, r, rank_of[fi], &bs->funcs[fi])))
 			return ret;
 	}
-	if (rep->ranges_impossible || rep->ranges_crossing)
+	if (bs->ranges_impossible || bs->ranges_crossing)
 		return report_notes__add(rep, REPORT_NOTE_INPUT,
 					 "%" PRIu64 " fall-through ranges of the branch stacks cannot have run straight "
 					 "through the code (a jump, return or trap before their end, or an end before "
 					 "their start) and %" PRIu64 " end in another function: counted as perf counts "
 					 "them, left out of the block executions",
-					 rep->ranges_impossible, rep->ranges_crossing);
+					 bs->ranges_impossible, bs->ranges_crossing);
 	return 0;
+}
+
+void report_branches__release(struct report *rep)
+{
+	struct report_branch_stack *bs = rep->branch_stack;
+
+	for (size_t i = 0; bs && i < rep->funcs_nr; i++) {
+		report_branches__drop(rep, i);
+		free(bs->funcs[i].branches);
+		free(bs->funcs[i].ranges);
+	}
+	if (bs) {
+		free(bs->funcs);
+		free(bs->classes);
+	}
+	free(bs);
+	rep->branch_stack = NULL;
 }
 
 /* A change of the count of ranges covering an offset, from pos on. */
@@ -144,7 +184,7 @@ static int cmp_step(const void *a, const void *b)
 }
 
 /* Steps of f's same-function ranges: each covers [start, end + inclusive). */
-static struct cover_step *cover_steps(const struct report_func *f, bool inclusive, size_t *nr)
+static struct cover_step *cover_steps(const struct report_func_branches *f, bool inclusive, size_t *nr)
 {
 	struct cover_step *v = malloc((2 * f->ranges_nr + 1) * sizeof(*v));
 	size_t n = 0;
@@ -182,30 +222,37 @@ static void sweep(const struct cover_step *v, size_t nv, size_t n, uint64_t (*at
 	}
 }
 
-static uint64_t block_at(size_t k, void *f)
+/* A function being measured: its listing and what is measured of it. */
+struct measuring {
+	const struct report_func *f;
+	struct report_measured *m;
+};
+
+static uint64_t block_at(size_t k, void *c)
 {
-	return ((struct report_func *)f)->blocks[k].start;
+	return ((struct measuring *)c)->f->blocks[k].start;
 }
 
-static void block_put(size_t k, uint64_t n, void *f)
+static void block_put(size_t k, uint64_t n, void *c)
 {
-	((struct report_func *)f)->measured->executions[k] = n;
+	((struct measuring *)c)->m->executions[k] = n;
 }
 
-static uint64_t row_at(size_t k, void *f)
+static uint64_t row_at(size_t k, void *c)
 {
-	return ((struct report_func *)f)->rows[k].off;
+	return ((struct measuring *)c)->f->rows[k].off;
 }
 
-static void row_put(size_t k, uint64_t n, void *f)
+static void row_put(size_t k, uint64_t n, void *c)
 {
-	((struct report_func *)f)->measured->rows[k].not_taken = n;
+	((struct measuring *)c)->m->rows[k].not_taken = n;
 }
 
 /* How often control went along f's edge e, measured (report_edge.measured). */
-static uint64_t edge_count(const struct report_func *f, const struct report_edge *e)
+static uint64_t edge_count(const struct report_func *lf, const struct report_func_branches *f,
+			   const struct report_edge *e)
 {
-	const struct report_block *a = &f->blocks[e->from], *b = &f->blocks[e->to];
+	const struct report_block *a = &lf->blocks[e->from], *b = &lf->blocks[e->to];
 	uint64_t n = 0;
 
 	if (e->kind == REPORT_EDGE_FALLTHROUGH) {
@@ -227,48 +274,57 @@ static uint64_t edge_count(const struct report_func *f, const struct report_edge
 	return n;
 }
 
-void report_branches__drop(struct report_func *f)
+void report_branches__drop(const struct report *rep, size_t fi)
 {
-	if (!f->measured)
+	struct report_func_branches *fb = rep->branch_stack ? &rep->branch_stack->funcs[fi] : NULL;
+
+	if (!fb || !fb->measured)
 		return;
-	free(f->measured->executions);
-	free(f->measured->rows);
-	free(f->measured->edges);
-	FREE_AND_NULL(f->measured);
+	free(fb->measured->executions);
+	free(fb->measured->rows);
+	free(fb->measured->edges);
+	FREE_AND_NULL(fb->measured);
 }
 
-int report_branches__measure(struct report_func *f)
+int report_branches__measure(const struct report *rep, size_t fi)
 {
-	struct report_measured *m = calloc(1, sizeof(*m));
+	struct report_func_branches *fb = rep->branch_stack ? &rep->branch_stack->funcs[fi] : NULL;
+	const struct report_func *f = &rep->funcs[fi];
+	struct report_measured *m;
 	struct cover_step *v = NULL;
+	struct measuring c;
 	size_t nv;
 
-	if (!(f->measured = m) || !(m->executions = calloc(f->blocks_nr + 1, sizeof(*m->executions))) ||
+	if (!fb)
+		return 0;
+	m = calloc(1, sizeof(*m));
+	if (!(fb->measured = m) || !(m->executions = calloc(f->blocks_nr + 1, sizeof(*m->executions))) ||
 	    !(m->rows = calloc(f->rows_nr + 1, sizeof(*m->rows))) ||
-	    !(m->edges = calloc(f->edges_nr + 1, sizeof(*m->edges))) || !(v = cover_steps(f, true, &nv)))
+	    !(m->edges = calloc(f->edges_nr + 1, sizeof(*m->edges))) || !(v = cover_steps(fb, true, &nv)))
 		return -ENOMEM;
+	c = (struct measuring){ f, m };
 	/* blocks and rows are in address order */
-	sweep(v, nv, f->blocks_nr, block_at, block_put, f);
+	sweep(v, nv, f->blocks_nr, block_at, block_put, &c);
 	free(v);
-	if (!(v = cover_steps(f, false, &nv)))
+	if (!(v = cover_steps(fb, false, &nv)))
 		return -ENOMEM;
-	sweep(v, nv, f->rows_nr, row_at, row_put, f);
+	sweep(v, nv, f->rows_nr, row_at, row_put, &c);
 	free(v);
 	/* edges are by from offset, as rows */
 	for (size_t i = 0, b = 0; i < f->rows_nr; i++) {
 		const struct report_row *row = &f->rows[i];
 		struct report_row_branch *rb = &m->rows[i];
 
-		for (; b < f->branches_nr && f->branches[b].from < row->off; b++)
+		for (; b < fb->branches_nr && fb->branches[b].from < row->off; b++)
 			;
-		for (; b < f->branches_nr && f->branches[b].from == row->off; b++)
-			rb->taken = sat_add(rb->taken, f->branches[b].count);
+		for (; b < fb->branches_nr && fb->branches[b].from == row->off; b++)
+			rb->taken = sat_add(rb->taken, fb->branches[b].count);
 		rb->measured = rb->taken ||
 			       (row->flags & (INSN_JUMP | INSN_COND | INSN_INDIRECT | INSN_RET | INSN_CALL));
 		if (!rb->measured)
 			rb->not_taken = 0;
 	}
 	for (size_t e = 0; e < f->edges_nr; e++)
-		m->edges[e] = edge_count(f, &f->edges[e]);
+		m->edges[e] = edge_count(f, fb, &f->edges[e]);
 	return 0;
 }

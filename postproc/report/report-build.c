@@ -57,17 +57,12 @@ static int header(struct report *rep, const struct rank *r, const struct rank_op
 			.name = lost ? name + sizeof(unattributed) - 1 : name,
 			.unattributed = lost,
 			.samples = ev ? ev->samples[c] : 0,
-			.branch_entries = ev ? ev->branch_entries[c] : 0,
-			.branch_ranges = ev ? ev->branch_ranges[c] : 0,
 		};
 	}
 	rep->no_code = r->nocode_samples;
 	rep->not_disassembled = r->failed_samples;
 	rep->unaligned = r->unaligned_samples;
 	rep->outside_code = r->outside_samples;
-	rep->branch_stacks = s->has_branches;
-	rep->branch_entries = ev ? ev->branch_entries[HB_CLASS_ALL] : 0;
-	rep->branch_ranges = ev ? ev->branch_ranges[HB_CLASS_ALL] : 0;
 	rep->skipped_records = sat_add(sat_add(s->skipped_kinds, s->skipped_classes),
 				       sat_add(s->skipped_objects, s->skipped_object_lines));
 	rep->selection.percent = ro->percent;
@@ -301,7 +296,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = report_notes__input(rep, r, ro, annot, o->live_origin);
 	if (!ret)
 		ret = build_funcs(rep, r, annot, o, at);
-	if (!ret && rep->branch_stacks)
+	if (!ret)
 		ret = report_branches__build(rep, r, rep->build->env.obj_func, rep->build->rank_of);
 	if (!ret && !o->whole_functions)
 		ret = shown_places(rep, r);
@@ -323,14 +318,13 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 
 void report__release(struct report *rep)
 {
+	report_branches__release(rep);
 	for (size_t i = 0; rep->funcs && i < rep->funcs_nr; i++) {
 		struct report_func *f = &rep->funcs[i];
 
 		if (f->store)
 			report_rows__drop(f);
 		free(f->runs);
-		free(f->branches);
-		free(f->ranges);
 		free(f->store);
 	}
 	for (size_t i = 0; i < rep->notes_nr; i++)

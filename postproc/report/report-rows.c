@@ -347,7 +347,6 @@ void report_rows__drop(struct report_func *f)
 	FREE_AND_NULL(f->blocks);
 	FREE_AND_NULL(f->rows);
 	FREE_AND_NULL(f->edges);
-	report_branches__drop(f);
 	f->blocks_nr = f->rows_nr = f->edges_nr = 0;
 	FREE_AND_NULL(f->store->texts);
 	for (size_t i = 0; i < f->store->strs_nr; i++)
@@ -375,6 +374,7 @@ static void keep_rows(const struct report *rep)
 			continue;
 		}
 		b->kept_rows -= f->rows_nr;
+		report_branches__drop(rep, b->kept[j]);
 		report_rows__drop(f);
 	}
 	b->kept_nr = k;
@@ -418,8 +418,8 @@ int report__func_open(const struct report *rep, size_t i)
 	 * be missing: fail rather than print less. */
 	if (!ret && b->annot && annotator__out_of_memory(b->annot))
 		ret = -ENOMEM;
-	if (!ret && rep->branch_stacks)
-		ret = report_branches__measure(f);
+	if (!ret)
+		ret = report_branches__measure(rep, i);
 	if (!ret)
 		report_show__func(f);
 	if (!ret && !f->whole)
@@ -434,6 +434,8 @@ void report__func_close(const struct report *rep, size_t i)
 	if (!f->store || !f->store->built || !f->store->users)
 		return;
 	/* a whole function's go at once; the shown blocks' are kept a while */
-	if (!--f->store->users && f->whole)
+	if (!--f->store->users && f->whole) {
+		report_branches__drop(rep, i);
 		report_rows__drop(f);
+	}
 }

@@ -238,6 +238,31 @@ struct report_measured {
 					 * running on from the block into the next */
 };
 
+/* What branch stacks measured of a listed function (report_branch_stack.funcs). */
+struct report_func_branches {
+	struct report_branch *branches;	/* its taken edges, by (from, to object, to) */
+	size_t branches_nr;
+	struct report_range *ranges;	/* its ranges, by (start, end object, end) */
+	size_t ranges_nr;
+	struct report_measured *measured;	/* while it is open; else NULL */
+};
+
+/*
+ * A report's branch stacks (report.branch_stack, NULL without them): every
+ * entry and range of the event, and each class's (index for index with
+ * report.classes), and of the listed functions' ranges those that cannot have run
+ * straight through (report_range.impossible) or end in another function;
+ * each listed function's, index for index with report.funcs. Apart from
+ * the functions, so that a report without branch stacks allocates exactly
+ * what it did before they were read.
+ */
+struct report_branch_stack {
+	uint64_t entries, ranges;
+	uint64_t (*classes)[2];		/* [report.classes_nr]: {entries, ranges} */
+	uint64_t ranges_impossible, ranges_crossing;
+	struct report_func_branches *funcs;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -287,14 +312,6 @@ struct report_func {
 	bool has_hottest;
 	uint64_t row_max;		/* the most samples of a row it lists */
 	uint64_t block_max;		/* the most samples of one of its blocks */
-	/* Branch stacks (report.branch_stacks): its taken edges by (from, to
-	 * object, to), its ranges by (start, end object, end). */
-	struct report_branch *branches;
-	size_t branches_nr;
-	struct report_range *ranges;
-	size_t ranges_nr;
-	/* while open, with branch stacks: what they measured; else NULL */
-	struct report_measured *measured;
 
 	/* private */
 	struct report_func_store *store;
@@ -324,9 +341,6 @@ struct report_class {
 	const char *name;		/* wire name without "unattributed.": "jit", "no-map" */
 	bool unattributed;		/* one of the plugin's losses, in no object */
 	uint64_t samples;
-	/* branch stacks: the entries (taken branches) and fall-through ranges
-	 * counted in this class (stream `branch-total`) */
-	uint64_t branch_entries, branch_ranges;
 };
 
 enum report_note_kind {
@@ -360,13 +374,8 @@ struct report {
 	uint64_t unaligned;
 	uint64_t outside_code;
 	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
-	/* The input has branch stacks (a `branch-total`): every branch-stack
-	 * entry and range of the event, and each class's (classes); of the
-	 * listed functions' ranges, those that cannot have run straight
-	 * through (report_range.impossible) or end in another function */
-	bool branch_stacks;
-	uint64_t branch_entries, branch_ranges;
-	uint64_t ranges_impossible, ranges_crossing;
+	/* The input has branch stacks (a `branch-total`); else NULL */
+	struct report_branch_stack *branch_stack;
 	struct {
 		double percent;
 		bool threshold;		/* false: --all */
@@ -401,6 +410,12 @@ struct report {
 	size_t notes_alloc;
 	struct report_build *build;	/* what report__func_open builds from */
 };
+
+/* What branch stacks measured of funcs[fi], or NULL without them. */
+static inline const struct report_func_branches *report__func_branches(const struct report *rep, size_t fi)
+{
+	return rep->branch_stack ? &rep->branch_stack->funcs[fi] : NULL;
+}
 
 /* The wire name of every edge kind: "fallthrough", "taken", "case". */
 const char *report__edge_kind_name(enum report_edge_kind kind);

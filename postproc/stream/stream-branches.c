@@ -36,9 +36,20 @@ int stream_branches__total(struct parser *p)
 		p->s->skipped_classes++;
 		return 0;
 	}
-	struct stream_event *e = &p->s->events[le->ev];
+	struct stream *s = p->s;
 
-	if (!add_u64(&e->branch_entries[cls], entries) || !add_u64(&e->branch_ranges[cls], ranges))
+	if (le->ev >= s->branch_totals_nr) {
+		struct stream_branch_totals *v = realloc(s->branch_totals, (le->ev + 1) * sizeof(*v));
+
+		if (!v)
+			return stream_lex__oom(p);
+		memset(v + s->branch_totals_nr, 0, (le->ev + 1 - s->branch_totals_nr) * sizeof(*v));
+		s->branch_totals = v;
+		s->branch_totals_nr = le->ev + 1;
+	}
+	struct stream_branch_totals *t = &s->branch_totals[le->ev];
+
+	if (!add_u64(&t->entries[cls], entries) || !add_u64(&t->ranges[cls], ranges))
 		return stream_lex__bad(p, "branch total overflows 64 bits");
 	p->s->has_branches = true;
 	return 0;

@@ -159,6 +159,7 @@ void stream__release(struct stream *s)
 		free(s->maps[i].path);
 	free(s->maps);
 	free(s->branches);
+	free(s->branch_totals);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

@@ -22,10 +22,13 @@ struct stream_event {
 	char *name;				/* owned */
 	uint64_t samples[HB_CLASS__NR];		/* `total` records summed, by enum hb_sample_class */
 	uint64_t period[HB_CLASS__NR];
-	/* `branch-total` records summed, by class: branch-stack entries (taken
-	 * branches) and fall-through ranges (STREAM.md); all zero without branch stacks */
-	uint64_t branch_entries[HB_CLASS__NR];
-	uint64_t branch_ranges[HB_CLASS__NR];
+};
+
+/* One event's `branch-total` records summed, by class: branch-stack entries
+ * (taken branches) and fall-through ranges (STREAM.md). */
+struct stream_branch_totals {
+	uint64_t entries[HB_CLASS__NR];
+	uint64_t ranges[HB_CLASS__NR];
 };
 
 /* The branch-stack counts of a `branch` or `range` record (STREAM.md), summed
@@ -214,10 +217,15 @@ struct stream {
 	size_t maps_nr, maps_alloc;
 	/* The branch-stack counts (STREAM.md `branch`, `range`); after
 	 * stream__finish sorted by (kind, from_obj, from_off, to_obj, to_off,
-	 * ev, flags), one each. has_branches: a `branch-total` was read. */
+	 * ev, flags), one each. has_branches: a `branch-total` was read;
+	 * branch_totals[ev] its event's (branch_totals_nr of them: events
+	 * after those have none). Apart from the events, so that a stream
+	 * without branch stacks allocates what it did before they were read. */
 	struct stream_branch *branches;
 	size_t branches_nr, branches_alloc;
 	bool has_branches;
+	struct stream_branch_totals *branch_totals;
+	size_t branch_totals_nr;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */

@@ -102,11 +102,13 @@ int report_graph__build_painted(struct graph *g, const struct report *rep,
 			return ret;
 	}
 	/* measured by branch stacks: the edges' widths */
-	for (size_t e = 0; f->measured && e < f->edges_nr; e++) {
-		const struct report_edge *re = &f->edges[e];
+	const struct report_func_branches *fb = report__func_branches(rep, (size_t)(f - rep->funcs));
 
-		if (f->measured->edges[e] &&
-		    (ret = graph__measure_edge(g, re->from, re->to, edge_kind[re->kind], f->measured->edges[e])))
+	for (size_t e = 0; fb && fb->measured && e < f->edges_nr; e++) {
+		const struct report_edge *re = &f->edges[e];
+		uint64_t n = fb->measured->edges[e];
+
+		if (n && (ret = graph__measure_edge(g, re->from, re->to, edge_kind[re->kind], n)))
 			return ret;
 	}
 	if ((ret = graph__weigh_edges(g)))

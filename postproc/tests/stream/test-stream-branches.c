@@ -43,9 +43,10 @@ static void counts_are_read_and_summed_over_sections(void **state)
 	assert_int_equal(read_text(&s, section), 0);
 	assert_int_equal(stream__finish(&s), 0);
 	assert_true(s.has_branches);
-	assert_int_equal(s.events[0].branch_entries[HB_CLASS_ALL], 20);
-	assert_int_equal(s.events[0].branch_ranges[HB_CLASS_ALL], 8);
-	assert_int_equal(s.events[0].branch_entries[HB_CLASS_KERNEL], 2);
+	assert_int_equal(s.branch_totals_nr, 1);
+	assert_int_equal(s.branch_totals[0].entries[HB_CLASS_ALL], 20);
+	assert_int_equal(s.branch_totals[0].ranges[HB_CLASS_ALL], 8);
+	assert_int_equal(s.branch_totals[0].entries[HB_CLASS_KERNEL], 2);
 	/* sorted: taken (by ends, then flags: P 2 before MXA 13), then ranges */
 	assert_int_equal(s.branches_nr, 4);
 	assert_int_equal(s.branches[0].kind, STREAM_BRANCH_TAKEN);

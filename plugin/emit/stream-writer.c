@@ -311,12 +311,9 @@ static int write_branches(FILE *f, const struct stream_writer_header *h, const s
 		fprintf(f, "%s %" PRIu32 " 0x%" PRIx64 " %" PRIu32 " 0x%" PRIx64 " %" PRIu32,
 			hb_records[taken ? HB_REC_BRANCH : HB_REC_RANGE].word, b->from_obj, b->from_off, b->to_obj,
 			b->to_off, b->ev);
-		if (taken) {
+		if (taken)
 			put_branch_flags(f, b->flags);
-			fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", b->count, b->cycles_nr, b->cycles_sum);
-		} else {
-			fprintf(f, " %" PRIu64 "\n", b->count);
-		}
+		fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", b->count, b->cycles_nr, b->cycles_sum);
 	}
 	free(v);
 	return 0;

@@ -122,7 +122,14 @@ void branches__add(struct branches *b, struct classify *c, uint32_t ev, const st
 			t->cycles_nr++;
 			t->cycles_sum += e->cycles;
 		}
-		if (k + 1 < nr)
-			tally(b, ev, BRANCH_RANGE, 0, &b->ends[2 * (k + 1) + 1], &b->ends[2 * k]);
+		if (k + 1 >= nr)
+			continue;
+		/* the newer entry's cycles are those since the older one: the range's */
+		struct branch_count *r = tally(b, ev, BRANCH_RANGE, 0, &b->ends[2 * (k + 1) + 1], &b->ends[2 * k]);
+
+		if (r && e->cycles) {
+			r->cycles_nr++;
+			r->cycles_sum += e->cycles;
+		}
 	}
 }

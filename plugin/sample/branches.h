@@ -48,7 +48,10 @@ struct branch_count {
 	uint8_t kind;			/* enum branch_kind */
 	uint8_t flags;			/* enum branch_flag; 0 for a range */
 	uint64_t count;
-	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count (non-zero), and their sum */
+	/* entries with a cycle count (non-zero), and their sum: for a taken
+	 * edge its entries', for a range its newer entry's (the cycles since
+	 * the older one: the range's own) */
+	uint64_t cycles_nr, cycles_sum;
 };
 
 struct branches {

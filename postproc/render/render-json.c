@@ -65,8 +65,13 @@ static void put_block(struct json_writer *w, const struct report_func *f, const 
 	json_writer__u64(w, "samples", blk->samples);
 	put_index(w, "rank", blk->rank ? (int64_t)blk->rank : -1);
 	json_writer__bool(w, "shown", blk->shown);
-	if (fb && fb->measured)
-		json_writer__u64(w, "executions", fb->measured->executions[blk - f->blocks]);
+	if (fb && fb->measured) {
+		size_t b = (size_t)(blk - f->blocks);
+
+		json_writer__u64(w, "executions", fb->measured->executions[b]);
+		json_writer__u64(w, "cycles_count", fb->measured->cycles[b][0]);
+		json_writer__u64(w, "cycles_sum", fb->measured->cycles[b][1]);
+	}
 	json_writer__end(w);
 }
 
@@ -158,6 +163,8 @@ static void put_branches(struct json_writer *w, const struct report_func_branche
 		json_writer__str(w, "end_name", r->end_name);
 		put_index(w, "end_function", r->end_func);
 		json_writer__u64(w, "count", r->count);
+		json_writer__u64(w, "cycles_count", r->cycles_nr);
+		json_writer__u64(w, "cycles_sum", r->cycles_sum);
 		json_writer__bool(w, "possible", r->same && !r->impossible);
 		json_writer__end(w);
 	}

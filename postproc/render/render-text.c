@@ -135,7 +135,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	bool br = false;
 
 	if (rbs) {
+		const uint64_t *cyc = fb->measured->cycles[ref->block];
+
 		fprintf(out, " :: executed %" PRIu64 " times", fb->measured->executions[ref->block]);
+		if (cyc[0])
+			fprintf(out, ", %.1f cycles each", (double)cyc[1] / (double)cyc[0]);
 		for (i = 0; i < b->insns; i++)
 			br |= rbs[i].measured;
 	}

@@ -132,7 +132,7 @@ int report_branches__build(struct report *rep, const struct rank *r, const uint3
 			f->ranges[f->ranges_nr++] = (struct report_range){
 				.start = e->from_off, .end = e->to_off, .same = e->to_obj == e->from_obj,
 				.end_name = s->objects[e->to_obj].name, .end_func = func_of(obj_func, e->to_obj),
-				.count = e->count,
+				.count = e->count, .cycles_nr = e->cycles_nr, .cycles_sum = e->cycles_sum,
 			};
 		}
 	}
@@ -274,6 +274,25 @@ static uint64_t edge_count(const struct report_func *lf, const struct report_fun
 	return n;
 }
 
+/* The cycles of the possible ranges that begin and end in one block. */
+static void block_cycles(const struct report_func *f, const struct report_func_branches *fb,
+			 struct report_measured *m)
+{
+	for (size_t i = 0; i < fb->ranges_nr; i++) {
+		const struct report_range *r = &fb->ranges[i];
+
+		if (!r->same || r->impossible || r->end < r->start || !r->cycles_nr)
+			continue;
+		/* the block holding its start: blocks are in address order */
+		size_t b = LOWER_BOUND(f->blocks_nr, k, f->blocks[k].end <= r->start);
+
+		if (b < f->blocks_nr && f->blocks[b].start <= r->start && r->end < f->blocks[b].end) {
+			m->cycles[b][0] = sat_add(m->cycles[b][0], r->cycles_nr);
+			m->cycles[b][1] = sat_add(m->cycles[b][1], r->cycles_sum);
+		}
+	}
+}
+
 void report_branches__drop(const struct report *rep, size_t fi)
 {
 	struct report_func_branches *fb = rep->branch_stack ? &rep->branch_stack->funcs[fi] : NULL;
@@ -281,6 +300,7 @@ void report_branches__drop(const struct report *rep, size_t fi)
 	if (!fb || !fb->measured)
 		return;
 	free(fb->measured->executions);
+	free(fb->measured->cycles);
 	free(fb->measured->rows);
 	free(fb->measured->edges);
 	FREE_AND_NULL(fb->measured);
@@ -299,6 +319,7 @@ int report_branches__measure(const struct report *rep, size_t fi)
 		return 0;
 	m = calloc(1, sizeof(*m));
 	if (!(fb->measured = m) || !(m->executions = calloc(f->blocks_nr + 1, sizeof(*m->executions))) ||
+	    !(m->cycles = calloc(f->blocks_nr + 1, sizeof(*m->cycles))) ||
 	    !(m->rows = calloc(f->rows_nr + 1, sizeof(*m->rows))) ||
 	    !(m->edges = calloc(f->edges_nr + 1, sizeof(*m->edges))) || !(v = cover_steps(fb, true, &nv)))
 		return -ENOMEM;
@@ -326,5 +347,6 @@ int report_branches__measure(const struct report *rep, size_t fi)
 	}
 	for (size_t e = 0; e < f->edges_nr; e++)
 		m->edges[e] = edge_count(f, fb, &f->edges[e]);
+	block_cycles(f, fb, m);
 	return 0;
 }

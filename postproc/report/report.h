@@ -205,6 +205,7 @@ struct report_range {
 	const char *end_name;
 	int32_t end_func;
 	uint64_t count;
+	uint64_t cycles_nr, cycles_sum;	/* ranges with a cycle count, their sum */
 	/* The code cannot have run straight from start to end: an unconditional
 	 * jump, a return, a trap or data before end, or end is no instruction
 	 * start (LBR loses entries now and then). Left out of the block
@@ -231,6 +232,10 @@ struct report_measured {
 	uint64_t *executions;		/* [blocks_nr]: how often the block's first
 					 * instruction ran (the possible ranges of this
 					 * function that hold its start) */
+	/* [blocks_nr]: {ranges, cycles} of the possible ranges that begin and
+	 * end in the block (the block run alone) with a cycle count, and the
+	 * sum of those counts: the block's cycles per run is their ratio */
+	uint64_t (*cycles)[2];
 	struct report_row_branch *rows;	/* [rows_nr] */
 	uint64_t *edges;		/* [edges_nr]: how often control went that way: a
 					 * taken or case edge's entries from the block to the

@@ -107,17 +107,16 @@ static int branch_line(struct parser *p, enum stream_branch_kind kind)
 	    (err = stream_lex__get_hex(p, p->f[4], "branch target offset", &b.to_off)) ||
 	    (err = stream_ids__find_ev(p, p->f[5], &le)))
 		return err;
-	if (kind == STREAM_BRANCH_TAKEN) {
-		if ((err = get_flags(p, p->f[6], &b.flags)) ||
-		    (err = stream_lex__get_dec(p, p->f[7], "branch count", &b.count)) ||
-		    (err = stream_lex__get_dec(p, p->f[8], "branch cycles count", &b.cycles_nr)) ||
-		    (err = stream_lex__get_dec(p, p->f[9], "branch cycles sum", &b.cycles_sum)))
-			return err;
-		if (b.cycles_nr > b.count)
-			return stream_lex__bad(p, "more branches with cycles (%s) than branches (%s)", p->f[8], p->f[7]);
-	} else if ((err = stream_lex__get_dec(p, p->f[6], "range count", &b.count))) {
+	/* a range has no flags: its counts come one field earlier */
+	size_t at = kind == STREAM_BRANCH_TAKEN ? 7 : 6;
+
+	if ((kind == STREAM_BRANCH_TAKEN && (err = get_flags(p, p->f[6], &b.flags))) ||
+	    (err = stream_lex__get_dec(p, p->f[at], "branch count", &b.count)) ||
+	    (err = stream_lex__get_dec(p, p->f[at + 1], "branch cycles count", &b.cycles_nr)) ||
+	    (err = stream_lex__get_dec(p, p->f[at + 2], "branch cycles sum", &b.cycles_sum)))
 		return err;
-	}
+	if (b.cycles_nr > b.count)
+		return stream_lex__bad(p, "more branches with cycles (%s) than branches (%s)", p->f[at + 1], p->f[at]);
 	if (skipped(p, from, to, le))
 		return 0;
 	b.from_obj = from->obj;

@@ -54,7 +54,7 @@ struct stream_branch {
 	uint8_t kind;			/* enum stream_branch_kind */
 	uint8_t flags;			/* enum stream_branch_flag; 0 for a range */
 	uint64_t count;
-	uint64_t cycles_nr, cycles_sum;	/* taken: entries with a cycle count, their sum */
+	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count, their sum (STREAM.md) */
 };
 
 /* The samples of one (object, event, offset), summed over all sections. */

@@ -40,15 +40,15 @@ $1 == "branch" {
 	if ($7 ~ /X/) x[k] += $8
 	if ($7 ~ /A/) a[k] += $8
 }
-$1 == "range" { print "range", $7, at($2, $3), at($4, $5) }
+$1 == "range" { print "range", $7, at($2, $3), at($4, $5), $8, $9 }
 END { for (k in n) print "taken", n[k], k, m[k] + 0, p[k] + 0, x[k] + 0, a[k] + 0, cn[k] + 0, cs[k] + 0 }
 ' "$tmp/s.hbs" | sort >"$tmp/got.txt"
 awk '$1 == "taken" && $5 != "[unknown]" && $6 != "[unknown]" {
 	print "taken", $2, $5, $6, $7, $8, $9, $10, $11, $12 }
-$1 == "range" && $5 != "[unknown]" && $6 != "[unknown]" { print "range", $2, $5, $6 }' \
+$1 == "range" && $5 != "[unknown]" && $6 != "[unknown]" { print "range", $2, $5, $6, $7, $8 }' \
 	"$d/oracle-brstacksym.txt" | sort >"$tmp/want.txt"
 if [ -s "$tmp/want.txt" ] && cmp -s "$tmp/got.txt" "$tmp/want.txt"; then
-	ok "taken edges (count, M, P, X, A, cycles) and fall-through ranges equal perf's: $(grep -c ^taken "$tmp/want.txt") edges, $(grep -c ^range "$tmp/want.txt") ranges"
+	ok "taken edges (count, M, P, X, A, cycles) and fall-through ranges (count, cycles) equal perf's: $(grep -c ^taken "$tmp/want.txt") edges, $(grep -c ^range "$tmp/want.txt") ranges"
 else
 	diff "$tmp/want.txt" "$tmp/got.txt" >"$tmp/edges.diff"
 	not_ok "taken edges and fall-through ranges equal perf's" "$tmp/edges.diff"
@@ -80,7 +80,7 @@ for (const f of r.functions) {
 		out.push(["taken", b.count, at(f.name, b.from), at(b.to_name, b.to), b.mispredicted, b.predicted,
 			  b.in_tx, b.abort, b.cycles_count, b.cycles_sum].join(" "));
 	for (const g of f.ranges)
-		out.push(["range", g.count, at(f.name, g.start), at(g.end_name, g.end)].join(" "));
+		out.push(["range", g.count, at(f.name, g.start), at(g.end_name, g.end), g.cycles_count, g.cycles_sum].join(" "));
 }
 const k = r.branch_stack.classes.kernel || { entries: 0, ranges: 0 };
 out.push(["totals", r.branch_stack.entries, r.branch_stack.ranges, k.entries, k.ranges].join(" "));
@@ -100,7 +100,8 @@ fi
 # its first byte, but for those that cannot have run straight through (a
 # jmp, ret, ud2 or hlt before their end, an end before their start, an end
 # that is no instruction start); a branch's not-taken count the ranges that
-# hold it before their end.
+# hold it before their end; its cycles those of the ranges that begin and end
+# in it (the newer entry's cycle count).
 objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
 node -e '
 const fs = require("fs");
@@ -125,7 +126,7 @@ for (const f of oracle) {
 	const is = insns[a.fn] || [];
 	const ok = a.off <= b.off && is.some(i => i.off === a.off) && is.some(i => i.off === b.off) &&
 		!is.some(i => i.stops && i.off >= a.off && i.off < b.off);
-	if (ok) ranges.push({ fn: a.fn, start: a.off, end: b.off, count: +f[1] });
+	if (ok) ranges.push({ fn: a.fn, start: a.off, end: b.off, count: +f[1], cn: +f[6], cs: +f[7] });
 }
 const bad = [];
 let blocks = 0, rows = 0;
@@ -133,8 +134,12 @@ for (const f of r.functions) {
 	for (const b of f.blocks) {
 		const want = ranges.filter(g => g.fn === f.name && g.start <= b.start && b.start <= g.end)
 			.reduce((n, g) => n + g.count, 0);
+		const alone = ranges.filter(g => g.fn === f.name && g.start >= b.start && g.end < b.end);
+		const cn = alone.reduce((n, g) => n + g.cn, 0), cs = alone.reduce((n, g) => n + g.cs, 0);
 		blocks++;
 		if (b.executions !== want) bad.push(f.name + " block " + b.start + ": " + b.executions + ", want " + want);
+		if (b.cycles_count !== cn || b.cycles_sum !== cs)
+			bad.push(f.name + " block " + b.start + " cycles: " + b.cycles_count + " " + b.cycles_sum + ", want " + cn + " " + cs);
 	}
 	for (const i of f.instructions) {
 		if (!("taken" in i)) continue;
@@ -149,7 +154,7 @@ for (const f of r.functions) {
 console.log(bad.length ? bad.join("\n") : "ok " + blocks + " blocks, " + rows + " branch rows");
 ' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" >"$tmp/blocks.txt" 2>&1
 if grep -q '^ok ' "$tmp/blocks.txt"; then
-	ok "block executions and branch rows' taken / not-taken equal perf's ranges over objdump's code: $(sed 's/^ok //' "$tmp/blocks.txt")"
+	ok "block executions and cycles, branch rows' taken / not-taken equal perf's ranges over objdump's code: $(sed 's/^ok //' "$tmp/blocks.txt")"
 else
 	not_ok "block executions and branch rows' taken / not-taken equal perf's ranges over objdump's code" "$tmp/blocks.txt"
 fi

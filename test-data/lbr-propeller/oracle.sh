@@ -7,9 +7,10 @@
 #     every branch-stack entry (perf script -F brstack, -F brstacksym), counted
 #     by (from, to); the flag columns count the entries perf marks M, P, X, A;
 #     CYCLES-NR the entries with a cycle count (non-zero), CYCLES-SUM their sum
-#   range COUNT START END START-SYM END-SYM
+#   range COUNT START END START-SYM END-SYM CYCLES-NR CYCLES-SUM
 #     every fall-through range: of two consecutive entries of one sample, the
-#     older entry's to (START) to the newer entry's from (END), counted
+#     older entry's to (START) to the newer entry's from (END), counted; the
+#     cycle columns are the newer entry's (the cycles since the older one)
 #   samples N / entries N: the samples and the entries read
 # Nothing here is hotblocks': the addresses and names are perf's output as it
 # prints them; awk only counts. perf lists a sample's entries newest first.
@@ -45,7 +46,9 @@ function field(e, i,   p) { split(e, p, "/"); return p[i] }
 		if (f[6] + 0 > 0) { cyn[key]++; cys[key] += f[6] }
 		if (k > 1) {
 			split(a[k - 1], g, "/")
-			range[f[2] " " g[1] " " field(s[k], 2) " " field(s[k - 1], 1)]++
+			rk = f[2] " " g[1] " " field(s[k], 2) " " field(s[k - 1], 1)
+			range[rk]++
+			if (g[6] + 0 > 0) { rcn[rk]++; rcs[rk] += g[6] }
 		}
 	}
 }
@@ -53,7 +56,7 @@ END {
 	for (k in taken)
 		print "taken", taken[k], k, mis[k] + 0, pred[k] + 0, tx[k] + 0, ab[k] + 0, cyn[k] + 0, cys[k] + 0
 	for (k in range)
-		print "range", range[k], k
+		print "range", range[k], k, rcn[k] + 0, rcs[k] + 0
 	print "samples", samples
 	print "entries", entries
 }' | LC_ALL=C sort -k1,1 -k3,3 -k4,4 >"$tmp"

@@ -243,7 +243,8 @@ static void branch_counts_are_written_as_the_format_says(void **state)
 	const struct branch_count counts[] = {
 		{ .from_obj = 20, .from_off = 4, .to_obj = 21, .to_off = 0, .kind = BRANCH_TAKEN,
 		  .flags = BRANCH_PREDICTED, .count = 7, .cycles_nr = 6, .cycles_sum = 60 },
-		{ .from_obj = 21, .from_off = 9, .to_obj = 21, .to_off = 1, .kind = BRANCH_RANGE, .count = 3 },
+		{ .from_obj = 21, .from_off = 9, .to_obj = 21, .to_off = 1, .kind = BRANCH_RANGE, .count = 3,
+		  .cycles_nr = 2, .cycles_sum = 11 },
 		{ .from_obj = 20, .from_off = 4, .to_obj = 21, .to_off = 0, .kind = BRANCH_TAKEN,
 		  .flags = BRANCH_MISPRED | BRANCH_IN_TX | BRANCH_ABORT, .count = 1 },
 		{ .from_obj = 21, .from_off = 2, .to_obj = 20, .to_off = 0x10, .kind = BRANCH_TAKEN, .count = 2 },
@@ -274,7 +275,7 @@ static void branch_counts_are_written_as_the_format_says(void **state)
 		"branch 0 0x2 1 0x10 0 - 2 0 0\n"
 		"branch 1 0x4 0 0x0 0 P 7 6 60\n"
 		"branch 1 0x4 0 0x0 0 MXA 1 0 0\n"
-		"range 0 0x9 0 0x1 0 3\n"
+		"range 0 0x9 0 0x1 0 3 2 11\n"
 		"end\n";
 	int ret;
 	char *text;

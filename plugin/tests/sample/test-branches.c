@@ -183,7 +183,10 @@ static void ends_resolve_by_time_and_ranges_pair_entries(void **state)
 	assert_int_equal(count(f, BRANCH_TAKEN, main_id, 0x10, 1, 0x0, BRANCH_MISPRED, NULL), 2);
 	assert_int_equal(count(f, BRANCH_TAKEN, main_id, 0x10, 0, 0x0, BRANCH_MISPRED, NULL), 1);
 	/* the older entry's target (0x7000) to the newer's source (0x700c) */
-	assert_int_equal(count(f, BRANCH_RANGE, 1, 0x0, 1, 0xc, 0, NULL), 2);
+	assert_int_equal(count(f, BRANCH_RANGE, 1, 0x0, 1, 0xc, 0, &c), 2);
+	/* the newer entry's cycles: those since the older one, the range's */
+	assert_int_equal(c->cycles_nr, 2);
+	assert_int_equal(c->cycles_sum, 14);
 	assert_int_equal(count(f, BRANCH_RANGE, 0, 0x0, 0, 0xc, 0, NULL), 1);
 	assert_int_equal(f->branches.totals[0][HB_CLASS_ALL][BRANCH_TAKEN], 6);
 	assert_int_equal(f->branches.totals[0][HB_CLASS_ALL][BRANCH_RANGE], 3);

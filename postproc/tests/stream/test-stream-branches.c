@@ -35,7 +35,7 @@ static void counts_are_read_and_summed_over_sections(void **state)
 				      "branch 0 0x3 1 0x0 0 P 6 5 50\n"
 				      "branch 0 0x3 1 0x0 0 MXA 2 0 0\n"
 				      "branch 1 0x2 0 0x0 0 - 1 1 7\n"
-				      "range 1 0x0 1 0x2 0 3\n"
+				      "range 1 0x0 1 0x2 0 3 2 9\n"
 				      "end\n";
 
 	stream__init(&s);
@@ -62,6 +62,8 @@ static void counts_are_read_and_summed_over_sections(void **state)
 	assert_int_equal(s.branches[2].flags, 0);
 	assert_int_equal(s.branches[3].kind, STREAM_BRANCH_RANGE);
 	assert_int_equal(s.branches[3].count, 6);
+	assert_int_equal(s.branches[3].cycles_nr, 4);
+	assert_int_equal(s.branches[3].cycles_sum, 18);
 	stream__release(&s);
 }
 
@@ -111,8 +113,10 @@ static void bad_lines_are_refused(void **state)
 	refused("hotblocks-stream 1\n" TWO_FUNCS "branch 0 0x3 1 0x0 0 P 1 2 0\nend\n",
 		"t.hbs:5: more branches with cycles");
 	refused("hotblocks-stream 1\n" TWO_FUNCS "branch 0 0x3 2 0x0 0 P 1 0 0\nend\n", "t.hbs:5:");
-	refused("hotblocks-stream 1\n" TWO_FUNCS "range 0 3 0 0x0 0 1\nend\n", "t.hbs:5:");
-	refused("hotblocks-stream 1\n" TWO_FUNCS "range 0 0x3 0 0x0 0\nend\n", "t.hbs:5:");
+	refused("hotblocks-stream 1\n" TWO_FUNCS "range 0 3 0 0x0 0 1 0 0\nend\n", "t.hbs:5:");
+	refused("hotblocks-stream 1\n" TWO_FUNCS "range 0 0x3 0 0x0 0 1 0\nend\n", "t.hbs:5:");
+	refused("hotblocks-stream 1\n" TWO_FUNCS "range 0 0x3 0 0x0 0 1 3 0\nend\n",
+		"t.hbs:5: more branches with cycles");
 	refused("hotblocks-stream 1\n" TWO_FUNCS "branch-total 0 all x 1\nend\n", "t.hbs:5:");
 }
 

@@ -114,6 +114,32 @@ static void branch_cell(const struct report_row *row, const struct report_row_br
 						   pct(rb->taken, rb->taken + rb->not_taken) : 0.0));
 }
 
+/* A block's header line; with branch stacks, how often it ran, and its
+ * rows' measured branches (else NULL). */
+static const struct report_row_branch *put_header(FILE *out, const struct report *rep,
+						  const struct report_ref *ref)
+{
+	const struct report_func *f = &rep->funcs[ref->func];
+	const struct report_block *b = &f->blocks[ref->block];
+	const struct report_func_branches *fb = report__func_branches(rep, ref->func);
+	char num[64];
+
+	/* Deliberate divergence: the whole CFG block, so the header names its start. */
+	fputc('`', out);
+	term_puts(out, f->display_name);
+	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
+		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
+	if (fb && fb->measured) {
+		const uint64_t *cyc = fb->measured->cycles[ref->block];
+
+		fprintf(out, " :: executed %" PRIu64 " times", fb->measured->executions[ref->block]);
+		if (cyc[0])
+			fprintf(out, ", %.1f cycles each", (double)cyc[1] / (double)cyc[0]);
+	}
+	fputs("\n\n", out);
+	return fb && fb->measured ? fb->measured->rows + b->first_row : NULL;
+}
+
 static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
 {
 	const struct report_func *f = &rep->funcs[ref->func];
@@ -122,28 +148,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	const bool *show = b->show;
 	size_t w[REPORT_COL__NR] = { 0 };
 	size_t i, c, asm_w = 0, last = 0;
-	char num[64];
-
-	/* Deliberate divergence: the whole CFG block, so the header names its start. */
-	fputc('`', out);
-	term_puts(out, f->display_name);
-	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
-		fmt_pct(num, sizeof(num), pct(b->samples, rep->total)));
-	/* measured by branch stacks: the block's runs, its rows' branches in a last column */
-	const struct report_func_branches *fb = report__func_branches(rep, ref->func);
-	const struct report_row_branch *rbs = fb && fb->measured ? fb->measured->rows + b->first_row : NULL;
+	const struct report_row_branch *rbs = put_header(out, rep, ref);
 	bool br = false;
 
-	if (rbs) {
-		const uint64_t *cyc = fb->measured->cycles[ref->block];
-
-		fprintf(out, " :: executed %" PRIu64 " times", fb->measured->executions[ref->block]);
-		if (cyc[0])
-			fprintf(out, ", %.1f cycles each", (double)cyc[1] / (double)cyc[0]);
-		for (i = 0; i < b->insns; i++)
-			br |= rbs[i].measured;
-	}
-	fputs("\n\n", out);
+	for (i = 0; rbs && i < b->insns; i++)
+		br |= rbs[i].measured;
 	for (i = 0; i < b->insns; i++) {
 		size_t len = shown_width(rows[i].text);
 

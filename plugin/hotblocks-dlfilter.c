@@ -8,7 +8,8 @@
  * (plugin/layers.mk says what each holds), each of which owns its state: a
  * sample passes down one line, its event (sample/events), its verdict
  * (sample/classify, which asks jit/ and native/), its count
- * (sample/account); at the end the stream section goes out (emit/).
+ * (sample/account), its branch stack's edges and ranges, if it has one
+ * (sample/branches); at the end the stream section goes out (emit/).
  *
  * perf owns the process: nothing here aborts or returns a negative value
  * from a filter callback. Every sample is dropped (return 1) so perf prints
@@ -36,6 +37,7 @@
 #include "perf/perf-cmdline.h"
 #include "perf/perfdata-fanout.h"
 #include "sample/account.h"
+#include "sample/branches.h"
 #include "sample/classify.h"
 #include "sample/events.h"
 #include "sample/explain.h"
@@ -67,6 +69,7 @@ struct run {
 	struct resolve resolve;	/* native samples resolved without perf's symbols */
 	struct classify classify;
 	struct account account;
+	struct branches branches;	/* branch-stack counts (perf record -b) */
 	struct output out;
 };
 
@@ -75,6 +78,7 @@ static void run__free(struct run *r)
 	if (!r)
 		return;
 	output__release(&r->out);
+	branches__release(&r->branches);
 	account__release(&r->account);
 	classify__release(&r->classify);
 	resolve__release(&r->resolve);
@@ -96,6 +100,7 @@ static struct run *run__new(void)
 	events__init(&r->events, &perf_dlfilter_fns, &r->warnings);
 	natives__init(&r->natives);
 	resolve__init(&r->resolve);
+	branches__init(&r->branches, &r->warnings);
 	output__init(&r->out, NULL, "-", NULL);
 	if (dumps__init(&r->dumps, &r->warnings) < 0 || account__init(&r->account, &r->events, &r->warnings) < 0) {
 		run__free(r);
@@ -212,6 +217,7 @@ HB_EXPORT int filter_event_early(void *data, const struct perf_dlfilter_sample *
 	if (!classify__early(&r->classify, sample, r->events.v[ev].time_aware, &v))
 		return 0;
 	account__settle(&r->account, ev, sample, &v);
+	branches__add(&r->branches, &r->classify, ev, sample, r->events.v[ev].time_aware, ctx);
 	return 1;
 }
 
@@ -230,6 +236,7 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 	if (!r->defer || !classify__early(&r->classify, sample, r->events.v[ev].time_aware, &v))
 		v = classify__resolved(&r->classify, sample, ctx);
 	account__settle(&r->account, ev, sample, &v);
+	branches__add(&r->branches, &r->classify, ev, sample, r->events.v[ev].time_aware, ctx);
 	return 1;
 }
 
@@ -259,7 +266,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
 	explain__natives(&r->resolve, &r->account, r->opts.stats, &r->warnings);
 	int ret = output__write(&r->out, &(struct stream_section_inputs){
-		.account = &r->account, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
+		.account = &r->account, .branches = &r->branches, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
 		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,
 		.perf_data = r->perf_data,
 	});

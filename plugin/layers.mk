@@ -13,7 +13,8 @@
 #            line, the recording (perf.data) walked once
 #   jit      JIT code: jitdump files, the time-aware code map, perf maps
 #   native   file-backed code: the recording's mappings, symbols per file
-#   sample   one sample's way: its event, its class, its count
+#   sample   one sample's way: its event, its class, its count, its
+#            branch stack's edges and ranges
 #   emit     the stream section, written to its destination
 # plugin/hotblocks-dlfilter.c, perf's entry points, wires them.
 PLUGIN_DIRS := lib symbols perf jit native sample emit

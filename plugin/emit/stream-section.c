@@ -124,6 +124,44 @@ static int add_targets(struct stream_section *s, const struct stream_section_inp
 	return 0;
 }
 
+static int cmp_id(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The distinct object ids of the (sorted) counts and of the branch counts'
+ * ends, sorted (into *nr; NULL when out of memory): a branch may land in a
+ * function no sample is in. */
+static uint32_t *counted_ids(const struct stream_section *s, const struct stream_section_inputs *in, size_t *nr)
+{
+	size_t nb = in->branches ? in->branches->nr : 0, n = 0;
+	uint32_t *ids = malloc((s->counts_nr + 2 * nb + 1) * sizeof(*ids));
+
+	*nr = 0;
+	if (!ids)
+		return NULL;
+	for (size_t i = 0; i < s->counts_nr; i++)
+		if (i == 0 || s->counts[i].obj != s->counts[i - 1].obj)
+			ids[n++] = s->counts[i].obj;
+	for (size_t i = 0; i < nb; i++) {
+		ids[n++] = in->branches->v[i].from_obj;
+		ids[n++] = in->branches->v[i].to_obj;
+	}
+	if (nb) {
+		size_t u = 0;
+
+		qsort(ids, n, sizeof(*ids), cmp_id);
+		for (size_t i = 0; i < n; i++)
+			if (i == 0 || ids[i] != ids[u - 1])
+				ids[u++] = ids[i];
+		n = u;
+	}
+	*nr = n;
+	return ids;
+}
+
 int stream_section__assemble(struct stream_section *s, const struct stream_section_inputs *in)
 {
 	uint32_t *pids = NULL;
@@ -135,20 +173,20 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 	s->jitdumps = calloc(in->dumps->nr + 1, sizeof(*s->jitdumps));
 	if ((!s->counts && s->counts_nr) || !s->jitdumps)
 		return -ENOMEM;
-	/* One object per distinct id in the (sorted) counts. */
-	for (size_t i = 0; i < s->counts_nr; i++)
-		if (i == 0 || s->counts[i].obj != s->counts[i - 1].obj)
-			objs_alloc++;
-	s->objs = calloc(objs_alloc + 1, sizeof(*s->objs));
-	if (!s->objs)
+	uint32_t *ids = counted_ids(s, in, &objs_alloc);
+
+	if (!ids)
 		return -ENOMEM;
-	for (size_t i = 0; i < s->counts_nr; i++) {
-		if (i && s->counts[i].obj == s->counts[i - 1].obj)
-			continue;
-		/* The writer drops the samples of an id that has no object. */
-		if (describe(&s->objs[s->objs_nr], in, s->counts[i].obj))
-			s->objs_nr++;
+	s->objs = calloc(objs_alloc + 1, sizeof(*s->objs));
+	if (!s->objs) {
+		free(ids);
+		return -ENOMEM;
 	}
+	/* The writer drops the samples and branches of an id that has no object. */
+	for (size_t i = 0; i < objs_alloc; i++)
+		if (describe(&s->objs[s->objs_nr], in, ids[i]))
+			s->objs_nr++;
+	free(ids);
 	if (!(pids = malloc((s->objs_nr ? s->objs_nr : 1) * sizeof(*pids))))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->objs_nr; i++)
@@ -177,6 +215,11 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 		.warnings = (const char *const *)in->warnings->kept, .warnings_nr = in->warnings->nr,
 		.loads = s->loads, .loads_nr = s->loads_nr, .maps = s->maps, .maps_nr = s->maps_nr,
 	};
+	if (in->branches && in->branches->any) {
+		s->header.branch_totals = (const uint64_t(*)[HB_CLASS__NR][2])in->branches->totals;
+		s->header.branches = in->branches->v;
+		s->header.branches_nr = in->branches->nr;
+	}
 	return 0;
 }
 

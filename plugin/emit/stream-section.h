@@ -11,12 +11,14 @@
 #include "../native/mmaps.h"
 #include "../native/natives.h"
 #include "../sample/account.h"
+#include "../sample/branches.h"
 #include "../sample/events.h"
 #include "stream-writer.h"
 
 /* What a run's section is made of; all borrowed. */
 struct stream_section_inputs {
 	const struct account *account;	/* the counts and the class totals */
+	const struct branches *branches;	/* branch-stack counts; NULL: none */
 	const struct events *events;
 	const struct dumps *dumps;	/* the JIT objects (code map ids) and the dumps' status */
 	const struct natives *natives;	/* the native objects (ids with NATIVE_ID_BIT) */
@@ -30,7 +32,7 @@ struct stream_section_inputs {
 
 struct stream_section {
 	struct stream_writer_header header;
-	struct stream_writer_object *objs;	/* one per distinct object id counted */
+	struct stream_writer_object *objs;	/* one per distinct object id counted (samples, branch ends) */
 	size_t objs_nr;
 	struct tally_entry *counts;		/* sorted by (object, event, offset) */
 	size_t counts_nr;

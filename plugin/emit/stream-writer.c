@@ -208,6 +208,21 @@ static void write_string_record(FILE *f, enum hb_record r, const char *s, enum h
 	putc('\n', f);
 }
 
+/* The branch-stack entries and ranges of each event, by class (as `total`). */
+static void write_branch_totals(FILE *f, const struct stream_writer_header *h)
+{
+	for (size_t e = 0; h->branch_totals && e < h->events_nr; e++) {
+		const uint64_t(*t)[2] = h->branch_totals[e];
+
+		if (!t[HB_CLASS_ALL][0] && !t[HB_CLASS_ALL][1])
+			continue;
+		for (int c = 0; c < HB_CLASS__NR; c++)
+			if (t[c][0] || t[c][1] || c == HB_CLASS_ALL)
+				fprintf(f, "%s %zu %s %" PRIu64 " %" PRIu64 "\n", hb_records[HB_REC_BRANCH_TOTAL].word, e,
+					hb_class_name(c), t[c][0], t[c][1]);
+	}
+}
+
 /* The records before the objects: what the run read, its events, warnings and totals. */
 static void write_header(FILE *f, const struct stream_writer_header *h)
 {
@@ -240,6 +255,68 @@ static void write_header(FILE *f, const struct stream_writer_header *h)
 			if (h->totals[e][c][0] || c == HB_CLASS_ALL)
 				fprintf(f, "%s %zu %s %" PRIu64 " %" PRIu64 "\n", hb_records[HB_REC_TOTAL].word, e,
 					hb_class_name(c), h->totals[e][c][0], h->totals[e][c][1]);
+	write_branch_totals(f, h);
+}
+
+static int cmp_branch(const void *pa, const void *pb)
+{
+	const struct branch_count *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->kind, b->kind)) || (c = cmp_u64(a->from_obj, b->from_obj)) ||
+	    (c = cmp_u64(a->from_off, b->from_off)) || (c = cmp_u64(a->to_obj, b->to_obj)) ||
+	    (c = cmp_u64(a->to_off, b->to_off)) || (c = cmp_u64(a->ev, b->ev)))
+		return c;
+	return cmp_u64(a->flags, b->flags);
+}
+
+/* A taken edge's flags as one word: M, P, X, A as perf's brstack prints them, or -. */
+static void put_branch_flags(FILE *f, unsigned flags)
+{
+	static const char letters[] = "MPXA";
+
+	putc(' ', f);
+	for (unsigned i = 0; i < 4; i++)
+		if (flags & 1u << i)
+			putc(letters[i], f);
+	if (!flags)
+		putc('-', f);
+}
+
+/* The branch counts whose both ends have an object, renamed to the stream's
+ * ids (ids: sorted by caller's id) and sorted: taken edges, then ranges. */
+static int write_branches(FILE *f, const struct stream_writer_header *h, const struct id_map *ids, size_t nr)
+{
+	struct branch_count *v = malloc((h->branches_nr ? h->branches_nr : 1) * sizeof(*v));
+	size_t n = 0;
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < h->branches_nr; i++) {
+		struct id_map kf = { .id = h->branches[i].from_obj }, kt = { .id = h->branches[i].to_obj };
+		const struct id_map *mf = bsearch(&kf, ids, nr, sizeof(*ids), cmp_id_map);
+		const struct id_map *mt = bsearch(&kt, ids, nr, sizeof(*ids), cmp_id_map);
+
+		if (!mf || !mt)
+			continue;
+		v[n] = h->branches[i];
+		v[n].from_obj = mf->stream_id;
+		v[n++].to_obj = mt->stream_id;
+	}
+	qsort(v, n, sizeof(*v), cmp_branch);
+	for (size_t i = 0; i < n; i++) {
+		const struct branch_count *b = &v[i];
+		bool taken = b->kind == BRANCH_TAKEN;
+
+		fprintf(f, "%s %" PRIu32 " 0x%" PRIx64 " %" PRIu32 " 0x%" PRIx64 " %" PRIu32,
+			hb_records[taken ? HB_REC_BRANCH : HB_REC_RANGE].word, b->from_obj, b->from_off, b->to_obj,
+			b->to_off, b->ev);
+		if (taken)
+			put_branch_flags(f, b->flags);
+		fprintf(f, " %" PRIu64 " %" PRIu64 " %" PRIu64 "\n", b->count, b->cycles_nr, b->cycles_sum);
+	}
+	free(v);
+	return 0;
 }
 
 /* The records after the samples: code loads and file mappings. */
@@ -323,6 +400,8 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 		fprintf(f, "%s %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", sample,
 			samples[i].obj, samples[i].ev, samples[i].off, samples[i].samples,
 			samples[i].period);
+	if (write_branches(f, h, ids, nr) < 0)
+		goto out;
 	write_targets(f, h);
 	fprintf(f, "%s\n", hb_records[HB_REC_END].word);
 	ret = fflush(f) || ferror(f) ? -EIO : 0;

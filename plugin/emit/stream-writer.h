@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../sample/branches.h"
 #include "../sample/tally.h"
 #include "../jit/jitdump.h"
 #include "../lib/stream-format.h"
@@ -71,6 +72,12 @@ struct stream_writer_header {
 	size_t loads_nr;
 	const struct stream_writer_map *maps;
 	size_t maps_nr;
+	/* Branch stacks (STREAM.md `branch-total`, `branch`, `range`): NULL
+	 * totals when no sample had one, and nothing is written. The counts
+	 * name the caller's ids, as the sample counts do, in any order. */
+	const uint64_t (*branch_totals)[HB_CLASS__NR][2];	/* [event][class] = {entries, ranges} */
+	const struct branch_count *branches;
+	size_t branches_nr;
 };
 
 /*

@@ -283,8 +283,10 @@ static bool jit_looking(const char *name)
 	return !strncmp(name, "//anon", 6) || !strncmp(name, "[anon", 5) || !strncmp(name, "/memfd:", 7);
 }
 
-void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_t ip, uint64_t time,
-		     struct resolve_hit *hit)
+/* resolve__sample, and resolve__address when !count: the per-sample counts
+ * (deferred, the files' no-symbol and FDE samples) are the samples' alone. */
+static void resolve_at(struct resolve *r, struct natives *n, uint32_t pid, uint64_t ip, uint64_t time,
+		       bool count, struct resolve_hit *hit)
 {
 	const struct mmaps_map *mp;
 	struct elfsyms *es;
@@ -294,7 +296,7 @@ void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_
 
 	*hit = (struct resolve_hit){ RESOLVE_DEFER, 0, 0 };
 	if (!r->usable) {
-		r->deferred++;
+		r->deferred += count;
 		return;
 	}
 	if (!(mp = mmaps__find(&r->maps, pid, ip, time))) {
@@ -305,7 +307,7 @@ void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_
 	case MMAPS_PERFMAP:
 		perfmap_sample(r, n, mp, ip, hit);
 		if (hit->kind == RESOLVE_DEFER)
-			r->deferred++;
+			r->deferred += count;
 		return;
 	case MMAPS_ANON:
 		hit->kind = jit_looking(r->maps.files[mp->file].path) ? RESOLVE_JIT_NO_LOAD : RESOLVE_NO_SYMBOL;
@@ -319,25 +321,37 @@ void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_
 		return;
 	}
 	if (!(es = symbols_of(r, mp->file))) {
-		r->deferred++;
+		r->deferred += count;
 		return;
 	}
 	/* perf's map_ip: the file offset; the vdso is mapped from its start */
 	off = ip - mp->start + (mp->kind == MMAPS_VDSO ? 0 : mp->pgoff);
 	if (!elfsyms__find(es, off, &h)) {
-		r->file_stats[mp->file].no_symbol++;
+		r->file_stats[mp->file].no_symbol += count;
 		hit->kind = RESOLVE_NO_SYMBOL;
 		return;
 	}
 	if (h.table == ELFSYMS_FDE)
-		r->file_stats[mp->file].fde++;
+		r->file_stats[mp->file].fde += count;
 	if ((id = file_object(r, n, mp, es, &h, ip, off)) < 0) {
-		r->deferred++;
+		r->deferred += count;
 		return;
 	}
 	if (!n->objs[id].pid)
 		n->objs[id].pid = pid;
 	*hit = (struct resolve_hit){ RESOLVE_SYMBOL, (uint32_t)id, off - h.start };
+}
+
+void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_t ip, uint64_t time,
+		     struct resolve_hit *hit)
+{
+	resolve_at(r, n, pid, ip, time, true, hit);
+}
+
+void resolve__address(struct resolve *r, struct natives *n, uint32_t pid, uint64_t addr, uint64_t time,
+		      struct resolve_hit *hit)
+{
+	resolve_at(r, n, pid, addr, time, false, hit);
 }
 
 const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *build_id, size_t build_id_size,

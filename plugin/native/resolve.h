@@ -79,6 +79,10 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 /* Resolve a user-mode sample of process pid at ip and time; new natives go into n. */
 void resolve__sample(struct resolve *r, struct natives *n, uint32_t pid, uint64_t ip, uint64_t time,
 		     struct resolve_hit *hit);
+/* The same for another address of such a sample (a branch-stack entry's
+ * source or target), counted in none of the samples' statistics. */
+void resolve__address(struct resolve *r, struct natives *n, uint32_t pid, uint64_t addr, uint64_t time,
+		      struct resolve_hit *hit);
 
 /*
  * A symbol perf resolved (the samples perf decides): the name this resolver

@@ -152,10 +152,10 @@ static struct classify_verdict native(long id, uint64_t off)
 					  .off = off };
 }
 
-struct classify_verdict classify__resolved(struct classify *c, const struct perf_dlfilter_sample *s,
-					   void *ctx)
+/* What perf's resolution (al) of address ip of sample s says. */
+static struct classify_verdict perf_verdict(struct classify *c, const struct perf_dlfilter_sample *s,
+					    const struct perf_dlfilter_al *al, uint64_t ip, void *ctx)
 {
-	const struct perf_dlfilter_al *al = c->perf->resolve_ip ? c->perf->resolve_ip(ctx) : NULL;
 	bool created;
 	long id;
 
@@ -201,12 +201,86 @@ struct classify_verdict classify__resolved(struct classify *c, const struct perf
 		struct native_obj *o = &c->natives->objs[id];
 
 		o->source = (uint8_t)source;
-		o->addr = s->ip - al->symoff;
+		o->addr = ip - al->symoff;
 		o->size = al->sym_end > al->sym_start ? al->sym_end - al->sym_start : 0;
 		o->pid = (uint32_t)s->pid;
 		read_native_code(c, o, ctx);
 	}
 	return native(id, al->symoff);
+}
+
+struct classify_verdict classify__resolved(struct classify *c, const struct perf_dlfilter_sample *s,
+					   void *ctx)
+{
+	return perf_verdict(c, s, c->perf->resolve_ip ? c->perf->resolve_ip(ctx) : NULL, s->ip, ctx);
+}
+
+/* The plugin's own resolution of addr, a user-mode address of s's process;
+ * false when perf's must decide. */
+static bool native_address(struct classify *c, const struct perf_dlfilter_sample *s, uint64_t addr,
+			   struct classify_verdict *v)
+{
+	struct resolve_hit h;
+
+	if (s->cpumode != PERF_RECORD_MISC_USER && s->cpumode != PERF_RECORD_MISC_KERNEL)
+		return false;
+	resolve__address(c->resolve, c->natives, (uint32_t)s->pid, addr, s->time, &h);
+	switch (h.kind) {
+	case RESOLVE_SYMBOL:
+		*v = native((long)h.native, h.off);
+		return true;
+	case RESOLVE_PERFMAP:
+		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
+		return true;
+	case RESOLVE_NO_SYMBOL:
+		*v = in_class(HB_CLASS_NO_SYMBOL);
+		return true;
+	case RESOLVE_JIT_NO_LOAD:
+		*v = in_class(HB_CLASS_JIT_NO_LOAD);
+		return true;
+	case RESOLVE_NO_MAP:
+		*v = in_class(HB_CLASS_NO_MAP);
+		return true;
+	case RESOLVE_DEFER:
+	default:
+		return false;
+	}
+}
+
+/* A kernel address: in the top half of a 64-bit address space, where user
+ * space never is on the architectures perf records branch stacks on (x86-64,
+ * arm64). (An entry's priv, where the hardware gives it, is the branch's
+ * level, not each end's: a return from an interrupt has one end in each.) */
+static bool kernel_address(uint64_t addr)
+{
+	return addr >> 63;
+}
+
+struct classify_verdict classify__address(struct classify *c, const struct perf_dlfilter_sample *s, uint64_t addr,
+					  bool time_aware, void *ctx)
+{
+	struct classify_verdict v;
+	struct dumps_hit h;
+
+	if (kernel_address(addr))
+		return in_class(HB_CLASS_KERNEL);
+	dumps__find(c->dumps, (uint32_t)s->pid, addr, s->time, time_aware, true, &h);
+	/* never held: a branch's load is written before the sample that ran it */
+	if (jit_verdict(&h, false, &v))
+		return v;
+	if (c->jit_only)
+		return in_class(HB_CLASS_NOT_RESOLVED);
+	if (native_address(c, s, addr, &v))
+		return v;
+	if (!c->perf->resolve_address)
+		return in_class(HB_CLASS_NO_MAP);
+	struct perf_dlfilter_al al = { .size = sizeof(al) };
+
+	if (c->perf->resolve_address(ctx, addr, &al) < 0)
+		return in_class(HB_CLASS_NO_MAP);
+	v = perf_verdict(c, s, &al, addr, ctx);
+	v.hold = false;
+	return v;
 }
 
 struct classify_verdict classify__held(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,

@@ -90,6 +90,14 @@ bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, b
 struct classify_verdict classify__resolved(struct classify *c, const struct perf_dlfilter_sample *s,
 					   void *ctx);
 
+/* Another address of sample s (a branch-stack entry's source or target),
+ * resolved as a sample's ip is: a JIT
+ * load (time-aware), a native function or perf map line (the plugin's own
+ * resolution, else perf's resolve_address), or the class of what it is
+ * not; never held, and counted in no sample statistic. */
+struct classify_verdict classify__address(struct classify *c, const struct perf_dlfilter_sample *s, uint64_t addr,
+					  bool time_aware, void *ctx);
+
 /* A held sample, once the dumps are complete: a JIT load, or before-load, or
  * jit-no-load (never held again). */
 struct classify_verdict classify__held(struct classify *c, uint32_t pid, uint64_t ip, uint64_t time,

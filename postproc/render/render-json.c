@@ -33,7 +33,8 @@ static void put_row_annot(struct json_writer *w, const struct report_func *f,
 		json_writer__str(w, "source", row->cells[REPORT_COL_SOURCE].text);
 }
 
-static void put_row(struct json_writer *w, const struct report_func *f, const struct report_row *row)
+static void put_row(struct json_writer *w, const struct report_func *f, const struct report_func_branches *fb,
+		    const struct report_row *row)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "offset", row->off);
@@ -47,10 +48,17 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 			json_writer__u64(w, "target_function", (uint64_t)row->target_func);
 	}
 	put_row_annot(w, f, row);
+	if (fb && fb->measured && fb->measured->rows[row - f->rows].measured) {
+		const struct report_row_branch *rb = &fb->measured->rows[row - f->rows];
+
+		json_writer__u64(w, "taken", rb->taken);
+		json_writer__u64(w, "not_taken", rb->not_taken);
+	}
 	json_writer__end(w);
 }
 
-static void put_block(struct json_writer *w, const struct report_block *blk)
+static void put_block(struct json_writer *w, const struct report_func *f, const struct report_func_branches *fb,
+		      const struct report_block *blk)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "start", blk->start);
@@ -58,6 +66,13 @@ static void put_block(struct json_writer *w, const struct report_block *blk)
 	json_writer__u64(w, "samples", blk->samples);
 	put_index(w, "rank", blk->rank ? (int64_t)blk->rank : -1);
 	json_writer__bool(w, "shown", blk->shown);
+	if (fb && fb->measured) {
+		size_t b = (size_t)(blk - f->blocks);
+
+		json_writer__u64(w, "executions", fb->measured->executions[b]);
+		json_writer__u64(w, "cycles_count", fb->measured->cycles[b][0]);
+		json_writer__u64(w, "cycles_sum", fb->measured->cycles[b][1]);
+	}
 	json_writer__end(w);
 }
 
@@ -117,8 +132,51 @@ void render_json__runs(struct json_writer *w, const struct report_func *f)
 	json_writer__end(w);
 }
 
-static void put_func(struct json_writer *w, const struct report_func *f)
+/* Measured by branch stacks: the function's taken edges and the ranges that start in it. */
+static void put_branches(struct json_writer *w, const struct report_func_branches *f)
 {
+	json_writer__array(w, "branches", JSON_LINES);
+	for (size_t i = 0; i < f->branches_nr; i++) {
+		const struct report_branch *b = &f->branches[i];
+
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__u64(w, "from", b->from);
+		json_writer__u64(w, "to", b->to);
+		json_writer__str(w, "to_name", b->to_name);
+		put_index(w, "to_function", b->to_func);
+		json_writer__u64(w, "count", b->count);
+		json_writer__u64(w, "mispredicted", b->mispredicted);
+		json_writer__u64(w, "predicted", b->predicted);
+		json_writer__u64(w, "in_tx", b->in_tx);
+		json_writer__u64(w, "abort", b->abort);
+		json_writer__u64(w, "cycles_count", b->cycles_nr);
+		json_writer__u64(w, "cycles_sum", b->cycles_sum);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+	json_writer__array(w, "ranges", JSON_LINES);
+	for (size_t i = 0; i < f->ranges_nr; i++) {
+		const struct report_range *r = &f->ranges[i];
+
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__u64(w, "start", r->start);
+		json_writer__u64(w, "end", r->end);
+		json_writer__str(w, "end_name", r->end_name);
+		put_index(w, "end_function", r->end_func);
+		json_writer__u64(w, "count", r->count);
+		json_writer__u64(w, "cycles_count", r->cycles_nr);
+		json_writer__u64(w, "cycles_sum", r->cycles_sum);
+		json_writer__bool(w, "possible", r->same && !r->impossible);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+}
+
+static void put_func(struct json_writer *w, const struct report *rep, size_t fi)
+{
+	const struct report_func *f = &rep->funcs[fi];
+	const struct report_func_branches *fb = report__func_branches(rep, fi);
+
 	json_writer__object(w, NULL, JSON_LINES);
 	put_code(w, f);
 	json_writer__bool(w, "disassembled", f->disassembled);
@@ -133,7 +191,7 @@ static void put_func(struct json_writer *w, const struct report_func *f)
 	json_writer__u64(w, "folded", f->folded);
 	json_writer__array(w, "instructions", JSON_LINES);
 	for (size_t i = 0; i < f->rows_nr; i++)
-		put_row(w, f, &f->rows[i]);
+		put_row(w, f, fb, &f->rows[i]);
 	json_writer__end(w);
 	if (f->offsets) {
 		/* no code bytes: its samples by offset instead, and why */
@@ -150,8 +208,10 @@ static void put_func(struct json_writer *w, const struct report_func *f)
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t b = 0; b < f->blocks_nr; b++)
 		if (f->blocks[b].listed)
-			put_block(w, &f->blocks[b]);
+			put_block(w, f, fb, &f->blocks[b]);
 	json_writer__end(w);
+	if (fb)
+		put_branches(w, fb);
 	json_writer__end(w);
 }
 
@@ -214,6 +274,29 @@ static void put_kinds(struct json_writer *w, const struct report *rep)
 	put_classes(w, "collected", rep, true);
 }
 
+/* Branch stacks: every entry and range of the event, and where they counted. */
+static void put_branch_stack(struct json_writer *w, const struct report *rep)
+{
+	const struct report_branch_stack *bs = rep->branch_stack;
+
+	json_writer__object(w, "branch_stack", JSON_INLINE);
+	json_writer__u64(w, "entries", bs->entries);
+	json_writer__u64(w, "ranges", bs->ranges);
+	json_writer__object(w, "classes", JSON_INLINE);
+	for (size_t i = 0; i < rep->classes_nr; i++) {
+		const uint64_t *n = bs->classes[i];
+
+		if (!n[0] && !n[1])
+			continue;
+		json_writer__object(w, rep->classes[i].name, JSON_INLINE);
+		json_writer__u64(w, "entries", n[0]);
+		json_writer__u64(w, "ranges", n[1]);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+	json_writer__end(w);
+}
+
 /* Where the samples are: the classes, then what is in no block. */
 static void put_samples(struct json_writer *w, const struct report *rep)
 {
@@ -229,6 +312,8 @@ static void put_samples(struct json_writer *w, const struct report *rep)
 	json_writer__u64(w, "outside_code", rep->outside_code);
 	json_writer__end(w);
 	json_writer__u64(w, "skipped_records", rep->skipped_records);
+	if (rep->branch_stack)
+		put_branch_stack(w, rep);
 }
 
 static void put_selection(struct json_writer *w, const struct report *rep)
@@ -275,7 +360,7 @@ static int put_funcs(struct json_writer *w, const struct report *rep)
 
 		if (ret)
 			return ret;
-		put_func(w, &rep->funcs[i]);
+		put_func(w, rep, i);
 		report__func_close(rep, i);
 	}
 	json_writer__end(w);

@@ -98,6 +98,49 @@ static void put_col(FILE *out, const char *s, size_t w, bool last)
 		put_pad(out, w - n);
 }
 
+/* A measured branch row's counts (branch stacks): how often taken, and for
+ * a conditional one how often not, and the taken share. */
+static void branch_cell(const struct report_row *row, const struct report_row_branch *rb, char *buf,
+			size_t len)
+{
+	char num[64];
+
+	if (!rb->measured)
+		buf[0] = 0;
+	else if (!(row->flags & INSN_COND))
+		snprintf(buf, len, "taken %" PRIu64, rb->taken);
+	else
+		snprintf(buf, len, "taken %" PRIu64 ", not %" PRIu64 " (%s%%)", rb->taken, rb->not_taken,
+			 fmt_pct(num, sizeof(num), rb->taken + rb->not_taken ?
+						   pct(rb->taken, rb->taken + rb->not_taken) : 0.0));
+}
+
+/* A block's header line; with branch stacks, how often it ran, and its
+ * rows' measured branches (else NULL). */
+static const struct report_row_branch *put_header(FILE *out, const struct report *rep,
+						  const struct report_ref *ref)
+{
+	const struct report_func *f = &rep->funcs[ref->func];
+	const struct report_block *b = &f->blocks[ref->block];
+	const struct report_func_branches *fb = report__func_branches(rep, ref->func);
+	char num[64];
+
+	/* Deliberate divergence: the whole CFG block, so the header names its start. */
+	fputc('`', out);
+	term_puts(out, f->display_name);
+	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples", b->start,
+		fmt_share(num, sizeof(num), b->samples, pct(b->samples, rep->total)));
+	if (fb && fb->measured) {
+		const uint64_t *cyc = fb->measured->cycles[ref->block];
+
+		fprintf(out, " :: executed %" PRIu64 " times", fb->measured->executions[ref->block]);
+		if (cyc[0])
+			fprintf(out, ", %.1f cycles each", (double)cyc[1] / (double)cyc[0]);
+	}
+	fputs("\n\n", out);
+	return fb && fb->measured ? fb->measured->rows + b->first_row : NULL;
+}
+
 static void put_block(FILE *out, const struct report *rep, const struct report_ref *ref, bool color)
 {
 	const struct report_func *f = &rep->funcs[ref->func];
@@ -106,13 +149,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	const bool *show = b->show;
 	size_t w[REPORT_COL__NR] = { 0 };
 	size_t i, c, asm_w = 0, last = 0;
-	char num[64];
+	const struct report_row_branch *rbs = put_header(out, rep, ref);
+	bool br = false;
 
-	/* Deliberate divergence: the whole CFG block, so the header names its start. */
-	fputc('`', out);
-	term_puts(out, f->display_name);
-	fprintf(out, "` :: block 0x%" PRIx32 " :: %s%% total samples\n\n", b->start,
-		fmt_share(num, sizeof(num), b->samples, pct(b->samples, rep->total)));
+	for (i = 0; rbs && i < b->insns; i++)
+		br |= rbs[i].measured;
 	for (i = 0; i < b->insns; i++) {
 		size_t len = shown_width(rows[i].text);
 
@@ -134,10 +175,12 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	}
 	/* The reference pads every column but the last. */
 	fprintf(out, "%10s", "[Samples]");
-	put_col(out, "[Assembly]", asm_w, !last);
+	put_col(out, "[Assembly]", asm_w, !last && !br);
 	for (c = 0; c < REPORT_COL__NR; c++)
 		if (show[c])
-			put_col(out, col_header[c], w[c], c + 1 == last);
+			put_col(out, col_header[c], w[c], c + 1 == last && !br);
+	if (br)
+		put_col(out, "[Branches]", SIZE_MAX, true);
 	fputc('\n', out);
 	for (i = 0; i < b->insns; i++) {
 		const struct report_row *row = &rows[i];
@@ -153,10 +196,16 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 			fputc('\n', out);
 		}
 		put_cell(out, row->samples, rep->total, color);
-		put_col(out, row->text, asm_w, !last);
+		put_col(out, row->text, asm_w, !last && !br);
 		for (c = 0; c < REPORT_COL__NR; c++)
 			if (show[c])
-				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last);
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !br);
+		if (br) {
+			char cell[128];
+
+			branch_cell(row, &rbs[i], cell, sizeof(cell));
+			put_col(out, cell, SIZE_MAX, true);
+		}
 		fputc('\n', out);
 	}
 	fputc('\n', out);

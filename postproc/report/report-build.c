@@ -10,6 +10,7 @@
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
 #include "lib/util.h"
+#include "report-branches.h"
 #include "report-build.h"
 #include "report-notes.h"
 #include "report-points.h"
@@ -376,6 +377,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = report_notes__input(rep, r, ro, annot, o->live_origin);
 	if (!ret)
 		ret = build_funcs(rep, r, annot, o, at);
+	if (!ret)
+		ret = report_branches__build(rep, r, rep->build->env.obj_func, rep->build->rank_of);
 	if (!ret && !o->whole_functions)
 		ret = shown_places(rep, r);
 	if (!ret)
@@ -398,6 +401,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 
 void report__release(struct report *rep)
 {
+	report_branches__release(rep);
 	for (size_t i = 0; rep->funcs && i < rep->funcs_nr; i++) {
 		struct report_func *f = &rep->funcs[i];
 

@@ -11,6 +11,7 @@
 #include "annotate/source-text.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
+#include "report-branches.h"
 #include "report-edges.h"
 #include "report-rows.h"
 #include "report-show.h"
@@ -372,6 +373,7 @@ static void keep_rows(const struct report *rep)
 			continue;
 		}
 		b->kept_rows -= f->rows_nr;
+		report_branches__drop(rep, b->kept[j]);
 		report_rows__drop(f);
 	}
 	b->kept_nr = k;
@@ -416,6 +418,8 @@ int report__func_open(const struct report *rep, size_t i)
 	if (!ret && b->annot && annotator__out_of_memory(b->annot))
 		ret = -ENOMEM;
 	if (!ret)
+		ret = report_branches__measure(rep, i);
+	if (!ret)
 		report_show__func(f);
 	if (!ret && !f->whole)
 		keep_rows(rep);
@@ -429,6 +433,8 @@ void report__func_close(const struct report *rep, size_t i)
 	if (!f->store || !f->store->built || !f->store->users)
 		return;
 	/* a whole function's go at once; the shown blocks' are kept a while */
-	if (!--f->store->users && f->whole)
+	if (!--f->store->users && f->whole) {
+		report_branches__drop(rep, i);
 		report_rows__drop(f);
+	}
 }

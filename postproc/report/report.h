@@ -203,6 +203,93 @@ struct report_offset {
 	uint64_t samples;
 };
 
+/*
+ * Measured by branch stacks (perf record -b; stream `branch`, `range`), of
+ * the ranked event: a taken edge out of a function, its entries summed over
+ * their flags, and a fall-through range that starts in it (the code that ran
+ * straight through from start to end, both included). The other end is an
+ * offset in to_name's code: this function's (same), or another's (to_func:
+ * its index in report.funcs, -1 when it is not listed).
+ */
+struct report_branch {
+	uint64_t from, to;		/* function-relative offsets */
+	bool same;			/* to is in this function */
+	const char *to_name;		/* the other end's object, as the stream names it */
+	int32_t to_func;
+	uint64_t count;
+	uint64_t mispredicted, predicted, in_tx, abort;	/* entries with that flag */
+	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count, their sum */
+};
+
+struct report_range {
+	uint64_t start, end;		/* function-relative; end in end_name's code */
+	bool same;			/* end is in this function */
+	const char *end_name;
+	int32_t end_func;
+	uint64_t count;
+	uint64_t cycles_nr, cycles_sum;	/* ranges with a cycle count, their sum */
+	/* The code cannot have run straight from start to end: an unconditional
+	 * jump, a return, a trap or data before end, or end is no instruction
+	 * start (LBR loses entries now and then). Left out of the block
+	 * executions, as a range into another function is. */
+	bool impossible;
+};
+
+/* A row's counts measured by branch stacks (report_measured.rows). */
+struct report_row_branch {
+	/* a branch, call or return, or an instruction a measured edge leaves
+	 * from: how often it was taken (entries from here), and how often the
+	 * code ran on past it (possible fall-through ranges of this function
+	 * that hold it before their end) */
+	bool measured;
+	uint64_t taken, not_taken;
+};
+
+/*
+ * What branch stacks measured of an open function's blocks, rows and edges,
+ * index for index (kept apart from them, so that a report without branch
+ * stacks allocates exactly what it did before they were read).
+ */
+struct report_measured {
+	uint64_t *executions;		/* [blocks_nr]: how often the block's first
+					 * instruction ran (the possible ranges of this
+					 * function that hold its start) */
+	/* [blocks_nr]: {ranges, cycles} of the possible ranges that begin and
+	 * end in the block (the block run alone) with a cycle count, and the
+	 * sum of those counts: the block's cycles per run is their ratio */
+	uint64_t (*cycles)[2];
+	struct report_row_branch *rows;	/* [rows_nr] */
+	uint64_t *edges;		/* [edges_nr]: how often control went that way: a
+					 * taken or case edge's entries from the block to the
+					 * target's start; a fall-through's possible ranges
+					 * running on from the block into the next */
+};
+
+/* What branch stacks measured of a listed function (report_branch_stack.funcs). */
+struct report_func_branches {
+	struct report_branch *branches;	/* its taken edges, by (from, to object, to) */
+	size_t branches_nr;
+	struct report_range *ranges;	/* its ranges, by (start, end object, end) */
+	size_t ranges_nr;
+	struct report_measured *measured;	/* while it is open; else NULL */
+};
+
+/*
+ * A report's branch stacks (report.branch_stack, NULL without them): every
+ * entry and range of the event, and each class's (index for index with
+ * report.classes), and of the listed functions' ranges those that cannot have run
+ * straight through (report_range.impossible) or end in another function;
+ * each listed function's, index for index with report.funcs. Apart from
+ * the functions, so that a report without branch stacks allocates exactly
+ * what it did before they were read.
+ */
+struct report_branch_stack {
+	uint64_t entries, ranges;
+	uint64_t (*classes)[2];		/* [report.classes_nr]: {entries, ranges} */
+	uint64_t ranges_impossible, ranges_crossing;
+	struct report_func_branches *funcs;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -335,6 +422,8 @@ struct report {
 	uint64_t unaligned;
 	uint64_t outside_code;
 	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
+	/* The input has branch stacks (a `branch-total`); else NULL */
+	struct report_branch_stack *branch_stack;
 	struct {
 		double percent;
 		bool threshold;		/* false: --all */
@@ -373,6 +462,12 @@ struct report {
 	size_t notes_alloc;
 	struct report_build *build;	/* what report__func_open builds from */
 };
+
+/* What branch stacks measured of funcs[fi], or NULL without them. */
+static inline const struct report_func_branches *report__func_branches(const struct report *rep, size_t fi)
+{
+	return rep->branch_stack ? &rep->branch_stack->funcs[fi] : NULL;
+}
 
 /* The wire name of every edge kind: "fallthrough", "taken", "case". */
 const char *report__edge_kind_name(enum report_edge_kind kind);

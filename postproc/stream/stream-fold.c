@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "code-name.h"
+#include "stream-parse.h"
 #include "stream.h"
 
 /* Only code whose every byte is known can be told the same as another. */
@@ -212,6 +213,8 @@ int stream__finish(struct stream *s)
 		return -ENOMEM;
 	/* Folding can make two samples of one (object, event, offset): sum them. */
 	stream__merge_samples(s, true);
+	if (stream_branches__finish(s))
+		return -ENOMEM;
 	/* Read, the samples stay as they are: no room kept to grow (a big
 	 * profile's millions of them). */
 	if (s->samples_nr && s->samples_nr < s->samples_alloc) {

@@ -4,7 +4,8 @@
  * the parser's state, top down: stream-read.c reads the sections and hands
  * each line to its record's reader, stream-runs.c reads the records of what
  * a run read and saw (events, totals, loads, maps), stream-objects.c the
- * objects, their code and their samples; stream-ids.c keeps a section's
+ * objects, their code and their samples, stream-branches.c the branch-stack
+ * counts; stream-ids.c keeps a section's
  * local ids, stream-lex.c reads lines and fields. The words of each record
  * are the stream's table (plugin/lib/stream-records.def). Internal to the
  * stream folder.
@@ -157,5 +158,10 @@ int stream_objects__object(struct parser *p);
 int stream_objects__code(struct parser *p);
 int stream_objects__debug(struct parser *p);
 int stream_objects__sample(struct parser *p);
+int stream_branches__total(struct parser *p);
+int stream_branches__branch(struct parser *p);
+int stream_branches__range(struct parser *p);
+/* stream__finish: the branches' objects folded as the samples' were, equal keys summed. */
+int stream_branches__finish(struct stream *s);
 
 #endif

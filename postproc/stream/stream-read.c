@@ -26,6 +26,9 @@ static int (*const records[HB_REC__NR])(struct parser *p) = {
 	[HB_REC_CODE] = stream_objects__code,
 	[HB_REC_DEBUG] = stream_objects__debug,
 	[HB_REC_SAMPLE] = stream_objects__sample,
+	[HB_REC_BRANCH_TOTAL] = stream_branches__total,
+	[HB_REC_BRANCH] = stream_branches__branch,
+	[HB_REC_RANGE] = stream_branches__range,
 	[HB_REC_LOAD] = stream_runs__load,
 	[HB_REC_MAP] = stream_runs__map,
 };

@@ -159,6 +159,8 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->maps_nr; i++)
 		free(s->maps[i].path);
 	free(s->maps);
+	free(s->branches);
+	free(s->branch_totals);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

@@ -27,6 +27,39 @@ struct stream_event {
 	uint64_t collected[HB_CLASS__NR];
 };
 
+/* One event's `branch-total` records summed, by class: branch-stack entries
+ * (taken branches) and fall-through ranges (STREAM.md). */
+struct stream_branch_totals {
+	uint64_t entries[HB_CLASS__NR];
+	uint64_t ranges[HB_CLASS__NR];
+};
+
+/* The branch-stack counts of a `branch` or `range` record (STREAM.md), summed
+ * over all sections by (kind, ends, event, flags). */
+enum stream_branch_kind {
+	STREAM_BRANCH_TAKEN,	/* a taken branch, from -> to */
+	STREAM_BRANCH_RANGE,	/* a fall-through range, from (start) .. to (end) */
+};
+
+/* The flags of a taken branch (STREAM.md `branch`: M, P, X, A). */
+enum stream_branch_flag {
+	STREAM_BRANCH_MISPRED = 1u << 0,
+	STREAM_BRANCH_PREDICTED = 1u << 1,
+	STREAM_BRANCH_IN_TX = 1u << 2,
+	STREAM_BRANCH_ABORT = 1u << 3,
+};
+
+struct stream_branch {
+	uint32_t from_obj, to_obj;	/* indexes in stream.objects (after stream__finish:
+					 * the objects they were folded into) */
+	uint64_t from_off, to_off;	/* from the objects' addr, in bytes */
+	uint32_t ev;			/* index in stream.events */
+	uint8_t kind;			/* enum stream_branch_kind */
+	uint8_t flags;			/* enum stream_branch_flag; 0 for a range */
+	uint64_t count;
+	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count, their sum (STREAM.md) */
+};
+
 /* The samples of one (object, event, offset), summed over all sections. */
 struct stream_sample {
 	uint32_t obj;		/* index in stream.objects */
@@ -197,6 +230,17 @@ struct stream {
 	size_t maps_nr, maps_alloc;
 	/* The kinds stream__keep_kinds kept (STREAM_KIND_*), 0: every sample */
 	unsigned kinds;
+	/* The branch-stack counts (STREAM.md `branch`, `range`); after
+	 * stream__finish sorted by (kind, from_obj, from_off, to_obj, to_off,
+	 * ev, flags), one each. has_branches: a `branch-total` was read;
+	 * branch_totals[ev] its event's (branch_totals_nr of them: events
+	 * after those have none). Apart from the events, so that a stream
+	 * without branch stacks allocates what it did before they were read. */
+	struct stream_branch *branches;
+	size_t branches_nr, branches_alloc;
+	bool has_branches;
+	struct stream_branch_totals *branch_totals;
+	size_t branch_totals_nr;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */

@@ -228,6 +228,70 @@ static void every_record_is_the_tables(void **state)
 	free(text);
 }
 
+/*
+ * Branch stacks (STREAM.md `branch-total`, `branch`, `range`), by hand: the
+ * totals after `total`, the classes with a count; the counts renamed to the
+ * stream's ids (object 21 is 0: /a before /b), sorted (taken edges, then
+ * ranges, by ends, event, flags: P is 2, MXA 1 + 4 + 8), the flags as
+ * perf's letters, and a count
+ * whose end has no object left out.
+ */
+static void branch_counts_are_written_as_the_format_says(void **state)
+{
+	uint64_t totals[1][HB_CLASS__NR][2] = { 0 };
+	uint64_t branch_totals[1][HB_CLASS__NR][2] = { 0 };
+	const struct branch_count counts[] = {
+		{ .from_obj = 20, .from_off = 4, .to_obj = 21, .to_off = 0, .kind = BRANCH_TAKEN,
+		  .flags = BRANCH_PREDICTED, .count = 7, .cycles_nr = 6, .cycles_sum = 60 },
+		{ .from_obj = 21, .from_off = 9, .to_obj = 21, .to_off = 1, .kind = BRANCH_RANGE, .count = 3,
+		  .cycles_nr = 2, .cycles_sum = 11 },
+		{ .from_obj = 20, .from_off = 4, .to_obj = 21, .to_off = 0, .kind = BRANCH_TAKEN,
+		  .flags = BRANCH_MISPRED | BRANCH_IN_TX | BRANCH_ABORT, .count = 1 },
+		{ .from_obj = 21, .from_off = 2, .to_obj = 20, .to_off = 0x10, .kind = BRANCH_TAKEN, .count = 2 },
+		{ .from_obj = 21, .from_off = 2, .to_obj = 99, .to_off = 0, .kind = BRANCH_TAKEN, .count = 5 },
+	};
+	struct stream_writer_object objs[] = {
+		{ .kind = HB_KIND_NATIVE, .id = 20, .dso = "/b", .name = "f", .pid = 1 },
+		{ .kind = HB_KIND_NATIVE, .id = 21, .dso = "/a", .name = "g", .pid = 1 },
+	};
+	const struct stream_writer_header h = {
+		.producer = "p", .events = (const char *const[]){ "e" }, .events_nr = 1,
+		.totals = (const uint64_t(*)[HB_CLASS__NR][2])totals,
+		.branch_totals = (const uint64_t(*)[HB_CLASS__NR][2])branch_totals,
+		.branches = counts, .branches_nr = 5,
+	};
+	static const char want[] =
+		"hotblocks-stream 1\n"
+		"producer p\n"
+		"input -\n"
+		"time-aware no\n"
+		"event 0 e\n"
+		"total 0 all 0 0\n"
+		"branch-total 0 all 16 4\n"
+		"branch-total 0 native 10 3\n"
+		"branch-total 0 kernel 6 1\n"
+		"object 0 native pid=1 e_machine=0 addr=0x0 size=0 dso=/a sym-start=0x0 name=g\n"
+		"object 1 native pid=1 e_machine=0 addr=0x0 size=0 dso=/b sym-start=0x0 name=f\n"
+		"branch 0 0x2 1 0x10 0 - 2 0 0\n"
+		"branch 1 0x4 0 0x0 0 P 7 6 60\n"
+		"branch 1 0x4 0 0x0 0 MXA 1 0 0\n"
+		"range 0 0x9 0 0x1 0 3 2 11\n"
+		"end\n";
+	int ret;
+	char *text;
+
+	branch_totals[0][HB_CLASS_ALL][0] = 16;
+	branch_totals[0][HB_CLASS_ALL][1] = 4;
+	branch_totals[0][HB_CLASS_NATIVE][0] = 10;
+	branch_totals[0][HB_CLASS_NATIVE][1] = 3;
+	branch_totals[0][HB_CLASS_KERNEL][0] = 6;
+	branch_totals[0][HB_CLASS_KERNEL][1] = 1;
+	text = write_section(&h, objs, 2, NULL, 0, &ret);
+	assert_int_equal(ret, 0);
+	assert_string_equal(text, want);
+	free(text);
+}
+
 static void objects_order_by_identity_whatever_the_ids(void **state)
 {
 	uint64_t totals[1][HB_CLASS__NR][2] = { 0 };
@@ -446,6 +510,7 @@ int main(void)
 		cmocka_unit_test(a_section_is_written_as_the_format_says),
 		cmocka_unit_test(every_record_is_the_tables),
 		cmocka_unit_test(objects_order_by_identity_whatever_the_ids),
+		cmocka_unit_test(branch_counts_are_written_as_the_format_says),
 		cmocka_unit_test(every_byte_survives_escaping),
 		cmocka_unit_test(strings_past_the_limit_are_cut_marked_and_measured),
 		cmocka_unit_test(no_line_is_longer_than_the_limit),

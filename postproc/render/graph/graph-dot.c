@@ -97,7 +97,7 @@ int graph__write_dot(const struct graph *g, FILE *out)
 	}
 	for (size_t i = 0; i < g->edges_nr; i++) {
 		const struct graph_edge *e = &g->edges[i];
-		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+		struct graph_edge_style st = graph_edge__drawn_style(g, e);
 
 		if (e->collapsed)
 			continue;

@@ -163,7 +163,7 @@ static int add_drawn(const struct graph *g, Agraph_t *ag, const struct syms *sy,
 	}
 	for (size_t i = 0; i < g->edges_nr; i++) {
 		const struct graph_edge *e = &g->edges[i];
-		struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+		struct graph_edge_style st = graph_edge__drawn_style(g, e);
 		char key[24], colour[8], pen[16];
 
 		if (e->collapsed)

@@ -81,7 +81,7 @@ static void put_node(const struct graph *g, const struct graph_node *n, FILE *ou
 
 static void put_edge(const struct graph *g, const struct graph_edge *e, FILE *out)
 {
-	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+	struct graph_edge_style st = graph_edge__drawn_style(g, e);
 	struct graph_point base, tip = e->tip;
 	double dx, dy, len, hx, hy;
 
@@ -200,7 +200,7 @@ static void json_node(struct json_writer *w, const struct graph_node *n)
 /* A drawn edge of graph__write_json (one with a route). */
 static void json_edge(struct json_writer *w, const struct graph *g, const struct graph_edge *e)
 {
-	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+	struct graph_edge_style st = graph_edge__drawn_style(g, e);
 	struct graph_point base = e->pts[e->pts_nr - 1];
 	double dx = e->tip.x - base.x, dy = e->tip.y - base.y;
 

@@ -76,6 +76,8 @@ void graph__release(struct graph *g)
 	}
 	for (size_t i = 0; i < g->edges_nr; i++)
 		free(g->edges[i].pts);
+	free(g->edge_measured);
+	free(g->edge_weight);
 	free(g->nodes);
 	free(g->edges);
 	free(g->id);
@@ -224,6 +226,44 @@ int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge
 	e->kind = kind;
 	e->count = 1;
 	return 0;
+}
+
+int graph__measure_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind, uint64_t n)
+{
+	struct edge_key k = { from, to, kind };
+	long found = idx_table_find(&g->edge_index, edge_hash(&k), edge_eq, &k, g);
+
+	if (found < 0)
+		return -EINVAL;
+	if (!g->edge_measured && !(g->edge_measured = calloc(g->edges_nr, sizeof(*g->edge_measured))))
+		return -ENOMEM;
+	g->edge_measured[found] = sat_add(g->edge_measured[found], n);
+	return 0;
+}
+
+int graph__weigh_edges(struct graph *g)
+{
+	uint64_t max = 0;
+
+	for (size_t i = 0; g->edge_measured && i < g->edges_nr; i++)
+		if (g->edge_measured[i] > max)
+			max = g->edge_measured[i];
+	if (!max)
+		return 0;
+	if (!(g->edge_weight = calloc(g->edges_nr, sizeof(*g->edge_weight))))
+		return -ENOMEM;
+	for (size_t i = 0; i < g->edges_nr; i++)
+		g->edge_weight[i] = (double)g->edge_measured[i] / (double)max;
+	return 0;
+}
+
+struct graph_edge_style graph_edge__drawn_style(const struct graph *g, const struct graph_edge *e)
+{
+	struct graph_edge_style st = graph_edge__style(e->kind, e->back);
+
+	if (g->edge_weight)
+		st.width += 4 * g->edge_weight[e - g->edges];
+	return st;
 }
 
 int graph__mark_back_edges(struct graph *g, uint32_t entry)

@@ -97,6 +97,13 @@ struct graph {
 	struct graph_edge *edges;
 	size_t edges_nr, edges_alloc;
 	struct idx_table edge_index; /* (from, to, kind) -> edges[] */
+	/* Branch stacks: how often control went along each edge, measured
+	 * (graph__measure_edge), and that as a share of the most measured
+	 * edge's (graph__weigh_edges): drawn wider. NULL when nothing was
+	 * measured (kept apart from edges, so that a graph without measures
+	 * allocates what it did before them). */
+	uint64_t *edge_measured;
+	double *edge_weight;
 	struct idx_table id_index; /* node id -> nodes[] */
 	bool laid_out;		/* graph__layout succeeded: the coordinates are valid */
 	double width, height;	/* from graph__layout: the drawing's size in points */
@@ -137,6 +144,18 @@ long graph__add_node(struct graph *g, const struct graph_node_spec *spec);
  * index out of range), -ENOMEM.
  */
 int graph__add_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind);
+
+/* Add n measured runs to the edge (from, to, kind) added before (after the
+ * last edge is added); -EINVAL when there is none, -ENOMEM. */
+int graph__measure_edge(struct graph *g, uint32_t from, uint32_t to, enum graph_edge_kind kind, uint64_t n);
+
+/* Every edge's weight: its measured count over the most measured edge's.
+ * 0 or -ENOMEM. */
+int graph__weigh_edges(struct graph *g);
+
+/* How edge e of g is drawn: graph_edge__style, wider by its weight (up to
+ * 4 points more, for the most measured edge). */
+struct graph_edge_style graph_edge__drawn_style(const struct graph *g, const struct graph_edge *e);
 
 /*
  * Mark the edges that close loops: a depth-first search from entry (then from

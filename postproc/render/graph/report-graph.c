@@ -101,6 +101,18 @@ int report_graph__build_painted(struct graph *g, const struct report *rep,
 		if ((ret = graph__add_edge(g, re->from, re->to, edge_kind[re->kind])))
 			return ret;
 	}
+	/* measured by branch stacks: the edges' widths */
+	const struct report_func_branches *fb = report__func_branches(rep, (size_t)(f - rep->funcs));
+
+	for (size_t e = 0; fb && fb->measured && e < f->edges_nr; e++) {
+		const struct report_edge *re = &f->edges[e];
+		uint64_t n = fb->measured->edges[e];
+
+		if (n && (ret = graph__measure_edge(g, re->from, re->to, edge_kind[re->kind], n)))
+			return ret;
+	}
+	if ((ret = graph__weigh_edges(g)))
+		return ret;
 	/* The same walk as the report's (entry first, then by address, edges
 	 * by target): the same edges come out as back edges. */
 	if ((ret = graph__mark_back_edges(g, 0)))

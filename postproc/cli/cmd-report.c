@@ -46,6 +46,7 @@ struct options {
 	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
+	bool tiers_apart;		/* --tiers-apart */
 	size_t page_budget;
 	/* What shows one function as the command line shows the rest: its
 	 * event and column inputs, then the streams (render_opts.command). */
@@ -177,6 +178,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_SOURCE_LINES:
 			o->source_lines = true;
 			break;
+		case OPT_TIERS_APART:
+			o->tiers_apart = true;
+			add_option(&o->command, "tiers-apart", NULL);
+			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
 		case OPT_USAGE_OF:
@@ -226,6 +231,7 @@ static int report(struct options *o, int nfiles, char **files)
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */
 		.live_origin = cli__stdin_is_piped() ? CLI_STDIN_NAME : NULL,
+		.tiers_apart = o->tiers_apart,
 	};
 	struct annotator *annot = NULL;
 	const char **names = NULL;

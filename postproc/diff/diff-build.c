@@ -240,7 +240,8 @@ static int build_side(struct diff *d, int s)
 {
 	struct diff_work_side *side = &d->work->side[s];
 	struct report_opts repo = { .list_selected = true, .whole_functions = true,
-				    .source_rows = source_rows, .source_rows_arg = side };
+				    .source_rows = source_rows, .source_rows_arg = side,
+				    .tiers_apart = d->opts.tiers_apart };
 	struct report *rep = &d->side[s].report;
 
 	side->rank_opts = (struct rank_opts){

@@ -163,6 +163,9 @@ struct diff_opts {
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
 	bool listing;			/* text: each shown pair's blocks after the tables */
+	/* --tiers-apart: V8 wasm functions paired tier by tier (objects), not
+	 * as functions of their tiers together (report-tiers.h) */
+	bool tiers_apart;
 	/* The output shows the shown pairs alone (not how many functions were
 	 * compared, nor every pair): blocks are compared only in the functions
 	 * that could hold a shown pair, the most that could first. */

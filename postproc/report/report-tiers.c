@@ -72,17 +72,20 @@ static char *cut(const char *name, size_t len)
 	return s;
 }
 
-/* f's names without the tier: the display name loses "-TIER" at its end
- * (a demangled wasm name keeps V8's "-F-TIER"). */
+char *report_tiers__untiered(const char *display, const char *tier)
+{
+	size_t dl = strlen(display), tl = strlen(tier);
+
+	if (dl > tl + 1 && display[dl - tl - 1] == '-' && !strcmp(display + dl - tl, tier))
+		dl -= tl + 1;
+	return cut(display, dl);
+}
+
+/* f's names without the tier. */
 static int names(struct report_function *f, const struct report_ranked *hot, const struct entry *e)
 {
-	size_t dl = strlen(hot->display_name), tl = strlen(e->tier);
-	char *name = cut(hot->name, e->base_len), *disp;
+	char *name = cut(hot->name, e->base_len), *disp = report_tiers__untiered(hot->display_name, e->tier);
 
-	if (dl > tl + 1 && hot->display_name[dl - tl - 1] == '-' &&
-	    !strcmp(hot->display_name + dl - tl, e->tier))
-		dl -= tl + 1;
-	disp = cut(hot->display_name, dl);
 	if (!name || !disp) {
 		free(name);
 		free(disp);

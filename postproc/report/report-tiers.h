@@ -21,6 +21,11 @@
  * else NULL. kind_jit: the code is of kind jit (only JIT code has tiers). */
 const char *report_tiers__of(const char *name, bool kind_jit, size_t *base_len);
 
+/* display (a display name of code of that tier) without "-TIER" at its
+ * end (a demangled wasm name keeps V8's "-F-TIER"), malloc()ed; NULL: out
+ * of memory. */
+char *report_tiers__untiered(const char *display, const char *tier);
+
 /* rep->functions from rep->ranked (built): a V8 wasm function's tiers of
  * one jitdump together, unless apart. Returns 0 or -ENOMEM. */
 int report_tiers__build(struct report *rep, bool apart);

@@ -438,6 +438,11 @@ static void measure_funcs(struct diff *d)
 				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
 			else if (f->tiers_nr[s])
 				f->name[s] = tiers_name(d, f, s);
+			f->block_name[s] = f->obj[s] == UINT32_MAX ? NULL : !f->tiers_nr[s] ? f->name[s] :
+					   display_name(&d->work->side[s], f->obj[s]);
+			for (size_t t = 0; t < f->tiers_nr[s]; t++)
+				if (d->tiers[f->first_tier[s] + t].obj == f->obj[s])
+					f->block_tier[s] = d->tiers[f->first_tier[s] + t].tier;
 		}
 		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
 		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);

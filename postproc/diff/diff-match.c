@@ -122,7 +122,8 @@ static int add_tiers(struct diff *d, struct diff_func *f, int s, const struct fe
 	for (const struct fentry *t = e; t; t = t->next_tier) {
 		if (VEC_GROW(d->tiers, d->tiers_nr + 1, d->tiers_alloc))
 			return -ENOMEM;
-		d->tiers[d->tiers_nr++] = (struct diff_tier){ t->obj, t->wasm_tier, t->own_samples };
+		d->tiers[d->tiers_nr++] = (struct diff_tier){ t->obj, t->wasm_tier, t->raw,
+							     t->own_samples };
 		f->tiers_nr[s]++;
 	}
 	if (!(raw = malloc(e->base_len + 1)))

@@ -93,6 +93,7 @@ struct diff_test {
 struct diff_tier {
 	uint32_t obj;			/* index in that side's stream.objects */
 	const char *tier;		/* "turbofan", "liftoff" */
+	const char *name;		/* its code's name, as the stream has it */
 	uint64_t samples;
 };
 
@@ -114,6 +115,10 @@ struct diff_func {
 	 * sides have with the most samples (TurboFan's, mostly), else the
 	 * side's hottest; name[s] and raw_name[s] are without the tier. */
 	size_t first_tier[DIFF__SIDES], tiers_nr[DIFF__SIDES];
+	/* What its blocks are of: obj[s]'s display name, with its tier; name[s]
+	 * when not tiered. */
+	const char *block_name[DIFF__SIDES];
+	const char *block_tier[DIFF__SIDES];	/* obj[s]'s tier, or NULL: not tiered */
 	double share[DIFF__SIDES];
 	double delta;			/* share[NEW] - share[BASE], points */
 	int64_t delta_samples;		/* samples[NEW] - samples[BASE] */

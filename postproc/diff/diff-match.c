@@ -91,7 +91,7 @@ static int by_heat(const void *a, const void *b)
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
-/* A name of d's own: s[0..len), or NULL when out of memory. */
+/* s (malloc()ed) kept as a name of d's own, or NULL when out of memory (s freed). */
 static const char *own_name(struct diff *d, char *s)
 {
 	if (!s || VEC_GROW(d->names, d->names_nr + 1, d->names_alloc)) {

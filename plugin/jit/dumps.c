@@ -298,8 +298,10 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 		/* Found where the recording is now (beside perf.data, --jitdir):
 		 * the usual way a recording moves (--keep, another machine), not
 		 * a fault. The stream's jitdump line names the file read. */
-		if (!ret)
+		if (!ret) {
+			warnings__note(d->warnings, "jitdump %s: not at its recorded path; read from %s", path, alt);
 			return 0;
+		}
 		if (ret == -ENOMEM)
 			return ret;
 	}

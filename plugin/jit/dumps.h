@@ -28,8 +28,10 @@ struct dumps {
 	struct dump_file *files;
 	size_t nr, alloc;
 	struct codemap *map;
-	/* Directories searched for jit-<pid>.dump when perf.data named none for a pid. */
-	char *dirs[4];
+	/* Directories searched for jit-<pid>.dump when perf.data named none for a
+	 * pid, or the one it names is gone (--jitdir, perf.data's, the current
+	 * one, --dlarg search=DIR). */
+	char *dirs[16];
 	size_t dirs_nr;
 	/* Sets of pids (keyed by their hashes alone, see dumps.c): those whose
 	 * fallback search already ran, and those perf.data has a jitdump marker

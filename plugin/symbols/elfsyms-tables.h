@@ -34,6 +34,8 @@ struct elfsyms {
 	bool fdes_read;
 	uint16_t e_machine;
 	bool cwasm;
+	char *elsewhere;		/* found in a search directory (elfsyms__found_elsewhere) */
+	char *refused;			/* ... or refused there for its build-id */
 };
 
 /* The runtime file's PT_LOAD headers, read once. */

@@ -6,7 +6,9 @@
  * (elfsyms-extra.h); lookups, and the .eh_frame FDE where no symbol is.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <elf.h>
+#include <stdio.h>
 #include <gelf.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -133,6 +135,82 @@ static void read_tables(struct elfsyms *es, struct symsrc *syms)
 	symset__done(&es->set);
 }
 
+/* The file at path into es's next slot as both of perf's files; false when
+ * it is no ELF file or its build-id is not bid (refused: noted once). */
+static bool use_elsewhere(struct elfsyms *es, const char *path, const uint8_t *bid, size_t bid_size)
+{
+	struct symsrc *ss = &es->src[es->src_nr];
+	int r = symsrc__open(ss, path, bid, bid_size);
+
+	if (r == OPEN_MISMATCH && !es->refused)
+		es->refused = strdup(path);
+	if (r != OPEN_OK)
+		return false;
+	if (!ss->symtab && !ss->dynsym) {
+		symsrc__release(ss);
+		return false;
+	}
+	es->syms = es->runtime = ss;
+	es->src_nr++;
+	es->elsewhere = strdup(path);
+	return true;
+}
+
+/* A file with bid as its build-id among the regular files of dir (not its
+ * subdirectories), into es; false when none. */
+static bool by_build_id(struct elfsyms *es, const char *dir, const uint8_t *bid, size_t bid_size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		struct symsrc ss;
+		int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+
+		if (e->d_name[0] == '.' || n < 0 || (size_t)n >= sizeof(path))
+			continue;
+		/* the build-id is checked as the file is opened: no other is read */
+		if (symsrc__open(&ss, path, bid, bid_size) != OPEN_OK)
+			continue;
+		symsrc__release(&ss);
+		found = use_elsewhere(es, path, bid, bid_size);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Beyond perf: a file none of perf's candidates has (moved with its
+ * recording, or from another machine) is looked for in the search
+ * directories, by its name, then (with a build-id) by its build-id. */
+static void search_elsewhere(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const struct elfsyms_config *cfg,
+			     struct found *found)
+{
+	const char *slash = strrchr(es->path, '/');
+	const char *base = slash ? slash + 1 : es->path;
+	char path[PATH_MAX];
+
+	if (!*base || es->src_nr >= sizeof(es->src) / sizeof(es->src[0]))
+		return;
+	for (size_t i = 0; i < cfg->search_nr && !es->syms; i++) {
+		int n = snprintf(path, sizeof(path), "%s/%s", cfg->search[i], base);
+
+		if (n > 0 && (size_t)n < sizeof(path) && strcmp(path, es->path))
+			use_elsewhere(es, path, bid, bid_size);
+	}
+	for (size_t i = 0; i < cfg->search_nr && !es->syms && bid_size; i++)
+		by_build_id(es, cfg->search[i], bid, bid_size);
+	if (es->syms) {
+		found->any = true;
+		free(es->refused);
+		es->refused = NULL;
+	} else if (es->refused) {
+		found->refused = true;
+	}
+}
+
 /* perf's dso__load for a user-space file: the candidates, then the tables. */
 static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const struct elfsyms_config *cfg)
 {
@@ -141,10 +219,13 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	struct found found = { false, false };
 
 	/* Without the recording's build-id perf takes the file's own (and checks debug files with it). */
-	if (!bid_size && !vdso && elfsyms__is_regular_file(es->path)) {
+	char own_path[PATH_MAX];
+
+	snprintf(own_path, sizeof(own_path), "%s%s", cfg->symfs ? cfg->symfs : "", es->path);
+	if (!bid_size && !vdso && elfsyms__is_regular_file(own_path)) {
 		struct symsrc ss;
 
-		if (symsrc__open(&ss, es->path, NULL, 0) == OPEN_OK) {
+		if (symsrc__open(&ss, own_path, NULL, 0) == OPEN_OK) {
 			bid_size = elfsyms__read_build_id(ss.elf, &ss.ehdr, own);
 			bid = own;
 			symsrc__release(&ss);
@@ -153,6 +234,8 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	open_candidates(es, vdso, bid, bid_size, cfg, &found);
 	if (vdso && (!es->syms || !es->runtime))
 		open_own_vdso(es, bid, bid_size, &found);
+	if (!vdso && !es->syms && !es->runtime)
+		search_elsewhere(es, bid, bid_size, cfg, &found);
 	if (!es->syms && !es->runtime) {
 		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH : ELFSYMS_NO_FILE;
 		return;
@@ -203,6 +286,8 @@ void elfsyms__free(struct elfsyms *es)
 	symset__release(&es->set);
 	free(es->phdrs);
 	free(es->plt_names);
+	free(es->elsewhere);
+	free(es->refused);
 	free(es->path);
 	free(es);
 }
@@ -215,6 +300,16 @@ enum elfsyms_status elfsyms__status(const struct elfsyms *es)
 enum elfsyms_origin elfsyms__origin(const struct elfsyms *es)
 {
 	return es->origin;
+}
+
+const char *elfsyms__found_elsewhere(const struct elfsyms *es)
+{
+	return es->elsewhere;
+}
+
+const char *elfsyms__refused_elsewhere(const struct elfsyms *es)
+{
+	return es->refused;
 }
 
 const char *elfsyms__symbol_file(const struct elfsyms *es)

@@ -25,6 +25,12 @@
 struct elfsyms_config {
 	const char *buildid_dir;	/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
 	const char *debug_dir;		/* /usr/lib/debug */
+	const char *symfs;		/* perf script --symfs DIR: every candidate but the
+					 * build-id cache's is read under DIR; NULL: none */
+	const char *const *search;	/* where a file none of perf's candidates has is
+					 * looked for, by name and by build-id (perf.data's
+					 * directory, --dlarg search=DIR) */
+	size_t search_nr;
 	bool debuginfod;		/* DEBUGINFOD_URLS is set: ask debuginfod for a .symtab */
 };
 
@@ -75,6 +81,12 @@ void elfsyms__free(struct elfsyms *es);
 
 enum elfsyms_status elfsyms__status(const struct elfsyms *es);
 enum elfsyms_origin elfsyms__origin(const struct elfsyms *es);
+/* The file found in a search directory, not where perf looks (cfg->search);
+ * NULL when the file was where perf looks, or nowhere. */
+const char *elfsyms__found_elsewhere(const struct elfsyms *es);
+/* A file of the recorded name in a search directory refused for its build-id
+ * (none was found elsewhere); NULL when none. */
+const char *elfsyms__refused_elsewhere(const struct elfsyms *es);
 /* The file the symbol table came from (the file itself, a debug file); NULL when none. */
 const char *elfsyms__symbol_file(const struct elfsyms *es);
 /* Symbols read into the index (aliases perf removes included). */

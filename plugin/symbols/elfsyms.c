@@ -26,6 +26,7 @@
 struct found {
 	bool refused;		/* a file with another build-id */
 	bool any;		/* an ELF file */
+	bool binary;		/* the file itself (its path, under --symfs, or the cache's copy), not a debug file */
 };
 
 /* perf's candidates in its order: the first with a .symtab gives the
@@ -47,6 +48,7 @@ static void open_candidates(struct elfsyms *es, bool vdso, const uint8_t *bid, s
 		if (r != OPEN_OK)
 			continue;
 		found->any = true;
+		found->binary |= c == C_SYSTEM || c == C_CACHE;
 		if (!es->syms && ss->symtab)
 			es->syms = ss, used = true;
 		if (!es->runtime && ss->dynsym)
@@ -135,8 +137,10 @@ static void read_tables(struct elfsyms *es, struct symsrc *syms)
 	symset__done(&es->set);
 }
 
-/* The file at path into es's next slot as both of perf's files; false when
- * it is no ELF file or its build-id is not bid (refused: noted once). */
+/* The file at path into es's next slot as the runtime file (its code, its
+ * headers), and the symbol file unless a debug file is one already; false
+ * when it is no ELF file or its build-id is not bid (refused: kept for the
+ * note). */
 static bool use_elsewhere(struct elfsyms *es, const char *path, const uint8_t *bid, size_t bid_size)
 {
 	struct symsrc *ss = &es->src[es->src_nr];
@@ -146,11 +150,9 @@ static bool use_elsewhere(struct elfsyms *es, const char *path, const uint8_t *b
 		es->refused = strdup(path);
 	if (r != OPEN_OK)
 		return false;
-	if (!ss->symtab && !ss->dynsym) {
-		symsrc__release(ss);
-		return false;
-	}
-	es->syms = es->runtime = ss;
+	es->runtime = ss;
+	if (!es->syms && ss->symtab)
+		es->syms = ss;
 	es->src_nr++;
 	es->elsewhere = strdup(path);
 	return true;
@@ -194,15 +196,15 @@ static void search_elsewhere(struct elfsyms *es, const uint8_t *bid, size_t bid_
 
 	if (!*base || es->src_nr >= sizeof(es->src) / sizeof(es->src[0]))
 		return;
-	for (size_t i = 0; i < cfg->search_nr && !es->syms; i++) {
+	for (size_t i = 0; i < cfg->search_nr && !es->runtime; i++) {
 		int n = snprintf(path, sizeof(path), "%s/%s", cfg->search[i], base);
 
 		if (n > 0 && (size_t)n < sizeof(path) && strcmp(path, es->path))
 			use_elsewhere(es, path, bid, bid_size);
 	}
-	for (size_t i = 0; i < cfg->search_nr && !es->syms && bid_size; i++)
+	for (size_t i = 0; i < cfg->search_nr && !es->runtime && bid_size; i++)
 		by_build_id(es, cfg->search[i], bid, bid_size);
-	if (es->syms) {
+	if (es->runtime) {
 		found->any = true;
 		free(es->refused);
 		es->refused = NULL;
@@ -216,7 +218,7 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 {
 	bool vdso = !strcmp(es->path, "[vdso]");
 	uint8_t own[20];
-	struct found found = { false, false };
+	struct found found = { false, false, false };
 
 	/* Without the recording's build-id perf takes the file's own (and checks debug files with it). */
 	char own_path[PATH_MAX];
@@ -234,7 +236,7 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	open_candidates(es, vdso, bid, bid_size, cfg, &found);
 	if (vdso && (!es->syms || !es->runtime))
 		open_own_vdso(es, bid, bid_size, &found);
-	if (!vdso && !es->syms && !es->runtime)
+	if (!vdso && !found.binary && !es->runtime)
 		search_elsewhere(es, bid, bid_size, cfg, &found);
 	if (!es->syms && !es->runtime) {
 		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH : ELFSYMS_NO_FILE;

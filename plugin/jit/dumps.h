@@ -22,6 +22,8 @@ struct dump_file {
 	size_t indexed;		/* loads already added to the code map */
 	uint64_t size_seen;	/* file size at the last re-read */
 	bool failed;		/* a corrupt record stopped reading; the error was reported */
+	char *recorded;		/* the path perf.data names, when the dump was read elsewhere
+				 * (owned; NULL: read there): the objects' dump= */
 };
 
 struct dumps {
@@ -154,6 +156,10 @@ void dumps__warn_unfinished(struct dumps *d);
 /* The stream's one-word status of a dump: ok, truncated, corrupt or
  * header-past-end (STREAM.md "Records"). */
 const char *dumps__status(const struct dump_file *f);
+
+/* The path that names f's objects: the one perf.data recorded, where it
+ * was read elsewhere (a recording moved with its dumps), else the file's. */
+const char *dumps__name(const struct dump_file *f);
 
 /* The load a code map entry refers to. */
 const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file);

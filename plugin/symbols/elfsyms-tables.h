@@ -35,6 +35,7 @@ struct elfsyms {
 	uint16_t e_machine;
 	bool cwasm;
 	char *elsewhere;		/* found in a search directory (elfsyms__found_elsewhere) */
+	const char *read_from;		/* elfsyms__read_from (borrowed: elsewhere, or a src path) */
 	char *refused;			/* ... or refused there for its build-id */
 };
 

@@ -53,6 +53,9 @@ static void open_candidates(struct elfsyms *es, bool vdso, const uint8_t *bid, s
 			es->syms = ss, used = true;
 		if (!es->runtime && ss->dynsym)
 			es->runtime = ss, used = true;
+		/* under --symfs's root: the post-processor is told where (the stream's map found=) */
+		if (used && c == C_SYSTEM && strcmp(name, es->path))
+			es->read_from = ss->path;
 		if (used)
 			es->src_nr++;
 		else
@@ -155,6 +158,7 @@ static bool use_elsewhere(struct elfsyms *es, const char *path, const uint8_t *b
 		es->syms = ss;
 	es->src_nr++;
 	es->elsewhere = strdup(path);
+	es->read_from = es->elsewhere;
 	return true;
 }
 
@@ -307,6 +311,11 @@ enum elfsyms_origin elfsyms__origin(const struct elfsyms *es)
 const char *elfsyms__found_elsewhere(const struct elfsyms *es)
 {
 	return es->elsewhere;
+}
+
+const char *elfsyms__read_from(const struct elfsyms *es)
+{
+	return es->read_from;
 }
 
 const char *elfsyms__refused_elsewhere(const struct elfsyms *es)

@@ -87,6 +87,10 @@ const char *elfsyms__found_elsewhere(const struct elfsyms *es);
 /* A file of the recorded name in a search directory refused for its build-id
  * (none was found elsewhere); NULL when none. */
 const char *elfsyms__refused_elsewhere(const struct elfsyms *es);
+/* The file itself (its code) where it was read from a place the recorded
+ * path does not say and perf's build-id cache is not: under --symfs's root,
+ * or found elsewhere; NULL when read at its path, from the cache, or not at all. */
+const char *elfsyms__read_from(const struct elfsyms *es);
 /* The file the symbol table came from (the file itself, a debug file); NULL when none. */
 const char *elfsyms__symbol_file(const struct elfsyms *es);
 /* Symbols read into the index (aliases perf removes included). */

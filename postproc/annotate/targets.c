@@ -190,7 +190,8 @@ static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
 	}
 	if (!t->files[i].opened) {
 		t->files[i].opened = true;
-		t->files[i].es = elfsyms__open(m->path, m->build_id, m->build_id_size, &t->cfg);
+		/* where the plugin read it (--symfs, a search directory), its build-id checked again */
+		t->files[i].es = elfsyms__open(m->found ? m->found : m->path, m->build_id, m->build_id_size, &t->cfg);
 	}
 	return t->files[i].es && elfsyms__status(t->files[i].es) == ELFSYMS_OK ? t->files[i].es : NULL;
 }

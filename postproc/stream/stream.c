@@ -156,8 +156,10 @@ void stream__release(struct stream *s)
 	for (i = 0; i < s->loads_nr; i++)
 		free(s->loads[i].name);
 	free(s->loads);
-	for (i = 0; i < s->maps_nr; i++)
+	for (i = 0; i < s->maps_nr; i++) {
 		free(s->maps[i].path);
+		free(s->maps[i].found);
+	}
 	free(s->maps);
 	free(s->branches);
 	free(s->branch_totals);

@@ -189,6 +189,8 @@ struct stream_map {
 	char *path;		/* owned, decoded */
 	uint8_t build_id[20];	/* the recording's, build_id_size bytes (0: none given) */
 	uint8_t build_id_size;
+	char *found;		/* owned, decoded: the file the plugin read instead of path
+				 * (--symfs, a search directory); NULL: none said */
 };
 
 /* A `warning` line of the plugin's, kept for the report (once per distinct text). */

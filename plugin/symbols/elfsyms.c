@@ -8,9 +8,9 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <elf.h>
-#include <stdio.h>
 #include <gelf.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -224,9 +224,10 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	uint8_t own[20];
 	struct found found = { false, false, false };
 
-	/* Without the recording's build-id perf takes the file's own (and checks debug files with it). */
 	char own_path[PATH_MAX];
 
+	/* Without the recording's build-id perf takes the file's own (and checks
+	 * debug files with it), the file read under --symfs's root. */
 	snprintf(own_path, sizeof(own_path), "%s%s", cfg->symfs ? cfg->symfs : "", es->path);
 	if (!bid_size && !vdso && elfsyms__is_regular_file(own_path)) {
 		struct symsrc ss;

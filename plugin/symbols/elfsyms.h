@@ -10,6 +10,9 @@
  * among aliases; perf's tree for the lookup (symtree.h). Where perf finds no
  * .symtab, MiniDebugInfo (.gnu_debugdata) and debuginfod may still give one.
  * An address no symbol holds gets the bounds of the .eh_frame FDE around it.
+ * Under perf's --symfs the candidates are read under its root; a file none
+ * of them has is looked for in search directories (NATIVE.md "Files that
+ * are not where perf.data says").
  *
  * Addresses here are file offsets (perf's map_ip: ip - map start + pgoff),
  * the space perf's symbol starts are in.

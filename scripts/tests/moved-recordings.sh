@@ -55,6 +55,7 @@ for c in 50.0.1/switch 48.0.2/wasi; do
 	cp "$src"/perfmap/* "$run/"
 	plugin_stream "$run/perf.data" "$run/s.hbs" 2>"$tmp/in.plugin-err"
 	report "$run/s.hbs" "$tmp/in-$v-$p" "$@"
+	cp "$run/s.hbs" "$tmp/in-$v-$p.hbs"
 	n=$(awk '$1 == "object" && $3 == "cwasm" { o[$2] = 1 } $1 == "sample" && o[$2] { n += $5 } END { print n + 0 }' "$run/s.hbs")
 	check "wasmtime $c perfmap: $n samples in the mapped .cwasm in place" test "$n" -gt 100
 	# moved: the recording and its .cwasm in another directory, the recorded one gone
@@ -78,6 +79,19 @@ for c in 50.0.1/switch 48.0.2/wasi; do
 	check "wasmtime $c perfmap moved (search=DIR): one note names the .cwasm read" \
 		once "$tmp/mv2.plugin-err" "read from $tmp/elsewhere/module.cwasm"
 	rm -rf "$tmp/elsewhere"
+	# through perf script --symfs: the .cwasm under the root at its recorded
+	# path is the plugin's (class cwasm, with its Wasm column); the other
+	# files are not under the root, so compare the JIT code alone (--kind jit)
+	mkdir -p "$tmp/sym$rec" && cp "$src/module.cwasm" "$tmp/sym$rec/"
+	perf --no-pager script -i "$run/perf.data" --symfs "$tmp/sym" --dlfilter "$PLUGIN" \
+		--dlarg "out=$run/s.hbs" 2>"$tmp/symfs.plugin-err"
+	"$POSTPROC" -p 100 --kind jit "$@" "$run/s.hbs" >"$tmp/symfs-$v-$p.txt" 2>/dev/null
+	"$POSTPROC" -p 100 --kind jit "$@" "$tmp/in-$v-$p.hbs" >"$tmp/in-jit-$v-$p.txt" 2>/dev/null
+	same "wasmtime $c perfmap through --symfs: the .cwasm's report (--kind jit) is the in-place one" \
+		"$tmp/in-jit-$v-$p.txt" "$tmp/symfs-$v-$p.txt"
+	check "wasmtime $c perfmap through --symfs: resolved in the plugin" \
+		sh -c "! grep -q \"perf's own symbol lookup\" $tmp/symfs.plugin-err"
+	rm -rf "$tmp/sym"
 	# and nowhere: the samples are not the .cwasm's (what the moved runs must not be)
 	plugin_stream "$run/perf.data" "$run/s.hbs" 2>"$tmp/mv3.plugin-err"
 	check "wasmtime $c perfmap with the .cwasm nowhere: said to be missing" \

@@ -8,7 +8,9 @@
 #   recorded paths gone: the .cwasm or dump beside perf.data, or in a
 #   directory given by --dlarg search=DIR, report byte for byte as in place
 #   (text with every column, and --json --all), and the plugin names the
-#   file it read instead in one note;
+#   file it read instead in one note; through perf script --symfs (the
+#   .cwasm under the root) the .cwasm's code reports as in place too
+#   (--kind jit: the other files are not under that root);
 # * the real LBR recording of another machine (test-data/lbr-propeller, perf
 #   4.13; its binary named by a build path this machine has not) through
 #   perf script --symfs, through perf's build-id cache (perf buildid-cache

@@ -173,9 +173,11 @@ static const struct span *covering(const struct spans *sp, uint32_t pid, uint64_
 	return before ? before : after;
 }
 
-/* The symbols of the file of map m, opened at its first use; NULL: none. */
-static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
+/* The symbols of the file of map mi, opened at its first use; NULL: none. */
+static struct elfsyms *file_syms(struct targets *t, size_t mi)
 {
+	const struct stream_map *m = &t->s->maps[mi];
+	const char *found = stream__map_found(t->s, mi);
 	size_t i;
 
 	for (i = 0; i < t->files_nr; i++)
@@ -191,7 +193,7 @@ static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
 	if (!t->files[i].opened) {
 		t->files[i].opened = true;
 		/* where the plugin read it (--symfs, a search directory), its build-id checked again */
-		t->files[i].es = elfsyms__open(m->found ? m->found : m->path, m->build_id, m->build_id_size, &t->cfg);
+		t->files[i].es = elfsyms__open(found ? found : m->path, m->build_id, m->build_id_size, &t->cfg);
 	}
 	return t->files[i].es && elfsyms__status(t->files[i].es) == ELFSYMS_OK ? t->files[i].es : NULL;
 }
@@ -211,7 +213,7 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
 		uint64_t off = addr - c->addr + c->pgoff;
-		struct elfsyms *es = file_syms(t, &t->s->maps[c->obj]);
+		struct elfsyms *es = file_syms(t, (size_t)c->obj);
 		struct elfsyms_hit h;
 
 		/* an FDE's bounds name nothing: the file, as perf names unknown code */

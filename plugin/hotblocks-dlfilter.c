@@ -61,7 +61,7 @@ struct run {
 	char *perf_data;	/* the recording perf reads; "-" for a pipe */
 	bool live;		/* ... a pipe: the dumps may still be growing */
 	bool defer;		/* perf filters samples itself: classify only what it keeps */
-	bool symfs;		/* perf script --symfs: natives go through perf's resolution */
+	char *symfs;		/* perf script --symfs DIR (owned): the resolver reads files under it */
 	struct warnings warnings;
 	struct events events;
 	struct dumps dumps;
@@ -88,6 +88,7 @@ static void run__free(struct run *r)
 	warnings__release(&r->warnings);
 	options__release(&r->opts);
 	free(r->perf_data);
+	free(r->symfs);
 	free(r);
 }
 
@@ -128,6 +129,7 @@ static int find_input(struct run *r)
 		return -ENOMEM;
 	r->defer = cmd.filters;
 	r->symfs = cmd.symfs;
+	cmd.symfs = NULL;
 	input = r->opts.perf_data ? r->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
 	r->perf_data = strdup(input);
@@ -148,6 +150,10 @@ static void read_recording(struct run *r)
 	int ret = 0;
 
 	dumps__add_fallback_dirs(&r->dumps, r->opts.jitdir, r->perf_data);
+	for (size_t i = 0; i < r->opts.search_nr; i++)
+		dumps__add_dir(&r->dumps, r->opts.search[i]);
+	if (resolve__places(&r->resolve, r->symfs, r->perf_data, r->opts.search, r->opts.search_nr) < 0)
+		r->resolve.maps.oom = true;
 	if (!r->live) {
 		char err[512] = "";
 		struct perfdata_visitor v;
@@ -162,8 +168,7 @@ static void read_recording(struct run *r)
 	}
 	dumps__add_named(&r->dumps, r->opts.jitdumps, r->opts.jitdumps_nr);
 	resolve__ready(&r->resolve, ret, &st,
-		       r->live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" :
-		       r->symfs ? "perf script --symfs reads the files from another root" : NULL);
+		       r->live ? "perf script reads a pipe, which the plugin cannot read for its mmap records" : NULL);
 }
 
 HB_EXPORT int start(void **data, void *ctx)

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../symbols/elfsyms.h"
 #include "stream-section.h"
 
 /* The object a count id names: a native symbol, or a jitdump load. false
@@ -30,7 +31,7 @@ static bool describe(struct stream_writer_object *so, const struct stream_sectio
 			.kind = HB_KIND_JIT, .id = id, .pid = df->pid, .e_machine = df->e_machine,
 			.addr = l->code_addr, .size = l->code_size, .name = l->name, .code = l->code,
 			.code_len = l->code_size, .code_index = l->code_index, .load_time = l->timestamp,
-			.dump = df->jd->path, .debug = l->debug, .debug_nr = l->debug_nr,
+			.dump = dumps__name(df), .debug = l->debug, .debug_nr = l->debug_nr,
 		};
 	}
 	return true;
@@ -106,7 +107,8 @@ static int add_targets(struct stream_section *s, const struct stream_section_inp
 			if (pass)
 				s->maps[s->maps_nr++] = (struct stream_writer_map){
 					m->pid, m->start, m->len, m->pgoff, m->time, path,
-					mm->files[m->file].build_id, mm->files[m->file].build_id_size };
+					mm->files[m->file].build_id, mm->files[m->file].build_id_size,
+					mm->files[m->file].priv ? elfsyms__read_from(mm->files[m->file].priv) : NULL };
 			else
 				nm++;
 		}

@@ -348,6 +348,8 @@ static void write_targets(FILE *f, const struct stream_writer_header *h)
 			for (size_t k = 0; k < m->build_id_size; k++)
 				fprintf(f, "%02x", m->build_id[k]);
 		}
+		if (m->found)
+			put_length(f, HB_FIELD_MAP_FOUND_LENGTH, put_field_string(f, HB_FIELD_MAP_FOUND, m->found));
 		putc('\n', f);
 	}
 }

@@ -54,6 +54,8 @@ struct stream_writer_map {
 	const char *path;
 	const uint8_t *build_id;	/* the recording's, build_id_size bytes (0: none) */
 	size_t build_id_size;
+	const char *found;		/* the file read instead of path (--symfs, a search
+					 * directory); NULL: path, or not read */
 };
 
 struct stream_writer_header {

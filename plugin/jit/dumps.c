@@ -28,8 +28,10 @@ int dumps__init(struct dumps *d, struct warnings *warnings)
 
 void dumps__release(struct dumps *d)
 {
-	for (size_t i = 0; i < d->nr; i++)
+	for (size_t i = 0; i < d->nr; i++) {
 		jitdump__close(d->files[i].jd);
+		free(d->files[i].recorded);
+	}
 	for (size_t i = 0; i < d->dirs_nr; i++)
 		free(d->dirs[i]);
 	for (size_t i = 0; i < d->seen_nr; i++)
@@ -298,8 +300,14 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 		/* Found where the recording is now (beside perf.data, --jitdir):
 		 * the usual way a recording moves (--keep, another machine), not
 		 * a fault. The stream's jitdump line names the file read. */
-		if (!ret)
+		if (!ret) {
+			warnings__note(d->warnings, "jitdump %s: not at its recorded path; read from %s", path, alt);
+			/* its objects keep the recorded name: the same code wherever it is read */
+			for (size_t k = 0; k < d->nr; k++)
+				if (!strcmp(d->files[k].jd->path, alt) && !d->files[k].recorded)
+					d->files[k].recorded = strdup(path);
 			return 0;
+		}
 		if (ret == -ENOMEM)
 			return ret;
 	}
@@ -569,6 +577,11 @@ void dumps__warn_unfinished(struct dumps *d)
 			warnings__add(d->warnings, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
 				f->jd->path, f->jd->orphan_moves);
 	}
+}
+
+const char *dumps__name(const struct dump_file *f)
+{
+	return f->recorded ? f->recorded : f->jd->path;
 }
 
 const char *dumps__status(const struct dump_file *f)

@@ -22,14 +22,18 @@ struct dump_file {
 	size_t indexed;		/* loads already added to the code map */
 	uint64_t size_seen;	/* file size at the last re-read */
 	bool failed;		/* a corrupt record stopped reading; the error was reported */
+	char *recorded;		/* the path perf.data names, when the dump was read elsewhere
+				 * (owned; NULL: read there): the objects' dump= */
 };
 
 struct dumps {
 	struct dump_file *files;
 	size_t nr, alloc;
 	struct codemap *map;
-	/* Directories searched for jit-<pid>.dump when perf.data named none for a pid. */
-	char *dirs[4];
+	/* Directories searched for jit-<pid>.dump when perf.data named none for a
+	 * pid, or the one it names is gone (--jitdir, perf.data's, the current
+	 * one, --dlarg search=DIR). */
+	char *dirs[16];
 	size_t dirs_nr;
 	/* Sets of pids (keyed by their hashes alone, see dumps.c): those whose
 	 * fallback search already ran, and those perf.data has a jitdump marker
@@ -152,6 +156,10 @@ void dumps__warn_unfinished(struct dumps *d);
 /* The stream's one-word status of a dump: ok, truncated, corrupt or
  * header-past-end (STREAM.md "Records"). */
 const char *dumps__status(const struct dump_file *f);
+
+/* The path that names f's objects: the one perf.data recorded, where it
+ * was read elsewhere (a recording moved with its dumps), else the file's. */
+const char *dumps__name(const struct dump_file *f);
 
 /* The load a code map entry refers to. */
 const struct jitdump_load *dumps__load(const struct dumps *d, size_t map_id, const struct dump_file **file);

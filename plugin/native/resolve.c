@@ -58,7 +58,34 @@ void resolve__release(struct resolve *r)
 	free(r->code_buf);
 	free(r->file_stats);
 	free(r->buildid_dir);
+	free(r->symfs);
+	for (size_t i = 0; i < r->search_nr; i++)
+		free(r->search[i]);
+	free(r->search);
 	memset(r, 0, sizeof(*r));
+}
+
+int resolve__places(struct resolve *r, const char *symfs, const char *perf_data, const char *const *dirs,
+		    size_t dirs_nr)
+{
+	if (symfs && !(r->symfs = strdup(symfs)))
+		return -ENOMEM;
+	if (!(r->search = calloc(dirs_nr + 1, sizeof(*r->search))))
+		return -ENOMEM;
+	if (perf_data && strcmp(perf_data, "-")) {
+		const char *slash = strrchr(perf_data, '/');
+
+		if (!(r->search[r->search_nr] = slash ? strndup(perf_data, (size_t)(slash - perf_data + (slash == perf_data)))
+						      : strdup(".")))
+			return -ENOMEM;
+		r->search_nr++;
+	}
+	for (size_t i = 0; i < dirs_nr; i++) {
+		if (!(r->search[r->search_nr] = strdup(dirs[i])))
+			return -ENOMEM;
+		r->search_nr++;
+	}
+	return 0;
 }
 
 void resolve__visitor(struct resolve *r, struct perfdata_visitor *v)
@@ -92,6 +119,7 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 		r->buildid_dir = NULL;
 	r->cfg = (struct elfsyms_config){
 		.buildid_dir = r->buildid_dir, .debug_dir = "/usr/lib/debug", .debuginfod = urls && *urls,
+		.symfs = r->symfs, .search = (const char *const *)r->search, .search_nr = r->search_nr,
 	};
 	if (!r->usable)
 		return;
@@ -413,5 +441,18 @@ void resolve__files_without_symbols(const struct resolve *r,
 			break;
 		}
 		fn(arg, r->maps.files[i].path, why, st);
+	}
+}
+
+void resolve__files_elsewhere(const struct resolve *r,
+			      void (*fn)(void *arg, const char *path, const char *found, bool refused), void *arg)
+{
+	for (size_t i = 0; i < r->maps.files_nr; i++) {
+		const struct elfsyms *es = r->maps.files[i].priv;
+
+		if (es && elfsyms__found_elsewhere(es))
+			fn(arg, r->maps.files[i].path, elfsyms__found_elsewhere(es), false);
+		else if (es && elfsyms__refused_elsewhere(es))
+			fn(arg, r->maps.files[i].path, elfsyms__refused_elsewhere(es), true);
 	}
 }

@@ -50,6 +50,9 @@ struct resolve {
 	char why_not[256];		/* else why perf decides them */
 	struct elfsyms_config cfg;
 	char *buildid_dir;		/* owned, for cfg */
+	char *symfs;			/* owned, for cfg */
+	char **search;			/* owned, for cfg */
+	size_t search_nr;
 	struct resolve_perfmap *pmaps;	/* one per perf map read */
 	size_t pmaps_nr, pmaps_alloc;
 	struct resolve_objcache *cache;	/* (file or perf map, symbol) -> natives id */
@@ -64,6 +67,21 @@ struct resolve {
 /* An empty resolver (not usable until resolve__ready). */
 void resolve__init(struct resolve *r);
 void resolve__release(struct resolve *r);
+
+/*
+ * Where the files are besides their recorded paths, before resolve__ready:
+ * perf's --symfs root (NULL: none), and the directories a file none of
+ * perf's candidates has is looked for in: perf_data's own (unless NULL or
+ * "-"), then dirs in order. 0 or -ENOMEM.
+ */
+int resolve__places(struct resolve *r, const char *symfs, const char *perf_data, const char *const *dirs,
+		    size_t dirs_nr);
+
+/* For each file read from a search directory, not its recorded path, and
+ * each one refused there for its build-id, in file order: calls fn (path as
+ * recorded, the file found, refused). */
+void resolve__files_elsewhere(const struct resolve *r,
+			      void (*fn)(void *arg, const char *path, const char *found, bool refused), void *arg);
 
 /* The visitor that fills r's maps in the walk of perf.data (its arg is r). */
 void resolve__visitor(struct resolve *r, struct perfdata_visitor *v);

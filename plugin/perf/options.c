@@ -14,6 +14,9 @@ const char options__usage[] =
 	"  perf-data=FILE  the perf.data to scan for jitdump paths (default: perf's -i, else ./perf.data)\n"
 	"  jitdump=FILE    also read this jit-<pid>.dump (repeatable)\n"
 	"  jitdir=DIR      look for jit-<pid>.dump in DIR too\n"
+	"  search=DIR      look in DIR for files gone from their recorded paths (jitdumps,\n"
+	"                  .cwasm and ELF files, by name and by build-id; repeatable;\n"
+	"                  perf.data's own directory is looked in first)\n"
 	"  jit-only        count only JIT samples (native code is not resolved)\n"
 	"  stats           print what resolving native code read (files, symbols, memory) to stderr\n"
 	"  help            print this and stop\n"
@@ -39,7 +42,8 @@ int options__parse(struct options *o, int argc, char **argv, const char **bad)
 	memset(o, 0, sizeof(*o));
 	*bad = NULL;
 	o->jitdumps = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof(*o->jitdumps));
-	if (!o->jitdumps)
+	o->search = calloc((size_t)(argc > 0 ? argc : 0) + 1, sizeof(*o->search));
+	if (!o->jitdumps || !o->search)
 		return -ENOMEM;
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
@@ -54,6 +58,8 @@ int options__parse(struct options *o, int argc, char **argv, const char **bad)
 			o->jitdumps[o->jitdumps_nr++] = a + 8;
 		} else if (!strncmp(a, "jitdir=", 7)) {
 			o->jitdir = a + 7;
+		} else if (!strncmp(a, "search=", 7) && a[7]) {
+			o->search[o->search_nr++] = a + 7;
 		} else if (!strcmp(a, "jit-only")) {
 			o->jit_only = true;
 		} else if (!strcmp(a, "stats")) {
@@ -73,5 +79,6 @@ void options__release(struct options *o)
 	free(o->out_path);
 	free(o->perf_data);
 	free(o->jitdumps);
+	free(o->search);
 	memset(o, 0, sizeof(*o));
 }

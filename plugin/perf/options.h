@@ -12,6 +12,9 @@ struct options {
 	const char **jitdumps;	/* jitdump=FILE, in order (owned array of borrowed strings) */
 	size_t jitdumps_nr;
 	const char *jitdir;	/* jitdir=DIR (borrowed; the last one given) */
+	const char **search;	/* search=DIR, in order (owned array of borrowed strings):
+				 * where files gone from their recorded paths are looked for */
+	size_t search_nr;
 	bool jit_only;		/* jit-only */
 	bool stats;		/* stats: what resolving natives cost, on standard error */
 };
@@ -27,7 +30,7 @@ extern const char options__usage[];
 
 /*
  * Parse argv[0, argc) (perf's --dlarg strings, which must outlive o: the
- * jitdump and jitdir values point into them). Parsing stops at the first
+ * jitdump, jitdir and search values point into them). Parsing stops at the first
  * `help` or unknown argument. o is zeroed first; release it with
  * options__release whatever the result. Returns an enum options_result or
  * -ENOMEM.

@@ -182,7 +182,7 @@ int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len)
 	char *buf = malloc(len + 1);
 	char **argv = calloc(len + 1, sizeof(*argv));
 	const char *held[NR_OPTIONS] = { 0 };
-	const char *input = NULL;
+	const char *input = NULL, *symfs = NULL;
 	int argc = 0, first;
 
 	memset(c, 0, sizeof(*c));
@@ -206,13 +206,14 @@ int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len)
 		if (held[i] && options[i].role == FILTER)
 			c->filters = true;
 		if (held[i] && options[i].role == SYMBOLS)
-			c->symfs = true;
+			symfs = held[i];
 		if (held[i] && options[i].role == INPUT)
 			input = held[i];
 	}
-	if (input && !(c->input = strdup(input))) {
+	if ((input && !(c->input = strdup(input))) || (symfs && !(c->symfs = strdup(symfs)))) {
 		free(buf);
 		free(argv);
+		perf_cmdline__release(c);
 		return -ENOMEM;
 	}
 	free(buf);
@@ -254,6 +255,7 @@ int perf_cmdline__read(struct perf_cmdline *c)
 void perf_cmdline__release(struct perf_cmdline *c)
 {
 	free(c->input);
+	free(c->symfs);
 	memset(c, 0, sizeof(*c));
 }
 

@@ -13,8 +13,8 @@
 struct perf_cmdline {
 	char *input;	/* perf script's -i in any spelling perf accepts (owned;
 			 * the last one given); NULL when there is none */
-	bool symfs;	/* --symfs: perf reads every file under another root,
-			 * so only perf's own resolution finds the right ones */
+	char *symfs;	/* --symfs DIR: perf reads every file under another root
+			 * (owned; the last one given); NULL when there is none */
 	bool filters;	/* a perf script option that drops samples after
 			 * filter_event_early and before filter_event (--time,
 			 * --pid, -C, ...), or a command line that cannot tell */

@@ -127,6 +127,16 @@ static void warn_no_symbols(void *arg, const char *path, const char *why, const 
 						" (%s)", ns->few_len ? "; " : "", path, st->no_symbol, why);
 }
 
+/* One note per file read from elsewhere than its recorded path, or refused there. */
+static void note_elsewhere(void *arg, const char *path, const char *found, bool refused)
+{
+	if (refused)
+		warnings__note(arg, "%s: not at its recorded path; %s has its name but not its build-id: not used",
+			       path, found);
+	else
+		warnings__note(arg, "%s: not at its recorded path; read from %s", path, found);
+}
+
 void explain__natives(const struct resolve *r, const struct account *a, bool stats, struct warnings *w)
 {
 	if (stats)
@@ -139,6 +149,7 @@ void explain__natives(const struct resolve *r, const struct account *a, bool sta
 			      r->usable ? " (guest or unknown cpumode)" : r->why_not);
 	struct no_symbols ns = { .w = w, .all = account__total(a, HB_CLASS_ALL) };
 
+	resolve__files_elsewhere(r, note_elsewhere, w);
 	resolve__files_without_symbols(r, warn_no_symbols, &ns);
 	if (ns.few_samples)
 		warnings__note(w, "%" PRIu64 " sample%s in code no symbol or .eh_frame entry covers: %s%s",

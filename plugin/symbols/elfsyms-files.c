@@ -232,6 +232,25 @@ static bool cache_path(const struct elfsyms_config *cfg, const uint8_t *bid, siz
 	len = snprintf(out, outlen, "%s/.build-id/%.2s/%s", cfg->buildid_dir, hex, hex + 2);
 	if (len < 0 || (size_t)len >= outlen)
 		return false;
+	/* perf.data of perf before 5.x pads a shorter id (8 bytes from gold or
+	 * lld) with zeros to 20, and the cache names the id as the file has it:
+	 * beyond perf 6.1, which looks for the padded name only */
+	if (access(out, F_OK) && bid_size == 20) {
+		size_t n = bid_size;
+
+		while (n > 0 && !bid[n - 1])
+			n--;
+		if (n >= 4 && n < bid_size) {
+			char trimmed[PATH_MAX];
+			int tl = snprintf(trimmed, sizeof(trimmed), "%s/.build-id/%.2s/%.*s", cfg->buildid_dir, hex,
+					  (int)(2 * n - 2), hex + 2);
+
+			if (tl > 0 && (size_t)tl < outlen && !access(trimmed, F_OK)) {
+				memcpy(out, trimmed, (size_t)tl + 1);
+				len = tl;
+			}
+		}
+	}
 	if (!elfsyms__is_regular_file(out))
 		snprintf(out + len, outlen - (size_t)len, "/%s", base);
 	return true;
@@ -242,33 +261,41 @@ bool elfsyms__candidate_path(enum candidate c, const char *path, bool vdso, cons
 {
 	const char *dbg = cfg->debug_dir;
 	const char *slash = strrchr(path, '/');
-	char hex[41];
+	/* perf's __symbol__join_symfs: --symfs's root before every name but the cache's */
+	const char *root = cfg->symfs ? cfg->symfs : "";
+	int root_len = (int)strlen(root);
+	char hex[41], joined[PATH_MAX];
 
+	while (root_len > 0 && root[root_len - 1] == '/')
+		root_len--;
 	switch (c) {
 	case C_DEBUGLINK:
-		return !vdso && debuglink_path(path, dbg, out, outlen);
+		return !vdso && snprintf(joined, sizeof(joined), "%.*s%s", root_len, root, path) < (int)sizeof(joined) &&
+		       debuglink_path(joined, dbg, out, outlen);
 	case C_CACHE:
 		return cache_path(cfg, bid, bid_size, vdso ? "vdso" : "elf", out, outlen);
 	case C_CACHE_DEBUG:
 		return cache_path(cfg, bid, bid_size, "debug", out, outlen);
 	case C_FEDORA:
-		return !vdso && snprintf(out, outlen, "%s%s.debug", dbg, path) < (int)outlen;
+		return !vdso && snprintf(out, outlen, "%.*s%s%s.debug", root_len, root, dbg, path) < (int)outlen;
 	case C_UBUNTU:
-		return !vdso && snprintf(out, outlen, "%s%s", dbg, path) < (int)outlen;
+		return !vdso && snprintf(out, outlen, "%.*s%s%s", root_len, root, dbg, path) < (int)outlen;
 	case C_BUILDID_DEBUG:
 		if (vdso || !bid_size)
 			return false;
 		for (size_t i = 0; i < bid_size; i++)
 			snprintf(hex + 2 * i, 3, "%02x", bid[i]);
-		return snprintf(out, outlen, "%s/.build-id/%.2s/%s.debug", dbg, hex, hex + 2) < (int)outlen;
+		return snprintf(out, outlen, "%.*s%s/.build-id/%.2s/%s.debug", root_len, root, dbg, hex, hex + 2) <
+		       (int)outlen;
 	case C_SYSTEM:
-		return !vdso && snprintf(out, outlen, "%s", path) < (int)outlen;
+		return !vdso && snprintf(out, outlen, "%.*s%s", root_len, root, path) < (int)outlen;
 	case C_OPENEMBEDDED:
 		return !vdso && slash &&
-		       snprintf(out, outlen, "%.*s.debug%s", (int)(slash - path + 1), path, slash) < (int)outlen;
+		       snprintf(out, outlen, "%.*s%.*s.debug%s", root_len, root, (int)(slash - path + 1), path, slash) <
+			       (int)outlen;
 	case C_MIXEDUP_UBUNTU:
 		return !vdso && !strncmp(path, "/usr/lib/", 9) &&
-		       snprintf(out, outlen, "%s%s", dbg, path + 4) < (int)outlen;
+		       snprintf(out, outlen, "%.*s%s%s", root_len, root, dbg, path + 4) < (int)outlen;
 	default:
 		return false;
 	}

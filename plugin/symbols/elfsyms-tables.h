@@ -34,6 +34,9 @@ struct elfsyms {
 	bool fdes_read;
 	uint16_t e_machine;
 	bool cwasm;
+	char *elsewhere;		/* found in a search directory (elfsyms__found_elsewhere) */
+	const char *read_from;		/* elfsyms__read_from (borrowed: elsewhere, or a src path) */
+	char *refused;			/* ... or refused there for its build-id */
 };
 
 /* The runtime file's PT_LOAD headers, read once. */

@@ -6,9 +6,11 @@
  * (elfsyms-extra.h); lookups, and the .eh_frame FDE where no symbol is.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <elf.h>
 #include <gelf.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -24,6 +26,7 @@
 struct found {
 	bool refused;		/* a file with another build-id */
 	bool any;		/* an ELF file */
+	bool binary;		/* the file itself (its path, under --symfs, or the cache's copy), not a debug file */
 };
 
 /* perf's candidates in its order: the first with a .symtab gives the
@@ -45,10 +48,14 @@ static void open_candidates(struct elfsyms *es, bool vdso, const uint8_t *bid, s
 		if (r != OPEN_OK)
 			continue;
 		found->any = true;
+		found->binary |= c == C_SYSTEM || c == C_CACHE;
 		if (!es->syms && ss->symtab)
 			es->syms = ss, used = true;
 		if (!es->runtime && ss->dynsym)
 			es->runtime = ss, used = true;
+		/* under --symfs's root: the post-processor is told where (the stream's map found=) */
+		if (used && c == C_SYSTEM && strcmp(name, es->path))
+			es->read_from = ss->path;
 		if (used)
 			es->src_nr++;
 		else
@@ -133,18 +140,99 @@ static void read_tables(struct elfsyms *es, struct symsrc *syms)
 	symset__done(&es->set);
 }
 
+/* The file at path into es's next slot as the runtime file (its code, its
+ * headers), and the symbol file unless a debug file is one already; false
+ * when it is no ELF file or its build-id is not bid (refused: kept for the
+ * note). */
+static bool use_elsewhere(struct elfsyms *es, const char *path, const uint8_t *bid, size_t bid_size)
+{
+	struct symsrc *ss = &es->src[es->src_nr];
+	int r = symsrc__open(ss, path, bid, bid_size);
+
+	if (r == OPEN_MISMATCH && !es->refused)
+		es->refused = strdup(path);
+	if (r != OPEN_OK)
+		return false;
+	es->runtime = ss;
+	if (!es->syms && ss->symtab)
+		es->syms = ss;
+	es->src_nr++;
+	es->elsewhere = strdup(path);
+	es->read_from = es->elsewhere;
+	return true;
+}
+
+/* A file with bid as its build-id among the regular files of dir (not its
+ * subdirectories), into es; false when none. */
+static bool by_build_id(struct elfsyms *es, const char *dir, const uint8_t *bid, size_t bid_size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char path[PATH_MAX];
+	bool found = false;
+
+	while (d && !found && (e = readdir(d))) {
+		struct symsrc ss;
+		int n = snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+
+		if (e->d_name[0] == '.' || n < 0 || (size_t)n >= sizeof(path))
+			continue;
+		/* the build-id is checked as the file is opened: no other is read */
+		if (symsrc__open(&ss, path, bid, bid_size) != OPEN_OK)
+			continue;
+		symsrc__release(&ss);
+		found = use_elsewhere(es, path, bid, bid_size);
+	}
+	if (d)
+		closedir(d);
+	return found;
+}
+
+/* Beyond perf: a file none of perf's candidates has (moved with its
+ * recording, or from another machine) is looked for in the search
+ * directories, by its name, then (with a build-id) by its build-id. */
+static void search_elsewhere(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const struct elfsyms_config *cfg,
+			     struct found *found)
+{
+	const char *slash = strrchr(es->path, '/');
+	const char *base = slash ? slash + 1 : es->path;
+	char path[PATH_MAX];
+
+	if (!*base || es->src_nr >= sizeof(es->src) / sizeof(es->src[0]))
+		return;
+	for (size_t i = 0; i < cfg->search_nr && !es->runtime; i++) {
+		int n = snprintf(path, sizeof(path), "%s/%s", cfg->search[i], base);
+
+		if (n > 0 && (size_t)n < sizeof(path) && strcmp(path, es->path))
+			use_elsewhere(es, path, bid, bid_size);
+	}
+	for (size_t i = 0; i < cfg->search_nr && !es->runtime && bid_size; i++)
+		by_build_id(es, cfg->search[i], bid, bid_size);
+	if (es->runtime) {
+		found->any = true;
+		free(es->refused);
+		es->refused = NULL;
+	} else if (es->refused) {
+		found->refused = true;
+	}
+}
+
 /* perf's dso__load for a user-space file: the candidates, then the tables. */
 static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const struct elfsyms_config *cfg)
 {
 	bool vdso = !strcmp(es->path, "[vdso]");
 	uint8_t own[20];
-	struct found found = { false, false };
+	struct found found = { false, false, false };
 
-	/* Without the recording's build-id perf takes the file's own (and checks debug files with it). */
-	if (!bid_size && !vdso && elfsyms__is_regular_file(es->path)) {
+	char own_path[PATH_MAX];
+
+	/* Without the recording's build-id perf takes the file's own (and checks
+	 * debug files with it), the file read under --symfs's root. */
+	snprintf(own_path, sizeof(own_path), "%s%s", cfg->symfs ? cfg->symfs : "", es->path);
+	if (!bid_size && !vdso && elfsyms__is_regular_file(own_path)) {
 		struct symsrc ss;
 
-		if (symsrc__open(&ss, es->path, NULL, 0) == OPEN_OK) {
+		if (symsrc__open(&ss, own_path, NULL, 0) == OPEN_OK) {
 			bid_size = elfsyms__read_build_id(ss.elf, &ss.ehdr, own);
 			bid = own;
 			symsrc__release(&ss);
@@ -153,6 +241,8 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	open_candidates(es, vdso, bid, bid_size, cfg, &found);
 	if (vdso && (!es->syms || !es->runtime))
 		open_own_vdso(es, bid, bid_size, &found);
+	if (!vdso && !found.binary && !es->runtime)
+		search_elsewhere(es, bid, bid_size, cfg, &found);
 	if (!es->syms && !es->runtime) {
 		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH : ELFSYMS_NO_FILE;
 		return;
@@ -203,6 +293,8 @@ void elfsyms__free(struct elfsyms *es)
 	symset__release(&es->set);
 	free(es->phdrs);
 	free(es->plt_names);
+	free(es->elsewhere);
+	free(es->refused);
 	free(es->path);
 	free(es);
 }
@@ -215,6 +307,21 @@ enum elfsyms_status elfsyms__status(const struct elfsyms *es)
 enum elfsyms_origin elfsyms__origin(const struct elfsyms *es)
 {
 	return es->origin;
+}
+
+const char *elfsyms__found_elsewhere(const struct elfsyms *es)
+{
+	return es->elsewhere;
+}
+
+const char *elfsyms__read_from(const struct elfsyms *es)
+{
+	return es->read_from;
+}
+
+const char *elfsyms__refused_elsewhere(const struct elfsyms *es)
+{
+	return es->refused;
 }
 
 const char *elfsyms__symbol_file(const struct elfsyms *es)

@@ -10,6 +10,9 @@
  * among aliases; perf's tree for the lookup (symtree.h). Where perf finds no
  * .symtab, MiniDebugInfo (.gnu_debugdata) and debuginfod may still give one.
  * An address no symbol holds gets the bounds of the .eh_frame FDE around it.
+ * Under perf's --symfs the candidates are read under its root; a file none
+ * of them has is looked for in search directories (NATIVE.md "Files that
+ * are not where perf.data says").
  *
  * Addresses here are file offsets (perf's map_ip: ip - map start + pgoff),
  * the space perf's symbol starts are in.
@@ -25,6 +28,12 @@
 struct elfsyms_config {
 	const char *buildid_dir;	/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
 	const char *debug_dir;		/* /usr/lib/debug */
+	const char *symfs;		/* perf script --symfs DIR: every candidate but the
+					 * build-id cache's is read under DIR; NULL: none */
+	const char *const *search;	/* where a file none of perf's candidates has is
+					 * looked for, by name and by build-id (perf.data's
+					 * directory, --dlarg search=DIR) */
+	size_t search_nr;
 	bool debuginfod;		/* DEBUGINFOD_URLS is set: ask debuginfod for a .symtab */
 };
 
@@ -75,6 +84,16 @@ void elfsyms__free(struct elfsyms *es);
 
 enum elfsyms_status elfsyms__status(const struct elfsyms *es);
 enum elfsyms_origin elfsyms__origin(const struct elfsyms *es);
+/* The file found in a search directory, not where perf looks (cfg->search);
+ * NULL when the file was where perf looks, or nowhere. */
+const char *elfsyms__found_elsewhere(const struct elfsyms *es);
+/* A file of the recorded name in a search directory refused for its build-id
+ * (none was found elsewhere); NULL when none. */
+const char *elfsyms__refused_elsewhere(const struct elfsyms *es);
+/* The file itself (its code) where it was read from a place the recorded
+ * path does not say and perf's build-id cache is not: under --symfs's root,
+ * or found elsewhere; NULL when read at its path, from the cache, or not at all. */
+const char *elfsyms__read_from(const struct elfsyms *es);
 /* The file the symbol table came from (the file itself, a debug file); NULL when none. */
 const char *elfsyms__symbol_file(const struct elfsyms *es);
 /* Symbols read into the index (aliases perf removes included). */

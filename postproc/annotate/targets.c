@@ -125,7 +125,8 @@ int targets__new(struct targets **out, const struct stream *s)
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
 	else if (getenv("HOME"))
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s/.debug", getenv("HOME"));
-	t->cfg = (struct elfsyms_config){ t->buildid_dir[0] ? t->buildid_dir : NULL, "/usr/lib/debug", false };
+	t->cfg = (struct elfsyms_config){ .buildid_dir = t->buildid_dir[0] ? t->buildid_dir : NULL,
+					  .debug_dir = "/usr/lib/debug" };
 	*out = t;
 	return 0;
 }
@@ -172,9 +173,11 @@ static const struct span *covering(const struct spans *sp, uint32_t pid, uint64_
 	return before ? before : after;
 }
 
-/* The symbols of the file of map m, opened at its first use; NULL: none. */
-static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
+/* The symbols of the file of map mi, opened at its first use; NULL: none. */
+static struct elfsyms *file_syms(struct targets *t, size_t mi)
 {
+	const struct stream_map *m = &t->s->maps[mi];
+	const char *found = stream__map_found(t->s, mi);
 	size_t i;
 
 	for (i = 0; i < t->files_nr; i++)
@@ -189,7 +192,8 @@ static struct elfsyms *file_syms(struct targets *t, const struct stream_map *m)
 	}
 	if (!t->files[i].opened) {
 		t->files[i].opened = true;
-		t->files[i].es = elfsyms__open(m->path, m->build_id, m->build_id_size, &t->cfg);
+		/* where the plugin read it (--symfs, a search directory), its build-id checked again */
+		t->files[i].es = elfsyms__open(found ? found : m->path, m->build_id, m->build_id_size, &t->cfg);
 	}
 	return t->files[i].es && elfsyms__status(t->files[i].es) == ELFSYMS_OK ? t->files[i].es : NULL;
 }
@@ -209,7 +213,7 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
 		uint64_t off = addr - c->addr + c->pgoff;
-		struct elfsyms *es = file_syms(t, &t->s->maps[c->obj]);
+		struct elfsyms *es = file_syms(t, (size_t)c->obj);
 		struct elfsyms_hit h;
 
 		/* an FDE's bounds name nothing: the file, as perf names unknown code */

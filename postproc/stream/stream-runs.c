@@ -194,6 +194,18 @@ int stream_runs__map(struct parser *p)
 		return err;
 	if (VEC_GROW(s->maps, s->maps_nr + 1, s->maps_alloc) || !(m.path = strdup(v[HB_FIELD_MAP_DSO].str)))
 		return stream_lex__oom(p);
+	if (v[HB_FIELD_MAP_FOUND].given) {
+		char *found = strdup(v[HB_FIELD_MAP_FOUND].str);
+
+		if (!found || VEC_GROW(s->maps_found, s->maps_nr + 1, s->maps_found_alloc)) {
+			free(found);
+			free(m.path);
+			return stream_lex__oom(p);
+		}
+		while (s->maps_found_nr < s->maps_nr)
+			s->maps_found[s->maps_found_nr++] = NULL;
+		s->maps_found[s->maps_found_nr++] = found;
+	}
 	m.pid = (uint32_t)v[HB_FIELD_MAP_PID].num;
 	m.addr = v[HB_FIELD_MAP_ADDR].num;
 	m.size = v[HB_FIELD_MAP_SIZE].num;

@@ -158,9 +158,17 @@ void stream__release(struct stream *s)
 	free(s->loads);
 	for (i = 0; i < s->maps_nr; i++)
 		free(s->maps[i].path);
+	for (i = 0; i < s->maps_found_nr; i++)
+		free(s->maps_found[i]);
+	free(s->maps_found);
 	free(s->maps);
 	free(s->branches);
 	free(s->branch_totals);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
+}
+
+const char *stream__map_found(const struct stream *s, size_t i)
+{
+	return i < s->maps_found_nr ? s->maps_found[i] : NULL;
 }

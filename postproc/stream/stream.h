@@ -228,6 +228,12 @@ struct stream {
 	size_t loads_nr, loads_alloc;
 	struct stream_map *maps;
 	size_t maps_nr, maps_alloc;
+	/* maps_found[i]: the file the plugin read instead of maps[i].path
+	 * (map's found=: --symfs, a search directory; owned, NULL: none said),
+	 * maps_found_nr of them; NULL when no map said one, so that a stream
+	 * without them allocates what it did before they were read. */
+	char **maps_found;
+	size_t maps_found_nr, maps_found_alloc;
 	/* The kinds stream__keep_kinds kept (STREAM_KIND_*), 0: every sample */
 	unsigned kinds;
 	/* The branch-stack counts (STREAM.md `branch`, `range`); after
@@ -333,5 +339,8 @@ int stream__keep_kinds(struct stream *s, unsigned kinds);
 /* The wire names of the enums, "jit", "unattributed.no-map", ... */
 const char *stream__kind_name(enum hb_object_kind kind);
 const char *stream__class_name(enum hb_sample_class cls);
+
+/* The file the plugin read instead of s->maps[i].path, or NULL. */
+const char *stream__map_found(const struct stream *s, size_t i);
 
 #endif

@@ -25,7 +25,8 @@ static void every_option_is_taken(void **state)
 	const char *bad;
 
 	assert_int_equal(PARSE(&o, &bad, "out=/tmp/a b.hbs", "perf-data=rec/perf.data", "jitdump=/x/jit-1.dump",
-			       "jitdir=/d1", "jitdump=jit-2.dump", "jit-only", "jitdir=/d2"), OPTIONS_OK);
+			       "jitdir=/d1", "jitdump=jit-2.dump", "jit-only", "jitdir=/d2", "search=/s1",
+			       "search=s 2"), OPTIONS_OK);
 	assert_null(bad);
 	assert_string_equal(o.out_path, "/tmp/a b.hbs");
 	assert_string_equal(o.perf_data, "rec/perf.data");
@@ -34,6 +35,10 @@ static void every_option_is_taken(void **state)
 	assert_string_equal(o.jitdumps[1], "jit-2.dump");
 	/* One jitdir: the last one given. */
 	assert_string_equal(o.jitdir, "/d2");
+	/* Every search directory, in order. */
+	assert_int_equal(o.search_nr, 2);
+	assert_string_equal(o.search[0], "/s1");
+	assert_string_equal(o.search[1], "s 2");
 	assert_true(o.jit_only);
 	options__release(&o);
 	assert_null(o.out_path);
@@ -49,6 +54,7 @@ static void nothing_given_means_the_defaults(void **state)
 	assert_null(o.perf_data);
 	assert_int_equal(o.jitdumps_nr, 0);
 	assert_null(o.jitdir);
+	assert_int_equal(o.search_nr, 0);
 	assert_false(o.jit_only);
 	options__release(&o);
 }
@@ -90,7 +96,7 @@ static void help_and_unknown_stop_the_parse(void **state)
 static void the_usage_names_every_option(void **state)
 {
 	static const char *const names[] = { "out=FILE", "perf-data=FILE", "jitdump=FILE", "jitdir=DIR",
-					     "jit-only", "help", "status 1", "2 for a bad --dlarg" };
+					     "search=DIR", "jit-only", "help", "status 1", "2 for a bad --dlarg" };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		assert_non_null(strstr(options__usage, names[i]));
@@ -98,6 +104,24 @@ static void the_usage_names_every_option(void **state)
 
 /* The command line as /proc/self/cmdline holds it: NUL after each argument. */
 #define CMDLINE(s) s, sizeof(s) - 1
+
+/* --symfs's root, which the plugin's resolver reads the files under. */
+static void perf_symfs_root_is_kept(void **state)
+{
+	struct perf_cmdline c;
+
+	assert_int_equal(perf_cmdline__parse(&c, CMDLINE("perf\0script\0-i\0a.data\0")), 0);
+	assert_null(c.symfs);
+	perf_cmdline__release(&c);
+	assert_int_equal(perf_cmdline__parse(&c, CMDLINE("perf\0script\0--symfs\0/r 1\0--dlfilter\0x.so\0")), 0);
+	assert_string_equal(c.symfs, "/r 1");
+	assert_false(c.filters);
+	perf_cmdline__release(&c);
+	assert_int_equal(perf_cmdline__parse(&c, CMDLINE("perf\0script\0--symfs=sym\0")), 0);
+	assert_string_equal(c.symfs, "sym");
+	perf_cmdline__release(&c);
+	assert_null(c.symfs);
+}
 
 static void perf_input_is_found_in_every_spelling(void **state)
 {
@@ -274,6 +298,7 @@ int main(void)
 		cmocka_unit_test(perf_input_is_found_in_every_spelling),
 		cmocka_unit_test(no_input_given_is_none),
 		cmocka_unit_test(perf_filters_are_noticed),
+		cmocka_unit_test(perf_symfs_root_is_kept),
 		cmocka_unit_test(perf_input_in_perfs_other_spellings),
 		cmocka_unit_test(perf_filters_in_perfs_other_spellings),
 	};

@@ -10,12 +10,15 @@
  * and the reference in scripts/tests/named-targets.sh, cranelift-targets.sh
  * and wasmtime-real.sh.
  */
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -109,11 +112,55 @@ static void a_map_without_its_fields_is_an_error(void **state)
 	(void)state;
 }
 
+/* A map's found= (the plugin read the file there: --symfs, a search
+ * directory): its symbols name the target, the recorded path being gone.
+ * This process's libc and getpid in it, as the dynamic linker has them. */
+static void a_file_read_elsewhere_names_its_targets(void **state)
+{
+	Dl_info info;
+	char text[1024];
+	struct stream s;
+	struct targets *t;
+	struct target x;
+	uint64_t off;
+
+	assert_true(dladdr((void *)getpid, &info) && info.dli_fname && info.dli_saddr);
+	off = (uint64_t)((uintptr_t)info.dli_saddr - (uintptr_t)info.dli_fbase);
+	snprintf(text, sizeof(text),
+		 "hotblocks-stream 1\n"
+		 "event 0 cpu-clock\n"
+		 "total 0 all 1 1\n"
+		 "object 0 native pid=7 e_machine=62 addr=0x7000 size=32 dso=/usr/bin/prog sym-start=0x1000 name=caller\n"
+		 "sample 0 0 0x0 1 1\n"
+		 "map pid=7 addr=0x7f0000000000 size=%zu pgoff=0x0 time=5 dso=/gone/libgone.so.6 found=%s\n"
+		 "map pid=7 addr=0x7e0000000000 size=%zu pgoff=0x0 time=5 dso=/gone/libother.so.6\n"
+		 "end\n",
+		 (size_t)off + 4096, info.dli_fname, (size_t)off + 4096);
+	stream_text__load(&s, text);
+	assert_int_equal(s.maps_nr, 2);
+	assert_string_equal(stream__map_found(&s, 0), info.dli_fname);
+	assert_null(stream__map_found(&s, 1));
+	assert_int_equal(targets__new(&t, &s), 0);
+	assert_true(targets__find(t, 0, 0x7f0000000000 + off, &x));
+	assert_false(x.in_file);
+	assert_non_null(strstr(x.name, "getpid"));
+	assert_int_equal(x.off, 0);
+	/* a file without found=: its recorded path is gone, so the file and its offset */
+	assert_true(targets__find(t, 0, 0x7e0000000000 + off, &x));
+	assert_true(x.in_file);
+	assert_string_equal(x.name, "/gone/libother.so.6");
+	assert_int_equal(x.off, off);
+	targets__free(t);
+	stream__release(&s);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(targets_land_where_the_code_was_when_the_caller_was_loaded),
 		cmocka_unit_test(a_map_without_its_fields_is_an_error),
+		cmocka_unit_test(a_file_read_elsewhere_names_its_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -47,7 +47,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd libelf liblzma
-POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc libprotobuf-c zlib
+POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc libprotobuf-c zlib libarchive
 # libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
 # asks for it (its client pulls in libcurl, which every other run would load
 # for nothing). libiberty (perf's demangler, see POSTPROC_LIBS) and libdl are linked.

@@ -35,8 +35,10 @@ struct annotator {
 	/* Read from an archive (archived.h): the .cwasm, CLIF and Wasm were
 	 * given when it was made, and native files' DWARF was read then. */
 	bool replay, replay_wasm;
-	const struct stream *s;		/* the stream bound (the archived keys name its objects) */
 	bool *native_has;		/* replay: [Source] of native code after its first lookup */
+	/* The number the archive's answers give each object: its index where
+	 * the archive was made, from "object IDENTITY" (UINT32_MAX: none). */
+	uint32_t *archived_id;
 };
 
 int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen)
@@ -82,17 +84,54 @@ void annotator__close(struct annotator *a)
 	free(a->funcs);
 	free(a->done);
 	free(a->native_has);
+	free(a->archived_id);
 	free(a);
 }
 
-/* The archived key of object idx's answer named what, with more fields (NULL: none). */
+/* The archived key of object idx's answer named what, with more fields (NULL:
+ * none); an object the archive does not know has no answers (k->oom set). */
 static void key(struct strbuf *k, const struct annotator *a, const char *what, size_t idx,
 		const char *more)
 {
-	strbuf_addstr(k, what);
-	archived__object(k, a->s, idx);
+	if (!a->archived_id || a->archived_id[idx] == UINT32_MAX) {
+		k->oom = true;
+		return;
+	}
+	strbuf_addf(k, "%s %" PRIu32, what, a->archived_id[idx]);
 	if (more)
 		strbuf_addf(k, " %s", more);
+}
+
+/* Each object's number in the archive's answers (annotator.archived_id). */
+static int archived_ids(struct annotator *a, const struct stream *s)
+{
+	enum archived_mode mode = archived__mode();
+
+	if (mode == ARCHIVED_OFF)
+		return 0;
+	if (!(a->archived_id = malloc((s->objects_nr ? s->objects_nr : 1) * sizeof(uint32_t))))
+		return -ENOMEM;
+	for (size_t i = 0; i < s->objects_nr; i++) {
+		struct strbuf k = { 0 };
+		const char *v;
+		uint64_t id;
+		char n[24];
+
+		strbuf_addstr(&k, "object");
+		archived__object(&k, s, i);
+		a->archived_id[i] = UINT32_MAX;
+		if (k.oom) {
+			return -ENOMEM;
+		} else if (mode == ARCHIVED_KEEP) {
+			snprintf(n, sizeof(n), "%zu", i);
+			archived__put(k.buf, n);
+			a->archived_id[i] = (uint32_t)i;
+		} else if ((v = archived__get(k.buf)) && archived__get_u64(v, 0, &id) && id < UINT32_MAX) {
+			a->archived_id[i] = (uint32_t)id;
+		}
+		strbuf_release(&k);
+	}
+	return 0;
 }
 
 bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *af, uint32_t off,
@@ -242,12 +281,12 @@ int annotator__bind(struct annotator *a, const struct stream *s)
 	a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
 	a->native_has = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->native_has));
 	a->funcs_nr = s->objects_nr;
-	a->s = s;
-	if (a->funcs && a->done && a->native_has)
+	if (a->funcs && a->done && a->native_has && !archived_ids(a, s))
 		return 0;
 	FREE_AND_NULL(a->funcs);
 	FREE_AND_NULL(a->done);
 	FREE_AND_NULL(a->native_has);
+	FREE_AND_NULL(a->archived_id);
 	a->funcs_nr = 0;
 	return -ENOMEM;
 }
@@ -387,9 +426,14 @@ static void archived_cells(struct annotator *a, const char *what, size_t idx, ui
 			for (int c = from; c < to; c++)
 				get_cell(a, val, (unsigned)(c - from), &cells[c]);
 	} else {
-		for (int c = from; c < to; c++)
+		bool any = false;
+
+		/* no answer: no cells */
+		for (int c = from; c < to; c++) {
 			put_cell(&v, &cells[c]);
-		if (!k.oom && !v.oom)
+			any |= cells[c].text || cells[c].file;
+		}
+		if (any && !k.oom && !v.oom)
 			archived__put(k.buf, v.buf);
 	}
 	strbuf_release(&k);

@@ -89,6 +89,8 @@ int archive_file__write(FILE *f, const struct archive_contents *c, char *err, si
 		   archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
 		   /* no name or time of the file in gzip's header either */
 		   archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+		   /* no padding of the last block to 10 KiB: gzip's end is the file's */
+		   archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
 		   archive_write_open_FILE(a, f) != ARCHIVE_OK) {
 		snprintf(err, errlen, "%s", archive_error_string(a));
 		ret = -EIO;

@@ -279,9 +279,12 @@ int annotator__bind(struct annotator *a, const struct stream *s)
 		return 0;
 	a->funcs = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->funcs));
 	a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
-	a->native_has = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->native_has));
+	/* only when an archive is read: the heap as it was without archives
+	 * (Graphviz routes parallel edges by address: the pages stay the same) */
+	if (a->replay)
+		a->native_has = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->native_has));
 	a->funcs_nr = s->objects_nr;
-	if (a->funcs && a->done && a->native_has && !archived_ids(a, s))
+	if (a->funcs && a->done && (a->native_has || !a->replay) && !archived_ids(a, s))
 		return 0;
 	FREE_AND_NULL(a->funcs);
 	FREE_AND_NULL(a->done);

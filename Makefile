@@ -47,7 +47,7 @@ WARN := -std=gnu11 -Wall -Wextra -Wshadow -Wformat=2 -Wmissing-prototypes \
 	-Wno-unused-parameter
 # Recursive (=) on purpose: pkg-config runs after scripts/ensure-deps installed the packages.
 PLUGIN_PKGS := libzstd libelf liblzma
-POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc libprotobuf-c zlib libarchive
+POSTPROC_PKGS := capstone libelf libdw libdeflate libgvc libprotobuf-c zlib
 # libdebuginfod's header only: the plugin loads the library when DEBUGINFOD_URLS
 # asks for it (its client pulls in libcurl, which every other run would load
 # for nothing). libiberty (perf's demangler, see POSTPROC_LIBS) and libdl are linked.
@@ -64,6 +64,10 @@ POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$
 # $(GEN): files made by the build that the sources include.
 GEN := $(B)/gen
 POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS)) -I$(GEN)
+# libarchive (the archive, postproc/cli/archive-file.c): its header here, the
+# library dlopen()ed when an archive is read or written, not linked (that
+# file says why).
+POSTPROC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive)
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
 # Graphviz's dot layout engine is a plugin library in libgvc's plugin
 # directory: linked in (graph-layout.c says why), found there at run time.

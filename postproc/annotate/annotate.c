@@ -32,14 +32,23 @@ struct annotator {
 	struct annot_func *funcs;	/* per stream object, computed on first use */
 	bool *done;
 	size_t funcs_nr;
-	/* Read from an archive (archived.h): the .cwasm, CLIF and Wasm were
-	 * given when it was made, and native files' DWARF was read then. */
+};
+
+/*
+ * What an archive (archived.h) adds to the annotator, kept beside it, not in
+ * it: with struct annotator and the heap as they were without archives, the
+ * pages stay the same (Graphviz routes parallel edges by address). One per
+ * process, as the archive: only hotblocks' report reads or makes one.
+ */
+static struct {
+	/* Read from an archive: the .cwasm, CLIF and Wasm were given when it
+	 * was made, and native files' DWARF was read then. */
 	bool replay, replay_wasm;
-	bool *native_has;		/* replay: [Source] of native code after its first lookup */
+	bool *native_has;	/* replay: [Source] of native code after its first lookup */
 	/* The number the archive's answers give each object: its index where
 	 * the archive was made, from "object IDENTITY" (UINT32_MAX: none). */
 	uint32_t *archived_id;
-};
+} arch;
 
 int annotator__open(struct annotator **out, const struct annot_inputs *in, char *err, size_t errlen)
 {
@@ -54,8 +63,8 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 	a->no_source = in->no_source;
 	a->raw_names = in->raw_names;
 	if (archived__mode() == ARCHIVED_REPLAY) {
-		a->replay = true;
-		a->replay_wasm = archived__get("wasm-inputs") != NULL;
+		arch.replay = true;
+		arch.replay_wasm = archived__get("wasm-inputs") != NULL;
 		*out = a;
 		return 0;
 	}
@@ -83,8 +92,10 @@ void annotator__close(struct annotator *a)
 		jit_debug_index__free(a->funcs[i].debug_index);
 	free(a->funcs);
 	free(a->done);
-	free(a->native_has);
-	free(a->archived_id);
+	if (archived__mode() != ARCHIVED_OFF) {
+		FREE_AND_NULL(arch.native_has);
+		FREE_AND_NULL(arch.archived_id);
+	}
 	free(a);
 }
 
@@ -93,23 +104,23 @@ void annotator__close(struct annotator *a)
 static void key(struct strbuf *k, const struct annotator *a, const char *what, size_t idx,
 		const char *more)
 {
-	if (!a->archived_id || a->archived_id[idx] == UINT32_MAX) {
+	if (!arch.archived_id || arch.archived_id[idx] == UINT32_MAX) {
 		k->oom = true;
 		return;
 	}
-	strbuf_addf(k, "%s %" PRIu32, what, a->archived_id[idx]);
+	strbuf_addf(k, "%s %" PRIu32, what, arch.archived_id[idx]);
 	if (more)
 		strbuf_addf(k, " %s", more);
 }
 
-/* Each object's number in the archive's answers (annotator.archived_id). */
+/* Each object's number in the archive's answers (arch.archived_id). */
 static int archived_ids(struct annotator *a, const struct stream *s)
 {
 	enum archived_mode mode = archived__mode();
 
 	if (mode == ARCHIVED_OFF)
 		return 0;
-	if (!(a->archived_id = malloc((s->objects_nr ? s->objects_nr : 1) * sizeof(uint32_t))))
+	if (!(arch.archived_id = malloc((s->objects_nr ? s->objects_nr : 1) * sizeof(uint32_t))))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->objects_nr; i++) {
 		struct strbuf k = { 0 };
@@ -119,15 +130,15 @@ static int archived_ids(struct annotator *a, const struct stream *s)
 
 		strbuf_addstr(&k, "object");
 		archived__object(&k, s, i);
-		a->archived_id[i] = UINT32_MAX;
+		arch.archived_id[i] = UINT32_MAX;
 		if (k.oom) {
 			return -ENOMEM;
 		} else if (mode == ARCHIVED_KEEP) {
 			snprintf(n, sizeof(n), "%zu", i);
 			archived__put(k.buf, n);
-			a->archived_id[i] = (uint32_t)i;
+			arch.archived_id[i] = (uint32_t)i;
 		} else if ((v = archived__get(k.buf)) && archived__get_u64(v, 0, &id) && id < UINT32_MAX) {
-			a->archived_id[i] = (uint32_t)id;
+			arch.archived_id[i] = (uint32_t)id;
 		}
 		strbuf_release(&k);
 	}
@@ -142,11 +153,11 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 	uint64_t v = 0;
 	bool ret;
 
-	if (!a->replay && archived__mode() != ARCHIVED_KEEP)
+	if (!arch.replay && archived__mode() != ARCHIVED_KEEP)
 		return wasmtime__wasm_offset(a->wasmtime, af, off, wasm_off);
 	snprintf(at, sizeof(at), "0x%x", off);
 	key(&k, a, "wasm-offset", (size_t)(af - a->funcs), at);
-	if (a->replay) {
+	if (arch.replay) {
 		const char *val = k.oom ? NULL : archived__get(k.buf);
 
 		ret = val && archived__get_u64(val, 0, &v) && v <= UINT32_MAX;
@@ -162,7 +173,7 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 
 bool annotator__wasm_inputs(const struct annotator *a)
 {
-	return a->wasmtime != NULL || a->replay_wasm;
+	return a->wasmtime != NULL || arch.replay_wasm;
 }
 
 /*
@@ -203,7 +214,7 @@ static void replay_func(struct annotator *a, size_t idx, struct annot_func *af)
 	af->has[ANNOT_SOURCE] = n[7];
 	af->source = (enum annot_source)n[8];
 	if (af->source == ANNOT_SOURCE_NATIVE) {
-		a->native_has[idx] = n[9];
+		arch.native_has[idx] = n[9];
 		af->elf_lazy = true;
 	}
 }
@@ -256,7 +267,7 @@ static void annotate(struct annotator *a, const struct stream *s, size_t idx, st
 	af->raw = obj->name;
 	af->display = annot_texts__keep(&a->texts, annotator__demangle(a, obj->name), obj->name);
 	af->module = af->func_index = -1;
-	if (a->replay) {
+	if (arch.replay) {
 		replay_func(a, idx, af);
 		/* the debug entries are in the stream: read as in place */
 		if (af->source == ANNOT_SOURCE_JIT_DEBUG && !jit_debug__claim(obj, af, &a->texts))
@@ -279,17 +290,18 @@ int annotator__bind(struct annotator *a, const struct stream *s)
 		return 0;
 	a->funcs = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->funcs));
 	a->done = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->done));
-	/* only when an archive is read: the heap as it was without archives
-	 * (Graphviz routes parallel edges by address: the pages stay the same) */
-	if (a->replay)
-		a->native_has = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*a->native_has));
+	/* only when an archive is read (arch) */
+	if (arch.replay)
+		arch.native_has = calloc(s->objects_nr ? s->objects_nr : 1, sizeof(*arch.native_has));
 	a->funcs_nr = s->objects_nr;
-	if (a->funcs && a->done && (a->native_has || !a->replay) && !archived_ids(a, s))
+	if (a->funcs && a->done && (arch.native_has || !arch.replay) && !archived_ids(a, s))
 		return 0;
 	FREE_AND_NULL(a->funcs);
 	FREE_AND_NULL(a->done);
-	FREE_AND_NULL(a->native_has);
-	FREE_AND_NULL(a->archived_id);
+	if (archived__mode() != ARCHIVED_OFF) {
+		FREE_AND_NULL(arch.native_has);
+		FREE_AND_NULL(arch.archived_id);
+	}
 	a->funcs_nr = 0;
 	return -ENOMEM;
 }
@@ -424,7 +436,7 @@ static void archived_cells(struct annotator *a, const char *what, size_t idx, ui
 
 	snprintf(at, sizeof(at), "0x%x", off);
 	key(&k, a, what, idx, at);
-	if (a->replay) {
+	if (arch.replay) {
 		if (!k.oom && (val = archived__get(k.buf)))
 			for (int c = from; c < to; c++)
 				get_cell(a, val, (unsigned)(c - from), &cells[c]);
@@ -455,12 +467,12 @@ void annotator__cells(struct annotator *a, const struct stream *s, size_t idx, u
 	if (!annotator__func(a, s, idx))
 		return;
 	af = &a->funcs[idx];
-	if (a->replay) {
+	if (arch.replay) {
 		if (af->wasm)
 			archived_cells(a, "cells", idx, off, cells, ANNOT_CLIF, ANNOT_SOURCE);
 		if (af->source == ANNOT_SOURCE_NATIVE && af->elf_lazy) {
 			af->elf_lazy = false;
-			af->has[ANNOT_SOURCE] = a->native_has[idx];
+			af->has[ANNOT_SOURCE] = arch.native_has[idx];
 		}
 		if (!with_source || !af->has[ANNOT_SOURCE])
 			return;
@@ -494,7 +506,7 @@ void annotator__summary(const struct annotator *a, void (*note)(void *arg, const
 	/* Every note is of wasmtime's artifacts. */
 	if (a->wasmtime)
 		wasmtime__summary(a->wasmtime, note, arg);
-	for (unsigned n = 0; a->replay; n++) {
+	for (unsigned n = 0; arch.replay; n++) {
 		snprintf(k, sizeof(k), "summary %u", n);
 		if (!(v = archived__get(k)) || !archived__get_str(v, 0, &line, &len) || !line)
 			break;

@@ -26,8 +26,11 @@ struct source_file {
 struct source_text {
 	struct source_file *files;
 	size_t nr, alloc;
-	struct strset replayed;	/* the lines read from an archive (archived.h) */
 };
+
+/* The lines read from an archive (archived.h): beside struct source_text,
+ * so that the heap, and the pages' Graphviz routes, are as without. */
+static struct strset replayed;
 
 struct source_text *source_text__new(void)
 {
@@ -44,7 +47,8 @@ void source_text__free(struct source_text *st)
 		free(st->files[i].starts);
 	}
 	free(st->files);
-	strset_release(&st->replayed);
+	if (archived__mode() == ARCHIVED_REPLAY)
+		strset_release(&replayed);
 	free(st);
 }
 
@@ -101,7 +105,7 @@ static int replay_line(struct source_text *st, const char *path, unsigned line, 
 		ret = -ENOMEM;
 	else if ((v = archived__get(k.buf)) && archived__get_str(v, 0, &s, len) && s) {
 		/* a line has no NUL (the maker cut it at one): a C string will do */
-		if (!(*text = strset_add_owned(&st->replayed, s)))
+		if (!(*text = strset_add_owned(&replayed, s)))
 			ret = -ENOMEM;
 	}
 	strbuf_release(&k);

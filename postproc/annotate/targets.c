@@ -46,8 +46,12 @@ struct targets {
 	size_t files_nr, files_alloc;
 	struct elfsyms_config cfg;
 	char buildid_dir[4096];
-	struct strset names;	/* replay: the names of the archive's answers */
 };
+
+/* The names of an archive's answers, while one is read (file_symbol): beside
+ * struct targets, not in it, so that the heap, and the pages' Graphviz
+ * routes, are as without archives. */
+static struct strset replay_names;
 
 static int span_cmp(const void *a, const void *b)
 {
@@ -143,7 +147,8 @@ void targets__free(struct targets *t)
 	for (size_t i = 0; i < t->files_nr; i++)
 		elfsyms__free(t->files[i].es);
 	free(t->files);
-	strset_release(&t->names);
+	if (archived__mode() == ARCHIVED_REPLAY)
+		strset_release(&replay_names);
 	free(t);
 }
 
@@ -227,7 +232,7 @@ static bool file_symbol(struct targets *t, const struct stream_map *m, uint64_t 
 	if (mode == ARCHIVED_REPLAY) {
 		if (!k.oom && (val = archived__get(k.buf)) && archived__get_str(val, 0, &s, &len) && s) {
 			found = archived__get_u64(val, 1, start) &&
-				(*name = strset_add(&t->names, s)) != NULL;
+				(*name = strset_add(&replay_names, s)) != NULL;
 			free(s);
 		}
 		strbuf_release(&k);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include <archive.h>
 #include <archive_entry.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +12,78 @@
 #include "annotate/archived.h"
 #include "archive-file.h"
 #include "lib/strbuf.h"
+
+/*
+ * libarchive, dlopen()ed at the first archive, not linked: loading it (and
+ * libxml2, libcrypto and the rest it needs) moves the heap of every run, and
+ * Graphviz routes a page's parallel edges by address, so that the pages of
+ * reports that read no archive would change. As the plugin loads
+ * libdebuginfod (plugin/symbols/elfsyms-extra.c).
+ */
+#define LA_FUNCS(X) \
+	X(archive_entry_filetype) \
+	X(archive_entry_free) \
+	X(archive_entry_hardlink) \
+	X(archive_entry_new) \
+	X(archive_entry_pathname) \
+	X(archive_entry_set_filetype) \
+	X(archive_entry_set_mtime) \
+	X(archive_entry_set_pathname) \
+	X(archive_entry_set_perm) \
+	X(archive_entry_set_size) \
+	X(archive_entry_size) \
+	X(archive_entry_size_is_set) \
+	X(archive_entry_symlink) \
+	X(archive_error_string) \
+	X(archive_read_data) \
+	X(archive_read_free) \
+	X(archive_read_new) \
+	X(archive_read_next_header) \
+	X(archive_read_open_filename) \
+	X(archive_read_support_filter_gzip) \
+	X(archive_read_support_format_tar) \
+	X(archive_write_add_filter_gzip) \
+	X(archive_write_close) \
+	X(archive_write_data) \
+	X(archive_write_free) \
+	X(archive_write_header) \
+	X(archive_write_new) \
+	X(archive_write_open_FILE) \
+	X(archive_write_set_bytes_in_last_block) \
+	X(archive_write_set_filter_option) \
+	X(archive_write_set_format_pax_restricted) \
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	LA_FUNCS(X)
+#undef X
+	bool tried, ok;
+} la;
+#define LA(f) (la.f)
+
+/* libarchive's functions, loaded once; false with the reason in err. */
+static bool la_load(char *err, size_t errlen)
+{
+	static char why[256];
+	void *lib;
+
+	if (!la.tried) {
+		la.tried = true;
+		lib = dlopen("libarchive.so.13", RTLD_NOW | RTLD_LOCAL);
+		if (!lib)
+			lib = dlopen("libarchive.so", RTLD_NOW | RTLD_LOCAL);
+		if (!lib)
+			snprintf(why, sizeof(why), "%s", dlerror());
+		la.ok = lib != NULL;
+#define X(f) if (la.ok && !(la.f = (__typeof__(f) *)dlsym(lib, #f))) { \
+		la.ok = false; snprintf(why, sizeof(why), "libarchive has no " #f); }
+		LA_FUNCS(X)
+#undef X
+	}
+	if (!la.ok)
+		snprintf(err, errlen, "an archive needs libarchive (Debian: libarchive13): %s", why);
+	return la.ok;
+}
 
 #define MANIFEST "hotblocks-archive"
 #define ANSWERS "answers"
@@ -37,7 +110,7 @@ bool archive_file__is(const char *path)
 static int put(struct archive *a, const char *name, const void *data, size_t len, char *err,
 	       size_t errlen)
 {
-	struct archive_entry *e = archive_entry_new();
+	struct archive_entry *e = LA(archive_entry_new)();
 	int ret = 0;
 
 	if (!e) {
@@ -45,27 +118,29 @@ static int put(struct archive *a, const char *name, const void *data, size_t len
 		return -ENOMEM;
 	}
 	/* the same contents make the same bytes: no time, owner or host in it */
-	archive_entry_set_pathname(e, name);
-	archive_entry_set_filetype(e, AE_IFREG);
-	archive_entry_set_perm(e, 0644);
-	archive_entry_set_size(e, (la_int64_t)len);
-	archive_entry_set_mtime(e, 0, 0);
-	if (archive_write_header(a, e) != ARCHIVE_OK ||
-	    (len && archive_write_data(a, data, len) != (la_ssize_t)len)) {
-		snprintf(err, errlen, "writing the member %s: %s", name, archive_error_string(a));
+	LA(archive_entry_set_pathname)(e, name);
+	LA(archive_entry_set_filetype)(e, AE_IFREG);
+	LA(archive_entry_set_perm)(e, 0644);
+	LA(archive_entry_set_size)(e, (la_int64_t)len);
+	LA(archive_entry_set_mtime)(e, 0, 0);
+	if (LA(archive_write_header)(a, e) != ARCHIVE_OK ||
+	    (len && LA(archive_write_data)(a, data, len) != (la_ssize_t)len)) {
+		snprintf(err, errlen, "writing the member %s: %s", name, LA(archive_error_string)(a));
 		ret = -EIO;
 	}
-	archive_entry_free(e);
+	LA(archive_entry_free)(e);
 	return ret;
 }
 
 int archive_file__write(FILE *f, const struct archive_contents *c, char *err, size_t errlen)
 {
-	struct archive *a = archive_write_new();
+	struct archive *a;
 	struct strbuf m = { 0 };
 	int ret = 0;
 
-	if (!a) {
+	if (!la_load(err, errlen))
+		return -ENOSYS;
+	if (!(a = LA(archive_write_new)())) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
@@ -85,14 +160,14 @@ int archive_file__write(FILE *f, const struct archive_contents *c, char *err, si
 	if (m.oom) {
 		snprintf(err, errlen, "out of memory");
 		ret = -ENOMEM;
-	} else if (archive_write_set_format_pax_restricted(a) != ARCHIVE_OK ||
-		   archive_write_add_filter_gzip(a) != ARCHIVE_OK ||
+	} else if (LA(archive_write_set_format_pax_restricted)(a) != ARCHIVE_OK ||
+		   LA(archive_write_add_filter_gzip)(a) != ARCHIVE_OK ||
 		   /* no name or time of the file in gzip's header either */
-		   archive_write_set_filter_option(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
+		   LA(archive_write_set_filter_option)(a, "gzip", "timestamp", NULL) != ARCHIVE_OK ||
 		   /* no padding of the last block to 10 KiB: gzip's end is the file's */
-		   archive_write_set_bytes_in_last_block(a, 1) != ARCHIVE_OK ||
-		   archive_write_open_FILE(a, f) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s", archive_error_string(a));
+		   LA(archive_write_set_bytes_in_last_block)(a, 1) != ARCHIVE_OK ||
+		   LA(archive_write_open_FILE)(a, f) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s", LA(archive_error_string)(a));
 		ret = -EIO;
 	} else {
 		ret = put(a, MANIFEST, m.buf, m.len, err, errlen);
@@ -104,12 +179,12 @@ int archive_file__write(FILE *f, const struct archive_contents *c, char *err, si
 		}
 		if (!ret)
 			ret = put(a, ANSWERS, c->answers, c->answers_len, err, errlen);
-		if (!ret && archive_write_close(a) != ARCHIVE_OK) {
-			snprintf(err, errlen, "%s", archive_error_string(a));
+		if (!ret && LA(archive_write_close)(a) != ARCHIVE_OK) {
+			snprintf(err, errlen, "%s", LA(archive_error_string)(a));
 			ret = -EIO;
 		}
 	}
-	archive_write_free(a);
+	LA(archive_write_free)(a);
 	strbuf_release(&m);
 	return ret;
 }
@@ -197,7 +272,7 @@ bad:
 
 int archive_file__read(const char *path, struct archive_contents *c, char *err, size_t errlen)
 {
-	struct archive *a = archive_read_new();
+	struct archive *a;
 	struct archive_entry *e;
 	bool listed[ARCHIVE_FILE_MAX_STREAMS] = { 0 }, seen_manifest = false;
 	uint64_t total = 0;
@@ -205,30 +280,32 @@ int archive_file__read(const char *path, struct archive_contents *c, char *err, 
 	int r, ret = 0;
 
 	memset(c, 0, sizeof(*c));
-	if (!a) {
+	if (!la_load(err, errlen))
+		return -ENOSYS;
+	if (!(a = LA(archive_read_new)())) {
 		snprintf(err, errlen, "out of memory");
 		return -ENOMEM;
 	}
-	archive_read_support_filter_gzip(a);
-	archive_read_support_format_tar(a);
-	if (archive_read_open_filename(a, path, 1 << 16) != ARCHIVE_OK) {
-		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
-		archive_read_free(a);
+	LA(archive_read_support_filter_gzip)(a);
+	LA(archive_read_support_format_tar)(a);
+	if (LA(archive_read_open_filename)(a, path, 1 << 16) != ARCHIVE_OK) {
+		snprintf(err, errlen, "%s: %s", path, LA(archive_error_string)(a));
+		LA(archive_read_free)(a);
 		return -EINVAL;
 	}
-	while (!ret && (r = archive_read_next_header(a, &e)) == ARCHIVE_OK) {
-		const char *name = archive_entry_pathname(e), *why = bad_name(name);
-		la_int64_t size = archive_entry_size(e);
+	while (!ret && (r = LA(archive_read_next_header)(a, &e)) == ARCHIVE_OK) {
+		const char *name = LA(archive_entry_pathname)(e), *why = bad_name(name);
+		la_int64_t size = LA(archive_entry_size)(e);
 		char *buf, **dst = NULL;
 		size_t *dst_len = NULL;
 		long n = -1;
 
-		if (!why && (archive_entry_hardlink(e) || archive_entry_symlink(e) ||
-			     archive_entry_filetype(e) != AE_IFREG))
+		if (!why && (LA(archive_entry_hardlink)(e) || LA(archive_entry_symlink)(e) ||
+			     LA(archive_entry_filetype)(e) != AE_IFREG))
 			why = "is not a regular file (a link, directory or device: refused)";
 		if (!why && ++members > MEMBERS_MAX)
 			why = "is one member too many";
-		if (!why && (!archive_entry_size_is_set(e) || size < 0 || (uint64_t)size > MEMBER_MAX ||
+		if (!why && (!LA(archive_entry_size_is_set)(e) || size < 0 || (uint64_t)size > MEMBER_MAX ||
 			     (total += (uint64_t)size) > TOTAL_MAX))
 			why = "is larger than a reader takes (1 GiB a member, 4 GiB in all)";
 		if (!why && !seen_manifest && strcmp(name, MANIFEST))
@@ -254,9 +331,9 @@ int archive_file__read(const char *path, struct archive_contents *c, char *err, 
 			ret = -ENOMEM;
 			break;
 		}
-		if (archive_read_data(a, buf, (size_t)size) != size) {
+		if (LA(archive_read_data)(a, buf, (size_t)size) != size) {
 			snprintf(err, errlen, "%s: the member '%s' is cut short or damaged: %s", path, name,
-				 archive_error_string(a) ? archive_error_string(a) : "fewer bytes than its size");
+				 LA(archive_error_string)(a) ? LA(archive_error_string)(a) : "fewer bytes than its size");
 			free(buf);
 			ret = -EINVAL;
 			break;
@@ -276,10 +353,10 @@ int archive_file__read(const char *path, struct archive_contents *c, char *err, 
 		*dst_len = (size_t)size;
 	}
 	if (!ret && r != ARCHIVE_EOF) {
-		snprintf(err, errlen, "%s: %s", path, archive_error_string(a));
+		snprintf(err, errlen, "%s: %s", path, LA(archive_error_string)(a));
 		ret = -EINVAL;
 	}
-	archive_read_free(a);
+	LA(archive_read_free)(a);
 	for (size_t i = 0; !ret && i < ARCHIVE_FILE_MAX_STREAMS; i++) {
 		if (listed[i] && !c->streams[i].buf) {
 			snprintf(err, errlen, "%s: the manifest lists stream-%zu.hbs, which is missing", path, i);

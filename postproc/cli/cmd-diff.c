@@ -134,6 +134,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_LISTING:
 			o->diff.listing = true;
 			break;
+		case OPT_DIFF_TIERS_APART:
+			o->diff.tiers_apart = true;
+			break;
 		case OPT_BASE_LABEL:
 			o->label[DIFF_BASE] = arg;
 			break;

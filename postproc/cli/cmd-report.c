@@ -51,6 +51,7 @@ struct options {
 	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
+	bool tiers_apart;		/* --tiers-apart */
 	size_t page_budget;
 	const char *archive_out;	/* --archive FILE */
 	bool from_archive;		/* the one input is an archive */
@@ -187,6 +188,10 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_ARCHIVE:
 			o->archive_out = arg;
+			break;
+		case OPT_TIERS_APART:
+			o->tiers_apart = true;
+			add_option(&o->command, "tiers-apart", NULL);
 			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
@@ -371,6 +376,7 @@ static int report(struct options *o, int nfiles, char **files)
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */
 		.live_origin = cli__stdin_is_piped() ? CLI_STDIN_NAME : NULL,
+		.tiers_apart = o->tiers_apart,
 	};
 	struct annotator *annot = NULL;
 	const char **names = NULL;
@@ -388,7 +394,7 @@ static int report(struct options *o, int nfiles, char **files)
 		/* whatever a report of the archive shows, it was looked up */
 		repo = (struct report_opts){ .list_selected = true, .whole_functions = true,
 					     .points = true, .source_lines = true,
-					     .source_rows = every_row };
+					     .source_rows = every_row, .tiers_apart = o->tiers_apart };
 		o->rank.no_threshold = true;
 		o->rank.disassemble_all = true;
 		if (o->kinds || o->rank.function)

@@ -10,6 +10,7 @@
 #include "diff-build.h"
 #include "diff-match.h"
 #include "diff-noise.h"
+#include "report/report-tiers.h"
 
 static double share(uint64_t n, uint64_t total)
 {
@@ -240,7 +241,8 @@ static int build_side(struct diff *d, int s)
 {
 	struct diff_work_side *side = &d->work->side[s];
 	struct report_opts repo = { .list_selected = true, .whole_functions = true,
-				    .source_rows = source_rows, .source_rows_arg = side };
+				    .source_rows = source_rows, .source_rows_arg = side,
+				    .tiers_apart = d->opts.tiers_apart };
 	struct report *rep = &d->side[s].report;
 
 	side->rank_opts = (struct rank_opts){
@@ -410,6 +412,20 @@ static void uncompare(struct diff *d)
 	memset(d->keys, 0, sizeof(d->keys));
 }
 
+/* A function's name with its tiers together: its hottest tier's display
+ * name without the tier (report-tiers.h), else its stream name without. */
+static const char *tiers_name(struct diff *d, const struct diff_func *f, int s)
+{
+	const struct diff_tier *t = &d->tiers[f->first_tier[s]];
+	char *name = report_tiers__untiered(display_name(&d->work->side[s], t->obj), t->tier);
+
+	if (!name || VEC_GROW(d->names, d->names_nr + 1, d->names_alloc)) {
+		free(name);
+		return f->raw_name[s];
+	}
+	return d->names[d->names_nr++] = name;
+}
+
 /* Each function's shares, names and change, once they are paired. */
 static void measure_funcs(struct diff *d)
 {
@@ -418,8 +434,15 @@ static void measure_funcs(struct diff *d)
 
 		for (int s = 0; s < DIFF__SIDES; s++) {
 			f->share[s] = share(f->samples[s], d->total[s]);
-			if (f->obj[s] != UINT32_MAX)
+			if (f->obj[s] != UINT32_MAX && !f->tiers_nr[s])
 				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
+			else if (f->tiers_nr[s])
+				f->name[s] = tiers_name(d, f, s);
+			f->block_name[s] = f->obj[s] == UINT32_MAX ? NULL : !f->tiers_nr[s] ? f->name[s] :
+					   display_name(&d->work->side[s], f->obj[s]);
+			for (size_t t = 0; t < f->tiers_nr[s]; t++)
+				if (d->tiers[f->first_tier[s] + t].obj == f->obj[s])
+					f->block_tier[s] = d->tiers[f->first_tier[s] + t].tier;
 		}
 		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
 		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
@@ -552,5 +575,10 @@ void diff__release(struct diff *d)
 	FREE_AND_NULL(d->funcs);
 	FREE_AND_NULL(d->pairs);
 	FREE_AND_NULL(d->ranked);
+	FREE_AND_NULL(d->tiers);
+	for (size_t i = 0; i < d->names_nr; i++)
+		free(d->names[i]);
+	FREE_AND_NULL(d->names);
+	d->names_nr = d->tiers_nr = 0;
 	d->funcs_nr = d->funcs_shown_nr = d->pairs_nr = d->shown_nr = 0;
 }

@@ -12,6 +12,7 @@
 #include "annotate/v8/v8-name.h"
 #include "diff-match.h"
 #include "lib/strbuf.h"
+#include "report/report-tiers.h"
 #include "stream/code-name.h"
 
 size_t diff__identity(char *buf, size_t len, enum hb_object_kind kind, const char *name,
@@ -50,6 +51,15 @@ struct fentry {
 	int side;
 	bool paired;
 	const char *sort_key;		/* the key of the level being paired */
+	/* A tier of a V8 wasm function (report-tiers.h), or NULL; and the
+	 * length of its name without it. The function's tiers of one side are
+	 * one entry, the hottest: samples their sum, its others in next_tier
+	 * (hottest first), each of them folded. */
+	const char *wasm_tier;
+	size_t base_len;
+	uint64_t own_samples;		/* its own, before the fold */
+	struct fentry *next_tier;
+	bool folded;
 };
 
 static int fentry_cmp(const void *a, const void *b)
@@ -81,10 +91,74 @@ static int by_heat(const void *a, const void *b)
 	return x->obj < y->obj ? -1 : x->obj > y->obj;
 }
 
+/* s (malloc()ed) kept as a name of d's own, or NULL when out of memory (s freed). */
+static const char *own_name(struct diff *d, char *s)
+{
+	if (!s || VEC_GROW(d->names, d->names_nr + 1, d->names_alloc)) {
+		free(s);
+		return NULL;
+	}
+	return d->names[d->names_nr++] = s;
+}
+
+/* The tier of the tiers of e (a folded function's) named tier, or NULL. */
+static const struct fentry *tier_of(const struct fentry *e, const char *tier)
+{
+	for (; e; e = e->next_tier)
+		if (!strcmp(e->wasm_tier, tier))
+			return e;
+	return NULL;
+}
+
+/*
+ * f's tiers on side s, from e (a folded function's entry): listed in
+ * d->tiers, and the function named without the tier.
+ */
+static int add_tiers(struct diff *d, struct diff_func *f, int s, const struct fentry *e)
+{
+	char *raw;
+
+	f->first_tier[s] = d->tiers_nr;
+	for (const struct fentry *t = e; t; t = t->next_tier) {
+		if (VEC_GROW(d->tiers, d->tiers_nr + 1, d->tiers_alloc))
+			return -ENOMEM;
+		d->tiers[d->tiers_nr++] = (struct diff_tier){ t->obj, t->wasm_tier, t->raw,
+							     t->own_samples };
+		f->tiers_nr[s]++;
+	}
+	if (!(raw = malloc(e->base_len + 1)))
+		return -ENOMEM;
+	memcpy(raw, e->raw, e->base_len);
+	raw[e->base_len] = '\0';
+	if (!(f->raw_name[s] = f->name[s] = own_name(d, raw)))
+		return -ENOMEM;
+	return 0;
+}
+
+/* The blocks compared of a pair of folded functions: those of the tier
+ * both sides have with the most samples, else each side's hottest. */
+static void compared_tier(struct diff_func *f, const struct fentry *b, const struct fentry *n)
+{
+	const struct fentry *best[DIFF__SIDES] = { NULL, NULL };
+	uint64_t most = 0;
+
+	for (const struct fentry *t = b; t; t = t->next_tier) {
+		const struct fentry *o = tier_of(n, t->wasm_tier);
+
+		if (o && (!best[0] || t->own_samples + o->own_samples > most)) {
+			best[0] = t, best[1] = o;
+			most = t->own_samples + o->own_samples;
+		}
+	}
+	if (best[0])
+		f->obj[DIFF_BASE] = best[0]->obj, f->obj[DIFF_NEW] = best[1]->obj;
+}
+
 static int add_func(struct diff *d, const struct fentry *b, const struct fentry *n,
 		    enum diff_func_match m)
 {
 	struct diff_func *f;
+	int ret;
 
 	if (VEC_GROW(d->funcs, d->funcs_nr + 1, d->funcs_alloc))
 		return -ENOMEM;
@@ -101,7 +175,11 @@ static int add_func(struct diff *d, const struct fentry *b, const struct fentry 
 		f->raw_name[s] = e->raw;
 		f->kind[s] = e->kind;
 		f->samples[s] = e->samples;
+		if (e->wasm_tier && (ret = add_tiers(d, f, s, e)))
+			return ret;
 	}
+	if (b && n && b->wasm_tier && n->wasm_tier)
+		compared_tier(f, b, n);
 	if (m == DIFF_FUNC_WASM)
 		f->wasm_func = b->wasm_func;
 	return 0;
@@ -278,6 +356,52 @@ static void make_keys(struct fentry *x, const struct diff_work_side *w, uint32_t
 								   strlen(o->name));
 }
 
+/* Tiers of one function of one side together: side, identity, then hottest. */
+static int tier_cmp(const void *a, const void *b)
+{
+	const struct fentry *x = *(const struct fentry *const *)a;
+	const struct fentry *y = *(const struct fentry *const *)b;
+	int c;
+
+	if (x->side != y->side)
+		return x->side - y->side;
+	if ((c = strcmp(x->key[LVL_IDENTITY], y->key[LVL_IDENTITY])))
+		return c;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/*
+ * A V8 wasm function's tiers of a side made one entry (report-tiers.h): the
+ * hottest, with their samples summed, the others folded into it. The
+ * identity key has no tier (v8_name__identity).
+ */
+static int fold_tiers(struct fentry **all, size_t nr)
+{
+	struct fentry **v = malloc((nr ? nr : 1) * sizeof(*v));
+	size_t n = 0, i, j;
+
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < nr; i++)
+		if (all[i]->wasm_tier)
+			v[n++] = all[i];
+	qsort(v, n, sizeof(*v), tier_cmp);
+	for (i = 0; i < n; i = j) {
+		struct fentry *last = v[i];
+
+		for (j = i + 1; j < n && v[j]->side == v[i]->side &&
+				!strcmp(v[j]->key[LVL_IDENTITY], v[i]->key[LVL_IDENTITY]); j++) {
+			v[i]->samples = sat_add(v[i]->samples, v[j]->samples);
+			v[j]->folded = v[j]->paired = true;
+			last = last->next_tier = v[j];
+		}
+	}
+	free(v);
+	return 0;
+}
+
 int diff_match__funcs(struct diff *d)
 {
 	struct fentry *e = NULL, **p = NULL;
@@ -303,7 +427,11 @@ int diff_match__funcs(struct diff *d)
 			if (!w->obj_samples[i])
 				continue;
 			e[nr] = (struct fentry){ .raw = o->name, .kind = stream__kind_name(o->kind),
-						 .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s };
+						 .samples = w->obj_samples[i], .obj = (uint32_t)i, .side = s,
+						 .own_samples = w->obj_samples[i] };
+			if (!d->opts.tiers_apart)
+				e[nr].wasm_tier = report_tiers__of(o->name, o->kind == HB_KIND_JIT,
+								   &e[nr].base_len);
 			make_keys(&e[nr++], w, (uint32_t)i, &arena);
 		}
 	}
@@ -315,12 +443,14 @@ int diff_match__funcs(struct diff *d)
 		e[i].tier = arena.buf + e[i].tier_at;
 		p[i] = &e[i];
 	}
+	if ((ret = fold_tiers(p, nr)))
+		goto out;
 	for (int l = 0; l < LVL__NR; l++)
 		if ((ret = pair_level(d, p, nr, l)))
 			goto out;
 	/* the rest: on one side only */
 	for (i = 0; i < nr; i++) {
-		if (e[i].paired)
+		if (e[i].paired || e[i].folded)
 			continue;
 		ret = add_func(d, e[i].side == DIFF_BASE ? &e[i] : NULL,
 			       e[i].side == DIFF_NEW ? &e[i] : NULL, DIFF_FUNC_NONE);

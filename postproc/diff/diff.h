@@ -88,6 +88,15 @@ struct diff_test {
 	bool significant;
 };
 
+/* A tier of a function of one side (diff_func.first_tier): a V8 wasm
+ * function's code of one tier (report-tiers.h). */
+struct diff_tier {
+	uint32_t obj;			/* index in that side's stream.objects */
+	const char *tier;		/* "turbofan", "liftoff" */
+	const char *name;		/* its code's name, as the stream has it */
+	uint64_t samples;
+};
+
 /* A pair of functions, or a function of one side. */
 struct diff_func {
 	int32_t f[DIFF__SIDES];		/* index in that side's report.funcs; -1: absent,
@@ -99,6 +108,17 @@ struct diff_func {
 	enum diff_func_match match;
 	int32_t wasm_func;		/* DIFF_FUNC_WASM: the wasm function index, else -1 */
 	uint64_t samples[DIFF__SIDES];
+	/* A V8 wasm function with its tiers together (unless --tiers-apart):
+	 * on each side its tiers, hottest first, whose samples samples[s] sums:
+	 * diff.tiers[first_tier[s] .. + tiers_nr[s]]; tiers_nr 0: not one.
+	 * obj[s] is then the tier whose blocks are compared: the one both
+	 * sides have with the most samples (TurboFan's, mostly), else the
+	 * side's hottest; name[s] and raw_name[s] are without the tier. */
+	size_t first_tier[DIFF__SIDES], tiers_nr[DIFF__SIDES];
+	/* What its blocks are of: obj[s]'s display name, with its tier; name[s]
+	 * when not tiered. */
+	const char *block_name[DIFF__SIDES];
+	const char *block_tier[DIFF__SIDES];	/* obj[s]'s tier, or NULL: not tiered */
 	double share[DIFF__SIDES];
 	double delta;			/* share[NEW] - share[BASE], points */
 	int64_t delta_samples;		/* samples[NEW] - samples[BASE] */
@@ -163,6 +183,9 @@ struct diff_opts {
 	const char *function;		/* both sides: --function NAME (name-match.h), or NULL */
 	const char *event;		/* the event to compare, or NULL: BASE's first */
 	bool listing;			/* text: each shown pair's blocks after the tables */
+	/* --tiers-apart: V8 wasm functions paired tier by tier (objects), not
+	 * as functions of their tiers together (report-tiers.h) */
+	bool tiers_apart;
 	/* The output shows the shown pairs alone (not how many functions were
 	 * compared, nor every pair): blocks are compared only in the functions
 	 * that could hold a shown pair, the most that could first. */
@@ -222,8 +245,12 @@ struct diff {
 	double change_max;
 	/* A full bar of each side: the most samples of a row of a drawn function. */
 	uint64_t row_max[DIFF__SIDES];
+	struct diff_tier *tiers;	/* the tiers of tiered functions (diff_func.first_tier) */
+	size_t tiers_nr;
 	/* private */
-	size_t funcs_alloc, pairs_alloc;
+	size_t funcs_alloc, pairs_alloc, tiers_alloc;
+	char **names;			/* the names without the tier, owned */
+	size_t names_nr, names_alloc;
 	struct diff_work *work;		/* what diff__build keeps for the side reports */
 };
 

@@ -79,9 +79,9 @@ static const char *test_text(char *buf, size_t len, const struct diff *d, const 
 	return buf;
 }
 
-static void put_func_name(FILE *out, const struct diff_func *f)
+static void put_names(FILE *out, const char *const names[DIFF__SIDES])
 {
-	const char *b = f->name[DIFF_BASE], *n = f->name[DIFF_NEW];
+	const char *b = names[DIFF_BASE], *n = names[DIFF_NEW];
 
 	fputs("<code>", out);
 	html_puts(out, b ? b : n);
@@ -254,7 +254,7 @@ static void put_func_table(FILE *out, const struct diff *d, const struct heat_sc
 		fprintf(out, "<td>%s</td><td>", m);
 		if (f->drawn)
 			fprintf(out, "<a href=\"#d%zu\">", i);
-		put_func_name(out, f);
+		put_names(out, f->name);
 		fputs(f->drawn ? "</a></td></tr>\n" : "</td></tr>\n", out);
 	}
 	fputs("</tbody></table>\n</section>\n", out);
@@ -313,7 +313,7 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 					       p->samples[DIFF_NEW]));
 		put_delta(out, "td", d, cs, p->sign, p->mark, p->change, p->delta, p->delta_per_run);
 		fprintf(out, "<td class=\"match\">%s</td><td>", render_diff_text__pair_match(m, sizeof(m), p));
-		put_func_name(out, f);
+		put_names(out, f->block_name);
 		fprintf(out, " :: <a href=\"#%s\">block", id);
 		for (int s = 0; s < DIFF__SIDES; s++)
 			if (has[s])
@@ -456,10 +456,17 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 
 	fprintf(out, "<div class=\"side %s\" id=\"%s\">\n<h3><b class=\"tag\">%s</b> <code>",
 		v->s == DIFF_BASE ? "base" : "new", v->prefix, side_name[v->s]);
-	html_puts(out, v->f->name[v->s]);
-	fprintf(out, "</code> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h3>\n",
+	html_puts(out, v->f->block_name[v->s]);
+	fprintf(out, "</code> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s",
 		fmt_share(pct, sizeof(pct), v->f->samples[v->s], v->f->share[v->s]), v->f->samples[v->s],
 		plural(v->f->samples[v->s]));
+	/* a V8 wasm function's tiers together: the split, whose blocks these are first */
+	for (size_t t = 0; t < v->f->tiers_nr[v->s]; t++) {
+		const struct diff_tier *dt = &d->tiers[v->f->first_tier[v->s] + t];
+
+		fprintf(out, "%s%s %" PRIu64, t ? ", " : " of its tiers: ", dt->tier, dt->samples);
+	}
+	fputs("</small></h3>\n", out);
 	ret = html_listing__function(out, &l, &paint);
 	fputs("</div>\n", out);
 	return ret;
@@ -476,7 +483,7 @@ static int put_func(FILE *out, const struct diff *d, size_t i, const struct heat
 	html_puts(out, f->name[DIFF_NEW] ? f->name[DIFF_NEW] : f->name[DIFF_BASE]);
 	fprintf(out, "\">\n<h2><span class=\"rank\">%zu</span> <a class=\"self\" href=\"#d%zu\">",
 		i + 1, i);
-	put_func_name(out, f);
+	put_names(out, f->name);
 	fputs("</a> ", out);
 	put_delta(out, "span", d, cs, f->sign, f->mark, f->change, f->delta, f->delta_per_run);
 	fprintf(out, " <small>%s</small></h2>\n", render_diff_text__func_match(m, sizeof(m), f));

@@ -24,6 +24,21 @@ static void put_side_func(struct json_writer *w, const struct diff *d, const str
 	json_writer__str(w, "kind", f->kind[s]);
 	json_writer__u64(w, "samples", f->samples[s]);
 	json_writer__double(w, "share", 'f', 4, f->share[s]);
+	if (f->tiers_nr[s]) {
+		/* a V8 wasm function's tiers together: their split; the blocks are the first's */
+		json_writer__str(w, "blocks_tier", f->block_tier[s]);
+		json_writer__array(w, "tiers", JSON_INLINE);
+		for (size_t t = 0; t < f->tiers_nr[s]; t++) {
+			const struct diff_tier *dt = &d->tiers[f->first_tier[s] + t];
+
+			json_writer__object(w, NULL, JSON_INLINE);
+			json_writer__str(w, "tier", dt->tier);
+			json_writer__str(w, "name", dt->name);
+			json_writer__u64(w, "samples", dt->samples);
+			json_writer__end(w);
+		}
+		json_writer__end(w);
+	}
 	if (f->f[s] >= 0)
 		render_json__runs(w, &d->side[s].report.funcs[f->f[s]]);
 	json_writer__end(w);

@@ -134,9 +134,9 @@ static void put_delta(FILE *out, const struct diff *d, int sign, int mark, doubl
 }
 
 /* "`a` -> `b`" when the two sides name a function differently, else "`a`". */
-static void put_func_name(FILE *out, const struct diff_func *f)
+static void put_names(FILE *out, const char *const names[DIFF__SIDES])
 {
-	const char *b = f->name[DIFF_BASE], *n = f->name[DIFF_NEW];
+	const char *b = names[DIFF_BASE], *n = names[DIFF_NEW];
 
 	put_name(out, b ? b : n);
 	if (b && n && strcmp(b, n)) {
@@ -230,7 +230,7 @@ static void put_funcs(FILE *out, const struct diff *d, bool color)
 			 f->samples[DIFF_NEW]);
 		put_delta(out, d, f->sign, f->mark, f->delta, f->delta_per_run, color);
 		fprintf(out, "  %-11s ", render_diff_text__func_match(match, sizeof(match), f));
-		put_func_name(out, f);
+		put_names(out, f->name);
 		fputc('\n', out);
 	}
 	if (!d->funcs_shown_nr)
@@ -253,7 +253,7 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 		put_side(out, d, DIFF_NEW, has[DIFF_NEW], p->share[DIFF_NEW], p->samples[DIFF_NEW]);
 		put_delta(out, d, p->sign, p->mark, p->delta, p->delta_per_run, color);
 		fprintf(out, "  %-11s ", render_diff_text__pair_match(match, sizeof(match), p));
-		put_func_name(out, f);
+		put_names(out, f->block_name);
 		fputs(" :: block", out);
 		for (int s = 0; s < DIFF__SIDES; s++) {
 			if (!has[s])
@@ -289,7 +289,7 @@ static int put_listing(FILE *out, const struct diff *d, bool color)
 		render_diff_text__delta(delta, sizeof(delta), d, p->sign, p->delta, p->delta_per_run);
 		/* after the table a blank line; after a block, its own */
 		fprintf(out, "%s== %zu: ", i ? "" : "\n", i + 1);
-		put_func_name(out, f);
+		put_names(out, f->block_name);
 		fprintf(out, " :: %s -> %s (%s%s%s%s, 95%% %s%s)",
 			render_diff_text__side(a, sizeof(a), d, DIFF_BASE, p->b[0] >= 0, p->share[0],
 					       p->samples[0]),

@@ -16,6 +16,23 @@ static double pct(uint64_t n, uint64_t total)
 	return (double)n / (double)total * 100.0;
 }
 
+/* A V8 wasm function's split by tier, under its row: each tier's samples
+ * and share, hottest first (they sum to the row's). */
+static void put_tiers(FILE *out, const struct report *rep, const struct report_function *f)
+{
+	char num[64];
+
+	fprintf(out, "%26stiers:", "");
+	for (size_t t = 0; t < f->tiers_nr; t++) {
+		const struct report_function_tier *ft = &rep->function_tiers[f->first_tier + t];
+		const struct report_ranked *r = &rep->ranked[ft->ranked];
+
+		fprintf(out, "%s %s %" PRIu64 " (%s%%)", t ? "," : "", ft->tier, r->samples,
+			fmt_share(num, sizeof(num), r->samples, pct(r->samples, rep->total)));
+	}
+	fputc('\n', out);
+}
+
 int render_functions(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];
@@ -25,8 +42,8 @@ int render_functions(FILE *out, const struct report *rep, const struct render_op
 	fprintf(out, "Collected %" PRIu64 " total samples; %" PRIu64 " (%s%%) JIT samples.\n\n",
 		rep->total, rep->jit, fmt_pct(num, sizeof(num), pct(rep->jit, rep->total)));
 	fprintf(out, "%10s   %10s   [Function] ([File])\n", "[Samples]", "[Count]");
-	for (size_t i = 0; i < rep->ranked_nr && taken < rep->ranked_shown; i++) {
-		const struct report_ranked *f = &rep->ranked[i];
+	for (size_t i = 0; i < rep->functions_nr && taken < rep->functions_shown; i++) {
+		const struct report_function *f = &rep->functions[i];
 
 		if (!f->selected)
 			continue;
@@ -40,6 +57,8 @@ int render_functions(FILE *out, const struct report *rep, const struct render_op
 			fputc(')', out);
 		}
 		fputc('\n', out);
+		if (f->tiered)
+			put_tiers(out, rep, f);
 	}
 	return ferror(out) ? -EIO : 0;
 }

@@ -291,6 +291,60 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 }
 
 /*
+ * V8 wasm functions with their tiers together, when the input has any:
+ * each one's share, the sum of its tiers', and the split, each tier's code
+ * linked to its section when the page has one (its blocks are per tier).
+ */
+static void put_tiered_table(FILE *out, const struct page *pg)
+{
+	const struct report *rep = pg->rep;
+	size_t n = 0, rows = 0;
+	uint64_t rest = 0;
+	char pct[64];
+
+	if (!rep->tiered)
+		return;
+	for (size_t i = 0; i < rep->functions_nr; i++)
+		n += rep->functions[i].tiered;
+	fprintf(out, "<section id=\"tiers\">\n<h2>Wasm functions, their tiers together <small>%zu,"
+		" hottest first: Liftoff's and TurboFan's code of one function summed</small></h2>\n"
+		"<table class=\"classes\" id=\"wtable\"><thead><tr><th>function</th><th class=\"n\">"
+		"samples</th><th class=\"n\">share</th><th>tiers</th></tr></thead><tbody>\n", n);
+	for (size_t i = 0; i < rep->functions_nr; i++) {
+		const struct report_function *f = &rep->functions[i];
+
+		if (!f->tiered)
+			continue;
+		if (rows++ >= TABLE_HEAD) {
+			rest = sat_add(rest, f->samples);
+			continue;
+		}
+		fputs("<tr><td><code>", out);
+		html_puts(out, f->display_name);
+		fprintf(out, "</code></td><td class=\"n\">%" PRIu64 "</td><td class=\"n\">%s%%</td><td>",
+			f->samples, pct_of(pct, rep, f->samples));
+		for (size_t t = 0; t < f->tiers_nr; t++) {
+			const struct report_function_tier *ft = &rep->function_tiers[f->first_tier + t];
+			const struct report_ranked *r = &rep->ranked[ft->ranked];
+			bool in = r->func >= 0 && pg->in_page[r->func];
+
+			fputs(t ? ", " : "", out);
+			if (in)
+				fprintf(out, "<a href=\"#f%" PRId32 "\">", r->func);
+			html_puts(out, ft->tier);
+			fprintf(out, "%s %" PRIu64 " (%s%%)", in ? "</a>" : "", r->samples,
+				pct_of(pct, rep, r->samples));
+		}
+		fputs("</td></tr>\n", out);
+	}
+	if (rows > TABLE_HEAD)
+		fprintf(out, "<tr><td colspan=\"4\">%zu more, %s%% of all samples: <code>hotblocks"
+			" --json</code> lists them all (<code>tiered_functions</code>)</td></tr>\n",
+			rows - TABLE_HEAD, pct_of(pct, rep, rest));
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
+/*
  * Every sampled function, ranked; those with a section link to it, the
  * others say why they have none: no shown block, not selected, or the
  * page's budget (with the command that shows it). Long tails are told by
@@ -397,6 +451,7 @@ static int page_top(FILE *out, const struct page *pg, const char *title)
 	html_page__begin(out, title);
 	put_summary(out, pg);
 	put_func_table(out, pg);
+	put_tiered_table(out, pg);
 	if (!pg->rep->funcs_nr)
 		fputs(pg->rep->total ? "<p class=\"empty\">No block to show.</p>\n" :
 				       "<p class=\"empty\">No samples.</p>\n", out);

@@ -351,6 +351,40 @@ static void put_sampled(struct json_writer *w, const struct report *rep)
 	json_writer__end(w);
 }
 
+/* V8 wasm functions with their tiers together (report.functions), when
+ * the input has any: each one's samples and its split by tier. */
+static void put_tiered(struct json_writer *w, const struct report *rep)
+{
+	if (!rep->tiered)
+		return;
+	json_writer__array(w, "tiered_functions", JSON_LINES);
+	for (size_t i = 0; i < rep->functions_nr; i++) {
+		const struct report_function *f = &rep->functions[i];
+
+		if (!f->tiered)
+			continue;
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__str(w, "name", f->name);
+		json_writer__str(w, "display_name", f->display_name);
+		json_writer__u64(w, "samples", f->samples);
+		json_writer__bool(w, "selected", f->selected);
+		json_writer__array(w, "tiers", JSON_INLINE);
+		for (size_t t = 0; t < f->tiers_nr; t++) {
+			const struct report_function_tier *ft = &rep->function_tiers[f->first_tier + t];
+
+			json_writer__object(w, NULL, JSON_INLINE);
+			json_writer__str(w, "tier", ft->tier);
+			json_writer__u64(w, "samples", rep->ranked[ft->ranked].samples);
+			json_writer__u64(w, "sampled_function", ft->ranked);
+			put_index(w, "function", rep->ranked[ft->ranked].func);
+			json_writer__end(w);
+		}
+		json_writer__end(w);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+}
+
 /* One function at a time: --all writes every one whole. */
 static int put_funcs(struct json_writer *w, const struct report *rep)
 {
@@ -381,6 +415,7 @@ int render_json(FILE *out, const struct report *rep, const struct render_opts *o
 	put_samples(&w, rep);
 	put_selection(&w, rep);
 	put_sampled(&w, rep);
+	put_tiered(&w, rep);
 	ret = put_funcs(&w, rep);
 	if (!ret)
 		json_writer__end(&w);

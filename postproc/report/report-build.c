@@ -16,6 +16,7 @@
 #include "report-points.h"
 #include "report-rows.h"
 #include "report-show.h"
+#include "report-tiers.h"
 
 /* A cell of column c is the annotator's cell of the same column. */
 _Static_assert((int)REPORT_COL_CLIF == (int)ANNOT_CLIF && (int)REPORT_COL_WASM == (int)ANNOT_WASM &&
@@ -96,23 +97,23 @@ static const char *why_not_disassembled(const struct rank_func *rf)
 	}
 }
 
-/* How many selected functions of rep->ranked a table of functions takes:
+/* How many selected functions of rep->functions a table of functions takes:
  * the rule of rank__threshold (the reference's), over the functions. */
-static void ranked_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
+static void functions_shown(struct report *rep, const struct rank *r, const struct rank_opts *ro)
 {
 	uint64_t printed = 0;
 	size_t n = 0;
 
-	for (size_t i = 0; i < rep->ranked_nr && n < ro->top; i++) {
-		if (!rep->ranked[i].selected)
+	for (size_t i = 0; i < rep->functions_nr && n < ro->top; i++) {
+		if (!rep->functions[i].selected)
 			continue;
 		/* the same float expression as rank__threshold's */
 		if (!ro->no_threshold && (double)printed / (double)r->total * 100.0 >= ro->percent)
 			break;
-		printed = sat_add(printed, rep->ranked[i].samples);
+		printed = sat_add(printed, rep->functions[i].samples);
 		n++;
 	}
-	rep->ranked_shown = n;
+	rep->functions_shown = n;
 }
 
 /* Every sampled function, hottest first, listed or not (report.ranked). */
@@ -384,7 +385,9 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	if (!ret)
 		ret = ranked(rep, r, annot, at);
 	if (!ret)
-		ranked_shown(rep, r, ro);
+		ret = report_tiers__build(rep, o->tiers_apart);
+	if (!ret)
+		functions_shown(rep, r, ro);
 	/* A display name or source cell the annotator could not make for want of
 	 * memory would be shown raw or missing: fail rather than print less. */
 	if (!ret && annot && annotator__out_of_memory(annot))
@@ -425,6 +428,7 @@ void report__release(struct report *rep)
 	}
 	free(rep->build);
 	free(rep->funcs);
+	report_tiers__release(rep);
 	free(rep->ranked);
 	free(rep->classes);
 	free(rep->shown);

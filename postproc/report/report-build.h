@@ -43,6 +43,9 @@ struct report_opts {
 	 * stream__read) are left out: the plugin has just printed them on the
 	 * same terminal (perf script ... | hotblocks). NULL: none. */
 	const char *live_origin;
+	/* --tiers-apart: each tier of a V8 wasm function is a function of its
+	 * own in report.functions, as it is a code object (report-tiers.h). */
+	bool tiers_apart;
 };
 
 /*

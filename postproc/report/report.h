@@ -374,6 +374,30 @@ struct report_ranked {
 	bool selected;			/* --function selects it */
 };
 
+/* One tier of a function (report_function): a sampled code object. */
+struct report_function_tier {
+	size_t ranked;			/* its index in report.ranked */
+	const char *tier;		/* V8's wasm tier ("liftoff", "turbofan"), or NULL */
+};
+
+/*
+ * A function as its users name it (report-tiers.c): a V8 wasm function's
+ * code of every tier (Liftoff, TurboFan) together, one wasm function
+ * whatever compiled it; any other sampled object alone. With tiers apart
+ * (report_opts.tiers_apart) every sampled object is one.
+ */
+struct report_function {
+	const char *name;		/* the stream's name, without the tier when tiered */
+	const char *display_name;	/* (the same) */
+	const char *kind;
+	const char *path;		/* its jitdump or file */
+	uint64_t samples;		/* its tiers' sum */
+	bool selected;			/* --function selects one of its tiers */
+	bool tiered;			/* a V8 wasm function's tiers together (one or more) */
+	/* its tiers, hottest first: report.function_tiers[first_tier ..] */
+	size_t first_tier, tiers_nr;
+};
+
 /* A shown block: funcs[func].blocks[block]. */
 struct report_ref {
 	uint32_t func, block;
@@ -440,10 +464,17 @@ struct report {
 	 * them all, the listed ones among them. */
 	struct report_ranked *ranked;
 	size_t ranked_nr;
-	/* A table of functions (--functions): the selected ones of ranked,
+	/* The same functions as their users name them, hottest first: a V8
+	 * wasm function's tiers together (report_function), unless tiers
+	 * apart; and their tiers. */
+	struct report_function *functions;
+	size_t functions_nr;
+	struct report_function_tier *function_tiers;
+	bool tiered;			/* some function has its tiers together */
+	/* A table of functions (--functions): the selected ones of functions,
 	 * taken hottest first by --percent and --top as blocks are (of all
 	 * samples); how many it takes. */
-	size_t ranked_shown;
+	size_t functions_shown;
 	/* The blocks the selection took, hottest first: what the text shows. */
 	struct report_ref *shown;
 	size_t shown_nr;

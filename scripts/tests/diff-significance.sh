@@ -113,8 +113,8 @@ check "with sampling noise alone, wasmtime-O2 against wasmtime-O2-2 is told apar
 # (README.md, read off the listings); hash's share fell with it.
 cmp_json changed v8-base v8-changed
 check "base against changed (1 run a side): mix and its two loop blocks are significant" \
-	sig has "$tmp/changed.json" "func JS:mix-2-turbofan" "block JS:mix-2-turbofan :: 0x49 -> 0x49" \
-	"block JS:mix-2-turbofan :: 0x8b -> 0x7f"
+	sig has "$tmp/changed.json" "func JS:mix-2" "block JS:mix-2 :: 0x49 -> 0x49" \
+	"block JS:mix-2 :: 0x8b -> 0x7f"
 "$POSTPROC" diff "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/changed.txt" 2>/dev/null
 check "... the text marks them, and its header says the spread was assumed" sh -c \
 	"grep -Eq '^ +8\\.97% +24\\.88% +\\+15\\.91%\\* +asm' '$tmp/changed.txt' &&
@@ -122,8 +122,8 @@ check "... the text marks them, and its header says the spread was assumed" sh -
 side changed-12 v8-changed v8-changed-2
 cmp_json changed-3v2 v8-234 changed-12
 check "base against changed (3 runs against 2, the spread measured): mix's loop still significant" \
-	sig has "$tmp/changed-3v2.json" "block JS:mix-2-turbofan :: 0x49 -> 0x49" \
-	"block JS:mix-2-turbofan :: 0x8b -> 0x7f"
+	sig has "$tmp/changed-3v2.json" "block JS:mix-2 :: 0x49 -> 0x49" \
+	"block JS:mix-2 :: 0x8b -> 0x7f"
 check "... the spread measured on both sides" sig runs "$tmp/changed-3v2.json" 2
 "$POSTPROC" diff "$tmp/v8-234.hbs" "$tmp/changed-12.hbs" >"$tmp/changed-3v2.txt" 2>/dev/null
 check "... and the header says it was measured, on 3 and 2 runs" \

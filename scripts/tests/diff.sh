@@ -47,18 +47,42 @@ check "against itself, the text says nothing changed beyond noise, and compares 
 # edge) in base, +0x49 and +0x7f in changed; hash is the same code but for its
 # calls' targets, so its blocks pair with themselves.
 hb diff --json "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8.json" 2>"$tmp/v8.err"
-check "V8: the changed loop (mix) is at the top, and takes more" node "$js" top "$tmp/v8.json" JS:mix-2-turbofan 1
+check "V8: the changed loop (mix) is at the top, and takes more" node "$js" top "$tmp/v8.json" JS:mix-2 1
 check "V8: mix's loop blocks pair as read off the listings (0x49 -> 0x49, 0x8b -> 0x7f)" \
-	node "$js" pairs "$tmp/v8.json" JS:mix-2-turbofan asm 49:49 8b:7f
+	node "$js" pairs "$tmp/v8.json" JS:mix-2 asm 49:49 8b:7f
 check "V8: hash's loop blocks pair with themselves" \
-	node "$js" pairs "$tmp/v8.json" JS:hash-1-turbofan asm 49:49 9f:9f
+	node "$js" pairs "$tmp/v8.json" JS:hash-1 asm 49:49 9f:9f
 check "V8: hash's masked text is the same (score 1)" sh -c \
 	"grep -q '\"base\": {\"start\": 73, .*\"key\": \"asm\", \"score\": 1.000' '$tmp/v8.json'"
 hb diff "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8.txt" 2>"$tmp/v8-text.err"
 check "V8: the text table names the pair and how it matched" grep -Eq \
 	'^ +8\.97% +24\.88% +\+15\.91%\* +asm [0-9]+% +`JS:mix-2-turbofan` :: block 0x49 -> 0x49$' "$tmp/v8.txt"
-check "V8: mix and hash are paired by identity in the function table" \
-	grep -Eq '^ +18\.08% +48\.58% +\+30\.50%\* +identity +`JS:mix-2-turbofan`$' "$tmp/v8.txt"
+# mix's tiers together: its TurboFan code's 18.08% and 48.58% (README.md, and
+# --tiers-apart below) and its Liftoff code's few samples before the tier-up.
+check "V8: mix and hash are paired by identity in the function table, as wasm functions (no tier)" \
+	grep -Eq '^ +18\.12% +48\.63% +\+30\.50%\* +identity +`JS:mix-2`$' "$tmp/v8.txt"
+hb diff --tiers-apart "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-apart.txt" 2>&1
+hb diff --tiers-apart --json "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-apart.json" 2>/dev/null
+check "V8 --tiers-apart: the TurboFan code is the function, as the code load names it" \
+	grep -Eq '^ +18\.08% +48\.58% +\+30\.50%\* +identity +`JS:mix-2-turbofan`$' "$tmp/v8-apart.txt"
+check "V8 --tiers-apart --json: the changed loop is at the top, in JS:mix-2-turbofan" \
+	node "$js" top "$tmp/v8-apart.json" JS:mix-2-turbofan 1
+check "V8: a function's samples on each side are its tiers' (JSON tiers), each tier's those of its code with --tiers-apart" \
+	node -e "
+	const fs = require('fs'), t = JSON.parse(fs.readFileSync('$tmp/v8.json')),
+		a = JSON.parse(fs.readFileSync('$tmp/v8-apart.json'));
+	const apart = {};
+	for (const f of a.functions) for (const s of ['base', 'new']) if (f[s]) apart[s + ' ' + f[s].name] = f[s].samples;
+	let n = 0;
+	for (const f of t.functions) for (const s of ['base', 'new']) {
+		if (!f[s] || !f[s].tiers) continue;
+		const sum = f[s].tiers.reduce((x, y) => x + y.samples, 0);
+		if (sum !== f[s].samples) { console.log(f[s].name, s, sum, f[s].samples); process.exit(1); }
+		for (const y of f[s].tiers)
+			if (apart[s + ' ' + y.name] !== y.samples) { console.log(y.name, s, y.samples, apart[s + ' ' + y.name]); process.exit(1); }
+		n++;
+	}
+	if (n < 4) { console.log('only', n, 'tiered sides'); process.exit(1); }"
 hb diff --color=always "$tmp/v8-base.hbs" "$tmp/v8-changed.hbs" >"$tmp/v8-color.txt" 2>&1
 check "--color: more share in red, less in green" sh -c \
 	"grep -q \"$(printf '\033')\[31m *+15.91%\" '$tmp/v8-color.txt' && grep -q \"$(printf '\033')\[32m *-15.65%\" '$tmp/v8-color.txt'"
@@ -188,8 +212,8 @@ check "the text report notes that one name has two codes, and from where" \
 cat "$tmp/v8-changed.hbs" "$tmp/v8-changed-2.hbs" >"$tmp/changed-both.hbs"
 hb diff --json "$tmp/v8-base.hbs" "$tmp/changed-both.hbs" >"$tmp/v8-two.json" 2>/dev/null
 check "diff with two runs on NEW: mix's loop blocks pair as before, among the 4 top, taking more" sh -c \
-	"node '$js' pairs '$tmp/v8-two.json' JS:mix-2-turbofan asm 49:49 8b:7f &&
-	 node '$js' rank '$tmp/v8-two.json' JS:mix-2-turbofan 49 4 1 && node '$js' rank '$tmp/v8-two.json' JS:mix-2-turbofan 8b 4 1"
+	"node '$js' pairs '$tmp/v8-two.json' JS:mix-2 asm 49:49 8b:7f &&
+	 node '$js' rank '$tmp/v8-two.json' JS:mix-2 49 4 1 && node '$js' rank '$tmp/v8-two.json' JS:mix-2 8b 4 1"
 
 # 6. perf hotblocks diff on the recordings themselves, and on saved streams.
 "$top/scripts/perf-hotblocks" diff -i "$D/v8-base/perf.data" -i "$D/v8-changed/perf.data" \

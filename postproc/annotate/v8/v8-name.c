@@ -162,6 +162,25 @@ bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func
 	return true;
 }
 
+const char *v8_name__wasm_tier(const char *name, size_t *base_len)
+{
+	const char *func;
+	size_t func_len, len = strlen(name);
+	int index;
+
+	if (!v8_name__wasm(name, &index, &func, &func_len))
+		return NULL;
+	for (size_t t = 0; t < ARRAY_SIZE(wasm_tiers); t++) {
+		size_t k = strlen(wasm_tiers[t]);
+
+		if (len > k && !memcmp(name + len - k, wasm_tiers[t], k)) {
+			*base_len = len - k;
+			return wasm_tiers[t] + 1;
+		}
+	}
+	return NULL;
+}
+
 size_t v8_name__wasm_import_name(const char *func, size_t len)
 {
 	static const char wrapper[] = "wasm-to-js:";

@@ -69,6 +69,14 @@ size_t v8_name__identity(char *buf, size_t len, const char *name, bool with_loca
 bool v8_name__wasm(const char *name, int *index, const char **func, size_t *func_len);
 
 /*
+ * The tier of a wasm function's code as V8 names it ("JS:hash-1-turbofan":
+ * "turbofan"; "liftoff"), with *base_len the length of the name without
+ * "-TIER" ("JS:hash-1"): one wasm function whatever tier compiled it. NULL
+ * for any other name (v8_name__wasm's).
+ */
+const char *v8_name__wasm_tier(const char *name, size_t *base_len);
+
+/*
  * Where the name-section name starts in the NAME of a wasm name
  * (v8_name__wasm's func, len bytes): past "wasm-to-js:SIGNATURE-" for V8's
  * wrapper of an imported function ("wasm-to-js:iiiiiiii:i-host_format", V8's

@@ -438,12 +438,15 @@ static void tiers_pair_first(void **state)
  * One wasm module's functions across engines and ways of seeing them (the
  * names of test-data/diff and test-data/wasmtime-real): V8's
  * JS:hash-1-turbofan is wasmtime's wasm[0]::function[1]::hash by its index
- * (wasm 1), and its Liftoff code stays apart while TurboFan's is paired;
- * V8's unnamed JS:wasm-function[3]-3-liftoff is wasm[0]::function[3]; V8's
- * JS:mix-2-turbofan and a jit dump's bare mix (no --cwasm: no index) pair
- * by their name; a jit dump's interp and the .cwasm symbol of interp by
- * name too (with --cwasm, by identity: scripts/tests/diff-engines.sh). A
- * wasm function of another index and another name pairs with nothing.
+ * (wasm 1), and with --tiers-apart its Liftoff code stays apart while
+ * TurboFan's is paired; V8's unnamed JS:wasm-function[3]-3-liftoff is
+ * wasm[0]::function[3]; V8's JS:mix-2-turbofan and a jit dump's bare mix
+ * (no --cwasm: no index) pair by their name; a jit dump's interp and the
+ * .cwasm symbol of interp by name too (with --cwasm, by identity:
+ * scripts/tests/diff-engines.sh). A wasm function of another index and
+ * another name pairs with nothing. By default V8's tiers of a function are
+ * one function (report-tiers.h): JS:hash-1, its TurboFan and Liftoff
+ * samples summed, paired as TurboFan's was, its blocks TurboFan's.
  */
 static void wasm_functions_pair_across_engines(void **state)
 {
@@ -459,43 +462,64 @@ static void wasm_functions_pair_across_engines(void **state)
 		CWASM(4, "0x5000", "wasm[0]::function[0]::start")
 		"sample 0 0 0x4 60 1\nsample 1 0 0x4 3 1\nsample 2 0 0x4 25 1\nsample 3 0 0x4 4 1\n"
 		"sample 4 0 0x4 1 1\n");
-	struct diff d;
-	size_t seen = 0;
+	struct diff_opts apart = defaults;
 
-	assert_int_equal(compare(&d, v8, wt, &defaults), 0);
-	for (size_t i = 0; i < d.funcs_nr; i++) {
-		const struct diff_func *f = &d.funcs[i];
-		const char *b = f->raw_name[DIFF_BASE], *n = f->raw_name[DIFF_NEW];
+	apart.tiers_apart = true;
+	for (int together = 0; together < 2; together++) {
+		/* the names of V8's functions: the code's, or without the tier */
+		const char *hash = together ? "JS:hash-1" : "JS:hash-1-turbofan";
+		const char *wf3 = together ? "JS:wasm-function[3]-3" : "JS:wasm-function[3]-3-liftoff";
+		const char *mix = together ? "JS:mix-2" : "JS:mix-2-turbofan";
+		const char *run = together ? "JS:run-0" : "JS:run-0-turbofan";
+		struct diff d;
+		size_t seen = 0;
 
-		if (b && !strcmp(b, "JS:hash-1-turbofan")) {
-			assert_string_equal(n, "wasm[0]::function[1]::hash");
-			assert_int_equal(f->match, DIFF_FUNC_WASM);
-			assert_int_equal(f->wasm_func, 1);
-			seen++;
-		} else if (b && !strcmp(b, "JS:wasm-function[3]-3-liftoff")) {
-			assert_string_equal(n, "wasm[0]::function[3]");
-			assert_int_equal(f->match, DIFF_FUNC_WASM);
-			assert_int_equal(f->wasm_func, 3);
-			seen++;
-		} else if (b && !strcmp(b, "JS:mix-2-turbofan")) {
-			assert_string_equal(n, "mix");
-			assert_int_equal(f->match, DIFF_FUNC_NAME);
-			assert_int_equal(f->wasm_func, -1);
-			seen++;
-		} else if (b && !strcmp(b, "interp")) {
-			assert_string_equal(n, "wasm[0]::function[7]::interp");
-			assert_int_equal(f->match, DIFF_FUNC_NAME);
-			seen++;
-		} else {
-			/* Liftoff's hash, run (index 0) and start (index 0, another name) */
-			assert_int_equal(f->match, DIFF_FUNC_NONE);
-			assert_true(!b || !strcmp(b, "JS:hash-1-liftoff") || !strcmp(b, "JS:run-0-turbofan"));
-			assert_true(!n || !strcmp(n, "wasm[0]::function[0]::start"));
-			seen += 10;
+		assert_int_equal(compare(&d, v8, wt, together ? &defaults : &apart), 0);
+		for (size_t i = 0; i < d.funcs_nr; i++) {
+			const struct diff_func *f = &d.funcs[i];
+			const char *b = f->raw_name[DIFF_BASE], *n = f->raw_name[DIFF_NEW];
+
+			if (b && !strcmp(b, hash)) {
+				assert_string_equal(n, "wasm[0]::function[1]::hash");
+				assert_int_equal(f->match, DIFF_FUNC_WASM);
+				assert_int_equal(f->wasm_func, 1);
+				assert_int_equal(f->samples[DIFF_BASE], together ? 52 : 50);
+				assert_int_equal(f->tiers_nr[DIFF_BASE], together ? 2 : 0);
+				assert_int_equal(f->obj[DIFF_BASE], 0);	/* TurboFan's blocks */
+				if (together) {
+					assert_string_equal(d.tiers[f->first_tier[DIFF_BASE]].tier, "turbofan");
+					assert_int_equal(d.tiers[f->first_tier[DIFF_BASE]].samples, 50);
+					assert_string_equal(d.tiers[f->first_tier[DIFF_BASE] + 1].tier, "liftoff");
+					assert_int_equal(d.tiers[f->first_tier[DIFF_BASE] + 1].samples, 2);
+					assert_string_equal(f->block_name[DIFF_BASE], "JS:hash-1-turbofan");
+				}
+				seen++;
+			} else if (b && !strcmp(b, wf3)) {
+				assert_string_equal(n, "wasm[0]::function[3]");
+				assert_int_equal(f->match, DIFF_FUNC_WASM);
+				assert_int_equal(f->wasm_func, 3);
+				seen++;
+			} else if (b && !strcmp(b, mix)) {
+				assert_string_equal(n, "mix");
+				assert_int_equal(f->match, DIFF_FUNC_NAME);
+				assert_int_equal(f->wasm_func, -1);
+				seen++;
+			} else if (b && !strcmp(b, "interp")) {
+				assert_string_equal(n, "wasm[0]::function[7]::interp");
+				assert_int_equal(f->match, DIFF_FUNC_NAME);
+				seen++;
+			} else {
+				/* (apart: Liftoff's hash), run (index 0) and start (index 0,
+				 * another name) */
+				assert_int_equal(f->match, DIFF_FUNC_NONE);
+				assert_true(!b || (!together && !strcmp(b, "JS:hash-1-liftoff")) || !strcmp(b, run));
+				assert_true(!n || !strcmp(n, "wasm[0]::function[0]::start"));
+				seen += 10;
+			}
 		}
+		assert_int_equal(seen, together ? 24 : 34);
+		release(&d);
 	}
-	assert_int_equal(seen, 34);
-	release(&d);
 }
 
 /*

@@ -134,6 +134,25 @@ static void wasm_functions(void **state)
 	assert_false(v8_name__wasm("-turbofan", &i, &f, &n));
 }
 
+/* A wasm function's tier, and its name without it: one function whatever
+ * compiled it; no tier for any other name. */
+static void wasm_tiers(void **state)
+{
+	size_t n = 0;
+	const char *t;
+
+	assert_non_null(t = v8_name__wasm_tier("JS:hash-1-turbofan", &n));
+	assert_string_equal(t, "turbofan");
+	assert_int_equal(n, strlen("JS:hash-1"));
+	assert_non_null(t = v8_name__wasm_tier("JS:wasm-function[3]-3-liftoff", &n));
+	assert_string_equal(t, "liftoff");
+	assert_int_equal(n, strlen("JS:wasm-function[3]-3"));
+	assert_null(v8_name__wasm_tier("JS:*work /srv/app.js:12:21", &n));
+	assert_null(v8_name__wasm_tier("JS:hash-turbofan", &n));
+	assert_null(v8_name__wasm_tier("JS:hash-1", &n));
+	assert_null(v8_name__wasm_tier("turbofan", &n));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -141,6 +160,7 @@ int main(void)
 		cmocka_unit_test(other_names),
 		cmocka_unit_test(script_of_a_name),
 		cmocka_unit_test(wasm_functions),
+		cmocka_unit_test(wasm_tiers),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "annotate/archived.h"
 #include "archive-file.h"
@@ -95,10 +96,13 @@ static bool la_load(char *err, size_t errlen)
 bool archive_file__is(const char *path)
 {
 	unsigned char m[512];
+	struct stat st;
 	size_t n;
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : NULL;
+	FILE *f;
 
-	if (!f)
+	/* a regular file only: a peek at a pipe (hotblocks <(perf script ...))
+	 * would take its first bytes from the stream */
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
 		return false;
 	n = fread(m, 1, sizeof(m), f);
 	fclose(f);

@@ -64,6 +64,10 @@ POSTPROC_PKG_CONFIG = $(if $(CAPSTONE_PC),PKG_CONFIG_PATH=$(dir $(CAPSTONE_PC))$
 # $(GEN): files made by the build that the sources include.
 GEN := $(B)/gen
 POSTPROC_CFLAGS = $(shell $(POSTPROC_PKG_CONFIG) --cflags $(POSTPROC_PKGS)) -I$(GEN)
+# libarchive (the archive, postproc/cli/archive-file.c): its header here, the
+# library dlopen()ed when an archive is read or written, not linked (that
+# file says why).
+POSTPROC_CFLAGS += $(shell $(PKG_CONFIG) --cflags libarchive)
 # libiberty (demangling) has no pkg-config file; Debian's libiberty-dev ships the static library.
 # Graphviz's dot layout engine is a plugin library in libgvc's plugin
 # directory: linked in (graph-layout.c says why), found there at run time.

@@ -98,4 +98,9 @@ bool annotator__wasm_inputs(const struct annotator *a);
  */
 void annotator__summary(const struct annotator *a, void (*note)(void *arg, const char *line), void *arg);
 
+/* While an archive is made (archived.h, ARCHIVED_KEEP): keep each object's
+ * annotation as it is now, and the summary, with the cells kept as they
+ * were asked for. */
+void annotator__keep(struct annotator *a);
+
 #endif

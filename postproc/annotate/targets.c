@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Where branches and calls out of a function land (targets.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../plugin/lib/bsearch.h"
 #include "../plugin/symbols/elfsyms.h"
+#include "archived.h"
 #include "lib/util.h"
 #include "targets.h"
 
@@ -45,6 +47,11 @@ struct targets {
 	struct elfsyms_config cfg;
 	char buildid_dir[4096];
 };
+
+/* The names of an archive's answers, while one is read (file_symbol): beside
+ * struct targets, not in it, so that the heap, and the pages' Graphviz
+ * routes, are as without archives. */
+static struct strset replay_names;
 
 static int span_cmp(const void *a, const void *b)
 {
@@ -141,6 +148,8 @@ void targets__free(struct targets *t)
 	for (size_t i = 0; i < t->files_nr; i++)
 		elfsyms__free(t->files[i].es);
 	free(t->files);
+	if (archived__mode() == ARCHIVED_REPLAY)
+		strset_release(&replay_names);
 	free(t);
 }
 
@@ -198,6 +207,59 @@ static struct elfsyms *file_syms(struct targets *t, size_t mi)
 	return t->files[i].es && elfsyms__status(t->files[i].es) == ELFSYMS_OK ? t->files[i].es : NULL;
 }
 
+/*
+ * The symbol of map mi's file holding file offset off: its name and start
+ * (false: none, or an FDE's bounds). An archive's maker keeps the answer,
+ * "target PATH BUILD-ID OFF" -> name start (archived.h); a report of the
+ * archive reads it instead of the file.
+ */
+static bool file_symbol(struct targets *t, size_t mi, uint64_t off, const char **name, uint64_t *start)
+{
+	const struct stream_map *m = &t->s->maps[mi];
+	enum archived_mode mode = archived__mode();
+	struct strbuf k = { 0 }, v = { 0 };
+	struct elfsyms_hit h;
+	struct elfsyms *es;
+	bool found = false;
+	const char *val;
+	char *s;
+	size_t len;
+
+	if (mode != ARCHIVED_OFF) {
+		strbuf_addstr(&k, "target");
+		archived__str(&k, m->path, strlen(m->path));
+		strbuf_addstr(&k, " ");
+		for (size_t i = 0; i < m->build_id_size; i++)
+			strbuf_addf(&k, "%02x", m->build_id[i]);
+		strbuf_addf(&k, "%s0x%" PRIx64, m->build_id_size ? " " : "- ", off);
+	}
+	if (mode == ARCHIVED_REPLAY) {
+		if (!k.oom && (val = archived__get(k.buf)) && archived__get_str(val, 0, &s, &len) && s) {
+			found = archived__get_u64(val, 1, start) &&
+				(*name = strset_add(&replay_names, s)) != NULL;
+			free(s);
+		}
+		strbuf_release(&k);
+		return found;
+	}
+	es = file_syms(t, mi);
+	if (es && elfsyms__find(es, off, &h) && h.name) {
+		*name = h.name;
+		*start = h.start;
+		found = true;
+	}
+	if (mode == ARCHIVED_KEEP) {
+		archived__str(&v, found ? *name : NULL, found ? strlen(*name) : 0);
+		if (found)
+			strbuf_addf(&v, " %" PRIu64, *start);
+		if (!k.oom && !v.oom)
+			archived__put(k.buf, v.buf);
+	}
+	strbuf_release(&k);
+	strbuf_release(&v);
+	return found;
+}
+
 bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target *out)
 {
 	const struct stream_object *o = &t->s->objects[from];
@@ -212,13 +274,12 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 		return true;
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
-		uint64_t off = addr - c->addr + c->pgoff;
-		struct elfsyms *es = file_syms(t, (size_t)c->obj);
-		struct elfsyms_hit h;
+		uint64_t off = addr - c->addr + c->pgoff, start;
+		const char *name;
 
 		/* an FDE's bounds name nothing: the file, as perf names unknown code */
-		if (es && elfsyms__find(es, off, &h) && h.name)
-			*out = (struct target){ h.name, off - h.start, -1, false };
+		if (file_symbol(t, (size_t)c->obj, off, &name, &start))
+			*out = (struct target){ name, off - start, -1, false };
 		else
 			*out = (struct target){ c->name, off, -1, true };
 		return true;

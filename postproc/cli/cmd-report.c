@@ -1,15 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /* `hotblocks [options] [STREAM...]`: read annotated streams, rank the hottest blocks, print them. */
+#define _GNU_SOURCE	/* fmemopen, strdup */
 #include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "annotate/annotate.h"
+#include "annotate/archived.h"
+#include "archive-file.h"
 #include "cli.h"
 #include "cmd.h"
 #include "options.h"
+#include "output-file.h"
 #include "pipeline.h"
+#include "lib/read-file.h"
 #include "lib/strbuf.h"
 #include "report/report-build.h"
 
@@ -48,6 +53,9 @@ struct options {
 	bool source_lines;
 	bool tiers_apart;		/* --tiers-apart */
 	size_t page_budget;
+	const char *archive_out;	/* --archive FILE */
+	bool from_archive;		/* the one input is an archive */
+	struct archive_contents archive;	/* its contents, or what is written to one */
 	/* What shows one function as the command line shows the rest: its
 	 * event and column inputs, then the streams (render_opts.command). */
 	struct strbuf command;
@@ -178,6 +186,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_SOURCE_LINES:
 			o->source_lines = true;
 			break;
+		case OPT_ARCHIVE:
+			o->archive_out = arg;
+			break;
 		case OPT_TIERS_APART:
 			o->tiers_apart = true;
 			add_option(&o->command, "tiers-apart", NULL);
@@ -195,6 +206,22 @@ static void parse_options(int argc, char **argv, struct options *o)
 		}
 	}
 	cli__output_file(&o->output, o->format_file);
+	if (o->archive_out) {
+		if (o->output)
+			message__usage_error("--archive FILE writes no report: -o or an output's FILE"
+					     " has nothing to write");
+		o->output = o->archive_out;
+	}
+	for (int i = optind; i < argc; i++)
+		if (archive_file__is(argv[i])) {
+			if (argc - optind > 1 || o->archive_out)
+				message__usage_error("%s is an archive: it is read alone, not with other"
+						     " streams, and not into another archive", argv[i]);
+			o->from_archive = true;
+		}
+	if (o->from_archive && (o->annot.cwasm || o->annot.clif_dir || o->annot.wasm))
+		message__usage_error("an archive holds what --cwasm, --clif and --wasm gave when it"
+				     " was made: give them to hotblocks --archive");
 	if (!o->format)
 		o->format = &formats[FORMAT_text];
 	for (int i = optind; i < argc; i++)
@@ -214,6 +241,124 @@ static void notes(const void *model, bool annotation)
 static int render(FILE *out, const void *model, const struct output_format *f, const struct render_opts *o)
 {
 	return f->render(out, model, o);
+}
+
+/* The streams of the archive at path (archive-file.h) into s; the answers the
+ * report would read from other files replace those files (archived.h). */
+static int read_archive(struct options *o, struct stream *s, const char *path)
+{
+	char err[1024];
+	int ret;
+
+	if ((ret = archive_file__read(path, &o->archive, err, sizeof(err))))
+		return message__error("%s", err);
+	archived__set_mode(ARCHIVED_REPLAY);
+	if ((ret = archived__read(o->archive.answers, o->archive.answers_len, "answers", err,
+				  sizeof(err))))
+		return message__error(ret == -ENOMEM ? "out of memory" : "%s: %s", path, err);
+	for (size_t i = 0; i < o->archive.streams_nr; i++) {
+		const struct archive_stream *as = &o->archive.streams[i];
+		FILE *f = fmemopen(as->buf, as->len ? as->len : 1, "r");
+
+		if (!f)
+			return message__error("out of memory");
+		if (!as->len)
+			fgetc(f);
+		ret = stream__read(s, f, as->name, err, sizeof(err));
+		fclose(f);
+		if (ret)
+			return message__error("%s (in the archive %s)", err, path);
+	}
+	if ((ret = stream__finish(s)))
+		return message__error(ret == -ERANGE ? "the samples of one offset, summed over all"
+				      " inputs, overflow 64 bits" : "out of memory");
+	/* the command that shows one function, as where it was made */
+	strbuf_reset(&o->command);
+	strbuf_addstr(&o->command, o->archive.command);
+	return cli__stream_inputs(s) ? message__error("out of memory") : 0;
+}
+
+/* The streams files[0..n) (none: standard input), kept whole for the archive,
+ * read into s; the annotator's answers are kept from now on (archived.h). */
+static int read_for_archive(struct options *o, struct stream *s, char **files, int n)
+{
+	char err[1024];
+	int ret;
+
+	if (n > ARCHIVE_FILE_MAX_STREAMS)
+		return message__error("an archive holds at most %d streams, not %d",
+				      ARCHIVE_FILE_MAX_STREAMS, n);
+	for (int i = 0; i < (n ? n : 1); i++) {
+		struct archive_stream *as = &o->archive.streams[o->archive.streams_nr];
+		const char *path = n && strcmp(files[i], "-") ? files[i] : "/dev/stdin";
+		uint8_t *buf;
+		FILE *f;
+
+		if (read_file(path, 1u << 30, "the 1 GiB a stream may have in an archive",
+			      READ_FILE_PIPES, &buf, &as->len, err, sizeof(err)))
+			return message__error("%s", err);
+		as->buf = (char *)buf;
+		o->archive.streams_nr++;
+		if (!(as->name = strdup(n && strcmp(files[i], "-") ? files[i] : CLI_STDIN_NAME)) ||
+		    !(f = fmemopen(as->buf, as->len ? as->len : 1, "r")))
+			return message__error("out of memory");
+		if (!as->len)
+			fgetc(f);
+		ret = stream__read(s, f, as->name, err, sizeof(err));
+		fclose(f);
+		if (ret)
+			return message__error("%s", err);
+	}
+	archived__set_mode(ARCHIVED_KEEP);
+	if ((ret = stream__finish(s)))
+		return message__error(ret == -ERANGE ? "the samples of one offset, summed over all"
+				      " inputs, overflow 64 bits" : "out of memory");
+	return cli__stream_inputs(s) ? message__error("out of memory") : 0;
+}
+
+/* --archive: [Source] of every row, not only the sampled ones. */
+static enum report_source every_row(void *arg, size_t obj)
+{
+	(void)arg, (void)obj;
+	return REPORT_SOURCE_ALL;
+}
+
+/*
+ * --archive: every function of the report opened whole, with its source
+ * lines, so that each answer any report of the archive asks for is kept;
+ * then the archive written (through output-file.h: never over an input).
+ */
+static int write_archive(struct options *o, struct report *rep, struct annotator *annot)
+{
+	struct strbuf answers = { 0 };
+	struct output_file out;
+	char err[1024];
+	int ret = 0;
+
+	for (size_t i = 0; !ret && i < rep->funcs_nr; i++) {
+		ret = report__func_open(rep, i);
+		report__func_close(rep, i);
+	}
+	if (ret)
+		return message__error(ret == -ENOMEM ? "out of memory" :
+				      "a function disassembles otherwise than it ranked (a bug)"), EXIT_INPUT;
+	annotator__keep(annot);
+	if (archived__write(&answers) || o->command.oom) {
+		strbuf_release(&answers);
+		return message__error("out of memory"), EXIT_INPUT;
+	}
+	o->archive.answers = answers.buf ? answers.buf : strdup("");
+	o->archive.answers_len = answers.len;
+	o->archive.command = strdup(o->command.buf);
+	if (!o->archive.answers || !o->archive.command)
+		return message__error("out of memory"), EXIT_INPUT;
+	if ((ret = output_file__open(&out, o->archive_out)))
+		return ret == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
+	ret = archive_file__write(out.f, &o->archive, err, sizeof(err));
+	if (ret)
+		message__error("%s: %s", o->archive_out, err);
+	ret = output_file__commit(&out, ret);
+	return !ret ? EXIT_OK : ret == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 }
 
 /* Everything after option parsing; returns the exit status, having freed what it took. */
@@ -245,8 +390,22 @@ static int report(struct options *o, int nfiles, char **files)
 	/* a profile of every sample: each function's rows name its lines */
 	if (needs & FORMAT_EVERY_SAMPLE)
 		o->rank.disassemble_all = true;
+	if (o->archive_out) {
+		/* whatever a report of the archive shows, it was looked up */
+		repo = (struct report_opts){ .list_selected = true, .whole_functions = true,
+					     .points = true, .source_lines = true,
+					     .source_rows = every_row, .tiers_apart = o->tiers_apart };
+		o->rank.no_threshold = true;
+		o->rank.disassemble_all = true;
+		if (o->kinds || o->rank.function)
+			message__usage_error("--archive keeps every function: --kind and --function"
+					     " are for its reports");
+	}
 	stream__init(&s);
-	if (pipeline__read(&s, files, nfiles) || cli__keep_kinds(&s, o->kinds))
+	if (o->from_archive ? read_archive(o, &s, files[0]) :
+	    o->archive_out ? read_for_archive(o, &s, files, nfiles) : pipeline__read(&s, files, nfiles))
+		goto out;
+	if (cli__keep_kinds(&s, o->kinds))
 		goto out;
 	if (o->event) {
 		ev = stream__find_event(&s, o->event);
@@ -279,8 +438,11 @@ static int report(struct options *o, int nfiles, char **files)
 		message__error("out of memory");
 		goto out;
 	}
-	ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &rep, notes, render,
-						  o->page_budget, o->command.buf });
+	if (o->archive_out)
+		ret = write_archive(o, &rep, annot);
+	else
+		ret = pipeline__write(&(struct pipeline){ o->format, o->output, o->color, &rep, notes,
+							  render, o->page_budget, o->command.buf });
 out:
 	report__release(&rep);
 	rank__release(&r);
@@ -300,5 +462,7 @@ int cmd_report(int argc, char **argv)
 	cli__check_output(o.output, argv + optind, argc - optind, &o.annot, 1);
 	ret = report(&o, argc - optind, argv + optind);
 	strbuf_release(&o.command);
+	archive_file__release(&o.archive);
+	archived__release();
 	return ret;
 }

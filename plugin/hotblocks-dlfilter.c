@@ -95,7 +95,7 @@ static struct run *run__new(void)
 		return NULL;
 	events__init(&r->events, &perf_dlfilter_fns, &r->warnings);
 	natives__init(&r->natives);
-	resolve__init(&r->resolve);
+	resolve__init(&r->resolve, &r->warnings);
 	output__init(&r->out, NULL, "-", NULL);
 	if (dumps__init(&r->dumps, &r->warnings) < 0 || account__init(&r->account, &r->events, &r->warnings) < 0) {
 		run__free(r);

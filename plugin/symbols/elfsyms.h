@@ -21,11 +21,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct warnings;
+
 /* Where to look besides the file (all borrowed; must outlive the index). */
 struct elfsyms_config {
 	const char *buildid_dir;	/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
 	const char *debug_dir;		/* /usr/lib/debug */
 	bool debuginfod;		/* DEBUGINFOD_URLS is set: ask debuginfod for a .symtab */
+	struct warnings *warnings;	/* where a refused file is said (lib/warnings.h), or NULL */
+	size_t minidebug_max;		/* bytes MiniDebugInfo may expand to; 0: MINIDEBUG_MAX */
 };
 
 enum elfsyms_status {

@@ -391,6 +391,9 @@ void resolve__files_without_symbols(const struct resolve *r,
 		case ELFSYMS_NO_FILE:
 			why = "not found (deleted, or on another machine)";
 			break;
+		case ELFSYMS_UNREADABLE:
+			why = "not an ELF file that can be read";
+			break;
 		case ELFSYMS_MISMATCH:
 			why = "a different build than the one recorded (its build-id differs)";
 			break;

@@ -24,7 +24,20 @@
 struct found {
 	bool refused;		/* a file with another build-id */
 	bool any;		/* an ELF file */
+	bool bad;		/* the file itself, not an ELF file libelf can read */
 };
+
+/* A candidate found but refused, said: a debug file of another build (a
+ * stale debug package), or the file itself unreadable as ELF. The file
+ * itself of another build is the warning of resolve.c (it names the samples). */
+static void say_refused(enum candidate c, const char *name, int r, const struct elfsyms_config *cfg)
+{
+	if (r == OPEN_MISMATCH && c != C_SYSTEM && c != C_CACHE)
+		elfsyms__note(cfg, "%s: its build-id is not the recording's: not used as a debug file", name);
+	else if (r == OPEN_BAD)
+		elfsyms__note(cfg, "%s: not an ELF file libelf can read (%s): no symbols from it", name,
+			      elf_errmsg(-1));
+}
 
 /* perf's candidates in its order: the first with a .symtab gives the
  * symbols, the first with a .dynsym the runtime file. */
@@ -42,8 +55,15 @@ static void open_candidates(struct elfsyms *es, bool vdso, const uint8_t *bid, s
 			continue;
 		r = symsrc__open(ss, name, bid, bid_size);
 		found->refused |= r == OPEN_MISMATCH;
+		found->bad |= r == OPEN_BAD && c == C_SYSTEM;
+		say_refused((enum candidate)c, name, r, cfg);
 		if (r != OPEN_OK)
 			continue;
+		if (!elfsyms__check_headers(ss, cfg)) {
+			found->bad |= c == C_SYSTEM;
+			symsrc__release(ss);
+			continue;
+		}
 		found->any = true;
 		if (!es->syms && ss->symtab)
 			es->syms = ss, used = true;
@@ -102,7 +122,7 @@ static struct symsrc *extra_symtab(struct elfsyms *es, struct symsrc *syms, cons
 		es->origin = ELFSYMS_FROM_DEBUGINFOD;
 		es->src_nr++;
 		syms = extra;
-	} else if (!elfsyms__minidebug(es, extra)) {
+	} else if (!elfsyms__minidebug(es, extra, cfg)) {
 		/* MiniDebugInfo holds the functions .dynsym lacks: both are read */
 		es->origin = ELFSYMS_FROM_MINIDEBUG;
 		es->src_nr++;
@@ -138,7 +158,7 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 {
 	bool vdso = !strcmp(es->path, "[vdso]");
 	uint8_t own[20];
-	struct found found = { false, false };
+	struct found found = { false, false, false };
 
 	/* Without the recording's build-id perf takes the file's own (and checks debug files with it). */
 	if (!bid_size && !vdso && elfsyms__is_regular_file(es->path)) {
@@ -154,7 +174,8 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	if (vdso && (!es->syms || !es->runtime))
 		open_own_vdso(es, bid, bid_size, &found);
 	if (!es->syms && !es->runtime) {
-		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH : ELFSYMS_NO_FILE;
+		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH :
+			     found.bad ? ELFSYMS_UNREADABLE : ELFSYMS_NO_FILE;
 		return;
 	}
 	if (!es->syms)

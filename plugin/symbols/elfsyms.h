@@ -36,6 +36,7 @@ enum elfsyms_status {
 	ELFSYMS_OK,		/* a file with a .symtab or .dynsym was found (maybe no symbols) */
 	ELFSYMS_NO_FILE,	/* no candidate could be opened as ELF (deleted, not a file) */
 	ELFSYMS_MISMATCH,	/* files exist, but none has the recording's build-id */
+	ELFSYMS_UNREADABLE,	/* the file is there, but libelf cannot read it as ELF */
 };
 
 /* Where the symbols came from, for the report's notes. */

@@ -125,7 +125,9 @@ int targets__new(struct targets **out, const struct stream *s)
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
 	else if (getenv("HOME"))
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s/.debug", getenv("HOME"));
-	t->cfg = (struct elfsyms_config){ t->buildid_dir[0] ? t->buildid_dir : NULL, "/usr/lib/debug", false };
+	t->cfg = (struct elfsyms_config){
+		.buildid_dir = t->buildid_dir[0] ? t->buildid_dir : NULL, .debug_dir = "/usr/lib/debug",
+	};
 	*out = t;
 	return 0;
 }

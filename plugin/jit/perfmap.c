@@ -148,7 +148,7 @@ int perfmap__load(struct perfmap *m, const char *path, size_t max)
 		char wrapped[sizeof(m->note)];
 
 		snprintf(wrapped, sizeof(wrapped), "%s", m->note);
-		snprintf(m->note, sizeof(m->note), "bigger than %zu %s: only its first %zu lines were read%s%s",
+		snprintf(m->note, sizeof(m->note), "bigger than %zu %s: only its first %zu lines were read%s%.200s",
 			 max >= 1 << 20 ? max >> 20 : max, max >= 1 << 20 ? "MiB" : "bytes", m->lines,
 			 *wrapped ? "; " : "", wrapped);
 	}

@@ -35,8 +35,7 @@ static void say_refused(enum candidate c, const char *name, int r, const struct 
 	if (r == OPEN_MISMATCH && c != C_SYSTEM && c != C_CACHE)
 		elfsyms__note(cfg, "%s: its build-id is not the recording's: not used as a debug file", name);
 	else if (r == OPEN_BAD)
-		elfsyms__note(cfg, "%s: not an ELF file libelf can read (%s): no symbols from it", name,
-			      elf_errmsg(-1));
+		elfsyms__note(cfg, "%s: not an ELF file libelf can read: no symbols from it", name);
 }
 
 /* perf's candidates in its order: the first with a .symtab gives the

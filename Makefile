@@ -377,6 +377,8 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 # The dlfilter's callbacks under a fake perf: the entry points too.
 $(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
 $(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/emit/stream-writer.o
+# Crafted ELF files around the input: the test writer of plugin/tests/.
+$(FB)/fuzz-minidebug $(FB)/fuzz-debuglink: $(FB)/obj/plugin/tests/elf-writer.o
 $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%) \
 	$(PLUGIN_SHARED_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)

@@ -320,7 +320,7 @@ check: $(B)/.deps-check
 	$(Q)$(MAKE) --no-print-directory $(if $(T),check-build-one,check-build)
 	$(Q)scripts/run-tests $(if $(T),--only '$(T)') $(UNIT_RUNS)
 
-check-build: check-build-e2e $(ASAN_TESTS) $(MEMCHECK_RESULTS)
+check-build: check-build-e2e $(ASAN_TESTS) $(MEMCHECK_RESULTS) $$(FUZZ_TARGETS)
 # What the end-to-end scripts and the golden cases run: both programs, the
 # tests' helper programs, and the unit test binaries some scripts drive.
 check-build-e2e: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
@@ -337,7 +337,9 @@ T_FILE := $(shell scripts/run-tests --list --only '$(T)' $(UNIT_RUNS) 2>/dev/nul
 ifeq ($(T_FILE),)
 $(error make check T=$(T): there is no test of that name; make list-tests lists them)
 endif
-check-build-one: $(if $(filter $(T_FILE),$(UNIT_RUNS)),$(T_FILE),check-build-e2e)
+# The fuzz targets' short run (scripts/tests/fuzz-smoke.sh) needs them built.
+check-build-one: $(if $(filter $(T_FILE),$(UNIT_RUNS)),$(T_FILE),check-build-e2e) \
+	$(if $(filter fuzz-smoke,$(T)),$$(FUZZ_TARGETS))
 	@:
 endif
 endif

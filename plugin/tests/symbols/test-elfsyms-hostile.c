@@ -64,7 +64,10 @@ static uint8_t *build_prog(const struct prog *p, size_t *len)
 	elfw_sym(dynsym + 24, 1, ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), 1, DYN_FN, 0x10);
 	elfw_sym(symtab + 24, 1, ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), 1, TEXT_ADDR + 0x20, 0x10);
 	if (p->symtab) {
-		secs[n++] = (struct elfw_sec){ ".symtab", SHT_SYMTAB, (uint32_t)n + 2, 1, 0, 0, 24, symtab, sizeof(symtab) };
+		/* .symtab is section n + 1, its .strtab n + 2 */
+		uint32_t strndx = (uint32_t)n + 2;
+
+		secs[n++] = (struct elfw_sec){ ".symtab", SHT_SYMTAB, strndx, 1, 0, 0, 24, symtab, sizeof(symtab) };
 		secs[n++] = (struct elfw_sec){ ".strtab", SHT_STRTAB, 0, 0, 0, 0, 0, strtab, sizeof(strtab) };
 	}
 	if (p->debuglink)
@@ -525,6 +528,39 @@ static void a_bogus_entsize_reserves_no_phantom_symbols(void **state)
 	free(symtab);
 }
 
+/* A .rela.plt of 3 entries whose sh_entsize says 1: perf's count would be
+ * 72 entries, 69 of them "@plt" from nothing. */
+static void a_bogus_plt_entsize_makes_no_phantom_entries(void **state)
+{
+	struct fixture *f = *state;
+	uint8_t dynsym[48] = { 0 }, rela[3 * 24], *img;
+	static const char dynstr[] = "\0dynfn";
+	static uint8_t text[0x100], plt[0x40];
+	struct elfw_sec secs[] = {
+		{ ".text", SHT_PROGBITS, 0, 0, SHF_ALLOC | SHF_EXECINSTR, TEXT_ADDR, 0, text, sizeof(text) },
+		{ ".dynsym", SHT_DYNSYM, 3, 1, SHF_ALLOC, 0, 24, dynsym, sizeof(dynsym) },
+		{ ".dynstr", SHT_STRTAB, 0, 0, SHF_ALLOC, 0, 0, dynstr, sizeof(dynstr) },
+		{ ".rela.plt", SHT_RELA, 2, 0, SHF_ALLOC, 0, 1, rela, sizeof(rela) },
+		{ ".plt", SHT_PROGBITS, 0, 0, SHF_ALLOC | SHF_EXECINSTR, 0x2000, 16, plt, sizeof(plt) },
+	};
+	size_t len;
+	struct elfsyms *es;
+
+	elfw_sym(dynsym + 24, 1, ELF64_ST_INFO(STB_GLOBAL, STT_FUNC), 1, DYN_FN, 0x10);
+	for (size_t i = 0; i < 3; i++) {
+		Elf64_Rela r = { .r_offset = 0x3000 + 8 * i, .r_info = ELF64_R_INFO(1, R_X86_64_JUMP_SLOT) };
+
+		memcpy(rela + 24 * i, &r, sizeof(r));
+	}
+	img = elfw_build(&(struct elfw){ secs, 5, 0, false }, &len);
+	put(f->prog, img, len);
+	es = elfsyms__open(f->prog, NULL, 0, &f->cfg);
+	/* dynfn, and one dynfn@plt per entry after .plt's 16-byte header */
+	assert_int_equal(elfsyms__nr(es), 1 + 3);
+	elfsyms__free(es);
+	free(img);
+}
+
 /* A string table that does not end in NUL, right before another section's
  * bytes: its last name must not run on into them. */
 static void a_name_never_runs_past_its_string_table(void **state)
@@ -585,6 +621,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_symbol_table_past_the_end_is_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(sh_link_cycles_and_strays_read_no_stray_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_bogus_entsize_reserves_no_phantom_symbols, setup, teardown),
+		cmocka_unit_test_setup_teardown(a_bogus_plt_entsize_makes_no_phantom_entries, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_name_never_runs_past_its_string_table, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_file_that_is_no_elf_is_said, setup, teardown),
 	};

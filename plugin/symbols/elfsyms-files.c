@@ -42,11 +42,22 @@ bool elfsyms__check_headers(const struct symsrc *ss, const struct elfsyms_config
 		const char *name;
 	} tables[] = { { ss->symtab, &ss->symshdr, ".symtab" }, { ss->dynsym, &ss->dynshdr, ".dynsym" } };
 
+	bool is64 = ss->ehdr.e_ident[EI_CLASS] == ELFCLASS64;
+	const GElf_Ehdr *eh = &ss->ehdr;
+
+	/* libelf then sees no section at all: not "no symbol table" */
+	if (eh->e_shoff && eh->e_shnum &&
+	    (eh->e_shoff > ss->size || (uint64_t)eh->e_shnum * eh->e_shentsize > ss->size - eh->e_shoff)) {
+		elfsyms__note(cfg, "%s+0x%x: e_shoff 0x%" PRIx64 " and e_shnum %u put the section headers past the end"
+			      " of the file (0x%" PRIx64 " bytes): no symbol is read from it", ss->path, is64 ? 0x28 : 0x20,
+			      (uint64_t)eh->e_shoff, eh->e_shnum, ss->size);
+		return false;
+	}
 	elf_getshdrnum(ss->elf, &shnum);
 	if (shnum && (!shstr || !gelf_getshdr(shstr, &sh) || sh.sh_type != SHT_STRTAB)) {
 		elfsyms__note(cfg, "%s+0x%x: e_shstrndx %u is no string table (the file has %zu sections):"
 			      " its sections have no names, no symbol is read from it", ss->path,
-			      ss->ehdr.e_ident[EI_CLASS] == ELFCLASS64 ? 0x3e : 0x32, ss->ehdr.e_shstrndx, shnum);
+			      is64 ? 0x3e : 0x32, ss->ehdr.e_shstrndx, shnum);
 		return false;
 	}
 	for (size_t i = 0; i < 2; i++) {

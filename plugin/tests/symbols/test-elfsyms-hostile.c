@@ -440,6 +440,38 @@ static void shstrndx_out_of_range(uint8_t *img, size_t len)
 	memcpy(img + offsetof(Elf64_Ehdr, e_shstrndx), &v, sizeof(v));
 }
 
+/* Section headers past the end of the file, or more of them than fit:
+ * libelf sees no section, which read as "no symbol table" before. */
+static void shoff_past_the_end(uint8_t *img, size_t len)
+{
+	uint64_t v = len + 4096;
+
+	memcpy(img + offsetof(Elf64_Ehdr, e_shoff), &v, sizeof(v));
+}
+
+static void shnum_too_big(uint8_t *img, size_t len)
+{
+	uint16_t v = 0xfeff;
+
+	memcpy(img + offsetof(Elf64_Ehdr, e_shnum), &v, sizeof(v));
+}
+
+static void section_headers_past_the_end_are_said(void **state)
+{
+	struct fixture *f = *state;
+	void (*brk[])(uint8_t *, size_t) = { shoff_past_the_end, shnum_too_big };
+
+	for (size_t i = 0; i < 2; i++) {
+		struct elfsyms *es = open_broken(f, brk[i]);
+
+		assert_null(name_at(es, DYN_FN));
+		assert_int_equal(elfsyms__status(es), ELFSYMS_UNREADABLE);
+		said(f, f->prog, "+0x28: e_shoff 0x", "put the section headers past the end of the file", NULL);
+		elfsyms__free(es);
+		warnings__release(&f->w);
+	}
+}
+
 static void e_shstrndx_out_of_range_is_said(void **state)
 {
 	struct fixture *f = *state;
@@ -618,6 +650,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(a_debuglink_to_the_file_itself_is_passed_over, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_debug_file_of_another_build_id_is_refused_and_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(e_shstrndx_out_of_range_is_said, setup, teardown),
+		cmocka_unit_test_setup_teardown(section_headers_past_the_end_are_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_symbol_table_past_the_end_is_said, setup, teardown),
 		cmocka_unit_test_setup_teardown(sh_link_cycles_and_strays_read_no_stray_bytes, setup, teardown),
 		cmocka_unit_test_setup_teardown(a_bogus_entsize_reserves_no_phantom_symbols, setup, teardown),

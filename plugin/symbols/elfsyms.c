@@ -28,14 +28,17 @@ struct found {
 };
 
 /* A candidate found but refused, said: a debug file of another build (a
- * stale debug package), or the file itself unreadable as ELF. The file
- * itself of another build is the warning of resolve.c (it names the samples). */
+ * stale debug package), or one that is no ELF file. The file itself of
+ * another build, or not ELF, is the warning of resolve.c (it names the
+ * samples: elfsyms__status). */
 static void say_refused(enum candidate c, const char *name, int r, const struct elfsyms_config *cfg)
 {
-	if (r == OPEN_MISMATCH && c != C_SYSTEM && c != C_CACHE)
+	if (c == C_SYSTEM || c == C_CACHE)
+		return;
+	if (r == OPEN_MISMATCH)
 		elfsyms__note(cfg, "%s: its build-id is not the recording's: not used as a debug file", name);
 	else if (r == OPEN_BAD)
-		elfsyms__note(cfg, "%s: not an ELF file libelf can read: no symbols from it", name);
+		elfsyms__note(cfg, "%s: not an ELF file libelf can read: not used as a debug file", name);
 }
 
 /* perf's candidates in its order: the first with a .symtab gives the

@@ -623,17 +623,28 @@ static void a_name_never_runs_past_its_string_table(void **state)
 	free(img);
 }
 
-/* Not ELF at all where the file is: not "not found", and said. */
+/* Not ELF at all where the file is: not "not found" (resolve.c's warning
+ * says why, with the samples); where a debug file should be: said. */
 static void a_file_that_is_no_elf_is_said(void **state)
 {
 	struct fixture *f = *state;
+	char *dbg = scratch_dir__file(&f->dir, "debug/.build-id/ab/" AB38 ".debug");
+	uint8_t bid[20];
 	struct elfsyms *es;
 
 	scratch_dir__put(f->prog, "#!/bin/sh\necho not an ELF file\n");
 	es = elfsyms__open(f->prog, NULL, 0, &f->cfg);
 	assert_int_equal(elfsyms__status(es), ELFSYMS_UNREADABLE);
-	said(f, f->prog, "not an ELF file libelf can read", NULL);
+	assert_int_equal(f->w.nr, 0);
 	elfsyms__free(es);
+	memset(bid, 0xab, sizeof(bid));
+	put_debug(f, "debug/.build-id/ab/" AB38 ".debug", bid);
+	scratch_dir__put(dbg, "not ELF either");
+	es = open_prog(f, &(struct prog){ .bid = bid }, bid);
+	assert_int_equal(elfsyms__origin(es), ELFSYMS_FROM_DYNSYM);
+	said(f, dbg, "not an ELF file libelf can read: not used as a debug file", NULL);
+	elfsyms__free(es);
+	free(dbg);
 }
 
 int main(void)

@@ -7,7 +7,7 @@
 # the seeds or what a few seconds of mutation find fails make check. The
 # mutations are libFuzzer's of one fixed seed (-seed=1): the same inputs on
 # every run of a machine, so that a failure is a finding (its input is kept
-# in the log's "Test unit written to"), never chance. The long runs are make
+# as build-fuzz/smoke-crash-NAME-*), never chance. The long runs are make
 # fuzz-run SECONDS=N. One TAP line per target.
 . "$(dirname "$0")/lib.sh"
 secs=${FUZZ_SMOKE_SECONDS:-3}
@@ -22,7 +22,7 @@ run_target() {	# target: its result in $tmp/NAME.result, its log in $tmp/NAME.lo
 	mkdir -p "$tmp/corpus-$name"
 	# new inputs go to the scratch corpus (first); the seeds are only read
 	"$1" -seed=1 -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-		-artifact_prefix="$tmp/crash-$name-" "$tmp/corpus-$name" "$top/test-data/corpus/$name" \
+		-artifact_prefix="$top/build-fuzz/smoke-crash-$name-" "$tmp/corpus-$name" "$top/test-data/corpus/$name" \
 		>"$tmp/$name.log" 2>&1
 	echo $? >"$tmp/$name.result"
 }

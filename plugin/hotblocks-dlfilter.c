@@ -123,6 +123,7 @@ static int find_input(struct run *r)
 		return -ENOMEM;
 	r->defer = cmd.filters;
 	r->symfs = cmd.symfs;
+	r->resolve.force = cmd.force;
 	input = r->opts.perf_data ? r->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
 	r->perf_data = strdup(input);

@@ -105,7 +105,7 @@ static int read_text(int fd, const struct stat *st, size_t max, char **text, siz
 	}
 }
 
-int perfmap__load(struct perfmap *m, const char *path, size_t max)
+int perfmap__load(struct perfmap *m, const char *path, size_t max, bool force)
 {
 	struct stat st;
 	char *text = NULL;
@@ -132,10 +132,10 @@ int perfmap__load(struct perfmap *m, const char *path, size_t max)
 		goto fail;
 	}
 	/* perf's dso__load: a map neither root nor the reader owns is another user's */
-	if (st.st_uid && st.st_uid != geteuid()) {
+	if (!force && st.st_uid && st.st_uid != geteuid()) {
 		ret = -EPERM;
 		snprintf(m->note, sizeof(m->note), "owned by uid %u, neither root nor this user (uid %u): not read"
-			 " (perf ignores it too, unless forced)", (unsigned)st.st_uid, (unsigned)geteuid());
+			 " (perf ignores it too, unless perf script -f)", (unsigned)st.st_uid, (unsigned)geteuid());
 		goto fail;
 	}
 	if ((ret = read_text(fd, &st, max, &text, &len, &cut)) < 0)

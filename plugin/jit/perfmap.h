@@ -38,10 +38,10 @@ struct perfmap {
  * negative errno (the map then has no symbols; perf's answer for such memory
  * is no symbol either). The map is written by the profiled program, so it is
  * untrusted: a symbolic link (-ELOOP), a file neither the reader nor root
- * owns (-EPERM: perf ignores those too, unless forced), anything but a
- * regular file (-EINVAL) is refused, and note says so, naming the file.
+ * owns (-EPERM: perf ignores those too, unless forced: force, perf script
+ * -f), anything but a regular file (-EINVAL) is refused, and note says so.
  */
-int perfmap__load(struct perfmap *m, const char *path, size_t max);
+int perfmap__load(struct perfmap *m, const char *path, size_t max, bool force);
 
 /* Parse a map already in memory (text is taken over: it must be malloc'ed,
  * len bytes plus room for a NUL). 0 or -ENOMEM. */

@@ -239,7 +239,7 @@ static struct perfmap *perfmap_of(struct resolve *r, uint32_t pid, uint32_t *idx
 	if (!(p->path = strdup(path)))
 		return NULL;
 	/* a map that cannot be read has no symbols, as for perf; one refused is said */
-	perfmap__load(&p->map, path, 0);
+	perfmap__load(&p->map, path, 0, r->force);
 	if (p->map.note[0] && r->warnings)
 		warnings__add(r->warnings, "%s: %s", path, p->map.note);
 	*idx = (uint32_t)r->pmaps_nr++;

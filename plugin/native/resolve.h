@@ -49,6 +49,7 @@ struct warnings;
 struct resolve {
 	struct mmaps maps;
 	struct warnings *warnings;	/* the run's (borrowed), or NULL: what a reader refused */
+	bool force;			/* perf script -f: read other users' perf maps, as perf does */
 	bool usable;			/* the maps were read: natives are decided here */
 	char why_not[256];		/* else why perf decides them */
 	struct elfsyms_config cfg;

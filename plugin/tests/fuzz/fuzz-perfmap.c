@@ -55,7 +55,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (perfmap__parse(&m, text, size) == 0)
 		lookups(&m, data, size);
 	perfmap__release(&m);
-	if (perfmap__load(&m, fuzz_put("perf-1.map", data, size), 1024 + size % 4096) == 0) {
+	if (perfmap__load(&m, fuzz_put("perf-1.map", data, size), 1024 + size % 4096, false) == 0) {
 		if (m.lines > size)
 			__builtin_trap();
 		lookups(&m, data, size);

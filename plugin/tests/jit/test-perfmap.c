@@ -129,7 +129,7 @@ static void refused(const char *path, int err, const char *why)
 {
 	struct perfmap m;
 
-	assert_int_equal(perfmap__load(&m, path, 0), err);
+	assert_int_equal(perfmap__load(&m, path, 0, false), err);
 	assert_int_equal(m.lines, 0);
 	assert_null(perfmap__find(&m, 0x1005));
 	assert_non_null(strstr(m.note, why));
@@ -153,7 +153,7 @@ static void maps_that_are_links_fifos_or_another_users_are_refused(void **state)
 	fifo = scratch_dir__file(&d, "perf-2.map");
 	theirs = scratch_dir__file(&d, "perf-3.map");
 	scratch_dir__put(real, "1000 10 mine\n");
-	assert_int_equal(perfmap__load(&m, real, 0), 0);
+	assert_int_equal(perfmap__load(&m, real, 0, false), 0);
 	assert_string_equal(perfmap__find(&m, 0x1005)->name, "mine");
 	assert_string_equal(m.note, "");
 	perfmap__release(&m);
@@ -164,6 +164,10 @@ static void maps_that_are_links_fifos_or_another_users_are_refused(void **state)
 	scratch_dir__put(theirs, "1000 10 theirs\n");
 	if (chown(theirs, 4242, 4242) == 0) {
 		refused(theirs, -EPERM, "owned by uid 4242, neither root nor this user");
+		/* perf script -f: read, as perf reads it */
+		assert_int_equal(perfmap__load(&m, theirs, 0, true), 0);
+		assert_string_equal(perfmap__find(&m, 0x1005)->name, "theirs");
+		perfmap__release(&m);
 	} else {
 		/* only root can give a file away; the check needs such a file */
 		fprintf(stderr, "# not root: another user's map not tried\n");
@@ -193,14 +197,14 @@ static void a_map_past_the_bound_is_cut_at_a_line_and_said(void **state)
 	fwrite(text, 1, (size_t)(p - text), f);
 	fclose(f);
 	/* each line is 21 bytes: 1000 bytes hold 47 of them and part of the 48th */
-	assert_int_equal(perfmap__load(&m, path, 1000), 0);
+	assert_int_equal(perfmap__load(&m, path, 1000, false), 0);
 	assert_int_equal(m.lines, 47);
 	assert_string_equal(perfmap__find(&m, 0x1000 + 46 * 0x10)->name, "function_046");
 	assert_null(perfmap__find(&m, 0x1000 + 47 * 0x10));
 	assert_non_null(strstr(m.note, "bigger than 1000 bytes: only its first 47 lines were read"));
 	perfmap__release(&m);
 	/* exactly at the bound: nothing is left out, nothing said */
-	assert_int_equal(perfmap__load(&m, path, (size_t)(p - text)), 0);
+	assert_int_equal(perfmap__load(&m, path, (size_t)(p - text), false), 0);
 	assert_int_equal(m.lines, 100);
 	assert_string_equal(m.note, "");
 	perfmap__release(&m);

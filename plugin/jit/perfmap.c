@@ -131,11 +131,12 @@ int perfmap__load(struct perfmap *m, const char *path, size_t max, bool force)
 		snprintf(m->note, sizeof(m->note), "not a regular file; not read as a perf map");
 		goto fail;
 	}
-	/* perf's dso__load: a map neither root nor the reader owns is another user's */
+	/* a map neither root nor the reader owns is another user's word about the
+	 * process: older perf's dso__load ignored it unless forced (perf 6.1 reads it) */
 	if (!force && st.st_uid && st.st_uid != geteuid()) {
 		ret = -EPERM;
 		snprintf(m->note, sizeof(m->note), "owned by uid %u, neither root nor this user (uid %u): not read"
-			 " (perf ignores it too, unless perf script -f)", (unsigned)st.st_uid, (unsigned)geteuid());
+			 " (perf script -f reads it)", (unsigned)st.st_uid, (unsigned)geteuid());
 		goto fail;
 	}
 	if ((ret = read_text(fd, &st, max, &text, &len, &cut)) < 0)

@@ -38,8 +38,8 @@ struct perfmap {
  * negative errno (the map then has no symbols; perf's answer for such memory
  * is no symbol either). The map is written by the profiled program, so it is
  * untrusted: a symbolic link (-ELOOP), a file neither the reader nor root
- * owns (-EPERM: perf ignores those too, unless forced: force, perf script
- * -f), anything but a regular file (-EINVAL) is refused, and note says so.
+ * owns (-EPERM, unless force: perf script -f), anything but a regular file
+ * (-EINVAL) is refused, and note says so. perf 6.1 reads the first two.
  */
 int perfmap__load(struct perfmap *m, const char *path, size_t max, bool force);
 

@@ -332,7 +332,7 @@ check: $(B)/.deps-check
 	$(Q)$(MAKE) --no-print-directory $(if $(T),check-build-one,check-build)
 	$(Q)scripts/run-tests $(if $(T),--only '$(T)') $(UNIT_RUNS)
 
-check-build: check-build-e2e $(ASAN_TESTS) $(MEMCHECK_RESULTS)
+check-build: check-build-e2e $(ASAN_TESTS) $(MEMCHECK_RESULTS) $$(FUZZ_TARGETS)
 # What the end-to-end scripts and the golden cases run: both programs, the
 # tests' helper programs, and the unit test binaries some scripts drive.
 check-build-e2e: all $(PLUGIN_TESTS) $(POSTPROC_TESTS) $(TOOLS)
@@ -349,7 +349,9 @@ T_FILE := $(shell scripts/run-tests --list --only '$(T)' $(UNIT_RUNS) 2>/dev/nul
 ifeq ($(T_FILE),)
 $(error make check T=$(T): there is no test of that name; make list-tests lists them)
 endif
-check-build-one: $(if $(filter $(T_FILE),$(UNIT_RUNS)),$(T_FILE),check-build-e2e)
+# The fuzz targets' short run (scripts/tests/fuzz-smoke.sh) needs them built.
+check-build-one: $(if $(filter $(T_FILE),$(UNIT_RUNS)),$(T_FILE),check-build-e2e) \
+	$(if $(filter fuzz-smoke,$(T)),$$(FUZZ_TARGETS))
 	@:
 endif
 endif
@@ -389,6 +391,8 @@ $(FB)/fuzz-%: $(FB)/obj/plugin/tests/fuzz/fuzz-%.o $(PLUGIN_CORE_OBJ:$(B)/%=$(FB
 # The dlfilter's callbacks under a fake perf: the entry points too.
 $(FB)/fuzz-dlfilter: $(FB)/obj/plugin/hotblocks-dlfilter.o
 $(FB)/fuzz-stream-roundtrip: $(FB)/obj/plugin/emit/stream-writer.o
+# Crafted ELF files around the input: the test writer of plugin/tests/.
+$(FB)/fuzz-minidebug $(FB)/fuzz-debuglink: $(FB)/obj/plugin/tests/elf-writer.o
 $(FB)/fuzz-%: $(FB)/obj/postproc/tests/fuzz/fuzz-%.o $(POSTPROC_CORE_OBJ:$(B)/%=$(FB)/obj/%) \
 	$(PLUGIN_SHARED_OBJ:$(B)/%=$(FB)/obj/%)
 	$(call msg,LD-FUZZ,$@)

@@ -100,7 +100,7 @@ static struct run *run__new(void)
 		return NULL;
 	events__init(&r->events, &perf_dlfilter_fns, &r->warnings);
 	natives__init(&r->natives);
-	resolve__init(&r->resolve);
+	resolve__init(&r->resolve, &r->warnings);
 	branches__init(&r->branches, &r->warnings);
 	output__init(&r->out, NULL, "-", NULL);
 	if (dumps__init(&r->dumps, &r->warnings) < 0 || account__init(&r->account, &r->events, &r->warnings) < 0) {
@@ -130,6 +130,7 @@ static int find_input(struct run *r)
 	r->defer = cmd.filters;
 	r->symfs = cmd.symfs;
 	cmd.symfs = NULL;
+	r->resolve.force = cmd.force;
 	input = r->opts.perf_data ? r->opts.perf_data :
 		cmd.input ? cmd.input : perf_cmdline__stdin_is_pipe() ? "-" : "perf.data";
 	r->perf_data = strdup(input);

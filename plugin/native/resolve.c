@@ -9,6 +9,7 @@
 
 #include "../lib/hash.h"
 #include "../lib/vec.h"
+#include "../lib/warnings.h"
 #include "resolve.h"
 
 /* A native function's code is read once, up to this many bytes. */
@@ -33,9 +34,10 @@ struct resolve_objcache {
 	struct idx_table index;	/* (owner, key) -> v */
 };
 
-void resolve__init(struct resolve *r)
+void resolve__init(struct resolve *r, struct warnings *warnings)
 {
 	memset(r, 0, sizeof(*r));
+	r->warnings = warnings;
 	mmaps__init(&r->maps);
 	snprintf(r->why_not, sizeof(r->why_not), "perf.data was not read");
 }
@@ -120,6 +122,7 @@ void resolve__ready(struct resolve *r, int walk_ret, const struct perfdata_scan_
 	r->cfg = (struct elfsyms_config){
 		.buildid_dir = r->buildid_dir, .debug_dir = "/usr/lib/debug", .debuginfod = urls && *urls,
 		.symfs = r->symfs, .search = (const char *const *)r->search, .search_nr = r->search_nr,
+		.warnings = r->warnings,
 	};
 	if (!r->usable)
 		return;
@@ -266,8 +269,10 @@ static struct perfmap *perfmap_of(struct resolve *r, uint32_t pid, uint32_t *idx
 
 	if (!(p->path = strdup(path)))
 		return NULL;
-	/* a map that cannot be read has no symbols, as for perf */
-	perfmap__load(&p->map, path);
+	/* a map that cannot be read has no symbols, as for perf; one refused is said */
+	perfmap__load(&p->map, path, 0, r->force);
+	if (p->map.note[0] && r->warnings)
+		warnings__add(r->warnings, "%s: %s", path, p->map.note);
 	*idx = (uint32_t)r->pmaps_nr++;
 	return &p->map;
 }
@@ -430,6 +435,9 @@ void resolve__files_without_symbols(const struct resolve *r,
 		switch (elfsyms__status(es)) {
 		case ELFSYMS_NO_FILE:
 			why = "not found (deleted, or on another machine)";
+			break;
+		case ELFSYMS_UNREADABLE:
+			why = "not an ELF file that can be read";
 			break;
 		case ELFSYMS_MISMATCH:
 			why = "a different build than the one recorded (its build-id differs)";

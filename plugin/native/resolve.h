@@ -44,8 +44,12 @@ struct resolve_file_stats {
 struct resolve_perfmap;
 struct resolve_objcache;
 
+struct warnings;
+
 struct resolve {
 	struct mmaps maps;
+	struct warnings *warnings;	/* the run's (borrowed), or NULL: what a reader refused */
+	bool force;			/* perf script -f: read other users' perf maps, as perf does */
 	bool usable;			/* the maps were read: natives are decided here */
 	char why_not[256];		/* else why perf decides them */
 	struct elfsyms_config cfg;
@@ -64,8 +68,9 @@ struct resolve {
 	size_t files_indexed, symbols_indexed, index_bytes;
 };
 
-/* An empty resolver (not usable until resolve__ready). */
-void resolve__init(struct resolve *r);
+/* An empty resolver (not usable until resolve__ready); what the readers
+ * refuse (a perf map, a debug file) is said in warnings (NULL: not said). */
+void resolve__init(struct resolve *r, struct warnings *warnings);
 void resolve__release(struct resolve *r);
 
 /*

@@ -10,7 +10,7 @@
 #include "perf-cmdline.h"
 
 enum { NO_VALUE, VALUE };	/* VALUE: attached (-C0, --cpu=0) or the next word */
-enum { OTHER, INPUT, FILTER, SYMBOLS };
+enum { OTHER, INPUT, FILTER, SYMBOLS, FORCE };
 
 /*
  * perf script's options (perf 6.1, `perf script -h`) that matter here, read
@@ -54,6 +54,7 @@ static const struct perf_option {
 	{ 0,   "max-stack",	 VALUE,	   OTHER },
 	{ 0,   "stop-bt",	 VALUE,	   OTHER },
 	{ 0,   "symfs",		 VALUE,	   SYMBOLS },	/* every file read under another root */
+	{ 'f', "force",		 NO_VALUE, FORCE },	/* other users' files read too */
 };
 #define NR_OPTIONS (sizeof(options) / sizeof(options[0]))
 
@@ -149,9 +150,12 @@ static void walk_script_options(char **argv, int argc, const char **held)
 
 				if (!o)
 					continue;
-				if (o->value == NO_VALUE)
+				/* a value-less one leaves the rest of the bundle to read (-fic.data) */
+				if (o->value == NO_VALUE) {
 					set(held, o, NULL, false);
-				else if (p[1]) {
+					continue;
+				}
+				if (p[1]) {
 					set(held, o, p + 1, false);
 					break;
 				} else if (i + 1 < argc)
@@ -207,6 +211,8 @@ int perf_cmdline__parse(struct perf_cmdline *c, const char *args, size_t len)
 			c->filters = true;
 		if (held[i] && options[i].role == SYMBOLS)
 			symfs = held[i];
+		if (held[i] && options[i].role == FORCE)
+			c->force = true;
 		if (held[i] && options[i].role == INPUT)
 			input = held[i];
 	}

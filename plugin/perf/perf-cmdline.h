@@ -15,6 +15,8 @@ struct perf_cmdline {
 			 * the last one given); NULL when there is none */
 	char *symfs;	/* --symfs DIR: perf reads every file under another root
 			 * (owned; the last one given); NULL when there is none */
+	bool force;	/* -f, --force: perf reads files other users own (a perf
+			 * map perf would otherwise ignore) */
 	bool filters;	/* a perf script option that drops samples after
 			 * filter_event_early and before filter_event (--time,
 			 * --pid, -C, ...), or a command line that cannot tell */

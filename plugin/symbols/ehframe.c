@@ -259,6 +259,9 @@ int ehframe__read(struct ehframe *f, const uint8_t *data, size_t len, uint64_t a
 			goto bad;
 		if (!range)
 			continue;
+		/* a range past the top of the address space holds no code (and no lookup finds it) */
+		if (start + range < start)
+			goto bad;
 		if (f->nr == alloc) {
 			size_t n = alloc ? alloc * 2 : 256;
 			struct ehframe_fde *v = reallocarray(f->v, n, sizeof(*v));

@@ -12,10 +12,19 @@
 
 #include "elfsyms-tables.h"
 
+/* What MiniDebugInfo may expand to (cfg->minidebug_max, when set, instead):
+ * Fedora's are a few MiB; an xz stream can expand to gigabytes (a bomb). */
+#define MINIDEBUG_MAX ((size_t)256 << 20)
+/* The memory the xz decoder may use (its dictionary). */
+#define MINIDEBUG_MEMLIMIT ((uint64_t)128 << 20)
+
 /* The .symtab of an xz-compressed ELF in the runtime file's .gnu_debugdata
  * (Fedora's MiniDebugInfo), opened into out: 0, -ENOENT when there is none,
- * -ENOMEM, or -EINVAL when it does not decompress to an ELF with a .symtab. */
-int elfsyms__minidebug(struct elfsyms *es, struct symsrc *out);
+ * -ENOMEM, -EFBIG when it expands past the bound, or -EINVAL when it does not
+ * decompress to an ELF with a .symtab; each but -ENOENT said in a note
+ * naming the file and the section's offset. An image is never read for a
+ * .gnu_debugdata of its own (MiniDebugInfo is not nested). */
+int elfsyms__minidebug(struct elfsyms *es, struct symsrc *out, const struct elfsyms_config *cfg);
 
 /* The debug file of build-id bid from debuginfod (libdebuginfod is loaded
  * only when asked for: its client pulls in libcurl), opened into out: 0,

@@ -27,10 +27,11 @@ struct symsrc {
 	void *image;		/* owned bytes of an image in memory (MiniDebugInfo), else NULL */
 	const void *mem;	/* the bytes of an image in memory (the vdso), else NULL */
 	size_t mem_len;
+	uint64_t size;		/* the file's (or image's) size in bytes */
 };
 
-/* How opening a candidate went. */
-enum { OPEN_OK, OPEN_ABSENT, OPEN_MISMATCH };
+/* How opening a candidate went: OPEN_BAD is a regular file libelf cannot read as ELF. */
+enum { OPEN_OK, OPEN_ABSENT, OPEN_MISMATCH, OPEN_BAD };
 
 /* perf's candidates, in its order. */
 enum candidate {
@@ -49,8 +50,17 @@ Elf_Scn *elfsyms__section_by_name(Elf *elf, const GElf_Ehdr *eh, GElf_Shdr *shdr
  * .notes, .note. Returns its size (<= 20), or 0. */
 size_t elfsyms__read_build_id(Elf *elf, const GElf_Ehdr *eh, uint8_t id[20]);
 
+/* A note for the user about a file (cfg->warnings; nothing when NULL), one line. */
+void elfsyms__note(const struct elfsyms_config *cfg, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* What in ss's headers keeps its symbols from being read (e_shstrndx naming no
+ * string table, a symbol table past the end of the file), said in a note
+ * naming the file and the offset. false: the headers cannot be used at all. */
+bool elfsyms__check_headers(const struct symsrc *ss, const struct elfsyms_config *cfg);
+
 /* perf's symsrc__init: open the file at path into ss, find its .symtab and
- * .dynsym. OPEN_ABSENT when it is no ELF file (or not there), OPEN_MISMATCH
+ * .dynsym. OPEN_ABSENT when it is not there (or not a regular file), OPEN_BAD
+ * when it is no ELF file, OPEN_MISMATCH
  * when bid_size is not 0 and its build-id is not bid; released unless OPEN_OK. */
 int symsrc__open(struct symsrc *ss, const char *path, const uint8_t *bid, size_t bid_size);
 /* The same for an image of len bytes at mem, named name (owned: freed with

@@ -52,11 +52,19 @@ int elfsyms__load_table(struct elfsyms *es, struct symsrc *syms, Elf_Scn *sec, c
 	uint16_t mach = syms->ehdr.e_machine;
 	size_t nr_syms, added = 0;
 
-	if (!data || !strsec || !(strs = elf_getdata(strsec, NULL)) || !tshdr->sh_entsize)
+	bool terminated;
+
+	if (!data || !strsec || !(strs = elf_getdata(strsec, NULL)) || !strs->d_buf || !strs->d_size ||
+	    !tshdr->sh_entsize)
 		return 0;
+	terminated = ((const char *)strs->d_buf)[strs->d_size - 1] == '\0';
 	if (!elf_getscn(runtime->elf, runtime->ehdr.e_shstrndx) || !elf_getscn(syms->elf, syms->ehdr.e_shstrndx))
 		return 0;
+	/* perf's count, but never more than the section's bytes hold: a bogus
+	 * sh_entsize must not reserve memory for symbols that are not there */
 	nr_syms = tshdr->sh_size / tshdr->sh_entsize;
+	if (nr_syms > data->d_size / gelf_fsize(syms->elf, ELF_T_SYM, 1, EV_CURRENT))
+		nr_syms = data->d_size / gelf_fsize(syms->elf, ELF_T_SYM, 1, EV_CURRENT);
 	if (!symset__reserve(&es->set, nr_syms))
 		return -1;
 	for (size_t i = 0; i < nr_syms; i++) {
@@ -75,6 +83,9 @@ int elfsyms__load_table(struct elfsyms *es, struct symsrc *syms, Elf_Scn *sec, c
 		if (s.st_name >= strs->d_size)
 			continue;
 		name = (const char *)strs->d_buf + s.st_name;
+		/* a name must end inside its string table, not in the bytes after it */
+		if (!terminated && !memchr(name, '\0', strs->d_size - s.st_name))
+			continue;
 		type = GELF_ST_TYPE(s.st_info);
 		vis = GELF_ST_VISIBILITY(s.st_other);
 		defined = s.st_name && s.st_shndx != SHN_UNDEF;
@@ -124,10 +135,17 @@ abort:
 	return -1;
 }
 
-static const char *plt_name(struct elfsyms *es, const char *name)
+/* The length of the name at off of a string table, as perf cuts it, and
+ * never past the table's end. */
+static size_t plt_name_len(const Elf_Data *strs, size_t off)
 {
-	size_t n = strnlen(name, PLT_NAME_MAX - 5);
+	size_t room = strs->d_size - off;
 
+	return strnlen((const char *)strs->d_buf + off, room < PLT_NAME_MAX - 5 ? room : PLT_NAME_MAX - 5);
+}
+
+static const char *plt_name(struct elfsyms *es, const char *name, size_t n)
+{
 	if (es->plt_len + n + 5 > es->plt_alloc) {
 		/* names point into the pool: grow it by chunks that are never moved */
 		return NULL;
@@ -176,6 +194,9 @@ void elfsyms__plt_symbols(struct elfsyms *es, struct symsrc *rt)
 		break;
 	}
 	nr = rel_sh.sh_size / rel_sh.sh_entsize;
+	/* never more entries than the section's bytes hold (a bogus sh_entsize) */
+	if (nr > reldata->d_size / gelf_fsize(rt->elf, rel_sh.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT))
+		nr = reldata->d_size / gelf_fsize(rt->elf, rel_sh.sh_type == SHT_RELA ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
 	/* one pool for all the names, sized first: names point into it */
 	for (uint64_t i = 0; i < nr; i++) {
 		GElf_Rela ra;
@@ -185,7 +206,7 @@ void elfsyms__plt_symbols(struct elfsyms *es, struct symsrc *rt)
 							   : (gelf_getrel(reldata, (int)i, &r) ? r.r_info : 0);
 
 		if (gelf_getsym(syms, (int)GELF_R_SYM(info), &s) && s.st_name < strs->d_size)
-			need += strnlen((const char *)strs->d_buf + s.st_name, PLT_NAME_MAX - 5) + 5;
+			need += plt_name_len(strs, s.st_name) + 5;
 		else
 			need += 5;
 	}
@@ -200,12 +221,15 @@ void elfsyms__plt_symbols(struct elfsyms *es, struct symsrc *rt)
 		uint64_t info = rel_sh.sh_type == SHT_RELA ? (gelf_getrela(reldata, (int)i, &ra) ? ra.r_info : 0)
 							   : (gelf_getrel(reldata, (int)i, &r) ? r.r_info : 0);
 		const char *name = "";
+		size_t n = 0;
 
 		if (rel_sh.sh_type != SHT_RELA && rel_sh.sh_type != SHT_REL)
 			break;
-		if (gelf_getsym(syms, (int)GELF_R_SYM(info), &s) && s.st_name < strs->d_size)
+		if (gelf_getsym(syms, (int)GELF_R_SYM(info), &s) && s.st_name < strs->d_size) {
 			name = (const char *)strs->d_buf + s.st_name;
-		if (!(name = plt_name(es, name)) || !symset__add(&es->set, off, ent, name, STB_GLOBAL, ELFSYMS_PLT))
+			n = plt_name_len(strs, s.st_name);
+		}
+		if (!(name = plt_name(es, name, n)) || !symset__add(&es->set, off, ent, name, STB_GLOBAL, ELFSYMS_PLT))
 			break;
 		off += ent;
 	}

@@ -27,7 +27,22 @@ struct found {
 	bool refused;		/* a file with another build-id */
 	bool any;		/* an ELF file */
 	bool binary;		/* the file itself (its path, under --symfs, or the cache's copy), not a debug file */
+	bool bad;		/* the file itself, not an ELF file libelf can read */
 };
+
+/* A candidate found but refused, said: a debug file of another build (a
+ * stale debug package), or one that is no ELF file. The file itself of
+ * another build, or not ELF, is the warning of resolve.c (it names the
+ * samples: elfsyms__status). */
+static void say_refused(enum candidate c, const char *name, int r, const struct elfsyms_config *cfg)
+{
+	if (c == C_SYSTEM || c == C_CACHE)
+		return;
+	if (r == OPEN_MISMATCH)
+		elfsyms__note(cfg, "%s: its build-id is not the recording's: not used as a debug file", name);
+	else if (r == OPEN_BAD)
+		elfsyms__note(cfg, "%s: not an ELF file libelf can read: not used as a debug file", name);
+}
 
 /* perf's candidates in its order: the first with a .symtab gives the
  * symbols, the first with a .dynsym the runtime file. */
@@ -45,8 +60,15 @@ static void open_candidates(struct elfsyms *es, bool vdso, const uint8_t *bid, s
 			continue;
 		r = symsrc__open(ss, name, bid, bid_size);
 		found->refused |= r == OPEN_MISMATCH;
+		found->bad |= r == OPEN_BAD && c == C_SYSTEM;
+		say_refused((enum candidate)c, name, r, cfg);
 		if (r != OPEN_OK)
 			continue;
+		if (!elfsyms__check_headers(ss, cfg)) {
+			found->bad |= c == C_SYSTEM;
+			symsrc__release(ss);
+			continue;
+		}
 		found->any = true;
 		found->binary |= c == C_SYSTEM || c == C_CACHE;
 		if (!es->syms && ss->symtab)
@@ -109,7 +131,7 @@ static struct symsrc *extra_symtab(struct elfsyms *es, struct symsrc *syms, cons
 		es->origin = ELFSYMS_FROM_DEBUGINFOD;
 		es->src_nr++;
 		syms = extra;
-	} else if (!elfsyms__minidebug(es, extra)) {
+	} else if (!elfsyms__minidebug(es, extra, cfg)) {
 		/* MiniDebugInfo holds the functions .dynsym lacks: both are read */
 		es->origin = ELFSYMS_FROM_MINIDEBUG;
 		es->src_nr++;
@@ -222,7 +244,7 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 {
 	bool vdso = !strcmp(es->path, "[vdso]");
 	uint8_t own[20];
-	struct found found = { false, false, false };
+	struct found found = { 0 };
 
 	char own_path[PATH_MAX];
 
@@ -244,7 +266,8 @@ static void load(struct elfsyms *es, const uint8_t *bid, size_t bid_size, const 
 	if (!vdso && !found.binary && !es->runtime)
 		search_elsewhere(es, bid, bid_size, cfg, &found);
 	if (!es->syms && !es->runtime) {
-		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH : ELFSYMS_NO_FILE;
+		es->status = found.any ? ELFSYMS_OK : found.refused ? ELFSYMS_MISMATCH :
+			     found.bad ? ELFSYMS_UNREADABLE : ELFSYMS_NO_FILE;
 		return;
 	}
 	if (!es->syms)

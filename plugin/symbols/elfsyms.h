@@ -24,6 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct warnings;
+
 /* Where to look besides the file (all borrowed; must outlive the index). */
 struct elfsyms_config {
 	const char *buildid_dir;	/* perf's build-id cache: $PERF_BUILDID_DIR, else ~/.debug */
@@ -35,12 +37,15 @@ struct elfsyms_config {
 					 * directory, --dlarg search=DIR) */
 	size_t search_nr;
 	bool debuginfod;		/* DEBUGINFOD_URLS is set: ask debuginfod for a .symtab */
+	struct warnings *warnings;	/* where a refused file is said (lib/warnings.h), or NULL */
+	size_t minidebug_max;		/* bytes MiniDebugInfo may expand to; 0: MINIDEBUG_MAX */
 };
 
 enum elfsyms_status {
 	ELFSYMS_OK,		/* a file with a .symtab or .dynsym was found (maybe no symbols) */
 	ELFSYMS_NO_FILE,	/* no candidate could be opened as ELF (deleted, not a file) */
 	ELFSYMS_MISMATCH,	/* files exist, but none has the recording's build-id */
+	ELFSYMS_UNREADABLE,	/* the file is there, but libelf cannot read it as ELF */
 };
 
 /* Where the symbols came from, for the report's notes. */

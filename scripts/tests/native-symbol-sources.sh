@@ -17,6 +17,8 @@
 #   stripped         nothing else: perf's answer where perf has a symbol; the
 #                    static functions named FILE+0xOFFSET by their .eh_frame
 #                    bounds, which must be the reference's function bounds
+#   debuglink CRC    the debug file changed since it was linked: refused, as
+#                    gdb refuses it (perf 6.1 reads it)
 #   another build    a library built otherwise (another build-id): perf
 #                    refuses it, and so must the plugin, and say why
 # Each case compares the plugin's per-offset counts in libwork.so with the
@@ -81,6 +83,18 @@ check ".gnu_debuglink: perf names every sample from the debug file as from the u
 	diff -u "$tmp/ref" "$tmp/dl.perf"
 check ".gnu_debuglink: the plugin's names and offsets are perf's" diff -u "$tmp/dl.perf" "$tmp/dl"
 check ".gnu_debuglink: the plugin says the names are from a .symtab" sources_are "$tmp/dl" symtab
+# (that is also the plugin's CRC-32 agreeing with the one objcopy wrote.) A
+# debug file changed since it was linked (one byte more: still ELF, same
+# build-id): gdb refuses it by the link's CRC, perf 6.1 does not check; the
+# plugin refuses it as gdb does, says so, and names by .dynsym and .eh_frame.
+printf '\0' >>"$rec/libwork.so.debug"
+perf_lib >"$tmp/dlcrc.perf"
+ours_lib "$tmp/dlcrc"
+check ".gnu_debuglink of another CRC: perf 6.1 still reads it" diff -u "$tmp/ref" "$tmp/dlcrc.perf"
+check ".gnu_debuglink of another CRC: the plugin refuses it and says so" \
+	grep -q "hotblocks: warning: $rec/libwork.so.debug: CRC-32 0x[0-9a-f]*, not the 0x[0-9a-f]* of $lib's .gnu_debuglink" "$tmp/dlcrc.err"
+check ".gnu_debuglink of another CRC: the plugin's names are the .dynsym's and the FDEs'" \
+	sources_are "$tmp/dlcrc" "dynsym|eh-frame"
 rm -f "$rec/libwork.so.debug"
 
 # perf's build-id cache: DIR/.build-id/xx/rest/debug (perf --buildid-dir DIR).

@@ -140,6 +140,19 @@ shows v8 "V8's name with the script path is shown printable" out "work $tmp/js$S
 shows v8 "the [Source] cell of the script is shown printable" out "   hot$SU.js:5:"
 shows v8 "the script's line is shown printable" out "x = (x * 31 + i) | 0; // $S"
 run v8-json hb --json "$tmp/v.hbs"
+# --- A perf map (node --perf-basic-prof: /tmp/perf-<pid>.map, written by the
+# profiled program and read by the plugin as perf reads it): its names carry
+# the script's path, the payload; the plugin keeps them as they are (the
+# stream %-escapes them), every output is clean, and JSON escapes them (the
+# text report lists no perf map function: they have no blocks).
+(cd "$tmp/js$U" && perf record -q -k mono -e cpu-clock -F 2999 -o ../m.data node --perf-basic-prof "$js" >/dev/null 2>&1)
+check "node --perf-basic-prof wrote a perf map naming the payload's script" \
+	sh -c "grep -qaF -- '$tmp/js$U/hot$U.js' /tmp/perf-*.map"
+plugin_stream "$tmp/m.data" "$tmp/m.hbs" 2>/dev/null
+run perfmap hb "$tmp/m.hbs"
+run perfmap-json hb --json --all "$tmp/m.hbs"
+shows perfmap-json "a perf map's name holding the script path is JSON-escaped" out 'hot\u001b]0;PWNED\u0007'
+rm -f /tmp/perf-*.map
 # The plugin's own messages: the jitdump perf.data names (in the payload's
 # directory) is gone, and found nowhere the plugin looks: perf script's
 # stderr names the path printable, as hotblocks would.

@@ -147,6 +147,33 @@ static void perf_input_is_found_in_every_spelling(void **state)
 	perf_cmdline__release(&c);
 }
 
+/* perf script -f reads other users' files: so does the plugin's perf map reader. */
+static void perf_force_is_noticed(void **state)
+{
+	static const struct {
+		const char *args;
+		size_t len;
+		bool force;
+	} cases[] = {
+		{ CMDLINE("perf\0script\0-f\0"), true },
+		{ CMDLINE("perf\0script\0--force\0"), true },
+		{ CMDLINE("perf\0script\0--for\0"), true },
+		{ CMDLINE("perf\0script\0-vf\0"), true },
+		{ CMDLINE("perf\0script\0--force\0--no-force\0"), false },
+		{ CMDLINE("perf\0script\0-F\0f\0"), false },
+		{ CMDLINE("perf\0script\0--dlarg\0-f\0"), false },
+		{ CMDLINE("perf\0script\0"), false },
+	};
+	struct perf_cmdline c;
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(perf_cmdline__parse(&c, cases[i].args, cases[i].len), 0);
+		if (c.force != cases[i].force)
+			fail_msg("case %zu: force %d, expected %d", i, c.force, cases[i].force);
+		perf_cmdline__release(&c);
+	}
+}
+
 static void no_input_given_is_none(void **state)
 {
 	struct perf_cmdline c;
@@ -180,6 +207,8 @@ static void perf_input_in_perfs_other_spellings(void **state)
 		{ CMDLINE("perf\0script\0--inpu\0b.data\0"), "b.data" },
 		{ CMDLINE("perf\0script\0-fic.data\0"), "c.data" },
 		{ CMDLINE("perf\0script\0-vi\0d.data\0"), "d.data" },
+		/* after a value-less option of perf's list (-d), the bundle goes on */
+		{ CMDLINE("perf\0script\0-di\0e.data\0"), "e.data" },
 		/* A value that looks like an option is still the file. */
 		{ CMDLINE("perf\0script\0-i\0-C0\0"), "-C0" },
 		/* perf's own options before the subcommand, one with a value. */
@@ -296,6 +325,7 @@ int main(void)
 		cmocka_unit_test(help_and_unknown_stop_the_parse),
 		cmocka_unit_test(the_usage_names_every_option),
 		cmocka_unit_test(perf_input_is_found_in_every_spelling),
+		cmocka_unit_test(perf_force_is_noticed),
 		cmocka_unit_test(no_input_given_is_none),
 		cmocka_unit_test(perf_filters_are_noticed),
 		cmocka_unit_test(perf_symfs_root_is_kept),

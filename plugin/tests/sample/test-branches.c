@@ -83,7 +83,7 @@ static int setup(void **state)
 	resolve_calls = 0;
 	events__init(&f->events, &fns, &f->warnings);
 	natives__init(&f->natives);
-	resolve__init(&f->resolve);
+	resolve__init(&f->resolve, &f->warnings);
 	assert_int_equal(dumps__init(&f->dumps, &f->warnings), 0);
 	classify__init(&f->classify, &fns, &f->dumps, &f->natives, &f->resolve, false);
 	branches__init(&f->branches, &f->warnings);

@@ -96,7 +96,7 @@ static struct session *session__new(const struct perf_dlfilter_fns *perf)
 	assert_non_null(session);
 	events__init(&session->events, perf, &session->warnings);
 	natives__init(&session->natives);
-	resolve__init(&session->resolve);
+	resolve__init(&session->resolve, &session->warnings);
 	assert_int_equal(dumps__init(&session->dumps, &session->warnings), 0);
 	assert_int_equal(account__init(&session->account, &session->events, &session->warnings), 0);
 	classify__init(&session->classify, perf, &session->dumps, &session->natives, &session->resolve, false);

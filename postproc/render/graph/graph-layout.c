@@ -153,7 +153,12 @@ static int add_drawn(const struct graph *g, Agraph_t *ag, const struct syms *sy,
 
 		if (g->nodes[i].collapsed_into != i)
 			continue;
-		an[i] = agnode(ag, g->nodes[i].id, 1);
+		/* Anonymous: cgraph makes a named object's id the address of its
+		 * interned name, and dot breaks some ties by id, so names would
+		 * make the layout follow the heap's addresses (a struct grown
+		 * anywhere in the program moved edges). An anonymous object's id
+		 * is a counter: the layout follows the order objects are added. */
+		an[i] = agnode(ag, NULL, 1);
 		label = label_text(&g->nodes[i]);
 		if (!an[i] || !label || set_attr(an[i], sy->label, label)) {
 			free(label);
@@ -164,13 +169,13 @@ static int add_drawn(const struct graph *g, Agraph_t *ag, const struct syms *sy,
 	for (size_t i = 0; i < g->edges_nr; i++) {
 		const struct graph_edge *e = &g->edges[i];
 		struct graph_edge_style st = graph_edge__drawn_style(g, e);
-		char key[24], colour[8], pen[16];
+		char colour[8], pen[16];
 
 		if (e->collapsed)
 			continue;
-		/* A key per edge: two kinds between the same nodes are two edges. */
-		snprintf(key, sizeof(key), "e%zu", i);
-		ae[i] = agedge(ag, an[graph__shown(g, e->from)], an[graph__shown(g, e->to)], key, 1);
+		/* Anonymous (see the nodes'), and in a graph that is not strict a
+		 * new edge each: two kinds between the same nodes are two edges. */
+		ae[i] = agedge(ag, an[graph__shown(g, e->from)], an[graph__shown(g, e->to)], NULL, 1);
 		if (!ae[i])
 			return -ENOMEM;
 		snprintf(colour, sizeof(colour), "#%06x", (unsigned)st.colour);

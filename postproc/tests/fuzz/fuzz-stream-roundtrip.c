@@ -21,7 +21,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-enum { MAX_STRING = 512 * 1024, MAX_OBJS = 4, MAX_EVENTS = 2 };
+enum { FUZZ_STRING = 512 * 1024, FUZZ_OBJS = 4, FUZZ_EVENTS = 2 };
 
 struct input {
 	const uint8_t *p, *end;
@@ -44,11 +44,11 @@ static char *take_string(struct input *in)
 	in->p += n;
 	k = next_byte(in);
 	repeat = k & 0x80 ? (k & 0x7f) * 4096 + 1 : k + 1;
-	s = malloc(MAX_STRING + 1);
+	s = malloc(FUZZ_STRING + 1);
 	if (!s)
 		abort();
 	for (size_t r = 0; r < repeat && n; r++)
-		for (size_t i = 0; i < n && len < MAX_STRING; i++)
+		for (size_t i = 0; i < n && len < FUZZ_STRING; i++)
 			if (chunk[i])
 				s[len++] = (char)chunk[i];
 	s[len] = '\0';
@@ -114,15 +114,15 @@ static uint64_t line_key(const char *line, const char *key)
 /* What one input makes: the strings and the section written of them. */
 struct section {
 	size_t objs_nr, events_nr;
-	char *producer, *input, *dump_path, *warning, *events[MAX_EVENTS];
-	char *names[MAX_OBJS], *paths[MAX_OBJS], *files[MAX_OBJS];
-	struct jitdump_debug_entry debug[MAX_OBJS];
-	struct stream_writer_object objs[MAX_OBJS];
-	struct tally_entry counts[MAX_OBJS];
-	uint64_t totals[MAX_EVENTS][HB_CLASS__NR][2];
+	char *producer, *input, *dump_path, *warning, *events[FUZZ_EVENTS];
+	char *names[FUZZ_OBJS], *paths[FUZZ_OBJS], *files[FUZZ_OBJS];
+	struct jitdump_debug_entry debug[FUZZ_OBJS];
+	struct stream_writer_object objs[FUZZ_OBJS];
+	struct tally_entry counts[FUZZ_OBJS];
+	uint64_t totals[FUZZ_EVENTS][HB_CLASS__NR][2];
 	/* Different code in each: the reader folds the same code under one name (stream/stream-fold.c). */
-	uint8_t code[MAX_OBJS][16];
-	bool jit[MAX_OBJS];	/* objs[] is reordered by the writer */
+	uint8_t code[FUZZ_OBJS][16];
+	bool jit[FUZZ_OBJS];	/* objs[] is reordered by the writer */
 };
 
 /* The section the input describes into *c (zeroed first). */

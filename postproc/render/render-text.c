@@ -184,6 +184,8 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fputc('\n', out);
 	for (i = 0; i < b->insns; i++) {
 		const struct report_row *row = &rows[i];
+		/* a row that is no measured branch ends at its last other cell */
+		bool more = br && rbs[i].measured;
 
 		/* objdump -S style: the source line above the first instruction it produced. */
 		if (row->line_text) {
@@ -196,11 +198,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 			fputc('\n', out);
 		}
 		put_cell(out, row->samples, rep->total, color);
-		put_col(out, row->text, asm_w, !last && !br);
+		put_col(out, row->text, asm_w, !last && !more);
 		for (c = 0; c < REPORT_COL__NR; c++)
 			if (show[c])
-				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !br);
-		if (br) {
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !more);
+		if (more) {
 			char cell[128];
 
 			branch_cell(row, &rbs[i], cell, sizeof(cell));

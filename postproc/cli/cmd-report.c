@@ -46,6 +46,7 @@ struct options {
 	enum cli_color color;
 	struct annot_inputs annot;
 	bool source_lines;
+	bool by_executions;
 	size_t page_budget;
 	/* What shows one function as the command line shows the rest: its
 	 * event and column inputs, then the streams (render_opts.command). */
@@ -177,6 +178,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_SOURCE_LINES:
 			o->source_lines = true;
 			break;
+		case OPT_BY_EXECUTIONS:
+			o->by_executions = true;
+			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
 		case OPT_USAGE_OF:
@@ -222,6 +226,7 @@ static int report(struct options *o, int nfiles, char **files)
 		.whole_functions = (o->all && (needs & FORMAT_WHOLE_WITH_ALL)) || (needs & FORMAT_WHOLE),
 		.points = needs & FORMAT_EVERY_SAMPLE,
 		.source_lines = o->source_lines && (needs & FORMAT_SOURCE_LINES),
+		.by_executions = o->by_executions,
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */

@@ -43,6 +43,9 @@ struct report_opts {
 	 * stream__read) are left out: the plugin has just printed them on the
 	 * same terminal (perf script ... | hotblocks). NULL: none. */
 	const char *live_origin;
+	/* With branch stacks: the cost by block (report_branch_stack.costs,
+	 * --by-executions); without them, a note saying they are needed. */
+	bool by_executions;
 };
 
 /*

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Skid (report-cost.h). A sample lands where the CPU was when the counter
+ * overflowed, as the interrupt sees it: behind a long-latency instruction
+ * (a divide, a square root) that is the instruction after it, which
+ * collects the divide's cost while the divide itself shows next to none.
+ * Branch stacks count how often each block ran, exactly: its executions
+ * times its instructions rank blocks by the work they did, skid-free.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../plugin/lib/bsearch.h"
+#include "lib/util.h"
+#include "report-branches.h"
+#include "report-cost.h"
+#include "report-notes.h"
+
+/* The skid notes said one by one; past this many, counted. */
+#define SKID_NOTES 5
+
+/* A divide or square root (x86: div, idiv, [v]div*, [v]sqrt*, fdiv*, fidiv*, fsqrt; Arm: sdiv, udiv, fdiv, fsqrt). */
+static bool long_latency(const char *text)
+{
+	static const char *const heads[] = { "div", "sqrt", "idiv", "sdiv", "udiv", "fdiv", "fidiv", "fsqrt" };
+	const char *m = text[0] == 'v' ? text + 1 : text;
+
+	for (size_t i = 0; i < ARRAY_SIZE(heads); i++)
+		if (!strncmp(m, heads[i], strlen(heads[i])))
+			return true;
+	return false;
+}
+
+/* The mnemonic of an assembly cell, into buf. */
+static const char *mnemonic(char *buf, size_t len, const char *text)
+{
+	size_t n = strcspn(text, " \t");
+
+	snprintf(buf, len, "%.*s", (int)(n < len ? n : len - 1), text);
+	return buf;
+}
+
+/*
+ * The skid pattern in the shown blocks of rep->funcs[fi]: a divide or square
+ * root followed, in its block, by an instruction with at least 8 times its
+ * samples (+1) and at least 1% of all samples.
+ */
+static int skid_func(struct report *rep, const struct rank *r, size_t fi, size_t rf, size_t *found)
+{
+	const struct report_func *f = &rep->funcs[fi];
+	struct rank_decoded d;
+	int ret = rank__decode(r, rf, &d);
+
+	for (size_t b = 0; !ret && b < d.cfg.blocks_nr; b++) {
+		const struct cfg_block *blk = &d.cfg.blocks[b];
+
+		if (!d.block_rank[b] || d.block_rank[b] > r->shown_nr)
+			continue;
+		for (size_t k = blk->first; !ret && k + 1 < blk->first + blk->nr; k++) {
+			const struct cfg_insn *a = &d.cfg.insns[k], *n = &d.cfg.insns[k + 1];
+			uint64_t sa = d.insn_samples[k], sn = d.insn_samples[k + 1];
+			char ma[32], mn[32], pa[64], pn[64];
+
+			if ((a->flags & INSN_DATA) || !long_latency(a->text) || sn < 8 * (sa + 1) ||
+			    (double)sn * 100.0 < (double)rep->total)
+				continue;
+			if (++*found > SKID_NOTES)
+				continue;
+			ret = report_notes__add(rep, REPORT_NOTE_INPUT,
+						"skid: in %s block 0x%" PRIx32 ", the %s at 0x%" PRIx32 " has %s%% of "
+						"the samples and the %s after it %s%%: a long-latency instruction's "
+						"cost lands on the next one; branch stacks (perf record -b, then "
+						"--by-executions) count the block's executions without skid",
+						f->display_name, blk->start, mnemonic(ma, sizeof(ma), a->text), a->off,
+						fmt_share(pa, sizeof(pa), sa, (double)sa * 100.0 / (double)rep->total),
+						mnemonic(mn, sizeof(mn), n->text),
+						fmt_share(pn, sizeof(pn), sn, (double)sn * 100.0 / (double)rep->total));
+		}
+	}
+	rank_decoded__release(&d);
+	return ret;
+}
+
+static int skid_notes(struct report *rep, const struct rank *r, const size_t *rank_of)
+{
+	size_t found = 0;
+	int ret = 0;
+
+	for (size_t fi = 0; !ret && fi < rep->funcs_nr; fi++)
+		if (rep->funcs[fi].disassembled && rep->funcs[fi].shown_blocks_nr && !rep->funcs[fi].offsets)
+			ret = skid_func(rep, r, fi, rank_of[fi], &found);
+	if (!ret && found > SKID_NOTES)
+		ret = report_notes__add(rep, REPORT_NOTE_INPUT, "skid: %zu more places like these in the shown blocks",
+					found - SKID_NOTES);
+	return ret;
+}
+
+/* The first instruction of cfg at or after off. */
+static size_t insn_at(const struct cfg_func *cfg, uint64_t off)
+{
+	return LOWER_BOUND(cfg->insns_nr, k, cfg->insns[k].off < off);
+}
+
+/* The cycles of f's possible ranges with a cycle count, shared among the
+ * blocks they hold by their instructions in each (d's blocks, into cyc). */
+static void range_cycles(const struct report_func_branches *f, const struct rank_decoded *d, double *cyc,
+			 bool *any)
+{
+	const struct cfg_func *cfg = &d->cfg;
+
+	for (size_t i = 0; i < f->ranges_nr; i++) {
+		const struct report_range *g = &f->ranges[i];
+		size_t a, b;
+		double each;
+
+		if (!g->same || g->impossible || g->end < g->start || !g->cycles_nr)
+			continue;
+		/* possible: both ends are instruction starts */
+		a = insn_at(cfg, g->start);
+		b = insn_at(cfg, g->end);
+		each = (double)g->cycles_sum / (double)g->cycles_nr * (double)g->count / (double)(b - a + 1);
+		*any = true;
+		for (size_t k = a; k <= b; k++) {
+			long blk = cfg_func__block_at(cfg, cfg->insns[k].off);
+
+			if (blk >= 0)
+				cyc[blk] += each;
+		}
+	}
+}
+
+/* The costs of the blocks of rep->funcs[fi] that ran, appended to bs->costs. */
+static int cost_func(struct report_branch_stack *bs, const struct rank *r, size_t fi, size_t rf, size_t *alloc)
+{
+	const struct report_func_branches *fb = &bs->funcs[fi];
+	struct rank_decoded d;
+	uint64_t *off = NULL, *runs = NULL;
+	double *cyc = NULL;
+	int ret = rank__decode(r, rf, &d);
+	size_t nb = d.cfg.blocks_nr;
+
+	if (!ret && (!(off = malloc((nb + 1) * sizeof(*off))) || !(runs = calloc(nb + 1, sizeof(*runs))) ||
+		     !(cyc = calloc(nb + 1, sizeof(*cyc)))))
+		ret = -ENOMEM;
+	for (size_t b = 0; !ret && b < nb; b++)
+		off[b] = d.cfg.blocks[b].start;
+	if (!ret)
+		ret = report_branches__runs(fb, off, nb, runs);
+	if (!ret && VEC_GROW(bs->costs, bs->costs_nr + nb, *alloc))
+		ret = -ENOMEM;
+	if (!ret)
+		range_cycles(fb, &d, cyc, &bs->cost_cycles);
+	for (size_t b = 0; !ret && b < nb; b++) {
+		const struct cfg_block *blk = &d.cfg.blocks[b];
+		uint32_t insns = 0;
+
+		for (size_t k = blk->first; k < blk->first + blk->nr; k++)
+			insns += !(d.cfg.insns[k].flags & INSN_DATA);
+		if (!runs[b] || !insns)
+			continue;
+		bs->costs[bs->costs_nr++] = (struct report_block_cost){
+			.func = (uint32_t)fi, .start = blk->start, .end = blk->end, .insns = insns,
+			.executions = runs[b], .cycles = cyc[b], .samples = d.block_samples[b],
+		};
+	}
+	free(off);
+	free(runs);
+	free(cyc);
+	rank_decoded__release(&d);
+	return ret;
+}
+
+/* The most cost first; ties by function, then address. */
+static int cost_cmp(const void *a, const void *b)
+{
+	const struct report_block_cost *x = a, *y = b;
+
+	if (x->cost != y->cost)
+		return x->cost > y->cost ? -1 : 1;
+	if (x->func != y->func)
+		return x->func < y->func ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+int report_cost__build(struct report *rep, const struct rank *r, const size_t *rank_of, bool by_executions)
+{
+	struct report_branch_stack *bs = rep->branch_stack;
+	size_t alloc = 0;
+	int ret = 0;
+
+	if (!bs) {
+		ret = skid_notes(rep, r, rank_of);
+		if (!ret && by_executions)
+			ret = report_notes__add(rep, REPORT_NOTE_INPUT,
+						"--by-executions needs branch stacks (perf record -b): the input has "
+						"none, blocks are ranked by samples");
+		return ret;
+	}
+	if (!by_executions)
+		return 0;
+	bs->by_executions = true;
+	for (size_t fi = 0; !ret && fi < rep->funcs_nr; fi++)
+		if (bs->funcs[fi].ranges_nr && rep->funcs[fi].disassembled)
+			ret = cost_func(bs, r, fi, rank_of[fi], &alloc);
+	for (size_t i = 0; !ret && i < bs->costs_nr; i++) {
+		struct report_block_cost *c = &bs->costs[i];
+
+		c->cost = bs->cost_cycles ? c->cycles : (double)c->executions * (double)c->insns;
+		bs->cost_total += c->cost;
+	}
+	if (!ret && bs->costs_nr > 1)
+		qsort(bs->costs, bs->costs_nr, sizeof(*bs->costs), cost_cmp);
+	return ret;
+}

@@ -43,28 +43,25 @@ static const char *mnemonic(char *buf, size_t len, const char *text)
 }
 
 /*
- * The skid pattern in the shown blocks of rep->funcs[fi]: a divide or square
+ * The skid pattern in the listed rows of rep->funcs[fi]: a divide or square
  * root followed, in its block, by an instruction with at least 8 times its
  * samples (+1) and at least 1% of all samples.
  */
-static int skid_func(struct report *rep, const struct rank *r, size_t fi, size_t rf, size_t *found)
+static int skid_func(struct report *rep, size_t fi, size_t *found)
 {
 	const struct report_func *f = &rep->funcs[fi];
-	struct rank_decoded d;
-	int ret = rank__decode(r, rf, &d);
+	int ret = 0;
 
-	for (size_t b = 0; !ret && b < d.cfg.blocks_nr; b++) {
-		const struct cfg_block *blk = &d.cfg.blocks[b];
+	for (size_t b = 0; !ret && b < f->blocks_nr; b++) {
+		const struct report_block *blk = &f->blocks[b];
+		const struct report_row *rows = f->rows + blk->first_row;
 
-		if (!d.block_rank[b] || d.block_rank[b] > r->shown_nr)
-			continue;
-		for (size_t k = blk->first; !ret && k + 1 < blk->first + blk->nr; k++) {
-			const struct cfg_insn *a = &d.cfg.insns[k], *n = &d.cfg.insns[k + 1];
-			uint64_t sa = d.insn_samples[k], sn = d.insn_samples[k + 1];
+		for (size_t k = 0; blk->listed && !ret && k + 1 < blk->insns; k++) {
+			const struct report_row *a = &rows[k], *n = &rows[k + 1];
 			char ma[32], mn[32], pa[64], pn[64];
 
-			if ((a->flags & INSN_DATA) || !long_latency(a->text) || sn < 8 * (sa + 1) ||
-			    (double)sn * 100.0 < (double)rep->total)
+			if ((a->flags & INSN_DATA) || !long_latency(a->text) || n->samples < 8 * (a->samples + 1) ||
+			    (double)n->samples * 100.0 < (double)rep->total)
 				continue;
 			if (++*found > SKID_NOTES)
 				continue;
@@ -74,23 +71,48 @@ static int skid_func(struct report *rep, const struct rank *r, size_t fi, size_t
 						"cost lands on the next one; branch stacks (perf record -b, then "
 						"--by-executions) count the block's executions without skid",
 						f->display_name, blk->start, mnemonic(ma, sizeof(ma), a->text), a->off,
-						fmt_share(pa, sizeof(pa), sa, (double)sa * 100.0 / (double)rep->total),
+						fmt_share(pa, sizeof(pa), a->samples,
+							  (double)a->samples * 100.0 / (double)rep->total),
 						mnemonic(mn, sizeof(mn), n->text),
-						fmt_share(pn, sizeof(pn), sn, (double)sn * 100.0 / (double)rep->total));
+						fmt_share(pn, sizeof(pn), n->samples,
+							  (double)n->samples * 100.0 / (double)rep->total));
 		}
 	}
-	rank_decoded__release(&d);
 	return ret;
 }
 
-static int skid_notes(struct report *rep, const struct rank *r, const size_t *rank_of)
+/*
+ * The shown blocks' rows, in a report of the shown blocks alone (text,
+ * JSON without --all), whose rows are built once and kept: opened here
+ * first, they are those the output shows. A whole function's are built
+ * again at each opening: decoding every function once more here would cost
+ * a disassembly each and move the page's graphs (Graphviz routes by
+ * address), so a whole report (the page, dot, JSON --all) has no skid notes.
+ */
+static int skid_notes(struct report *rep)
 {
+	bool *seen;
 	size_t found = 0;
-	int ret = 0;
+	int ret;
 
-	for (size_t fi = 0; !ret && fi < rep->funcs_nr; fi++)
-		if (rep->funcs[fi].disassembled && rep->funcs[fi].shown_blocks_nr && !rep->funcs[fi].offsets)
-			ret = skid_func(rep, r, fi, rank_of[fi], &found);
+	/* not even an allocation for a whole report: its heap as before */
+	if (!rep->shown_nr || rep->funcs[rep->shown[0].func].whole)
+		return 0;
+	seen = calloc(rep->funcs_nr + 1, sizeof(*seen));
+	ret = seen ? 0 : -ENOMEM;
+
+	/* in the order the output opens them: the annotator's work and notes the same */
+	for (size_t i = 0; !ret && i < rep->shown_nr; i++) {
+		size_t fi = rep->shown[i].func;
+
+		if (seen[fi] || rep->funcs[fi].whole || !rep->funcs[fi].disassembled)
+			continue;
+		seen[fi] = true;
+		if (!(ret = report__func_open(rep, fi)))
+			ret = skid_func(rep, fi, &found);
+		report__func_close(rep, fi);
+	}
+	free(seen);
 	if (!ret && found > SKID_NOTES)
 		ret = report_notes__add(rep, REPORT_NOTE_INPUT, "skid: %zu more places like these in the shown blocks",
 					found - SKID_NOTES);
@@ -191,7 +213,7 @@ int report_cost__build(struct report *rep, const struct rank *r, const size_t *r
 	int ret = 0;
 
 	if (!bs) {
-		ret = skid_notes(rep, r, rank_of);
+		ret = skid_notes(rep);
 		if (!ret && by_executions)
 			ret = report_notes__add(rep, REPORT_NOTE_INPUT,
 						"--by-executions needs branch stacks (perf record -b): the input has "

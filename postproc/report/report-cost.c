@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../plugin/lib/bsearch.h"
+#include "analysis/cfg-text.h"
 #include "lib/util.h"
 #include "report-branches.h"
 #include "report-cost.h"
@@ -42,75 +43,96 @@ static const char *mnemonic(char *buf, size_t len, const char *text)
 	return buf;
 }
 
-/*
- * The skid pattern in the listed rows of rep->funcs[fi]: a divide or square
- * root followed, in its block, by an instruction with at least 8 times its
- * samples (+1) and at least 1% of all samples.
- */
-static int skid_func(struct report *rep, size_t fi, size_t *found)
+/* An instruction of a shown block, as the skid test reads it. */
+struct skid_insn {
+	bool long_latency;
+	uint32_t off;
+	uint64_t samples;
+	char mnemonic[32];
+};
+
+/* The note of a, followed in block start by n. */
+static int skid_note(struct report *rep, const struct report_func *f, uint32_t start,
+		     const struct skid_insn *a, const struct skid_insn *n)
 {
-	const struct report_func *f = &rep->funcs[fi];
-	int ret = 0;
+	char pa[64], pn[64];
 
-	for (size_t b = 0; !ret && b < f->blocks_nr; b++) {
-		const struct report_block *blk = &f->blocks[b];
-		const struct report_row *rows = f->rows + blk->first_row;
+	return report_notes__add(rep, REPORT_NOTE_INPUT,
+				 "skid: in %s block 0x%" PRIx32 ", the %s at 0x%" PRIx32 " has %s%% of the samples "
+				 "and the %s after it %s%%: a long-latency instruction's cost lands on the next "
+				 "one; branch stacks (perf record -b, then --by-executions) count the block's "
+				 "executions without skid",
+				 f->display_name, start, a->mnemonic, a->off,
+				 fmt_share(pa, sizeof(pa), a->samples, (double)a->samples * 100.0 / (double)rep->total),
+				 n->mnemonic,
+				 fmt_share(pn, sizeof(pn), n->samples, (double)n->samples * 100.0 / (double)rep->total));
+}
 
-		for (size_t k = 0; blk->listed && !ret && k + 1 < blk->insns; k++) {
-			const struct report_row *a = &rows[k], *n = &rows[k + 1];
-			char ma[32], mn[32], pa[64], pn[64];
+/*
+ * The skid pattern in the shown blocks of rep->funcs[fi] (rank.funcs[rfi]),
+ * their instructions as ranking kept them, their texts written again: a
+ * divide or square root followed, in its block, by an instruction with at
+ * least 8 times its samples (+1) and at least 1% of all samples.
+ */
+static int skid_func(struct report *rep, const struct rank *r, size_t fi, size_t rfi, size_t *found)
+{
+	const struct rank_func *rf = &r->funcs[rfi];
+	struct cfg_text *texts = NULL;
+	struct cfg_input in;
+	char buf[CFG_TEXT_MAX];
+	int ret;
 
-			if ((a->flags & INSN_DATA) || !long_latency(a->text) || n->samples < 8 * (a->samples + 1) ||
-			    (double)n->samples * 100.0 < (double)rep->total)
-				continue;
-			if (++*found > SKID_NOTES)
-				continue;
-			ret = report_notes__add(rep, REPORT_NOTE_INPUT,
-						"skid: in %s block 0x%" PRIx32 ", the %s at 0x%" PRIx32 " has %s%% of "
-						"the samples and the %s after it %s%%: a long-latency instruction's "
-						"cost lands on the next one; branch stacks (perf record -b, then "
-						"--by-executions) count the block's executions without skid",
-						f->display_name, blk->start, mnemonic(ma, sizeof(ma), a->text), a->off,
-						fmt_share(pa, sizeof(pa), a->samples,
-							  (double)a->samples * 100.0 / (double)rep->total),
-						mnemonic(mn, sizeof(mn), n->text),
-						fmt_share(pn, sizeof(pn), n->samples,
-							  (double)n->samples * 100.0 / (double)rep->total));
+	rank__input(r, rfi, &in);
+	if ((ret = cfg_text__open(&texts, &in, NULL, 0)))
+		return ret;
+	for (size_t k = 0; !ret && k < rf->sums_nr; k++) {
+		const struct rank_sum *sum = &r->sums[rf->first_sum + k];
+		struct skid_insn prev = { 0 }, cur;
+		uint32_t off = sum->start;
+		size_t target = sum->first_target;
+
+		if (!sum->rank || sum->rank > r->shown_nr || sum->block == RANK_WHOLE)
+			continue;
+		for (uint32_t j = 0; !ret && j < sum->insns; j++, prev = cur) {
+			struct cfg_insn insn;
+
+			rank__insn(r, sum, j, &off, &target, &insn);
+			cfg_text__insn(texts, &insn, buf);
+			cur = (struct skid_insn){ .long_latency = !(insn.flags & INSN_DATA) && long_latency(buf),
+						  .off = insn.off, .samples = rank__samples_at(r, rfi, insn.off) };
+			mnemonic(cur.mnemonic, sizeof(cur.mnemonic), buf);
+			if (j && prev.long_latency && cur.samples >= 8 * (prev.samples + 1) &&
+			    (double)cur.samples * 100.0 >= (double)rep->total && ++*found <= SKID_NOTES)
+				ret = skid_note(rep, &rep->funcs[fi], sum->start, &prev, &cur);
 		}
 	}
+	cfg_text__close(texts);
 	return ret;
 }
 
 /*
- * The shown blocks' rows, in a report of the shown blocks alone (text,
- * JSON without --all), whose rows are built once and kept: opened here
- * first, they are those the output shows. A whole function's are built
- * again at each opening: decoding every function once more here would cost
- * a disassembly each and move the page's graphs (Graphviz routes by
- * address), so a whole report (the page, dot, JSON --all) has no skid notes.
+ * In a report of the shown blocks alone (text, JSON without --all), in the
+ * order an output shows them. Not in a whole report (the page, dot, JSON
+ * --all): not even an allocation there, which would move its graphs
+ * (Graphviz routes parallel edges by address).
  */
-static int skid_notes(struct report *rep)
+static int skid_notes(struct report *rep, const struct rank *r, const size_t *rank_of)
 {
 	bool *seen;
 	size_t found = 0;
 	int ret;
 
-	/* not even an allocation for a whole report: its heap as before */
 	if (!rep->shown_nr || rep->funcs[rep->shown[0].func].whole)
 		return 0;
 	seen = calloc(rep->funcs_nr + 1, sizeof(*seen));
 	ret = seen ? 0 : -ENOMEM;
-
-	/* in the order the output opens them: the annotator's work and notes the same */
 	for (size_t i = 0; !ret && i < rep->shown_nr; i++) {
 		size_t fi = rep->shown[i].func;
 
-		if (seen[fi] || rep->funcs[fi].whole || !rep->funcs[fi].disassembled)
+		if (seen[fi] || !rep->funcs[fi].disassembled)
 			continue;
 		seen[fi] = true;
-		if (!(ret = report__func_open(rep, fi)))
-			ret = skid_func(rep, fi, &found);
-		report__func_close(rep, fi);
+		ret = skid_func(rep, r, fi, rank_of[fi], &found);
 	}
 	free(seen);
 	if (!ret && found > SKID_NOTES)
@@ -213,7 +235,7 @@ int report_cost__build(struct report *rep, const struct rank *r, const size_t *r
 	int ret = 0;
 
 	if (!bs) {
-		ret = skid_notes(rep);
+		ret = skid_notes(rep, r, rank_of);
 		if (!ret && by_executions)
 			ret = report_notes__add(rep, REPORT_NOTE_INPUT,
 						"--by-executions needs branch stacks (perf record -b): the input has "

@@ -52,6 +52,7 @@ struct options {
 	struct annot_inputs annot;
 	bool source_lines;
 	bool tiers_apart;		/* --tiers-apart */
+	bool by_executions;		/* --by-executions */
 	size_t page_budget;
 	const char *archive_out;	/* --archive FILE */
 	bool from_archive;		/* the one input is an archive */
@@ -192,6 +193,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_TIERS_APART:
 			o->tiers_apart = true;
 			add_option(&o->command, "tiers-apart", NULL);
+			break;
+		case OPT_BY_EXECUTIONS:
+			o->by_executions = true;
 			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
@@ -372,6 +376,7 @@ static int report(struct options *o, int nfiles, char **files)
 		.whole_functions = (o->all && (needs & FORMAT_WHOLE_WITH_ALL)) || (needs & FORMAT_WHOLE),
 		.points = needs & FORMAT_EVERY_SAMPLE,
 		.source_lines = o->source_lines && (needs & FORMAT_SOURCE_LINES),
+		.by_executions = o->by_executions,
 		/* perf script --dlfilter hotblocks.so | hotblocks: the plugin has
 		 * just printed its warnings on the same terminal, so the report
 		 * does not repeat those read from standard input. */

@@ -219,6 +219,14 @@ static int pair_cmp(const void *a, const void *b, void *arg)
 	return x < y ? -1 : x > y;
 }
 
+/* A pair's executions per 1000 of its side's branch-stack entries, and their change. */
+static void measure_pair(const struct diff *d, struct diff_measured *m)
+{
+	for (int s = 0; s < DIFF__SIDES; s++)
+		m->rate[s] = d->entries[s] ? (double)m->executions[s] * 1000.0 / (double)d->entries[s] : 0.0;
+	m->delta = m->rate[DIFF_NEW] - m->rate[DIFF_BASE];
+}
+
 static bool is_candidate(void *arg, size_t obj)
 {
 	return ((const struct diff_work_side *)arg)->candidate[obj];
@@ -334,9 +342,12 @@ static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
 				d->work->side[s].same_code[f->obj[s]] = f->same_code || !both;
 			}
 	}
-	for (int s = 0; s < DIFF__SIDES; s++)
+	for (int s = 0; s < DIFF__SIDES; s++) {
 		if ((ret = build_side(d, s)))
 			return ret;
+		if (d->has_measured)
+			d->entries[s] = d->side[s].report.branch_stack->entries;
+	}
 	for (i = 0; i < d->funcs_nr; i++) {
 		struct diff_func *f = &d->funcs[i];
 
@@ -364,6 +375,8 @@ static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
 				   per_run(d, DIFF_BASE, p->samples[DIFF_BASE]);
 		p->sign = diff__sign(d, p->delta, p->delta_per_run);
 		p->change = diff__change(d, p->delta, p->delta_per_run);
+		if (d->has_measured)
+			measure_pair(d, &d->measured[i]);
 	}
 	if ((ret = diff_noise__test_pairs(d)))
 		return ret;
@@ -527,6 +540,8 @@ int diff__build(struct diff *d, const struct diff_input in[DIFF__SIDES], const s
 	}
 	if ((ret = find_events(d)))
 		return ret;
+	/* measured edges compare only when both sides measured them */
+	d->has_measured = in[DIFF_BASE].stream->has_branches && in[DIFF_NEW].stream->has_branches;
 	if ((ret = count_samples(d)) || (ret = diff_match__funcs(d)) || (ret = select_functions(d)))
 		return ret;
 
@@ -574,6 +589,7 @@ void diff__release(struct diff *d)
 	FREE_AND_NULL(d->work);
 	FREE_AND_NULL(d->funcs);
 	FREE_AND_NULL(d->pairs);
+	FREE_AND_NULL(d->measured);
 	FREE_AND_NULL(d->ranked);
 	FREE_AND_NULL(d->tiers);
 	for (size_t i = 0; i < d->names_nr; i++)

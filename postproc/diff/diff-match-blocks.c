@@ -18,6 +18,9 @@
 struct bfeat {
 	uint32_t start, end, insns;	/* its report_block's */
 	uint64_t samples;
+	/* branch stacks: its executions, and the conditional branch it ends in */
+	uint64_t executions, taken, not_taken;
+	bool branch;
 	uint64_t *set[2];		/* sorted distinct keys: wasm offsets, source lines */
 	size_t set_nr[2];
 	uint32_t *mn;			/* its mnemonics, in order */
@@ -120,7 +123,25 @@ static void fside_release(struct fside *fs)
 	free(fs->mstore);
 }
 
-static int fside_build(struct fside *fs, const struct report_func *f)
+/* What branch stacks measured of block i of f (m: its report_measured, or NULL). */
+static void measured_block(struct bfeat *b, const struct report_func *f, size_t i,
+			   const struct report_measured *m)
+{
+	const struct report_block *blk = &f->blocks[i];
+	size_t last = blk->first_row + blk->insns - 1;
+
+	if (!m)
+		return;
+	b->executions = m->executions[i];
+	if (blk->listed && blk->insns && f->rows && (f->rows[last].flags & INSN_COND) &&
+	    m->rows[last].measured) {
+		b->branch = true;
+		b->taken = m->rows[last].taken;
+		b->not_taken = m->rows[last].not_taken;
+	}
+}
+
+static int fside_build(struct fside *fs, const struct report_func *f, const struct report_measured *m)
 {
 	uint64_t *at;
 	uint32_t *mat;
@@ -147,6 +168,7 @@ static int fside_build(struct fside *fs, const struct report_func *f)
 		b->end = blk->end;
 		b->insns = blk->insns;
 		b->samples = blk->samples;
+		measured_block(b, f, i, m);
 		b->match = -1;
 		b->exact = HASH_SEED;
 		b->mn = mat;
@@ -553,6 +575,24 @@ static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32
 	}
 	if (p->key != DIFF_KEY_NONE)
 		d->keys[p->key]++;
+	if (d->has_measured) {
+		struct diff_measured *me;
+
+		if (VEC_GROW(d->measured, d->pairs_nr, d->measured_alloc))
+			return -ENOMEM;
+		me = &d->measured[d->pairs_nr - 1];
+		*me = (struct diff_measured){ 0 };
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			const struct bfeat *blk = s == DIFF_BASE ? fa : fb;
+
+			if (!blk)
+				continue;
+			me->executions[s] = blk->executions;
+			me->branch[s] = blk->branch;
+			me->taken[s] = blk->taken;
+			me->not_taken[s] = blk->not_taken;
+		}
+	}
 	return 0;
 }
 
@@ -566,10 +606,12 @@ int diff_match__blocks(struct diff *d, size_t fi)
 	/* one function open at a time: its features taken, its rows go */
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		const struct report_func *f = df->f[s] >= 0 ? &d->side[s].report.funcs[df->f[s]] : NULL;
+		const struct report_func_branches *fb;
 
 		if (f && (ret = report__func_open(&d->side[s].report, (size_t)df->f[s])))
 			goto out;
-		ret = fside_build(&m.side[s], f) ? -ENOMEM : 0;
+		fb = f ? report__func_branches(&d->side[s].report, (size_t)df->f[s]) : NULL;
+		ret = fside_build(&m.side[s], f, fb ? fb->measured : NULL) ? -ENOMEM : 0;
 		if (f)
 			report__func_close(&d->side[s].report, (size_t)df->f[s]);
 		if (ret)

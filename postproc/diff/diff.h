@@ -166,6 +166,23 @@ struct diff_pair {
 	bool shown;			/* among diff.ranked[0 .. shown_nr) */
 };
 
+/*
+ * What branch stacks measured of a pair's blocks (diff.measured, index for
+ * index with diff.pairs), when both sides have them. A block's executions
+ * are its report_measured.executions; rate is them per 1000 of its side's
+ * branch-stack entries (report_branch_stack.entries: the taken branches the
+ * samples recorded), so that sides of other lengths, sampling rates or stack
+ * depths compare. branch: the block ends in a conditional branch, taken and
+ * not_taken times (report_row_branch) on that side.
+ */
+struct diff_measured {
+	uint64_t executions[DIFF__SIDES];
+	double rate[DIFF__SIDES];
+	double delta;			/* rate[NEW] - rate[BASE] (0 with a side absent's 0) */
+	bool branch[DIFF__SIDES];
+	uint64_t taken[DIFF__SIDES], not_taken[DIFF__SIDES];
+};
+
 struct diff_opts {
 	bool counts;			/* rank by the change in samples per run, not in share */
 	/* Shown pairs changed by at least this much: percentage points, or
@@ -241,6 +258,11 @@ struct diff {
 	size_t keys[DIFF_KEY__NR];	/* pairs of both sides matched by each key */
 	/* --function selects no sampled function of either side. */
 	bool function_unmatched;
+	/* Both sides have branch stacks: each pair's measured counts
+	 * (measured[pairs_nr]) and each side's entries, what rates are of. */
+	bool has_measured;
+	struct diff_measured *measured;
+	uint64_t entries[DIFF__SIDES];
 	/* The top of the change scale: the largest change of a drawn function's pair. */
 	double change_max;
 	/* A full bar of each side: the most samples of a row of a drawn function. */
@@ -248,7 +270,7 @@ struct diff {
 	struct diff_tier *tiers;	/* the tiers of tiered functions (diff_func.first_tier) */
 	size_t tiers_nr;
 	/* private */
-	size_t funcs_alloc, pairs_alloc, tiers_alloc;
+	size_t funcs_alloc, pairs_alloc, tiers_alloc, measured_alloc;
 	char **names;			/* the names without the tier, owned */
 	size_t names_nr, names_alloc;
 	struct diff_work *work;		/* what diff__build keeps for the side reports */

@@ -72,7 +72,29 @@ static void put_test(struct json_writer *w, double delta_per_run, const struct d
 	json_writer__end(w);
 }
 
-static void put_pair(struct json_writer *w, const struct diff_pair *p)
+/* What branch stacks measured of the pair (JSON.md "measured"). */
+static void put_measured(struct json_writer *w, const struct diff_pair *p, const struct diff_measured *m)
+{
+	json_writer__object(w, "measured", JSON_INLINE);
+	for (int s = 0; s < DIFF__SIDES; s++) {
+		if (p->b[s] < 0) {
+			json_writer__null(w, side_key[s]);
+			continue;
+		}
+		json_writer__object(w, side_key[s], JSON_INLINE);
+		json_writer__u64(w, "executions", m->executions[s]);
+		json_writer__double(w, "per_1000_entries", 'f', 4, m->rate[s]);
+		if (m->branch[s]) {
+			json_writer__u64(w, "taken", m->taken[s]);
+			json_writer__u64(w, "not_taken", m->not_taken[s]);
+		}
+		json_writer__end(w);
+	}
+	json_writer__double(w, "delta", 'f', 4, m->delta);
+	json_writer__end(w);
+}
+
+static void put_pair(struct json_writer *w, const struct diff *d, const struct diff_pair *p)
 {
 	const char *key = diff__key_name(p->key);
 
@@ -89,6 +111,8 @@ static void put_pair(struct json_writer *w, const struct diff_pair *p)
 	put_test(w, p->delta_per_run, &p->test);
 	json_writer__u64(w, "rank", p->rank);
 	json_writer__bool(w, "shown", p->shown);
+	if (d->has_measured)
+		put_measured(w, p, &d->measured[p - d->pairs]);
 	json_writer__end(w);
 }
 
@@ -109,7 +133,7 @@ static void put_func(struct json_writer *w, const struct diff *d, const struct d
 	json_writer__bool(w, "compared", f->compared);
 	json_writer__array(w, "blocks", JSON_LINES);
 	for (size_t i = 0; i < f->pairs_nr; i++)
-		put_pair(w, &d->pairs[f->first_pair + i]);
+		put_pair(w, d, &d->pairs[f->first_pair + i]);
 	json_writer__end(w);
 	json_writer__end(w);
 }
@@ -251,6 +275,12 @@ int render_diff_json(FILE *out, const struct diff *d, const struct render_opts *
 	put_selection(&w, d);
 	put_noise(&w, d);
 	put_keys(&w, d);
+	if (d->has_measured) {
+		json_writer__object(&w, "branch_stack_entries", JSON_INLINE);
+		json_writer__u64(&w, "base", d->entries[DIFF_BASE]);
+		json_writer__u64(&w, "new", d->entries[DIFF_NEW]);
+		json_writer__end(&w);
+	}
 	json_writer__u64(&w, "functions_compared", d->compared_nr);
 	json_writer__u64(&w, "blocks_shown", d->shown_nr);
 	json_writer__array(&w, "functions", JSON_LINES);

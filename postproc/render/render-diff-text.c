@@ -273,6 +273,59 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 			d->opts.counts ? "samples" : "points");
 }
 
+/* A side's taken % of the branch ending the block: "64.6%", or "-" (none, or never reached). */
+static const char *taken_pct(char *buf, size_t len, const struct diff_measured *m, int s)
+{
+	uint64_t n = m->taken[s] + m->not_taken[s];
+
+	if (!m->branch[s] || !n)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f%%", (double)m->taken[s] * 100.0 / (double)n);
+	return buf;
+}
+
+/*
+ * Both sides with branch stacks: the shown pairs' measured executions, their
+ * change per 1000 entries of each side, and the taken % of the conditional
+ * branch each block ends in (DIFF.md, "Measured by branch stacks").
+ */
+static void put_measured(FILE *out, const struct diff *d)
+{
+	char n[DIFF__SIDES][32], pct[DIFF__SIDES][16], delta[32], taken[48];
+
+	fprintf(out, "\nMeasured by branch stacks (BASE %" PRIu64 " entries, NEW %" PRIu64 "): executions, "
+		"their change per 1000 entries, the taken %% of the block's conditional branch\n",
+		d->entries[DIFF_BASE], d->entries[DIFF_NEW]);
+	fprintf(out, "%11s%11s%11s   %-17s %s\n", "[BASE]", "[NEW]", "[Delta]", "[Taken]", "[Block]");
+	for (size_t i = 0; i < d->shown_nr; i++) {
+		const struct diff_pair *p = &d->pairs[d->ranked[i]];
+		const struct diff_measured *m = &d->measured[d->ranked[i]];
+		bool has[DIFF__SIDES] = { p->b[DIFF_BASE] >= 0, p->b[DIFF_NEW] >= 0 };
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (has[s])
+				snprintf(n[s], sizeof(n[s]), "%" PRIu64, m->executions[s]);
+			else
+				snprintf(n[s], sizeof(n[s]), "-");
+		/* what prints as 0.00 has no sign */
+		snprintf(delta, sizeof(delta), fabs(m->delta) < 0.005 ? "0.00" : "%+.2f", m->delta);
+		snprintf(taken, sizeof(taken), "%s -> %s", taken_pct(pct[0], sizeof(pct[0]), m, DIFF_BASE),
+			 taken_pct(pct[1], sizeof(pct[1]), m, DIFF_NEW));
+		fprintf(out, "%11s%11s%11s   %-17s ", n[DIFF_BASE], n[DIFF_NEW], delta,
+			m->branch[DIFF_BASE] || m->branch[DIFF_NEW] ? taken : "");
+		put_names(out, d->funcs[p->func].block_name);
+		fputs(" :: block", out);
+		for (int s = 0; s < DIFF__SIDES; s++)
+			if (has[s])
+				fprintf(out, "%s0x%" PRIx32, s == DIFF_NEW && has[DIFF_BASE] ? " -> " : " ",
+					p->start[s]);
+		fputc('\n', out);
+	}
+	if (!d->shown_nr)
+		fprintf(out, "%35s(no pair shown)\n", "");
+}
+
 /*
  * --listing: each shown pair, then its blocks in the report's layout, BASE's
  * then NEW's, each with the shares of its own side.
@@ -324,6 +377,8 @@ int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *
 	put_header(out, d);
 	put_funcs(out, d, o->color);
 	put_pairs(out, d, o->color);
+	if (d->has_measured)
+		put_measured(out, d);
 	if (d->opts.listing) {
 		int ret = put_listing(out, d, o->color);
 

@@ -274,6 +274,32 @@ static void put_kinds(struct json_writer *w, const struct report *rep)
 	put_classes(w, "collected", rep, true);
 }
 
+/* --by-executions: the blocks by cost (JSON.md "branch_stack.cost_by_block"). */
+static void put_costs(struct json_writer *w, const struct report *rep)
+{
+	const struct report_branch_stack *bs = rep->branch_stack;
+
+	json_writer__str(w, "cost_unit", bs->cost_cycles ? "cycles" : "instructions");
+	json_writer__array(w, "cost_by_block", JSON_LINES);
+	for (size_t i = 0; i < bs->costs_nr; i++) {
+		const struct report_block_cost *c = &bs->costs[i];
+
+		json_writer__object(w, NULL, JSON_INLINE);
+		json_writer__str(w, "function", rep->funcs[c->func].code.name);
+		json_writer__str(w, "display_name", rep->funcs[c->func].display_name);
+		json_writer__u64(w, "start", c->start);
+		json_writer__u64(w, "end", c->end);
+		json_writer__u64(w, "insns", c->insns);
+		json_writer__u64(w, "executions", c->executions);
+		json_writer__double(w, "cycles", 'f', 1, c->cycles);
+		json_writer__double(w, "cost", 'f', 1, c->cost);
+		json_writer__double(w, "share", 'f', 4, bs->cost_total > 0 ? c->cost * 100.0 / bs->cost_total : 0.0);
+		json_writer__u64(w, "samples", c->samples);
+		json_writer__end(w);
+	}
+	json_writer__end(w);
+}
+
 /* Branch stacks: every entry and range of the event, and where they counted. */
 static void put_branch_stack(struct json_writer *w, const struct report *rep)
 {
@@ -294,6 +320,8 @@ static void put_branch_stack(struct json_writer *w, const struct report *rep)
 		json_writer__end(w);
 	}
 	json_writer__end(w);
+	if (bs->by_executions)
+		put_costs(w, rep);
 	json_writer__end(w);
 }
 

@@ -184,6 +184,8 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 	fputc('\n', out);
 	for (i = 0; i < b->insns; i++) {
 		const struct report_row *row = &rows[i];
+		/* a row that is no measured branch ends at its last other cell */
+		bool more = br && rbs[i].measured;
 
 		/* objdump -S style: the source line above the first instruction it produced. */
 		if (row->line_text) {
@@ -196,11 +198,11 @@ static void put_block(FILE *out, const struct report *rep, const struct report_r
 			fputc('\n', out);
 		}
 		put_cell(out, row->samples, rep->total, color);
-		put_col(out, row->text, asm_w, !last && !br);
+		put_col(out, row->text, asm_w, !last && !more);
 		for (c = 0; c < REPORT_COL__NR; c++)
 			if (show[c])
-				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !br);
-		if (br) {
+				put_col(out, cell_text(&row->cells[c]), w[c], c + 1 == last && !more);
+		if (more) {
 			char cell[128];
 
 			branch_cell(row, &rbs[i], cell, sizeof(cell));
@@ -260,6 +262,40 @@ static int open_block(FILE *out, const struct report *rep, const struct report_r
 	return 0;
 }
 
+/*
+ * --by-executions with branch stacks: the blocks by cost (report_block_cost:
+ * cycles where the recording has cycle counts, else executions x
+ * instructions), before the blocks by samples.
+ */
+static void put_costs(FILE *out, const struct report *rep, bool color)
+{
+	const struct report_branch_stack *bs = rep->branch_stack;
+	char num[64];
+
+	fprintf(out, "Cost by block, measured by branch stacks (no skid): %s, a share of the listed functions'\n\n",
+		bs->cost_cycles ? "the cycles of the fall-through ranges through it" : "executions x instructions");
+	fprintf(out, "%10s   %12s   %7s   %10s   %10s   %s\n", "[Cost]", "[Executions]", "[Insns]",
+		"[Cycles]", "[Samples]", "[Block]");
+	for (size_t i = 0; i < bs->costs_nr; i++) {
+		const struct report_block_cost *c = &bs->costs[i];
+		double share = bs->cost_total > 0 ? c->cost * 100.0 / bs->cost_total : 0.0;
+
+		fprintf(out, "%9s%%   %12" PRIu64 "   %7" PRIu32 "   ", fmt_pct(num, sizeof(num), share),
+			c->executions, c->insns);
+		if (bs->cost_cycles)
+			fprintf(out, "%10.1f   ", c->cycles / (double)c->executions);
+		else
+			fprintf(out, "%10s   ", "-");
+		put_cell(out, c->samples, rep->total, color);
+		fputs("   `", out);
+		term_puts(out, rep->funcs[c->func].display_name);
+		fprintf(out, "` :: block 0x%" PRIx32 "\n", c->start);
+	}
+	if (!bs->costs_nr)
+		fputs("(no listed block ran, as the branch stacks measure it)\n", out);
+	fputc('\n', out);
+}
+
 int render_text(FILE *out, const struct report *rep, const struct render_opts *o)
 {
 	char num[64];
@@ -284,6 +320,8 @@ int render_text(FILE *out, const struct report *rep, const struct render_opts *o
 		if (rep->shown_nr)
 			fputc('\n', out);
 	}
+	if (rep->branch_stack && rep->branch_stack->by_executions)
+		put_costs(out, rep, o->color);
 	for (size_t i = 0; i < rep->shown_nr; i++) {
 		int ret = open_block(out, rep, &rep->shown[i], o->color);
 

@@ -88,11 +88,61 @@ static void totals(struct report_branch_stack *bs, const struct stream *s, long 
 	}
 }
 
+/*
+ * The objects that the event's branch-stack entries and ranges end in but
+ * that have no sample of it (so are not listed): a note counts them and
+ * the entries and ranges that start in them.
+ */
+static int unsampled_ends(struct report *rep, const struct rank *r)
+{
+	const struct stream *s = r->stream;
+	size_t n = s->objects_nr ? s->objects_nr : 1, objs = 0;
+	bool *sampled = calloc(n, sizeof(*sampled)), *seen = calloc(n, sizeof(*seen));
+	uint64_t entries = 0, ranges = 0;
+	int ret = 0;
+
+	if (!sampled || !seen) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < r->funcs_nr; i++)
+		sampled[r->funcs[i].obj] = true;
+	for (size_t i = 0; i < s->branches_nr; i++) {
+		const struct stream_branch *b = &s->branches[i];
+		const uint32_t end[2] = { b->from_obj, b->to_obj };
+
+		if ((long)b->ev != r->event)
+			continue;
+		for (int k = 0; k < 2; k++)
+			if (!sampled[end[k]] && !seen[end[k]]) {
+				seen[end[k]] = true;
+				objs++;
+			}
+		if (sampled[b->from_obj])
+			continue;
+		if (b->kind == STREAM_BRANCH_TAKEN)
+			entries = sat_add(entries, b->count);
+		else
+			ranges = sat_add(ranges, b->count);
+	}
+	if (objs)
+		ret = report_notes__add(rep, REPORT_NOTE_INPUT,
+					"%zu function%s the branch stacks end in %s no sample of the event, so %s "
+					"not listed: %" PRIu64 " taken branches and %" PRIu64 " fall-through ranges "
+					"start there", objs, objs == 1 ? "" : "s", objs == 1 ? "has" : "have",
+					objs == 1 ? "is" : "are", entries, ranges);
+out:
+	free(sampled);
+	free(seen);
+	return ret;
+}
+
 int report_branches__build(struct report *rep, const struct rank *r, const uint32_t *obj_func,
 			   const size_t *rank_of)
 {
 	const struct stream *s = r->stream;
 	struct report_branch_stack *bs;
+	int ret;
 
 	if (!s->has_branches)
 		return 0;
@@ -137,12 +187,12 @@ int report_branches__build(struct report *rep, const struct rank *r, const uint3
 		}
 	}
 	for (size_t fi = 0; fi < rep->funcs_nr; fi++) {
-		int ret;
-
 		if (bs->funcs[fi].ranges_nr && rep->funcs[fi].disassembled &&
 		    (ret = check_ranges(bs, r, rank_of[fi], &bs->funcs[fi])))
 			return ret;
 	}
+	if ((ret = unsampled_ends(rep, r)))
+		return ret;
 	if (bs->ranges_impossible || bs->ranges_crossing)
 		return report_notes__add(rep, REPORT_NOTE_INPUT,
 					 "%" PRIu64 " fall-through ranges of the branch stacks cannot have run straight "
@@ -163,6 +213,7 @@ void report_branches__release(struct report *rep)
 		free(bs->funcs[i].ranges);
 	}
 	if (bs) {
+		free(bs->costs);
 		free(bs->funcs);
 		free(bs->classes);
 	}
@@ -220,6 +271,35 @@ static void sweep(const struct cover_step *v, size_t nv, size_t n, uint64_t (*at
 		}
 		put(k, add - sub, arg);
 	}
+}
+
+/* Offsets and their counts, for report_branches__runs. */
+struct runs_at {
+	const uint64_t *off;
+	uint64_t *out;
+};
+
+static uint64_t runs_off(size_t k, void *c)
+{
+	return ((struct runs_at *)c)->off[k];
+}
+
+static void runs_put(size_t k, uint64_t n, void *c)
+{
+	((struct runs_at *)c)->out[k] = n;
+}
+
+int report_branches__runs(const struct report_func_branches *f, const uint64_t *off, size_t n, uint64_t *out)
+{
+	size_t nv;
+	struct cover_step *v = cover_steps(f, true, &nv);
+	struct runs_at c = { off, out };
+
+	if (!v)
+		return -ENOMEM;
+	sweep(v, nv, n, runs_off, runs_put, &c);
+	free(v);
+	return 0;
 }
 
 /* A function being measured: its listing and what is measured of it. */

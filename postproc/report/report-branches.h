@@ -23,6 +23,11 @@ void report_branches__release(struct report *rep);
  * (report_func_branches.measured); nothing without branch stacks. 0 or
  * -ENOMEM. */
 int report_branches__measure(const struct report *rep, size_t fi);
+/* How often each of n ascending function-relative offsets off[k] of f ran
+ * (the possible ranges of f that hold it, as a block's executions), into
+ * out[k]. 0 or -ENOMEM. */
+int report_branches__runs(const struct report_func_branches *f, const uint64_t *off, size_t n, uint64_t *out);
+
 /* ... freed when its blocks are. */
 void report_branches__drop(const struct report *rep, size_t fi);
 

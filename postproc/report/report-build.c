@@ -11,6 +11,7 @@
 #include "annotate/targets.h"
 #include "lib/util.h"
 #include "report-branches.h"
+#include "report-cost.h"
 #include "report-build.h"
 #include "report-notes.h"
 #include "report-points.h"
@@ -380,6 +381,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 		ret = build_funcs(rep, r, annot, o, at);
 	if (!ret)
 		ret = report_branches__build(rep, r, rep->build->env.obj_func, rep->build->rank_of);
+	if (!ret)
+		ret = report_cost__build(rep, r, rep->build->rank_of, o->by_executions);
 	if (!ret && !o->whole_functions)
 		ret = shown_places(rep, r);
 	if (!ret)

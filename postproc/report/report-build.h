@@ -34,6 +34,11 @@ struct report_opts {
 	bool points;
 	/* Read the source line of each span of rows (text --source-lines). */
 	bool source_lines;
+	/* With branch stacks: the cost by block (report_branch_stack.costs,
+	 * --by-executions); without them, a note saying they are needed.
+	 * (Among the bools: the struct keeps its size, and so the heap its
+	 * layout, which Graphviz's routing follows.) */
+	bool by_executions;
 	/* Which rows of object obj get [Source], when not the default (NULL:
 	 * the default for all): a comparison matches the blocks of code that
 	 * changed by their source lines, and needs none for code that did not. */

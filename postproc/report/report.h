@@ -275,6 +275,25 @@ struct report_func_branches {
 };
 
 /*
+ * A block's cost as branch stacks measure it, without skid (report-cost.c):
+ * how often it ran (as report_measured.executions), its instructions (data
+ * rows not counted), and the cycles the possible ranges that hold it took,
+ * each range's shared among its blocks by their instructions in it (a
+ * range's cycles: its entries' average times its count), 0 where no range
+ * has a cycle count. cost: those cycles where the recording has cycle
+ * counts (report_branch_stack.cost_cycles), else executions x instructions;
+ * samples: its samples, skid and all.
+ */
+struct report_block_cost {
+	uint32_t func;			/* index in report.funcs */
+	uint32_t start, end, insns;
+	uint64_t executions;
+	double cycles;
+	double cost;
+	uint64_t samples;
+};
+
+/*
  * A report's branch stacks (report.branch_stack, NULL without them): every
  * entry and range of the event, and each class's (index for index with
  * report.classes), and of the listed functions' ranges those that cannot have run
@@ -288,6 +307,14 @@ struct report_branch_stack {
 	uint64_t (*classes)[2];		/* [report.classes_nr]: {entries, ranges} */
 	uint64_t ranges_impossible, ranges_crossing;
 	struct report_func_branches *funcs;
+	/* --by-executions (report_opts.by_executions): every block of the
+	 * listed functions that ran, by cost, the most first (report-cost.c);
+	 * cost_total their costs' sum. Else none. */
+	bool by_executions;
+	bool cost_cycles;		/* costs are cycles (a range has a cycle count) */
+	struct report_block_cost *costs;
+	size_t costs_nr;
+	double cost_total;
 };
 
 /* One listed function: a sampled code object. */

@@ -5,7 +5,9 @@
  * checked in a browser by scripts/tests/html-report.sh.
  */
 #define _GNU_SOURCE	/* open_memstream */
+#include <errno.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -62,12 +64,66 @@ static void page_is_self_contained_and_escaped(void **state)
 	fixture__release(&x);
 }
 
+/* Whether rep's page at budget fits (less: -E2BIG, no page fits) and holds needle. */
+static bool fits_with(const struct report *rep, struct render_opts *o, size_t budget,
+		      const char *needle)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+	bool yes;
+
+	o->page_budget = budget;
+	assert_non_null(f = open_memstream(&buf, &len));
+	ret = render_html(f, rep, o);
+	assert_int_equal(fclose(f), 0);
+	if (ret)
+		assert_int_equal(ret, -E2BIG);
+	yes = !ret && strstr(buf, needle);
+	free(buf);
+	return yes;
+}
+
+/* The least budget at which rep's page holds needle, past the least that
+ * any page fits (a table shrinks to fit a small budget: its rows of the
+ * functions left out go first; a little more room and they are in the
+ * page), its page into *page. */
+static void least_budget(const struct report *rep, struct render_opts *o, const char *needle,
+			   char **page)
+{
+	size_t lo = 0, hi = 1, len = 0;	/* lo does not fit, hi does */
+	FILE *f;
+
+	while (!fits_with(rep, o, hi, ""))
+		lo = hi, hi *= 2;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (fits_with(rep, o, mid, ""))
+			hi = mid;
+		else
+			lo = mid;
+	}
+	/* then up, in small steps: a little more room and it is in the page */
+	for (lo = hi + (1 << 16); hi < lo && !fits_with(rep, o, hi, needle); hi += 32)
+		;
+	assert_true(hi < lo);
+	o->page_budget = hi;
+	assert_non_null(f = open_memstream(page, &len));
+	assert_int_equal(render_html(f, rep, o), 0);
+	assert_int_equal(fclose(f), 0);
+	assert_true(len <= hi);
+}
+
 /*
  * Budgets. One byte less than the whole page: as markup it does not
  * fit, so the page carries the listings and graphs as data, and both
- * functions go in. One byte: both go (the page itself is more, and
- * says so), and the loop's command has its name shell-quoted, then
- * escaped for the page.
+ * functions go in. One byte: no page fits (-E2BIG). The least budget
+ * that holds the page without its functions: both go, and says so, and
+ * the loop's command has its name shell-quoted, then escaped for the page;
+ * as the loop does not fit even a page of its own, the command shows it
+ * with no budget (--page-budget 0), not this same page again.
  */
 static void page_budget_takes_data_then_leaves_out(void **state)
 {
@@ -93,12 +149,16 @@ static void page_budget_takes_data_then_leaves_out(void **state)
 
 	o.page_budget = 1;
 	assert_non_null(f = open_memstream(&buf, &len));
-	assert_int_equal(render_html(f, &x.rep, &o), 0);
+	assert_int_equal(render_html(f, &x.rep, &o), -E2BIG);
 	assert_int_equal(fclose(f), 0);
+	assert_int_equal(len, 0);
+	free(buf);
+	buf = NULL;
+	least_budget(&x.rep, &o, "<tr class=\"out\"><td class=\"n\">2</td>", &buf);
 	assert_int_equal(count(buf, "<section class=\"func\""), 0);
 	assert_non_null(strstr(buf, "data-left-out=\"2\">This page holds <b>0</b> of the 2"));
 	assert_non_null(strstr(buf, "<tr class=\"out\"><td class=\"n\">1</td><td>&lt;script&gt;"));
-	assert_non_null(strstr(buf, "<code class=\"cmd\">hotblocks --html=f1.html --function "
+	assert_non_null(strstr(buf, "<code class=\"cmd\">hotblocks --html=f1.html --page-budget 0 --function "
 				    "&#39;&lt;script&gt;alert(1)&lt;/script&gt;&amp;amp;&#39; --cwasm "
 				    "&#39;a b&#39; s.hbs</code>"));
 	free(buf);
@@ -110,17 +170,13 @@ static void page_budget_takes_data_then_leaves_out(void **state)
 static void left_out_command_quotes_a_quote(void **state)
 {
 	struct fixture x;
-	struct render_opts o = { .page_budget = 1, .command = "hotblocks s.hbs" };
+	struct render_opts o = { .command = "hotblocks s.hbs" };
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
 
 	fixture__build(&x, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 3 3\n"
 	      "object 0 jit pid=1 e_machine=62 addr=0x1000 size=16 code-index=0 load-time=1 "
 	      "dump=d name=it's\ncode 0 0x0 " LOOP_CODE "\nsample 0 0 0x5 3 3\nend\n", 50.0, false);
-	assert_non_null(f = open_memstream(&buf, &len));
-	assert_int_equal(render_html(f, &x.rep, &o), 0);
-	assert_int_equal(fclose(f), 0);
+	least_budget(&x.rep, &o, "<tr class=\"out\">", &buf);
 	assert_non_null(strstr(buf, "--function &#39;it&#39;\\&#39;&#39;s&#39; s.hbs</code>"));
 	free(buf);
 	fixture__release(&x);

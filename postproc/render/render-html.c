@@ -111,11 +111,9 @@ struct page {
 	const struct render_opts *o;
 	struct heat_scale heat;
 	bool data;			/* listings and graphs as data (--all) */
-	bool *in_page;			/* [funcs_nr] */
-	/* [funcs_nr]: BIG_REGION, too big for a page of its own, in by its
-	 * hottest region (html-region.h); BIG_OUT, that region did not fit in
-	 * what was left, but would alone; BIG_HUGE, not even alone */
-	unsigned char *big;
+	/* [funcs_nr]: IN, and BIG_* shifted by BIG_AT (one array, as before
+	 * regions: the heap Graphviz lays out from stays as it was) */
+	unsigned char *in_page;
 	size_t regions;
 	/* the table's rows: the first, whatever they are, and the most of the
 	 * functions left out (fewer when the table alone would pass the budget) */
@@ -126,7 +124,15 @@ struct page {
 	uint64_t left_out_samples;
 };
 
-enum { BIG_REGION = 1, BIG_OUT, BIG_HUGE };
+/* A function's state in the page: IN it, and how it is big: BIG_REGION, too
+ * big for a page of its own, in by its hottest region (html-region.h);
+ * BIG_OUT, that region did not fit in what was left, but would alone;
+ * BIG_HUGE, not even alone. */
+enum { IN = 1, BIG_AT = 1, BIG_REGION = 1, BIG_OUT, BIG_HUGE };
+#define IN_PAGE(pg, i) ((pg)->in_page[i] & IN)
+#define BIG(pg, i) ((pg)->in_page[i] >> BIG_AT)
+#define SET_IN(pg, i, yes) ((pg)->in_page[i] = (unsigned char)(((pg)->in_page[i] & ~IN) | ((yes) ? IN : 0)))
+#define SET_BIG(pg, i, b) ((pg)->in_page[i] = (unsigned char)(((pg)->in_page[i] & IN) | (b) << BIG_AT))
 
 /* What the budget left out, and why (nothing when it left out nothing). */
 static void put_budget(FILE *out, const struct page *pg)
@@ -278,7 +284,7 @@ static void func_command(struct strbuf *sb, const struct page *pg, size_t rank, 
  * command shows it whole, else it would write a page without it again. */
 static bool too_big(const struct page *pg, size_t i)
 {
-	return pg->big[i] == BIG_HUGE;
+	return BIG(pg, i) == BIG_HUGE;
 }
 
 /* The command that shows funcs[i] alone, for a shell, then escaped for the page. */
@@ -298,7 +304,7 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 	const struct report *rep = pg->rep;
 	const struct report_ranked *r = &rep->ranked[k];
 	const struct report_func *f = r->func >= 0 ? &rep->funcs[r->func] : NULL;
-	bool in = f && pg->in_page[r->func];
+	bool in = f && IN_PAGE(pg, r->func);
 	char pct[64];
 
 	if (in)
@@ -309,7 +315,7 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 			f ? "out" : r->selected ? "noshow" : "unsel", k + 1);
 	html_puts(out, r->display_name);
 	fputs(in ? "</a>" : "", out);
-	if (in && pg->big[r->func] == BIG_REGION)
+	if (in && BIG(pg, r->func) == BIG_REGION)
 		fputs(" <small class=\"region\">its hottest region</small>", out);
 	if (f && !in) {
 		fputs("<div class=\"left\">not in this page (its budget): ", out);
@@ -352,7 +358,7 @@ static void put_func_table(FILE *out, const struct page *pg)
 	/* (what a row without a link is: the key after the table) */
 	for (size_t k = 0; k < rep->ranked_nr; k++) {
 		const struct report_ranked *r = &rep->ranked[k];
-		bool in = r->func >= 0 && pg->in_page[r->func];
+		bool in = r->func >= 0 && IN_PAGE(pg, r->func);
 		bool left = r->func >= 0 && !in && left_rows < pg->table_left_out;
 
 		if (k >= pg->table_head && !in && !left) {
@@ -585,8 +591,7 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		return -ENOMEM;
 	/* the room the page takes without sections, as if all were left out */
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
-		pg->in_page[i] = false;
-		pg->big[i] = 0;
+		pg->in_page[i] = 0;
 	}
 	pg->left_out = rep->funcs_nr;
 	pg->regions = 0;
@@ -641,8 +646,8 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 						  &buf, &len, &least)))
 				goto out;
 			/* (a page of its own has ids a few bytes longer, at most) */
-			pg->big[i] = buf ? BIG_REGION : least != SIZE_MAX && least + ROW + 1024 <= alone ? BIG_OUT :
-				     BIG_HUGE;
+			SET_BIG(pg, i, buf ? BIG_REGION : least != SIZE_MAX && least + ROW + 1024 <= alone ?
+				     BIG_OUT : BIG_HUGE);
 			if (!buf) {
 				misfits++;
 				continue;
@@ -651,7 +656,7 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		misfits = 0;
 		v[nr++] = (struct section){ i, buf, len };
 		used += len + ROW;
-		pg->in_page[i] = true;
+		SET_IN(pg, i, true);
 	}
 	/* measured whole: the ones last in given back until it fits */
 	for (;;) {
@@ -661,10 +666,10 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		pg->left_out = rep->funcs_nr - nr;
 		pg->regions = 0;
 		for (size_t k = 0; k < nr; k++)
-			pg->regions += pg->big[v[k].func] == BIG_REGION;
+			pg->regions += BIG(pg, v[k].func) == BIG_REGION;
 		pg->left_out_samples = 0;
 		for (size_t i = 0; i < rep->funcs_nr; i++)
-			if (!pg->in_page[i])
+			if (!IN_PAGE(pg, i))
 				pg->left_out_samples = sat_add(pg->left_out_samples, rep->funcs[i].samples);
 		if ((ret = fixed_size(pg, title, &base)))
 			goto out;
@@ -673,9 +678,9 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		if (!nr || base + sum <= pg->o->page_budget)
 			break;
 		nr--;
-		pg->in_page[v[nr].func] = false;
-		if (pg->big[v[nr].func] == BIG_REGION)
-			pg->big[v[nr].func] = BIG_OUT;
+		SET_IN(pg, v[nr].func, false);
+		if (BIG(pg, v[nr].func) == BIG_REGION)
+			SET_BIG(pg, v[nr].func, BIG_OUT);
 		free(v[nr].buf);
 	}
 	*out = v;
@@ -708,11 +713,9 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 		snprintf(title, sizeof(title), "hotblocks: no blocks");
 	pg.in_page = calloc(rep->funcs_nr ? rep->funcs_nr : 1, sizeof(*pg.in_page));
 	pg.rank = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(*pg.rank));
-	pg.big = calloc(rep->funcs_nr ? rep->funcs_nr : 1, sizeof(*pg.big));
-	if (!pg.in_page || !pg.rank || !pg.big) {
+	if (!pg.in_page || !pg.rank) {
 		free(pg.in_page);
 		free(pg.rank);
-		free(pg.big);
 		return -ENOMEM;
 	}
 	for (size_t k = 0; k < rep->ranked_nr; k++)
@@ -732,7 +735,7 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 	} else {
 		/* no budget: every function, written as it goes */
 		for (size_t i = 0; i < rep->funcs_nr; i++)
-			pg.in_page[i] = true;
+			pg.in_page[i] = IN;
 		pg.in_page_nr = rep->funcs_nr;
 	}
 	if (!ret)
@@ -751,7 +754,6 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 	free(sections);
 	free(pg.in_page);
 	free(pg.rank);
-	free(pg.big);
 	if (ret)
 		return ret;
 	return html_page__end(out);

@@ -267,7 +267,12 @@ static void func_command(struct strbuf *sb, const struct page *pg, size_t rank, 
 	if (whole)
 		snprintf(budget, sizeof(budget), " --page-budget 0");
 	else if (pg->o->page_budget != RENDER_PAGE_BUDGET)
-		snprintf(budget, sizeof(budget), " --page-budget %zu", pg->o->page_budget);
+		/* as --page-budget takes it: k and M where they are exact */
+		snprintf(budget, sizeof(budget), " --page-budget %zu%s",
+			 pg->o->page_budget % (1 << 20) == 0 ? pg->o->page_budget >> 20 :
+			 pg->o->page_budget % (1 << 10) == 0 ? pg->o->page_budget >> 10 :
+			 pg->o->page_budget, pg->o->page_budget % (1 << 20) == 0 ? "M" :
+			 pg->o->page_budget % (1 << 10) == 0 ? "k" : "");
 	strbuf_addf(sb, "hotblocks --html=f%zu.html%s --function '", rank, budget);
 	for (const char *c = name; *c; c++)
 		if (*c == '\'')

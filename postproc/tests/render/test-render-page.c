@@ -182,6 +182,59 @@ static void left_out_command_quotes_a_quote(void **state)
 	fixture__release(&x);
 }
 
+/*
+ * A function too big for a page of its own: its hottest region. A function
+ * of 400 blocks "test eax, eax; je +1; nop" (0x85c0 7401 90, each a block
+ * of the test and je, and one of the nop), then ret; samples on the test of
+ * blocks 0, 100, 200 and 300 (40, 30, 20, 10) and on a nop (5). At the least
+ * budget that shows a region: at most that, the region its hottest blocks,
+ * the blocks one step away as stubs (a header, no rows), the rest listed:
+ * every sample of the function in the region or the rest.
+ */
+static void region_of_a_function_too_big(void **state)
+{
+	struct fixture x;
+	struct render_opts o = { .command = "hotblocks s.hbs" };
+	char *stream = NULL, *buf = NULL;
+	size_t slen = 0;
+	const char *p, *r;
+	unsigned long blocks, stubs, samples, rest_blocks, rest_samples;
+	FILE *f;
+
+	assert_non_null(f = open_memstream(&stream, &slen));
+	fputs("hotblocks-stream 1\nevent 0 cycles\ntotal 0 all 105 105\n"
+	      "object 0 jit pid=7 e_machine=62 addr=0x1000 size=2001 code-index=0 load-time=1 dump=d"
+	      " name=big\ncode 0 0x0 ", f);
+	for (int i = 0; i < 400; i++)
+		fputs("85c0740190", f);
+	fputs("c3\nsample 0 0 0x0 40 40\nsample 0 0 0x1f4 30 30\nsample 0 0 0x3e8 20 20\n"
+	      "sample 0 0 0x5dc 10 10\nsample 0 0 0x9 5 5\nend\n", f);
+	assert_int_equal(fclose(f), 0);
+	fixture__build(&x, stream, 100.0, false);
+	least_budget(&x.rep, &o, "<p class=\"region\"", &buf);
+	assert_true(strlen(buf) <= o.page_budget);
+	assert_non_null(p = strstr(buf, "<p class=\"region\""));
+	assert_int_equal(sscanf(p, "<p class=\"region\" data-blocks=\"%lu\" data-stubs=\"%lu\" "
+				"data-samples=\"%lu\"", &blocks, &stubs, &samples), 3);
+	assert_non_null(r = strstr(buf, "<table class=\"rest\""));
+	assert_int_equal(sscanf(r, "<table class=\"rest\" data-blocks=\"%lu\" data-samples=\"%lu\"",
+				&rest_blocks, &rest_samples), 2);
+	/* the hottest first: block 0's 40 samples */
+	assert_true(blocks >= 1 && samples >= 40);
+	assert_int_equal(blocks + rest_blocks, 5);
+	assert_int_equal(samples + rest_samples, 105);
+	assert_true(stubs >= 1);
+	assert_int_equal(count(buf, " stub\" id="), stubs);
+	/* a stub: its header row, then its end */
+	for (const char *t = buf; (t = strstr(t, " stub\" id=")); t++)
+		assert_ptr_equal(strstr(t, "</tr>\n"), strstr(t, "</tr>\n</tbody>"));
+	assert_non_null(strstr(p, "<code class=\"cmd\">hotblocks --html=f1.html --page-budget 0"
+				  " --function &#39;big&#39; s.hbs</code>"));
+	free(buf);
+	free(stream);
+	fixture__release(&x);
+}
+
 /* --all with a function that has no code: listed, without a graph, with
  * why and its samples by offset */
 static void all_lists_a_function_without_code(void **state)
@@ -209,6 +262,7 @@ int main(void)
 		cmocka_unit_test(page_budget_takes_data_then_leaves_out),
 		cmocka_unit_test(left_out_command_quotes_a_quote),
 		cmocka_unit_test(all_lists_a_function_without_code),
+		cmocka_unit_test(region_of_a_function_too_big),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -200,6 +200,14 @@ static void put_rest(FILE *out, const struct html_listing *l, const struct html_
 			"%zu more block%s, %" PRIu64 " sample%s: <code>hotblocks --json --all</code>"
 			" lists every block</tr>\n", more, more_samples, more, plural(more),
 			more_samples, plural(more_samples));
+	/* samples in the data after the code are in no block: told too */
+	samples = 0;
+	for (size_t i = 0; i < w->rows_nr; i++)
+		if (w->rows[i].block < 0)
+			samples = sat_add(samples, w->rows[i].samples);
+	if (samples)
+		fprintf(out, "<tr class=\"trail\" data-samples=%" PRIu64 "><td colspan=3>%" PRIu64
+			" sample%s in the data after the code</tr>\n", samples, samples, plural(samples));
 	fputs("</tbody></table>\n", out);
 }
 

@@ -590,10 +590,13 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 	enum { MISFITS = 64, ROW = 600 };
 	struct section *v = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(*v));
 	size_t nr = 0, used = 0, base, misfits = 0;
+	uint64_t listed = 0;
 	int ret = -ENOMEM;
 
 	if (!v)
 		return -ENOMEM;
+	for (size_t i = 0; i < rep->funcs_nr; i++)
+		listed = sat_add(listed, rep->funcs[i].samples);
 	/* the room the page takes without sections, as if all were left out */
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
 		pg->in_page[i] = 0;
@@ -644,10 +647,15 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		if (big && probe)
 			break;	/* as data, with more room, then its region */
 		if (big) {
-			/* no page holds it whole: its hottest region, if that fits */
-			size_t least;
+			/* no page holds it whole: its hottest region, if that fits,
+			 * in its share of the page (by its samples among the listed
+			 * functions', an eighth at least), the rest left to the others */
+			size_t least, share = listed ? (size_t)((double)pg->o->page_budget *
+					      (double)f->samples / (double)listed) : room;
 
-			if ((ret = region_section(pg, i, pg->rank[i], room > ROW ? room - ROW : 0,
+			share = share > pg->o->page_budget / 8 ? share : pg->o->page_budget / 8;
+			share = share < room ? share : room;
+			if ((ret = region_section(pg, i, pg->rank[i], share > ROW ? share - ROW : 0,
 						  &buf, &len, &least)))
 				goto out;
 			/* (a page of its own has ids a few bytes longer, at most) */

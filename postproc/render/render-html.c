@@ -11,6 +11,11 @@
  * go in, hottest first, while they fit; one that does not is left out of
  * the page, never cut, and its row in the table of functions says so with
  * the command that shows it; the page says how many were left out and why.
+ * A function too big for a page of its own goes in by its hottest region
+ * (html-region.h) in its share of the page; one whose region would not fit
+ * a page of its own either gets the command that shows it with no budget,
+ * so no command writes the page it is in again. A table that alone would
+ * pass the budget has fewer rows; a budget no page fits is -E2BIG.
  * A page of every function (--all), and a page whose functions would not
  * all fit its budget as markup, carries each listing and graph as data
  * (html_listing__data), built in the browser when the function first comes

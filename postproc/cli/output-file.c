@@ -58,6 +58,10 @@ int output_file__commit(struct output_file *of, int written)
 
 	if (written == -ENOMEM)
 		ret = message__error("out of memory");
+	else if (written == -E2BIG)
+		/* render-html.c: the page would pass --page-budget with no function in it */
+		ret = message__error("%s: no page fits --page-budget: its script, style and summary"
+				     " alone take more; give it more room (default 8M)", name);
 	else if (written || fflush(of->f) || ferror(of->f))
 		ret = message__error("%s: write error", name);
 	if (of->f != stdout && atomic_file__close(&of->file) && !ret)

@@ -450,7 +450,7 @@ static int put_side(FILE *out, struct side_view *v, const struct heat_scale *hea
 	const struct report_graph_paint paint = { paint_block, v };
 	const struct html_listing_hooks hooks = { listing_block, listing_attrs, listing_facts, v };
 	struct html_listing l = { &side->report, v->rf, v->prefix, heat, bar_max, NULL, &hooks, true,
-				  false };
+				  false, NULL };
 	char pct[64];
 	int ret;
 

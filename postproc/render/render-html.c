@@ -11,6 +11,11 @@
  * go in, hottest first, while they fit; one that does not is left out of
  * the page, never cut, and its row in the table of functions says so with
  * the command that shows it; the page says how many were left out and why.
+ * A function too big for a page of its own goes in by its hottest region
+ * (html-region.h) in its share of the page; one whose region would not fit
+ * a page of its own either gets the command that shows it with no budget,
+ * so no command writes the page it is in again. A table that alone would
+ * pass the budget has fewer rows; a budget no page fits is -E2BIG.
  * A page of every function (--all), and a page whose functions would not
  * all fit its budget as markup, carries each listing and graph as data
  * (html_listing__data), built in the browser when the function first comes
@@ -27,6 +32,7 @@
 #include "lib/util.h"
 #include "render/html/html-listing.h"
 #include "render/html/html-page.h"
+#include "render/html/html-region.h"
 #include "lib/html.h"
 #include "render.h"
 #include "render/graph/report-graph.h"
@@ -110,12 +116,28 @@ struct page {
 	const struct render_opts *o;
 	struct heat_scale heat;
 	bool data;			/* listings and graphs as data (--all) */
-	bool *in_page;			/* [funcs_nr] */
+	/* [funcs_nr]: IN, and BIG_* shifted by BIG_AT (one array, as before
+	 * regions: the heap Graphviz lays out from stays as it was) */
+	unsigned char *in_page;
+	size_t regions;
+	/* the table's rows: the first, whatever they are, and the most of the
+	 * functions left out (fewer when the table alone would pass the budget) */
+	size_t table_head, table_left_out;
 	size_t *rank;			/* [funcs_nr]: 1-based place among every sampled function */
 	size_t in_page_nr;
 	size_t left_out;		/* listed functions not in the page */
 	uint64_t left_out_samples;
 };
+
+/* A function's state in the page: IN it, and how it is big: BIG_REGION, too
+ * big for a page of its own, in by its hottest region (html-region.h);
+ * BIG_OUT, that region did not fit in what was left, but would alone;
+ * BIG_HUGE, not even alone. */
+enum { IN = 1, BIG_AT = 1, BIG_REGION = 1, BIG_OUT, BIG_HUGE };
+#define IN_PAGE(pg, i) ((pg)->in_page[i] & IN)
+#define BIG(pg, i) ((pg)->in_page[i] >> BIG_AT)
+#define SET_IN(pg, i, yes) ((pg)->in_page[i] = (unsigned char)(((pg)->in_page[i] & ~IN) | ((yes) ? IN : 0)))
+#define SET_BIG(pg, i, b) ((pg)->in_page[i] = (unsigned char)(((pg)->in_page[i] & IN) | (b) << BIG_AT))
 
 /* What the budget left out, and why (nothing when it left out nothing). */
 static void put_budget(FILE *out, const struct page *pg)
@@ -123,6 +145,13 @@ static void put_budget(FILE *out, const struct page *pg)
 	const struct report *rep = pg->rep;
 	char size[32], pct[64];
 
+	if (pg->regions)
+		fprintf(out, "<p class=\"budget\" id=\"regions\" data-regions=\"%zu\">%zu function%s"
+			" of this page %s more than its budget alone: %s its hottest region, the"
+			" rest of %s sampled blocks listed after it.</p>\n", pg->regions, pg->regions,
+			plural(pg->regions), pg->regions > 1 ? "are" : "is",
+			pg->regions > 1 ? "each is shown by" : "it is shown by",
+			pg->regions > 1 ? "their" : "its");
 	if (!pg->left_out)
 		return;
 	if (pg->o->page_budget % (1 << 20) == 0)
@@ -232,21 +261,48 @@ static void put_more(FILE *out, const struct page *pg, size_t from, size_t to)
 	fputs(": <code>hotblocks --json --all</code> lists every sampled function</td></tr>\n", out);
 }
 
+/* The command that shows funcs[i] alone, for a shell, into sb; whole: with
+ * no budget, so that it has every row whatever its size. */
+static void func_command(struct strbuf *sb, const struct page *pg, size_t rank, const char *name,
+			 bool whole)
+{
+	char budget[48] = "";
+
+	/* at this page's budget, which decided what the command shows */
+	if (whole)
+		snprintf(budget, sizeof(budget), " --page-budget 0");
+	else if (pg->o->page_budget != RENDER_PAGE_BUDGET)
+		/* as --page-budget takes it: k and M where they are exact */
+		snprintf(budget, sizeof(budget), " --page-budget %zu%s",
+			 pg->o->page_budget % (1 << 20) == 0 ? pg->o->page_budget >> 20 :
+			 pg->o->page_budget % (1 << 10) == 0 ? pg->o->page_budget >> 10 :
+			 pg->o->page_budget, pg->o->page_budget % (1 << 20) == 0 ? "M" :
+			 pg->o->page_budget % (1 << 10) == 0 ? "k" : "");
+	strbuf_addf(sb, "hotblocks --html=f%zu.html%s --function '", rank, budget);
+	for (const char *c = name; *c; c++)
+		if (*c == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *c);
+	strbuf_addch(sb, '\'');
+	/* the rest of the command line: after "hotblocks" */
+	if (pg->o->command && !strncmp(pg->o->command, "hotblocks", 9))
+		strbuf_addstr(sb, pg->o->command + 9);
+}
+
+/* A function whose hottest region does not fit even a page of its own: the
+ * command shows it whole, else it would write a page without it again. */
+static bool too_big(const struct page *pg, size_t i)
+{
+	return BIG(pg, i) == BIG_HUGE;
+}
+
 /* The command that shows funcs[i] alone, for a shell, then escaped for the page. */
 static void put_command(FILE *out, const struct page *pg, size_t rank, const char *name)
 {
 	struct strbuf sb = { 0 };
 
-	strbuf_addf(&sb, "hotblocks --html=f%zu.html --function '", rank);
-	for (const char *c = name; *c; c++)
-		if (*c == '\'')
-			strbuf_addstr(&sb, "'\\''");
-		else
-			strbuf_addch(&sb, *c);
-	strbuf_addch(&sb, '\'');
-	/* the rest of the command line: after "hotblocks" */
-	if (pg->o->command && !strncmp(pg->o->command, "hotblocks", 9))
-		strbuf_addstr(&sb, pg->o->command + 9);
+	func_command(&sb, pg, rank, name, too_big(pg, (size_t)pg->rep->ranked[rank - 1].func));
 	fputs("<code class=\"cmd\">", out);
 	html_puts(out, sb.oom ? "hotblocks --function NAME" : sb.buf);
 	fputs("</code>", out);
@@ -258,7 +314,7 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 	const struct report *rep = pg->rep;
 	const struct report_ranked *r = &rep->ranked[k];
 	const struct report_func *f = r->func >= 0 ? &rep->funcs[r->func] : NULL;
-	bool in = f && pg->in_page[r->func];
+	bool in = f && IN_PAGE(pg, r->func);
 	char pct[64];
 
 	if (in)
@@ -269,6 +325,8 @@ static void put_func_row(FILE *out, const struct page *pg, size_t k)
 			f ? "out" : r->selected ? "noshow" : "unsel", k + 1);
 	html_puts(out, r->display_name);
 	fputs(in ? "</a>" : "", out);
+	if (in && BIG(pg, r->func) == BIG_REGION)
+		fputs(" <small class=\"region\">its hottest region</small>", out);
 	if (f && !in) {
 		fputs("<div class=\"left\">not in this page (its budget): ", out);
 		put_command(out, pg, k + 1, r->display_name);
@@ -364,10 +422,10 @@ static void put_func_table(FILE *out, const struct page *pg)
 	/* (what a row without a link is: the key after the table) */
 	for (size_t k = 0; k < rep->ranked_nr; k++) {
 		const struct report_ranked *r = &rep->ranked[k];
-		bool in = r->func >= 0 && pg->in_page[r->func];
-		bool left = r->func >= 0 && !in && left_rows < TABLE_LEFT_OUT;
+		bool in = r->func >= 0 && IN_PAGE(pg, r->func);
+		bool left = r->func >= 0 && !in && left_rows < pg->table_left_out;
 
-		if (k >= TABLE_HEAD && !in && !left) {
+		if (k >= pg->table_head && !in && !left) {
 			if (more_from == SIZE_MAX)
 				more_from = k;
 			continue;
@@ -390,11 +448,19 @@ static void put_func_table(FILE *out, const struct page *pg)
 }
 
 
-static int put_func(FILE *out, const struct page *pg, size_t i, size_t rank)
+/* The region of a function too big for the page, as put_func writes it. */
+struct region_of {
+	const struct html_region *r;
+	const uint32_t *order;
+	size_t order_nr;
+};
+
+static int put_func(FILE *out, const struct page *pg, size_t i, size_t rank,
+		    const struct region_of *ro)
 {
 	const struct report *rep = pg->rep;
 	const struct report_func *f = &rep->funcs[i];
-	struct html_listing l = { rep, f, NULL, &pg->heat, rep->row_max, NULL, NULL, false, pg->data };
+	struct html_listing l = { rep, f, NULL, &pg->heat, rep->row_max, NULL, NULL, false, pg->data, NULL };
 	char prefix[32], pct[64], id[REPORT_ID_MAX];
 	int ret;
 
@@ -412,7 +478,16 @@ static int put_func(FILE *out, const struct page *pg, size_t i, size_t rank)
 	html_puts(out, f->display_name);
 	fprintf(out, "</a> <span class=\"pct\">%s%%</span> <small>%" PRIu64 " sample%s</small></h2>\n",
 		pct_of(pct, rep, f->samples), f->samples, plural(f->samples));
-	ret = html_listing__function(out, &l, NULL);
+	if (ro) {
+		struct strbuf cmd = { 0 };
+
+		func_command(&cmd, pg, rank, f->display_name, true);
+		ret = html_region__write(out, &l, ro->r, ro->order, ro->order_nr,
+					 cmd.oom ? NULL : cmd.buf);
+		strbuf_release(&cmd);
+	} else {
+		ret = html_listing__function(out, &l, NULL);
+	}
 	fputs("</section>\n", out);
 	return ret;
 }
@@ -427,7 +502,7 @@ static int func_section(const struct page *pg, size_t i, size_t rank, char **buf
 		return -ENOMEM;
 	ret = report__func_open(pg->rep, i);
 	if (!ret)
-		ret = put_func(m, pg, i, rank);
+		ret = put_func(m, pg, i, rank, NULL);
 	report__func_close(pg->rep, i);
 	if (fclose(m) && !ret)
 		ret = -ENOMEM;
@@ -435,6 +510,81 @@ static int func_section(const struct page *pg, size_t i, size_t rank, char **buf
 		free(*buf);
 		*buf = NULL;
 	}
+	return ret;
+}
+
+/* Rows of the list of the rest a region tries first, then fewer. */
+static const size_t rest_tries[] = { 200, 20, 0 };
+
+/* Function i's hottest region (html-region.h) written into memory: as many
+ * of its hottest blocks as keep it within room. *buf NULL: not even its
+ * hottest block fits. */
+static int region_section(const struct page *pg, size_t i, size_t rank, size_t room, char **buf,
+			  size_t *len, size_t *least)
+{
+	const struct report_func *f = &pg->rep->funcs[i];
+	uint32_t *order = NULL;
+	size_t order_nr = 0;
+	int ret;
+
+	*buf = NULL;
+	*len = 0;
+	*least = SIZE_MAX;
+	if ((ret = report__func_open(pg->rep, i)))
+		goto out;
+	if ((ret = html_region__order(f, &order, &order_nr)) || !order_nr)
+		goto out;
+	for (size_t t = 0; t < ARRAY_SIZE(rest_tries) && !*buf && !ret; t++) {
+		/* the most blocks that fit: doubling, then halving the gap */
+		size_t lo = 0, hi = 0, k = 1;
+		char *best = NULL;
+		size_t best_len = 0;
+
+		for (;;) {
+			struct html_region r;
+			struct region_of ro;
+			char *b = NULL;
+			size_t n = 0;
+			FILE *m;
+
+			if ((ret = html_region__build(&r, f, order, k, rest_tries[t])))
+				break;
+			ro = (struct region_of){ &r, order, order_nr };
+			if (!(m = open_memstream(&b, &n))) {
+				html_region__release(&r);
+				ret = -ENOMEM;
+				break;
+			}
+			ret = put_func(m, pg, i, rank, &ro);
+			if (fclose(m) && !ret)
+				ret = -ENOMEM;
+			html_region__release(&r);
+			if (ret) {
+				free(b);
+				break;
+			}
+			*least = n < *least ? n : *least;
+			if (n <= room) {
+				free(best);
+				best = b;
+				best_len = n;
+				lo = k;
+			} else {
+				free(b);
+				hi = k;
+			}
+			if (!lo || k == order_nr || (hi && hi - lo <= 1))
+				break;
+			k = hi ? lo + (hi - lo) / 2 : k * 2 < order_nr ? k * 2 : order_nr;
+		}
+		if (ret)
+			free(best);
+		else
+			*buf = best, *len = best_len;
+	}
+out:
+	free(order);
+	report__func_close(pg->rep, i);
 	return ret;
 }
 
@@ -500,41 +650,86 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 	enum { MISFITS = 64, ROW = 600 };
 	struct section *v = malloc((rep->funcs_nr ? rep->funcs_nr : 1) * sizeof(*v));
 	size_t nr = 0, used = 0, base, misfits = 0;
+	uint64_t listed = 0;
 	int ret = -ENOMEM;
 
 	if (!v)
 		return -ENOMEM;
-	/* the room the page takes without sections, as if all were left out */
 	for (size_t i = 0; i < rep->funcs_nr; i++)
-		pg->in_page[i] = false;
+		listed = sat_add(listed, rep->funcs[i].samples);
+	/* the room the page takes without sections, as if all were left out */
+	for (size_t i = 0; i < rep->funcs_nr; i++) {
+		pg->in_page[i] = 0;
+	}
 	pg->left_out = rep->funcs_nr;
+	pg->regions = 0;
 	if ((ret = fixed_size(pg, title, &base)))
 		goto out;
+	/* a table that alone passes the budget: fewer rows, the rest told by count */
+	while (base > pg->o->page_budget && (pg->table_head || pg->table_left_out)) {
+		pg->table_head /= 2;
+		pg->table_left_out /= 2;
+		if ((ret = fixed_size(pg, title, &base)))
+			goto out;
+	}
+	if (base > pg->o->page_budget) {
+		ret = -E2BIG;	/* no page fits: not even its script, style and summary */
+		goto out;
+	}
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
 		const struct report_func *f = &rep->funcs[i];
 		size_t room = pg->o->page_budget > base + used ? pg->o->page_budget - base - used : 0;
 		char *buf;
 		size_t len;
 
-		if (misfits >= MISFITS || least_size(pg, f) + ROW > room) {
+		/* the room it would have in a page of its own, about */
+		size_t alone = pg->o->page_budget > base ? pg->o->page_budget - base : 0;
+		bool big = least_size(pg, f) + ROW > alone;
+
+		if (!big && (misfits >= MISFITS || least_size(pg, f) + ROW > room)) {
 			misfits += misfits < MISFITS;
 			if (probe)
 				break;
 			continue;
 		}
-		if ((ret = func_section(pg, i, pg->rank[i], &buf, &len)))
+		if (!big && (ret = func_section(pg, i, pg->rank[i], &buf, &len)))
 			goto out;
-		if (len + ROW > room) {
+		if (!big && len + ROW > room) {
 			free(buf);
-			misfits++;
-			if (probe)
-				break;
-			continue;
+			big = len + ROW > alone;
+			if (!big) {
+				misfits++;
+				if (probe)
+					break;
+				continue;
+			}
+		}
+		if (big && probe)
+			break;	/* as data, with more room, then its region */
+		if (big) {
+			/* no page holds it whole: its hottest region, if that fits,
+			 * in its share of the page (by its samples among the listed
+			 * functions', an eighth at least), the rest left to the others */
+			size_t least, share = listed ? (size_t)((double)pg->o->page_budget *
+					      (double)f->samples / (double)listed) : room;
+
+			share = share > pg->o->page_budget / 8 ? share : pg->o->page_budget / 8;
+			share = share < room ? share : room;
+			if ((ret = region_section(pg, i, pg->rank[i], share > ROW ? share - ROW : 0,
+						  &buf, &len, &least)))
+				goto out;
+			/* (a page of its own has ids a few bytes longer, at most) */
+			SET_BIG(pg, i, buf ? BIG_REGION : least != SIZE_MAX && least + ROW + 1024 <= alone ?
+				     BIG_OUT : BIG_HUGE);
+			if (!buf) {
+				misfits++;
+				continue;
+			}
 		}
 		misfits = 0;
 		v[nr++] = (struct section){ i, buf, len };
 		used += len + ROW;
-		pg->in_page[i] = true;
+		SET_IN(pg, i, true);
 	}
 	/* measured whole: the ones last in given back until it fits */
 	for (;;) {
@@ -542,9 +737,12 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 
 		pg->in_page_nr = nr;
 		pg->left_out = rep->funcs_nr - nr;
+		pg->regions = 0;
+		for (size_t k = 0; k < nr; k++)
+			pg->regions += BIG(pg, v[k].func) == BIG_REGION;
 		pg->left_out_samples = 0;
 		for (size_t i = 0; i < rep->funcs_nr; i++)
-			if (!pg->in_page[i])
+			if (!IN_PAGE(pg, i))
 				pg->left_out_samples = sat_add(pg->left_out_samples, rep->funcs[i].samples);
 		if ((ret = fixed_size(pg, title, &base)))
 			goto out;
@@ -553,7 +751,9 @@ static int fit_budget(struct page *pg, const char *title, bool probe, struct sec
 		if (!nr || base + sum <= pg->o->page_budget)
 			break;
 		nr--;
-		pg->in_page[v[nr].func] = false;
+		SET_IN(pg, v[nr].func, false);
+		if (BIG(pg, v[nr].func) == BIG_REGION)
+			SET_BIG(pg, v[nr].func, BIG_OUT);
 		free(v[nr].buf);
 	}
 	*out = v;
@@ -568,7 +768,8 @@ out:
 
 int render_html(FILE *out, const struct report *rep, const struct render_opts *o)
 {
-	struct page pg = { .rep = rep, .o = o, .data = rep->selection.all };
+	struct page pg = { .rep = rep, .o = o, .data = rep->selection.all, .table_head = TABLE_HEAD,
+			   .table_left_out = TABLE_LEFT_OUT };
 	struct section *sections = NULL;
 	char title[160], name[96];
 	size_t sections_nr = 0;
@@ -607,7 +808,7 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 	} else {
 		/* no budget: every function, written as it goes */
 		for (size_t i = 0; i < rep->funcs_nr; i++)
-			pg.in_page[i] = true;
+			pg.in_page[i] = IN;
 		pg.in_page_nr = rep->funcs_nr;
 	}
 	if (!ret)
@@ -618,7 +819,7 @@ int render_html(FILE *out, const struct report *rep, const struct render_opts *o
 	for (size_t i = 0; !o->page_budget && i < rep->funcs_nr && !ret; i++) {
 		ret = report__func_open(rep, i);
 		if (!ret)
-			ret = put_func(out, &pg, i, pg.rank[i]);
+			ret = put_func(out, &pg, i, pg.rank[i], NULL);
 		report__func_close(rep, i);
 	}
 	for (size_t k = 0; k < sections_nr; k++)

@@ -5,8 +5,10 @@
 #  - the budget: a page of V8's switch at -p 100 given 300 KiB holds the
 #    functions that fit, hottest first, and is at most that; it says how many
 #    it left out and why; each left out has its row in the table of
-#    functions with the command that shows it, and that command, run,
-#    writes a page of that function; without a budget every function is in;
+#    functions with the command that shows it (at the same budget, or with
+#    none when it would not fit even a page of its own: html-region.sh),
+#    and that command, run, writes a page of that function; without a
+#    budget every function is in;
 #  - built on demand: a page of every function (--all) carries listings and
 #    graphs as data that the page builds when a function comes into view;
 #    built, a function's graph and listing are the markup a page of its
@@ -54,7 +56,7 @@ check "budget: the page is at most 300 KiB ($size bytes)" test "$size" -le 30720
 check "budget: it holds $in of the $listed functions, and says it left out the other ${out:-?}" \
 	test -n "$out" -a "$in" -gt 0 -a "$((in + out))" -eq "$listed" -a "$out" -gt 0
 check "budget: a row for each left out, with the command that shows it" \
-	test "$(grep -c '<tr class="out">.*<code class="cmd">hotblocks --html=f[0-9]*.html --function ' "$b")" -eq "$out"
+	test "$(grep -c '<tr class="out">.*<code class="cmd">hotblocks --html=f[0-9]*.html --page-budget \(300k\|0\) --function ' "$b")" -eq "$out"
 cat >"$tmp/b.spec" <<'SPEC'
 {"steps": [
  {"name": "the page says what it left out and why", "eval": "/would take it past its budget of 300 KiB/.test(document.getElementById('budget').textContent)"},

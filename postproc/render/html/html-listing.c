@@ -127,15 +127,15 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 	char id[REPORT_ID_MAX], box[REPORT_ID_MAX], pct[64];
 	uint32_t drawn = l->g ? graph__shown(l->g, (uint32_t)b) : (uint32_t)b;
 	uint32_t rank = blk->rank;
-	bool shown = blk->shown;
+	bool shown = blk->shown, stub = l->stubs && l->stubs[b];
 
 	if (h && h->block)
 		h->block(h->ctx, b, &rank, &shown);
 	/* ids and numbers need no quotes */
 	report_graph__id(id, l->prefix, 'l', blk->start);
 	report_graph__id(box, l->prefix, 'b', l->f->blocks[drawn].start);
-	fprintf(out, "<tbody class=\"blk%s\" id=%s data-box=%s data-start=%" PRIu32 " data-end=%"
-		PRIu32 " data-samples=%" PRIu64, shown ? " shown" : "", id, box, blk->start,
+	fprintf(out, "<tbody class=\"blk%s%s\" id=%s data-box=%s data-start=%" PRIu32 " data-end=%"
+		PRIu32 " data-samples=%" PRIu64, shown ? " shown" : "", stub ? " stub" : "", id, box, blk->start,
 		blk->end, blk->samples);
 	if (rank)
 		fprintf(out, " data-rank=%" PRIu32, rank);
@@ -160,9 +160,20 @@ static void block_head(FILE *out, const struct html_listing *l, size_t b, size_t
 	if (l->g && drawn != b)
 		fprintf(out, " &middot; in the box of 0x%" PRIx32 " (%" PRIu32 " blocks)",
 			l->f->blocks[drawn].start, l->g->nodes[drawn].members);
+	if (stub)
+		fputs(" &middot; a neighbour of the region: its rows are not in this page", out);
 	if (h && h->facts)
 		h->facts(out, h->ctx, b);
 	fputs("</span></tr>\n", out);
+}
+
+/* Block b when it is a stub: its header alone. */
+static void put_stub(FILE *out, const struct html_listing *l, size_t b, size_t ncols)
+{
+	if (!l->stubs || !l->stubs[b])
+		return;
+	block_head(out, l, b, ncols);
+	fputs("</tbody>\n", out);
 }
 
 void html_listing__meta(FILE *out, const struct report_func *f)
@@ -215,7 +226,7 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 {
 	const struct report_func *f = l->f;
 	const bool *cols = f->show;
-	size_t ncols = 4;
+	size_t ncols = 4, next = 0;
 	int32_t cur = -2;
 
 	listing_head(out, cols, &ncols);
@@ -226,6 +237,10 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 			if (cur != -2)
 				fputs("</tbody>\n", out);
 			cur = row->block;
+			/* the stubs before it (all that are left before the trail) */
+			for (; next < (cur >= 0 ? (size_t)cur : f->blocks_nr); next++)
+				put_stub(out, l, next, ncols);
+			next = cur >= 0 ? (size_t)cur + 1 : next;
 			if (cur >= 0 && (size_t)cur < f->blocks_nr)
 				block_head(out, l, (size_t)cur, ncols);
 			else
@@ -236,6 +251,8 @@ int html_listing__write(FILE *out, const struct html_listing *l)
 	}
 	if (cur != -2)
 		fputs("</tbody>\n", out);
+	for (; next < f->blocks_nr; next++)
+		put_stub(out, l, next, ncols);
 	fputs("</table>\n", out);
 	return ferror(out) ? -EIO : 0;
 }

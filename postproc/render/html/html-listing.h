@@ -58,6 +58,9 @@ struct html_listing {
 	 * into view: a page of every function (--all), or one whose functions
 	 * would not all fit its budget as markup. */
 	bool data;
+	/* [f->blocks_nr] or NULL: the blocks written as stubs, their header
+	 * alone (html-region.h), with no rows in f->rows. */
+	const bool *stubs;
 };
 
 /* Rows from which a listing scrolls in a box of its own beside its graph

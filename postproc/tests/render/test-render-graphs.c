@@ -136,7 +136,7 @@ static void listing_rows_blocks_and_links(void **state)
 
 	fixture__build(&x, loops, 50.0, false);
 	report_graph__heat(&heat, &x.rep);
-	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, NULL, false, false };
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, NULL, false, false, NULL };
 	f = open_memstream(&buf, &len);
 	assert_int_equal(html_listing__write(f, &l), 0);
 	fclose(f);
@@ -228,7 +228,7 @@ static void painted_graph_and_hooked_listing(void **state)
 	assert_int_equal(graph__collapse_to_fit(&g, 1), 3);
 	graph__release(&g);
 
-	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h, false, false };
+	l = (struct html_listing){ &x.rep, &x.rep.funcs[0], "f1", &heat, 40, NULL, &h, false, false, NULL };
 	f = open_memstream(&buf, &len);
 	assert_int_equal(html_listing__write(f, &l), 0);
 	fclose(f);

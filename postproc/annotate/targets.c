@@ -8,6 +8,7 @@
 #include "../plugin/symbols/elfsyms.h"
 #include "lib/util.h"
 #include "targets.h"
+#include "v8/v8-jump-table.h"
 
 /* One piece of code or file a target can land in. */
 struct span {
@@ -44,6 +45,7 @@ struct targets {
 	size_t files_nr, files_alloc;
 	struct elfsyms_config cfg;
 	char buildid_dir[4096];
+	struct v8_jump_tables *v8;	/* NULL: no V8 wasm code */
 };
 
 static int span_cmp(const void *a, const void *b)
@@ -120,6 +122,10 @@ int targets__new(struct targets **out, const struct stream *s)
 	spans_sort(&t->jit, true);
 	spans_sort(&t->file, false);
 	spans_sort(&t->maps, true);
+	if (v8_jump_tables__derive(&t->v8, s)) {
+		targets__free(t);
+		return -ENOMEM;
+	}
 	/* where perf looks for a file's debug files: its build-id cache, /usr/lib/debug */
 	if (getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR"))
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
@@ -140,7 +146,14 @@ void targets__free(struct targets *t)
 	for (size_t i = 0; i < t->files_nr; i++)
 		elfsyms__free(t->files[i].es);
 	free(t->files);
+	v8_jump_tables__free(t->v8);
 	free(t);
+}
+
+void targets__summary(const struct targets *t, void (*note)(void *arg, const char *line), void *arg)
+{
+	if (t)
+		v8_jump_tables__summary(t->v8, note, arg);
 }
 
 /*
@@ -201,10 +214,12 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 	uint64_t when = o->kind == HB_KIND_JIT ? o->load_time : UINT64_MAX;
 	const struct span *c;
 
-	*out = (struct target){ NULL, 0, -1, false };
+	struct v8_slot slot;
+
+	*out = (struct target){ NULL, 0, -1, false, -1, false };
 	if ((c = covering(&t->jit, o->pid, addr, when)) ||
 	    (c = covering(&t->file, o->pid, addr, when))) {
-		*out = (struct target){ c->name, addr - c->addr, c->obj, false };
+		*out = (struct target){ c->name, addr - c->addr, c->obj, false, -1, false };
 		return true;
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
@@ -214,9 +229,13 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 
 		/* an FDE's bounds name nothing: the file, as perf names unknown code */
 		if (es && elfsyms__find(es, off, &h) && h.name)
-			*out = (struct target){ h.name, off - h.start, -1, false };
+			*out = (struct target){ h.name, off - h.start, -1, false, -1, false };
 		else
-			*out = (struct target){ c->name, off, -1, true };
+			*out = (struct target){ c->name, off, -1, true, -1, false };
+		return true;
+	}
+	if (o->kind == HB_KIND_JIT && v8_jump_tables__find(t->v8, o->pid, addr, &slot)) {
+		*out = (struct target){ slot.name, slot.off, -1, false, slot.func_index, slot.far };
 		return true;
 	}
 	return false;

@@ -177,6 +177,20 @@ static uint64_t next_code(const struct v8_jump_tables *j, uint32_t pid, uint64_t
 	return lo < j->code_nr && j->by_addr[lo].pid == pid ? j->by_addr[lo].addr : UINT64_MAX;
 }
 
+/* At most how far a code space's tables reach from its start: a slot for
+ * every function index V8 named in pid, in the main table and the far
+ * table, and the far table's runtime stubs (about 80 in V8 11; 256 here).
+ * Calls beyond are another code space's or no table's. */
+static uint64_t span_bound(const struct v8_jump_tables *j, uint32_t pid)
+{
+	uint64_t funcs = 1;
+
+	for (size_t i = 0; i < j->code_nr; i++)
+		if (j->by_index[i].pid == pid && (uint64_t)j->by_index[i].index + 1 > funcs)
+			funcs = (uint64_t)j->by_index[i].index + 1;
+	return (funcs + SLOTS_PER_LINE - 1) / SLOTS_PER_LINE * LINE + (256 + funcs) * FAR_SLOT;
+}
+
 /* Solve the table of the calls c[0..n) (one process, one code space). */
 static void solve(const struct v8_jump_tables *j, struct table *t, const struct call *c, size_t n)
 {
@@ -278,12 +292,15 @@ static int derive(struct v8_jump_tables *j, const struct stream *s, struct call 
 	}
 	if (*calls_nr)
 		qsort(*calls, *calls_nr, sizeof(**calls), call_cmp);
-	/* one table a code space: from the page of its lowest call up to the first wasm code above it */
+	/* one table a code space: from the page of its lowest call up to the
+	 * first wasm code above it, or as far as its tables can reach */
 	for (size_t i = 0; i < *calls_nr;) {
 		struct table t = { .pid = (*calls)[i].pid, .base = (*calls)[i].addr / PAGE * PAGE, .imports = -1 };
 		size_t k = i;
 
 		t.end = next_code(j, t.pid, t.base);
+		if (t.end - t.base > span_bound(j, t.pid))
+			t.end = t.base + span_bound(j, t.pid);
 		while (k < *calls_nr && (*calls)[k].pid == t.pid && (*calls)[k].addr < t.end)
 			k++;
 		if (t.end == UINT64_MAX)

@@ -46,7 +46,7 @@ struct span {
 struct call {
 	uint32_t pid;
 	uint64_t addr;
-	bool returned;		/* the instruction after it has samples */
+	bool returned;		/* the instruction after it has samples (returned()) */
 };
 
 struct table {
@@ -131,6 +131,20 @@ static bool on_grid(uint64_t off)
 	return off % LINE % SLOT == 0 && off % LINE / SLOT < SLOTS_PER_LINE;
 }
 
+/* Whether the call insns[k] of f returned: the instruction after it has
+ * samples and nothing but the call leads there (it starts no block: a jump to
+ * it, as a once-only initialisation's `je` over the call, would have the
+ * samples without the call). */
+static bool returned(const struct cfg_func *f, const bool *sampled, size_t k)
+{
+	long b;
+
+	if (k + 1 >= f->insns_nr || !sampled[k + 1])
+		return false;
+	b = cfg_func__block_at(f, f->insns[k + 1].off);
+	return b >= 0 && f->blocks[b].start != f->insns[k + 1].off;
+}
+
 /* The calls of object o out of itself (its direct calls), appended to *calls. */
 static int object_calls(const struct stream_object *o, const struct span *sp, size_t sp_nr, uint64_t max_size,
 			struct call **calls, size_t *nr, size_t *alloc)
@@ -161,7 +175,7 @@ static int object_calls(const struct stream_object *o, const struct span *sp, si
 		if (VEC_GROW(*calls, *nr + 1, *alloc))
 			ret = -ENOMEM;
 		else
-			(*calls)[(*nr)++] = (struct call){ o->pid, addr, k + 1 < f.insns_nr && sampled[k + 1] };
+			(*calls)[(*nr)++] = (struct call){ o->pid, addr, returned(&f, sampled, k) };
 	}
 	free(sampled);
 	cfg_func__release(&f);
@@ -315,21 +329,38 @@ static int derive(struct v8_jump_tables *j, const struct stream *s, struct call 
 	return 0;
 }
 
+static bool has_v8_wasm(const struct stream *s)
+{
+	const char *func;
+	size_t func_len;
+	int index;
+
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (s->objects[i].kind == HB_KIND_JIT && s->objects[i].e_machine == 62 &&
+		    v8_name__wasm(s->objects[i].name, &index, &func, &func_len))
+			return true;
+	return false;
+}
+
 int v8_jump_tables__derive(struct v8_jump_tables **out, const struct stream *s)
 {
-	struct v8_jump_tables *j = calloc(1, sizeof(*j));
+	struct v8_jump_tables *j;
 	struct call *calls = NULL;
 	struct span *spans = NULL;
 	size_t calls_nr = 0;
 	int ret;
 
 	*out = NULL;
-	if (!j)
+	/* nothing allocated for a stream without V8 wasm code (the heap Graphviz
+	 * lays pages out on stays as it was: its routing follows addresses) */
+	if (!has_v8_wasm(s))
+		return 0;
+	if (!(j = calloc(1, sizeof(*j))))
 		return -ENOMEM;
 	ret = derive(j, s, &calls, &calls_nr, &spans);
 	free(calls);
 	free(spans);
-	if (ret || !j->code_nr) {
+	if (ret || !j->t_nr) {
 		v8_jump_tables__free(j);
 		return ret;
 	}

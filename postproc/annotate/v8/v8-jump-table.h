@@ -31,7 +31,8 @@ struct v8_slot {
 
 /*
  * Derive the tables of s's V8 wasm code (x86-64). *out is NULL when there is
- * no V8 wasm code. Returns 0 or -ENOMEM.
+ * no V8 wasm code, or no table and nothing to say of one. Returns 0 or
+ * -ENOMEM.
  */
 int v8_jump_tables__derive(struct v8_jump_tables **out, const struct stream *s);
 void v8_jump_tables__free(struct v8_jump_tables *j);

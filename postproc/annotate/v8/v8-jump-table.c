@@ -36,13 +36,13 @@ struct wcode {
 	const char *name;
 };
 
-/* A JIT span: something the jitdump logged. */
+/* Code something names: a jitdump load, a sampled object, a file mapping. */
 struct span {
 	uint32_t pid;
 	uint64_t addr, size;
 };
 
-/* A call of wasm code to an address no load covers. */
+/* A call of wasm code to an address nothing covers (no load, object or file). */
 struct call {
 	uint32_t pid;
 	uint64_t addr;
@@ -262,7 +262,7 @@ static int derive(struct v8_jump_tables *j, const struct stream *s, struct call 
 	size_t sp_nr = 0, n = 0, calls_alloc = 0;
 	uint64_t max_size = 0;
 
-	*spans = malloc((s->objects_nr + s->loads_nr + 1) * sizeof(**spans));
+	*spans = malloc((s->objects_nr + s->loads_nr + s->maps_nr + 1) * sizeof(**spans));
 	j->by_addr = malloc((s->objects_nr + s->loads_nr + 1) * sizeof(*j->by_addr));
 	if (!*spans || !j->by_addr)
 		return -ENOMEM;
@@ -274,14 +274,20 @@ static int derive(struct v8_jump_tables *j, const struct stream *s, struct call 
 		size_t func_len;
 		int index;
 
-		if (obj && o->kind != HB_KIND_JIT)
-			continue;
 		(*spans)[sp_nr++] = (struct span){ obj ? o->pid : l->pid, obj ? o->addr : l->addr,
 						   obj ? o->size : l->size };
 		if (max_size < (*spans)[sp_nr - 1].size)
 			max_size = (*spans)[sp_nr - 1].size;
+		if (obj && o->kind != HB_KIND_JIT)
+			continue;
 		if (name && v8_name__wasm(name, &index, &func, &func_len) && index >= 0)
 			j->by_addr[n++] = (struct wcode){ obj ? o->pid : l->pid, obj ? o->addr : l->addr, index, name };
+	}
+	/* a file's code (node's own builtins, called directly) is no table's */
+	for (size_t i = 0; i < s->maps_nr; i++) {
+		(*spans)[sp_nr++] = (struct span){ s->maps[i].pid, s->maps[i].addr, s->maps[i].size };
+		if (max_size < s->maps[i].size)
+			max_size = s->maps[i].size;
 	}
 	j->code_nr = n;
 	if (!n)

@@ -74,8 +74,10 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 
 	if (ambiguous)
 		explain_ambiguous(a, dumps, ambiguous, w);
-	/* A few strays (a stub perf did not see either) are worth a line; a
-	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
+	/* A few strays (a stub perf did not see either) are worth a line; so
+	 * are more beside the more the dumps placed (V8's wasm jump table); a
+	 * missing or unreadable jitdump (>= 1% unresolved, and no more placed)
+	 * is worth the full hint. */
 	if (no_load && no_load * 100 < jit) {
 		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
 			       " (%zu jitdump%s read: code its JIT did not log, e.g. a stub or V8's wasm"

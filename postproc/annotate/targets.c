@@ -213,7 +213,6 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 	/* native code has no load time: what is mapped last */
 	uint64_t when = o->kind == HB_KIND_JIT ? o->load_time : UINT64_MAX;
 	const struct span *c;
-
 	struct v8_slot slot;
 
 	*out = (struct target){ NULL, 0, -1, false, -1, false };

@@ -5,7 +5,8 @@
 # (test-data/v8-wasm-gofmt, test-data/v8-wasm-dprint-markdown, both runs;
 # test-data/jit-node-wasm-rust):
 #  1. the plugin's note of the samples no load covers (V8's table itself)
-#     gives no advice to enable the jitdump, which was enabled;
+#     gives no advice to enable the jitdump, which was enabled (and does,
+#     without the dump);
 #  2. the report derives each table without a note, >= 95% of the calls to
 #     JIT code outside the function name their callee, and each sampled
 #     Liftoff function's jump-table calls are its body's `call N` as wabt's
@@ -17,6 +18,14 @@
 . "$(dirname "$0")/lib.sh"
 need_private_tmp
 command -v wasm-objdump >/dev/null 2>&1 || { not_ok "wasm-objdump (wabt) is installed"; exit 0; }
+
+# Without its jitdump (perf.data alone, before any dump is put back) the
+# advice to enable it stays: the note above is for dumps that were read.
+mkdir -p "$tmp/alone"
+cp "$top/test-data/v8-wasm-gofmt/run1/perf.data" "$tmp/alone/"
+plugin_stream "$tmp/alone/perf.data" "$tmp/alone.hbs" 2>"$tmp/alone.err"
+check "v8-wasm-gofmt/run1 without its jitdump: the plugin says to run the JIT with its jitdump enabled" \
+	grep -q "fix: run the JIT with its jitdump enabled" "$tmp/alone.err"
 
 for run in v8-wasm-gofmt/run1 v8-wasm-gofmt/run2 v8-wasm-dprint-markdown/run1 v8-wasm-dprint-markdown/run2 \
 	jit-node-wasm-rust; do

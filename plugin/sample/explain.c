@@ -74,12 +74,24 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 
 	if (ambiguous)
 		explain_ambiguous(a, dumps, ambiguous, w);
-	/* A few strays (a stub perf did not see either) are worth a line; a
-	 * missing or unreadable jitdump (>= 1% unresolved) is worth the full hint. */
+	/* A few strays (a stub perf did not see either) are worth a line; so
+	 * are more beside the more the dumps placed (V8's wasm jump table); a
+	 * missing or unreadable jitdump (>= 1% unresolved, and no more placed)
+	 * is worth the full hint. */
 	if (no_load && no_load * 100 < jit) {
 		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
-			       " (%zu jitdump%s read: code its JIT did not log, e.g. a stub)",
+			       " (%zu jitdump%s read: code its JIT did not log, e.g. a stub or V8's wasm"
+			       " jump table)",
 			       no_load, no_load == 1 ? "" : "s", dumps->nr, dumps->nr == 1 ? "" : "s");
+	} else if (no_load && dumps->nr && no_load < jit) {
+		/* The dumps placed most JIT samples: they were written and found, and
+		 * the rest is code the JIT does not log, such as V8's wasm jump table
+		 * (the one its wasm calls go through; the post-processor names its
+		 * slots in calls). Advice to enable the jitdump would be wrong. */
+		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load, beside the"
+			       " %" PRIu64 " the %zu jitdump%s read placed: code its JIT did not log"
+			       " (V8's wasm jump table, which its wasm calls go through, or a stub)",
+			       no_load, no_load == 1 ? "" : "s", jit, dumps->nr, dumps->nr == 1 ? "" : "s");
 	} else if (no_load) {
 		message__say(
 			"hotblocks: warning: %" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load.\n"

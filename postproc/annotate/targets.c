@@ -10,6 +10,7 @@
 #include "archived.h"
 #include "lib/util.h"
 #include "targets.h"
+#include "v8/v8-jump-table.h"
 
 /* One piece of code or file a target can land in. */
 struct span {
@@ -46,6 +47,7 @@ struct targets {
 	size_t files_nr, files_alloc;
 	struct elfsyms_config cfg;
 	char buildid_dir[4096];
+	struct v8_jump_tables *v8;	/* NULL: no V8 wasm code */
 };
 
 /* The names of an archive's answers, while one is read (file_symbol): beside
@@ -127,6 +129,10 @@ int targets__new(struct targets **out, const struct stream *s)
 	spans_sort(&t->jit, true);
 	spans_sort(&t->file, false);
 	spans_sort(&t->maps, true);
+	if (v8_jump_tables__derive(&t->v8, s)) {
+		targets__free(t);
+		return -ENOMEM;
+	}
 	/* where perf looks for a file's debug files: its build-id cache, /usr/lib/debug */
 	if (getenv("PERF_BUILDID_DIR") && *getenv("PERF_BUILDID_DIR"))
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
@@ -150,7 +156,14 @@ void targets__free(struct targets *t)
 	free(t->files);
 	if (archived__mode() == ARCHIVED_REPLAY)
 		strset_release(&replay_names);
+	v8_jump_tables__free(t->v8);
 	free(t);
+}
+
+void targets__summary(const struct targets *t, void (*note)(void *arg, const char *line), void *arg)
+{
+	if (t)
+		v8_jump_tables__summary(t->v8, note, arg);
 }
 
 /*
@@ -266,11 +279,12 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 	/* native code has no load time: what is mapped last */
 	uint64_t when = o->kind == HB_KIND_JIT ? o->load_time : UINT64_MAX;
 	const struct span *c;
+	struct v8_slot slot;
 
-	*out = (struct target){ NULL, 0, -1, false };
+	*out = (struct target){ NULL, 0, -1, false, -1, false };
 	if ((c = covering(&t->jit, o->pid, addr, when)) ||
 	    (c = covering(&t->file, o->pid, addr, when))) {
-		*out = (struct target){ c->name, addr - c->addr, c->obj, false };
+		*out = (struct target){ c->name, addr - c->addr, c->obj, false, -1, false };
 		return true;
 	}
 	if ((c = covering(&t->maps, o->pid, addr, when))) {
@@ -279,9 +293,13 @@ bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target 
 
 		/* an FDE's bounds name nothing: the file, as perf names unknown code */
 		if (file_symbol(t, (size_t)c->obj, off, &name, &start))
-			*out = (struct target){ name, off - start, -1, false };
+			*out = (struct target){ name, off - start, -1, false, -1, false };
 		else
-			*out = (struct target){ c->name, off, -1, true };
+			*out = (struct target){ c->name, off, -1, true, -1, false };
+		return true;
+	}
+	if (o->kind == HB_KIND_JIT && v8_jump_tables__find(t->v8, o->pid, addr, &slot)) {
+		*out = (struct target){ slot.name, slot.off, -1, false, slot.func_index, slot.far };
 		return true;
 	}
 	return false;

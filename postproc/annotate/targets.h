@@ -23,6 +23,13 @@ struct target {
 	long obj;		/* the stream object it lands in (code with samples), or -1 */
 	bool in_file;		/* a file mapping covers it, and no symbol of the file
 				 * there: name is its path */
+	/* A slot of V8's wasm jump table (annotate/v8/v8-jump-table.h), which no
+	 * load covers: wasm_index is the callee's function index and name a code
+	 * load of it (with its tier), or NULL when V8 never compiled it; far: a
+	 * slot of the far jump table (a runtime stub's), name NULL, off from the
+	 * far table's start. wasm_index -1 and far false otherwise. */
+	int wasm_index;
+	bool far_jump_table;
 };
 
 struct targets;
@@ -41,9 +48,12 @@ void targets__free(struct targets *t);
  * first), else the sampled native or cwasm symbol covering it, else the
  * newest file mapping covering it: the symbol perf finds in that file there
  * (plugin/symbols/elfsyms.h: .symtab, .dynsym, name@plt; the file read now, refused
- * when its build-id is not the recording's), else the file. False when
- * nothing covers addr. Files are read once each.
+ * when its build-id is not the recording's), else the file; else the
+ * slot of V8's wasm jump table derived there. False when nothing covers addr. Files are read once each.
  */
 bool targets__find(struct targets *t, size_t from, uint64_t addr, struct target *out);
+
+/* The notes of what targets could not name (V8's jump tables left raw, and why). */
+void targets__summary(const struct targets *t, void (*note)(void *arg, const char *line), void *arg);
 
 #endif

@@ -46,6 +46,8 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 		json_writer__str(w, "target_name", row->target_name);
 		if (row->target_func >= 0)
 			json_writer__u64(w, "target_function", (uint64_t)row->target_func);
+		if (row->target_wasm_index >= 0)
+			json_writer__u64(w, "target_wasm_index", (uint64_t)row->target_wasm_index);
 	}
 	put_row_annot(w, f, row);
 	if (fb && fb->measured && fb->measured->rows[row - f->rows].measured) {

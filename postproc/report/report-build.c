@@ -401,6 +401,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	}
 	if (!ret && annot)
 		ret = report_notes__annotation(rep, annot);
+	if (!ret)
+		ret = report_notes__targets(rep, rep->build->env.targets);
 	free(at);
 	return ret;
 }

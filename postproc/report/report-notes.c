@@ -608,3 +608,11 @@ int report_notes__annotation(struct report *rep, const struct annotator *annot)
 	annotator__summary(annot, summary_note, &c);
 	return c.ret;
 }
+
+int report_notes__targets(struct report *rep, const struct targets *t)
+{
+	struct summary_ctx c = { rep, 0 };
+
+	targets__summary(t, summary_note, &c);
+	return c.ret;
+}

@@ -5,6 +5,7 @@
 
 #include "analysis/rank.h"
 #include "annotate/annotate.h"
+#include "annotate/targets.h"
 #include "report.h"
 
 /* Append a note (printf-style). Returns 0 or -ENOMEM. */
@@ -21,5 +22,7 @@ int report_notes__input(struct report *rep, const struct rank *r, const struct r
 int report_notes__names(struct report *rep);
 /* The annotator's notes, once every cell is made. */
 int report_notes__annotation(struct report *rep, const struct annotator *annot);
+/* What the targets of calls could not name (V8's wasm jump tables left raw, and why). */
+int report_notes__targets(struct report *rep, const struct targets *t);
 
 #endif

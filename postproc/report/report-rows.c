@@ -9,6 +9,7 @@
 #include "../plugin/lib/bsearch.h"
 #include "analysis/cfg-text.h"
 #include "annotate/source-text.h"
+#include "annotate/v8/v8-name.h"
 #include "lib/strbuf.h"
 #include "lib/util.h"
 #include "report-branches.h"
@@ -61,6 +62,33 @@ static char *own(struct report_func_store *st, struct strbuf *sb)
  * takes its place; where it ends otherwise (riscv64's auipc + jalr, whose
  * text is the offset the jalr adds), the name follows in angle brackets.
  */
+/*
+ * A slot of V8's wasm jump table by what it calls: the callee's name as V8
+ * spells it without tag and tier, and its index ("go/token.searchInts-229",
+ * "wasm-function[7]" for a function V8 never compiled or the module leaves
+ * unnamed), demangled as the function rows are; the far jump table's slots
+ * (V8's runtime stubs, 16 bytes each) by their index, which is V8's
+ * WasmCode::RuntimeStubId: its list changes between V8 versions, which the
+ * stream does not say, so the stub is not named.
+ */
+static void jump_table_name(const struct func_ctx *c, const struct target *t, struct strbuf *sb)
+{
+	char *demangled = t->name ? annotator__demangle(c->annot, t->name) : NULL;
+	const char *name = demangled ? demangled : t->name, *func = NULL;
+	size_t func_len = 0;
+	int index;
+
+	if (t->far_jump_table) {
+		strbuf_addf(sb, "V8:wasm-far-jump-table[%" PRIu64 "]", t->off / 16);
+		return;
+	}
+	if (!name || !v8_name__wasm(name, &index, &func, &func_len) || !func)
+		strbuf_addf(sb, "wasm-function[%d]", t->wasm_index);
+	else
+		strbuf_addf(sb, "%.*s-%d", (int)func_len, func, t->wasm_index);
+	free(demangled);
+}
+
 static int name_target(struct func_ctx *c, struct report_row *row, const struct cfg_insn *in)
 {
 	const struct stream *s = c->r->stream;
@@ -77,7 +105,11 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	if (!c->env->targets || !targets__find(c->env->targets, c->rf->obj, row->target_address, &t))
 		return 0;
 	name = t.name;
-	if (t.obj >= 0) {
+	row->target_wasm_index = t.wasm_index;
+	if (t.wasm_index >= 0 || t.far_jump_table) {
+		jump_table_name(c, &t, &sb);
+		name = NULL;
+	} else if (t.obj >= 0) {
 		const struct annot_func *af = c->annot ? annotator__func(c->annot, s, (size_t)t.obj) : NULL;
 
 		if (af)
@@ -90,9 +122,10 @@ static int name_target(struct func_ctx *c, struct report_row *row, const struct 
 	} else if ((demangled = annotator__demangle(c->annot, name))) {
 		name = demangled;	/* a file's symbol, shown as a sampled one is */
 	}
-	strbuf_addstr(&sb, name);
+	if (name)
+		strbuf_addstr(&sb, name);
 	free(demangled);
-	if (t.off || t.in_file)
+	if ((t.off || t.in_file) && !t.far_jump_table)
 		strbuf_addf(&sb, "+0x%" PRIx64, t.off);
 	if (!(row->target_name = own(c->store, &sb)))
 		return -ENOMEM;
@@ -123,6 +156,7 @@ static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg
 		.off = in->off, .size = in->size, .flags = in->flags, .text = in->text,
 		.samples = samples, .block = block, .target_block = target_block,
 		.target_func = -1,
+		.target_wasm_index = -1,
 	};
 	if ((in->flags & (INSN_HAS_TARGET | INSN_TABLE)) == INSN_HAS_TARGET &&
 	    in->target >= c->r->stream->objects[c->rf->obj].code_nr && name_target(c, row, in))

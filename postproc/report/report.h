@@ -102,6 +102,9 @@ struct report_row {
 	uint64_t target_address;
 	const char *target_name;
 	int32_t target_func;
+	/* A call through V8's wasm jump table: the callee's function index
+	 * (target_name names it), else -1 (annotate/targets.h). */
+	int32_t target_wasm_index;
 	struct report_cell cells[REPORT_COL__NR];
 	/* [Source]: the innermost frame's file (as DWARF or the JIT names it) and
 	 * line; NULL / 0 if unknown. */

@@ -635,7 +635,28 @@ static void few_strays_are_one_line(void **state)
 	 * note: nothing is wrong for the user. */
 	assert_int_equal(session->warnings.nr, 1);
 	assert_string_equal(session->warnings.kept[0], "note: 1 sample in JIT-looking memory matched no jitdump code load "
-			    "(1 jitdump read: code its JIT did not log, e.g. a stub)");
+			    "(1 jitdump read: code its JIT did not log, e.g. a stub or V8's wasm jump table)");
+	classes_sum_to_all(session);
+}
+
+/* 10 in 210 (>= 1%) beside 200 the dump placed: the dump was enabled and
+ * read, so a note without advice to enable it (V8's wasm jump table: 167
+ * beside 13032 in test-data/v8-wasm-gofmt/run1). */
+static void strays_beside_placed_are_a_note(void **state)
+{
+	struct session *session = ((struct fixture *)*state)->session;
+
+	with_dump(state);
+	for (int i = 0; i < 200; i++)
+		feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
+	resolve_as("//anon", NULL, 0, 0);
+	for (int i = 0; i < 10; i++)
+		feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
+	session__explain_unresolved(session);
+	assert_int_equal(session->warnings.nr, 1);
+	assert_string_equal(session->warnings.kept[0], "note: 10 samples in JIT-looking memory matched no jitdump code load,"
+			    " beside the 200 the 1 jitdump read placed: code its JIT did not log (V8's wasm jump"
+			    " table, which its wasm calls go through, or a stub)");
 	classes_sum_to_all(session);
 }
 
@@ -661,6 +682,7 @@ int main(void)
 		T(a_warning_is_kept_once),
 		T(a_note_is_kept_once_as_a_note),
 		T(few_strays_are_one_line),
+		T(strays_beside_placed_are_a_note),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -172,6 +172,21 @@ static void mark_lone_bodies(struct stream *s, struct key *keys, size_t nk)
 	}
 }
 
+/* Whether any object or load is a prologue: else nothing is allocated (the
+ * heap as it was: Graphviz lays parallel edges out by address). */
+static bool any_prologue(const struct stream *s)
+{
+	size_t n;
+
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (s->objects[i].kind == HB_KIND_JIT && beam__is_prologue(s->objects[i].name, &n))
+			return true;
+	for (size_t i = 0; i < s->loads_nr; i++)
+		if (beam__is_prologue(s->loads[i].name, &n))
+			return true;
+	return false;
+}
+
 int stream_join__functions(struct stream *s)
 {
 	struct key *keys = NULL;
@@ -181,7 +196,7 @@ int stream_join__functions(struct stream *s)
 	size_t nk = 0, joined = 0;
 	int ret = -ENOMEM;
 
-	if (!s->objects_nr)
+	if (!s->objects_nr || !any_prologue(s))
 		return 0;
 	keys = malloc(s->objects_nr * sizeof(*keys));
 	into = malloc(s->objects_nr * sizeof(*into));

@@ -13,8 +13,9 @@
 #     edges; the JSON has none) a back edge to the block at 0x28;
 #  2. the func_info words are data rows, never instructions: at the
 #     prologue's +0x08..+0x28 four .quad rows, the last the arity 3;
-#  3. every sampled BEAM function whose prologue is in the stream is joined
-#     so, its samples perf's two symbols' sum;
+#  3. every sampled BEAM function is joined so (the plugin writes the other
+#     load of a sampled one), its samples perf's two symbols' sum, the
+#     arity word its name's;
 #  4. >= 99% of hot:loop/3's samples carry a source line, and where perf
 #     gives one (the body's offsets; perf has none for the prologue), ours is
 #     perf's, offset for offset.
@@ -92,17 +93,27 @@ else {
 	if (withSrc * 100 < hot.samples * 99) bad.push("4 " + withSrc + " of " + hot.samples + " with a source line");
 	if (!cmp) bad.push("4 nothing compared with perf");
 }
-// 3. every joined BEAM function: perf sum
+// 3. every sampled BEAM function (M:F/A; not global:: or M::codeHeader):
+// joined, the plugin having written the other load of either, with the
+// func_info words of its own arity, perf sum of the two symbols
 let joined = 0;
 for (const [n, c] of perf) {
-	if (!n.endsWith(P)) continue;
-	const f = byName.get(n.slice(0, -P.length));
-	if (!f) { bad.push("3 no " + n.slice(0, -P.length)); continue; }
+	const body = n.endsWith(P) ? n.slice(0, -P.length) : n;
+	if (body.includes("::") || !/\/[0-9]+$/.test(body)) continue;
+	const f = byName.get(body);
+	if (!f) { bad.push("3 no " + body); continue; }
+	if (n !== body) continue;
 	joined++;
-	const want = c + (perf.get(f.name) || 0);
+	const want = c + (perf.get(body + P) || 0);
 	if (f.samples !== want) bad.push("3 " + f.name + ": " + f.samples + ", perf " + want);
+	const ar = f.instructions.find(i => i.offset === 0x20), en = f.instructions.find(i => i.offset === 0x28);
+	if (!ar || ar.asm.replace(/ +/g, " ") !== ".quad 0x" + (+body.split("/").pop()).toString(16) ||
+	    !en || !/^jmp +0x30$/.test(en.asm))
+		bad.push("3 " + f.name + ": no prologue in front: " + JSON.stringify([ar, en]));
 }
-out.push("joined_sampled_prologues=" + joined);
+for (const f of fs_)
+	if (f.name.endsWith(P)) bad.push("3 " + f.name + " is a function of its own");
+out.push("sampled_beam_functions_joined=" + joined);
 fs.writeFileSync(base + ".out", out.join("\n") + "\n");
 fs.writeFileSync(base + ".bad", bad.join("\n") + (bad.length ? "\n" : ""));
 ' "$tmp/beam.json" "$tmp/perf-sym" "$tmp/perf-srcline" "$tmp/back" "$tmp/beam"
@@ -112,7 +123,7 @@ for n in 1 2 3 4; do
 	case $n in
 	1) what="hot:loop/3 is one function with the prologue, perf's two symbols' samples, its loop's back edge inside it" ;;
 	2) what="the func_info words are four .quad rows (the arity 3 last), no instruction names the prologue" ;;
-	3) what="each sampled prologue is in its function, with perf's sum of the two" ;;
+	3) what="every sampled BEAM function has its prologue in front, the arity word its own, perf's sum of the two symbols" ;;
 	4) what=">= 99% of hot:loop/3's samples have a source line, perf's where perf has one" ;;
 	esac
 	if grep -q "^$n " "$tmp/beam.bad"; then

@@ -3,18 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/jit-beam.h"
 #include "beam.h"
-
-#define PROLOGUE_SUFFIX "-CodeInfoPrologue"
 
 bool beam__is_prologue(const char *name, size_t *body_len)
 {
-	size_t n = strlen(name), k = sizeof(PROLOGUE_SUFFIX) - 1;
-
-	if (n <= k || strcmp(name + n - k, PROLOGUE_SUFFIX))
-		return false;
-	*body_len = n - k;
-	return true;
+	return jit_beam__is_prologue(name, body_len);
 }
 
 static uint64_t le64(const uint8_t *p)

@@ -17,7 +17,9 @@
  * ranges one after the other, the body starting where the prologue stops
  * (ErtsCodeInfo + BEAM_ASM_FUNC_PROLOGUE_SIZE), and writes them in that order. Calls and tail calls enter at
  * the prologue's +0x28 (the trampoline), so a loop's back edge lands there:
- * the two are one function, named as the body.
+ * the two are one function, named as the body. The name rule is the one the
+ * plugin shares (plugin/lib/jit-beam.h): it writes the other load of a
+ * sampled one into the stream, so that both have their bytes here.
  *
  * DEBUG_INFO: BeamAsm writes one record per function, on the body's load; its
  * first entry is the clause head's `line` instruction, at an address before

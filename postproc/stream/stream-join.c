@@ -81,7 +81,8 @@ static int take_prologue(struct stream_object *b, struct stream_object *p)
 		memcpy(data, words, nw * sizeof(*data));
 	b->data = data;
 	b->data_nr = nw;
-	memcpy(b->tally + b->tally_nr, p->tally, p->tally_nr * sizeof(*p->tally));
+	if (p->tally_nr)
+		memcpy(b->tally + b->tally_nr, p->tally, p->tally_nr * sizeof(*p->tally));
 	b->tally_nr += p->tally_nr;
 	return 0;
 }

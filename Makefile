@@ -278,7 +278,7 @@ $(B)/tools/mkcwasm: $(call TOOL_PARTS,mkcwasm) scripts/tools/mkcwasm/mkcwasm.h \
 $(B)/tools/cwasm-stream: $(B)/postproc/annotate/wasmtime/addrmap.o $(B)/postproc/lib/leb128.o $(B)/postproc/lib/util.o \
 	$(B)/plugin/lib/errf.o $(B)/plugin/lib/hash.o $(B)/plugin/lib/vec.o
 # redecode-check checks ranking's disassembly with the post-processor's layers.
-$(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream lib,$(call layer_a,$(B),$(d))) \
+$(B)/tools/redecode-check: scripts/tools/redecode-check.c $(foreach d,analysis stream annotate/beam lib,$(call layer_a,$(B),$(d))) \
 	$(call PLUGIN_SHARED_A,$(B)) | $(B)/.deps-build
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)

@@ -4,7 +4,7 @@
 # objects into one archive and links a unit test with its folder's archive
 # and those of USES_<folder>, in this order: a call up a layer is an
 # undefined reference. scripts/tests/layers.sh holds every #include to it.
-POSTPROC_DIRS := lib stream analysis annotate/dwarf annotate/v8 annotate/java annotate/wasm annotate/wasmtime \
+POSTPROC_DIRS := lib annotate/beam stream analysis annotate/dwarf annotate/v8 annotate/java annotate/wasm annotate/wasmtime \
 	annotate report diff render/graph render/html render cli
 
 # Data-only headers (no .c) of a folder that the folders under it implement,
@@ -13,14 +13,15 @@ POSTPROC_DIRS := lib stream analysis annotate/dwarf annotate/v8 annotate/java an
 INTERFACES := annotate/columns.h
 
 USES_lib :=
-USES_stream := lib
-USES_analysis := stream lib
+USES_annotate/beam := lib
+USES_stream := annotate/beam lib
+USES_analysis := stream annotate/beam lib
 USES_annotate/dwarf := lib
 USES_annotate/v8 := analysis stream lib
 USES_annotate/java := lib
 USES_annotate/wasm := lib
-USES_annotate/wasmtime := annotate/wasm annotate/dwarf stream lib
-USES_annotate := annotate/wasmtime annotate/wasm annotate/dwarf annotate/java annotate/v8 analysis stream lib
+USES_annotate/wasmtime := annotate/wasm annotate/dwarf stream annotate/beam lib
+USES_annotate := annotate/wasmtime annotate/wasm annotate/dwarf annotate/java annotate/v8 analysis stream annotate/beam lib
 USES_report := annotate $(USES_annotate)
 USES_diff := report $(USES_report)
 USES_render/graph := report $(USES_report)

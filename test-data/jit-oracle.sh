@@ -91,6 +91,28 @@ frames() {
 		}' >"$here/oracle-jitframe$2.txt"
 	echo "  and its callchains' innermost JIT frames -> $here/oracle-jitframe$2.txt"
 }
+# srclines DATA: perf's source line of each sample in JIT code (a
+# jitted-PID-N.so, whose .debug_line perf inject made of the dump's
+# DEBUG_INFO), counted per "symbol+offset (dso)<TAB>file:line" into
+# DIR/oracle-srcline.txt; "(none)" where perf gives no line. Written only
+# where some sample has one.
+srclines() {
+	perf --no-pager script -i "$1" -G -F ip,sym,symoff,srcline,dso 2>/dev/null | awk -v total="$total" '
+		function flush() { if (key != "") n[key "\t" (line == "" ? "(none)" : line)]++; key = ""; line = "" }
+		/^ *[0-9a-f]+ / {
+			flush(); s = $0; sub(/^ *[0-9a-f]+ /, "", s)
+			if (s ~ /\/jitted-[0-9]+-[0-9]+\.so\)$/) key = s
+			next
+		}
+		key != "" && line == "" { line = $0; sub(/^ +/, "", line); if (line != "??:0") some = 1 }
+		END {
+			flush()
+			if (!some) exit 1
+			printf "# %d samples: perf script -F ip,sym,symoff,srcline,dso (after perf inject --jit), the samples in JIT code counted per symbol+offset (dso) and source line\n", total
+			for (k in n) printf "%7d %s\n", n[k], k | "sort -k1,1nr -k2"
+		}' >"$work/srcline" && mv "$work/srcline" "$here/oracle-srcline.txt" &&
+		echo "  and the source lines of its JIT samples -> $here/oracle-srcline.txt" || true
+}
 count() {
 	{
 		echo "# $total samples: perf script -F ip,sym,symoff,dso${3:+ ($3)}, counted per $2"
@@ -98,15 +120,19 @@ count() {
 	} >"$4"
 }
 
-set -- "$here"/*.dump
+# (a big dump is kept xz-compressed; its restore.sh puts it back)
+set -- "$here"/*.dump "$here"/*.dump.xz
+[ -e "$1" ] || shift
 if [ -e "$1" ]; then
 	# A build-id cache of its own for inject, which adds every jitted-PID-N.so
 	# (and the files perf.data names) to the one it uses.
 	perf --no-pager --buildid-dir "$work/bid" inject --jit -i "$data" -o "$work/perf.jit.data"
 	oracle "$work/perf.jit.data" "" "after perf inject --jit"
+	srclines "$work/perf.jit.data"
 	# A runtime that wrote a perf map too (BEAM): what perf makes of the map alone.
-	set -- "$here"/perf-*.map
-	[ ! -e "$1" ] || oracle "$data" -map "no perf inject: the perf map /tmp/${1##*/}"
+	set -- "$here"/perf-*.map "$here"/perf-*.map.xz
+	[ -e "$1" ] || shift
+	[ ! -e "$1" ] || { m=${1##*/}; oracle "$data" -map "no perf inject: the perf map /tmp/${m%.xz}"; }
 else
 	oracle "$data" "" ""
 fi

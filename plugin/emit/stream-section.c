@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../symbols/elfsyms.h"
+#include "../lib/jit-beam.h"
 #include "stream-section.h"
 
 /* The object a count id names: a native symbol, or a jitdump load. false
@@ -133,13 +134,45 @@ static int cmp_id(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The other load of a BEAM function whose load id is (plugin/lib/jit-beam.h):
+ * the load right after a prologue in its dump when that is its body, the one
+ * right before a body when that is its prologue, the two adjacent in memory;
+ * -1 if none. So that the post-processor has both to join, whichever had
+ * the samples.
+ */
+static long beam_other(const struct dumps *d, uint32_t id)
+{
+	const struct codemap_entry *e = codemap__entry(d->map, id), *oe;
+	const struct jitdump_load *l = dumps__load(d, id, NULL), *o;
+	size_t body_len = 0;
+	bool prologue;
+	long other;
+
+	if (!e || !l)
+		return -1;
+	prologue = jit_beam__is_prologue(l->name, &body_len);
+	other = prologue ? (long)id + 1 : (long)id - 1;
+	if (other < 0 || !(oe = codemap__entry(d->map, (size_t)other)) || oe->owner != e->owner ||
+	    oe->owner_idx != (prologue ? e->owner_idx + 1 : e->owner_idx - 1) ||
+	    !(o = dumps__load(d, (size_t)other, NULL)))
+		return -1;
+	if (prologue)
+		return o->code_addr == l->code_addr + l->code_size && strlen(o->name) == body_len &&
+		       !strncmp(o->name, l->name, body_len) ? other : -1;
+	return l->code_addr == o->code_addr + o->code_size && jit_beam__prologue_of(o->name, l->name) ?
+	       other : -1;
+}
+
 /* The distinct object ids of the (sorted) counts and of the branch counts'
  * ends, sorted (into *nr; NULL when out of memory): a branch may land in a
  * function no sample is in. */
 static uint32_t *counted_ids(const struct stream_section *s, const struct stream_section_inputs *in, size_t *nr)
 {
-	size_t nb = in->branches ? in->branches->nr : 0, n = 0;
-	uint32_t *ids = malloc((s->counts_nr + 2 * nb + 1) * sizeof(*ids));
+	size_t nb = in->branches ? in->branches->nr : 0, n = 0, own;
+	bool more = false;
+	/* room for each one's other load too */
+	uint32_t *ids = malloc((2 * (s->counts_nr + 2 * nb) + 1) * sizeof(*ids));
 
 	*nr = 0;
 	if (!ids)
@@ -151,7 +184,16 @@ static uint32_t *counted_ids(const struct stream_section *s, const struct stream
 		ids[n++] = in->branches->v[i].from_obj;
 		ids[n++] = in->branches->v[i].to_obj;
 	}
-	if (nb) {
+	own = n;
+	for (size_t i = 0; i < own; i++) {
+		long o = ids[i] & NATIVE_ID_BIT ? -1 : beam_other(in->dumps, ids[i]);
+
+		if (o >= 0) {
+			ids[n++] = (uint32_t)o;
+			more = true;
+		}
+	}
+	if (nb || more) {
 		size_t u = 0;
 
 		qsort(ids, n, sizeof(*ids), cmp_id);

@@ -545,6 +545,34 @@ static int decode_samples(struct builder *b, struct seed *seeds, size_t nr)
 	return 0;
 }
 
+/* The runtime's data among the code (cfg_input.data), surer than any decoding:
+ * rows first, which nothing runs through (cut). */
+static int add_words(struct builder *b)
+{
+	for (size_t k = 0; k < b->in->data_nr; k++) {
+		const struct code_data *d = &b->in->data[k];
+		long i;
+
+		if (d->off >= b->in->size || d->size > b->in->size - d->off ||
+		    first_covered(b, d->off, d->off + d->size) != d->off + d->size)
+			continue;
+		i = add_pinsn(b, d->off, (uint16_t)d->size, INSN_DATA | INSN_WORD, 0, BY_PATH);
+		if (i < 0)
+			return (int)i;
+		b->pool[i].cut = true;
+		b->pool[i].walked = true;
+		if (b->text) {
+			char *buf = text_room(b);
+
+			if (!buf)
+				return -ENOMEM;
+			cfg_text__word(buf, b->arch, b->in->code + d->off, d->size);
+			text_keep(b, &b->pool[i].textoff);
+		}
+	}
+	return 0;
+}
+
 /* Linear sweep over every byte no path or sample decoded. A guessed instruction that
  * would run into a known one is not taken: its first byte (aarch64: word) becomes a
  * data row, and decoding goes on after it. */
@@ -649,7 +677,9 @@ static int disassemble(struct builder *b)
 		}
 		nseeds = m;
 	}
-	ret = decode_samples(b, seeds, nseeds);
+	ret = add_words(b);
+	if (!ret)
+		ret = decode_samples(b, seeds, nseeds);
 	/* paths from the samples (by offset), then from the entry, popped first */
 	if (!ret && nseeds)
 		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);

@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "insn.h"
+#include "lib/code-data.h"
 
 /* cfg_func__build flags. */
 enum {
@@ -93,6 +94,9 @@ struct cfg_input {
 	const uint64_t *seed_weights; /* parallel to seeds (samples), or NULL: all equal */
 	size_t seeds_nr;
 	unsigned int flags;	/* CFG_* */
+	const struct code_data *data; /* bytes the runtime put there as data, by offset
+				 * (INSN_WORD rows, decoded before anything else), or NULL */
+	size_t data_nr;
 };
 
 #endif

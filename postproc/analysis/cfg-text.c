@@ -48,6 +48,20 @@ void cfg_text__data(char buf[CFG_TEXT_MAX], const struct arch *arch, const uint8
 		len += (size_t)snprintf(buf + len, CFG_TEXT_MAX - len, "%s0x%02x", i ? ", " : "", p[i]);
 }
 
+void cfg_text__word(char buf[CFG_TEXT_MAX], const struct arch *arch, const uint8_t *p, size_t n)
+{
+	static const char *const dir[9] = { [1] = ".byte", [2] = ".short", [4] = ".long", [8] = ".quad" };
+	uint64_t v = 0;
+
+	if (n > 8 || !dir[n]) {
+		cfg_text__data(buf, arch, p, n, true, &(uint16_t){ 0 });
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		v = arch->flags & ARCH_BIG_ENDIAN ? v << 8 | p[i] : v | (uint64_t)p[i] << (8 * i);
+	snprintf(buf, CFG_TEXT_MAX, "%-7s 0x%" PRIx64, dir[n], v);
+}
+
 /* A jump table's entry of width bytes sending control to target: relative to
  * the table's start, or a run-time address of a function at addr. */
 void cfg_text__table(char buf[CFG_TEXT_MAX], unsigned width, uint64_t target, uint32_t start,
@@ -147,6 +161,8 @@ const char *cfg_text__insn(struct cfg_text *t, const struct cfg_insn *insn, char
 			start = (uint32_t)(insn->target - (uint64_t)(int64_t)(int32_t)e);
 		}
 		cfg_text__table(buf, insn->size, insn->target, start, t->in.addr);
+	} else if (insn->flags & INSN_WORD) {
+		cfg_text__word(buf, arch, p, insn->size);
 	} else if (insn->flags & INSN_CUT) {
 		cfg_text__data(buf, arch, p, insn->size, true, &flags);
 	} else if (!cs_disasm_iter(t->cs, &p, &left, &addr, t->ci)) {

@@ -39,6 +39,9 @@ void cfg_text__cs(char buf[CFG_TEXT_MAX], const struct arch *arch, const cs_insn
 void cfg_text__data(char buf[CFG_TEXT_MAX], const struct arch *arch, const uint8_t *p, size_t n,
 		    bool cut, uint16_t *flags);
 
+/* A datum the runtime put among its code (INSN_WORD), n bytes: ".quad   0x2f54b". */
+void cfg_text__word(char buf[CFG_TEXT_MAX], const struct arch *arch, const uint8_t *p, size_t n);
+
 /* A jump table's entry of width (4 or 8) bytes sending control to target:
  * relative to the table's start, or a run-time address of the code at addr. */
 void cfg_text__table(char buf[CFG_TEXT_MAX], unsigned width, uint64_t target, uint32_t start,

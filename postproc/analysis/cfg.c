@@ -76,6 +76,7 @@ static int find_code_end(struct cfg_func *f, const struct fin *fin, const int32_
 			if (in->off + in->size > end)
 				end = in->off + in->size;
 			if (i + 1 < n && !fin[i].cut && !(in->flags & INSN_TABLE) &&
+			    !(f->insns[i + 1].flags & INSN_WORD) &&
 			    (!cfg_insn__ends_block(in->flags) || (in->flags & INSN_COND)))
 				PUSH(i + 1);
 			t = target_insn(f, at, in, f->size);
@@ -152,8 +153,12 @@ static int split(struct cfg_func *f, const struct fin *fin, const int32_t *at)
 			leader[t] = 1;
 		else if (cfg_insn__has_branch_target(in) && in->target < f->code_end)
 			f->bad_targets++;
-		if (i + 1 < n && (cfg_insn__ends_block(in->flags) || fin[i].cut ||
-				  table != !!(f->insns[i + 1].flags & INSN_TABLE)))
+		bool words = (in->flags & INSN_WORD) && (f->insns[i + 1 < n ? i + 1 : i].flags & INSN_WORD);
+
+		/* a runtime's words, one after another, are one block of data */
+		if (i + 1 < n && (cfg_insn__ends_block(in->flags) || (fin[i].cut && !words) ||
+				  table != !!(f->insns[i + 1].flags & INSN_TABLE) ||
+				  !!(in->flags & INSN_WORD) != !!(f->insns[i + 1].flags & INSN_WORD)))
 			leader[i + 1] = 1;
 	}
 	for (size_t i = 0; i < n; i++)
@@ -178,6 +183,7 @@ static int split(struct cfg_func *f, const struct fin *fin, const int32_t *at)
 		/* the last instruction decides; the same rule as find_code_end's */
 		if (i + 1 == n || leader[i + 1])
 			blk->falls_through = !fin[i].cut && !(in->flags & INSN_TABLE) &&
+					     !(i + 1 < f->insns_nr && (f->insns[i + 1].flags & INSN_WORD)) &&
 					     (!cfg_insn__ends_block(in->flags) || (in->flags & INSN_COND));
 		if (fin[i].table_end > fin[i].table && add_table_of(f, fin, i, &tables_alloc)) {
 			free(leader);

@@ -27,6 +27,10 @@ enum {
 	INSN_CUT = 1 << 9,	/* with INSN_DATA: bytes of a guessed instruction cut
 				 * short where a surer one starts (not undecodable
 				 * bytes, nor a table entry): nothing falls through it */
+	INSN_WORD = 1 << 10,	/* with INSN_DATA: a datum the runtime puts among its
+				 * code (cfg_input.data: BEAM's func_info words), a
+				 * .byte/.short/.long/.quad row of its value: nothing
+				 * runs into, through or out of it */
 };
 
 #endif

@@ -43,6 +43,8 @@ void rank_fold__input(const struct stream_object *obj, struct cfg_input *in)
 		 * .cwasm's symbol alike: the same bytes get the same blocks however
 		 * they were seen. A native ELF symbol's size is exact. */
 		.flags = rank_fold__counts_as_jit(obj) ? CFG_TRAILING_DATA : 0,
+		/* a runtime's data among its code (BEAM's func_info words, stream-join.c) */
+		.data = obj->data, .data_nr = obj->data_nr,
 	};
 }
 

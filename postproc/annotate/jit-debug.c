@@ -148,6 +148,31 @@ bool jit_debug__claim(const struct stream_object *obj, struct annot_func *af, st
 	return true;
 }
 
+/*
+ * The entry before the object's first byte that applies from offset 0 where
+ * its runtime says so (obj->debug_from_start: BEAM's clause head, beam.h):
+ * the greatest address below the code (the last in record order among
+ * equals), with its file as jit_debug__find resolves it; -1 if none.
+ */
+static long before_start(const struct stream_object *obj, uint64_t bias, const char **file)
+{
+	const struct stream_debug *e = obj->debug;
+	long best = -1;
+
+	for (size_t i = 0; i < obj->debug_nr; i++)
+		if (e[i].addr >= bias && e[i].addr - bias < obj->addr &&
+		    (best < 0 || e[i].addr >= e[best].addr))
+			best = (long)i;
+	if (best >= 0) {
+		long j = best;
+
+		while (j >= 0 && same_file(e[j].file))
+			j--;
+		*file = j >= 0 ? e[j].file : NULL;
+	}
+	return best;
+}
+
 void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uint32_t off,
 		     const struct strset *scripts, struct annot_cell *cell, struct annot_texts *t)
 {
@@ -163,6 +188,8 @@ void jit_debug__cell(const struct stream_object *obj, struct annot_func *af, uin
 	e = af->debug_index ? jit_debug_index__find(af->debug_index, off, &file) :
 			      jit_debug__find(obj->debug, obj->debug_nr, obj->addr, obj->size,
 					      af->debug_bias, off, &file);
+	if (e < 0 && obj->debug_from_start && off < obj->size)
+		e = before_start(obj, af->debug_bias, &file);
 	if (e < 0)
 		return;
 	/*

@@ -110,6 +110,13 @@ static void put_code(struct json_writer *w, const struct report_func *f)
 		json_writer__u64(w, "code_index", code->code_index);
 		json_writer__u64(w, "load_time", code->load_time);
 		json_writer__str(w, "dump", code->path);
+		if (code->joined_bytes) {
+			/* BEAM's prologue, joined in front: its load and size */
+			json_writer__object(w, "joined", JSON_INLINE);
+			json_writer__u64(w, "code_index", code->code_index - 1);
+			json_writer__u64(w, "bytes", code->joined_bytes);
+			json_writer__end(w);
+		}
 	} else {
 		json_writer__str(w, "dso", code->path);
 		json_writer__str(w, "symbol", code->name);

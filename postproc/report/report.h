@@ -187,6 +187,10 @@ struct report_code {
 	 * the file offset at map_start, and its build-id (build_id_size bytes,
 	 * 0: the recording has none). */
 	bool mapped;
+	/* jit: the bytes of the load joined in front of it (BEAM's prologue,
+	 * stream-join.c: load code_index - 1), else 0. Here, in the room after
+	 * mapped: the struct's size, and so Graphviz's layout, as before. */
+	uint32_t joined_bytes;
 	uint64_t map_start, map_size, map_pgoff;
 	const uint8_t *build_id;
 	uint8_t build_id_size;

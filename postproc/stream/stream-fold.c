@@ -206,6 +206,9 @@ int stream__finish(struct stream *s)
 	s->finished = true;
 	/* The object table served the merge. */
 	idx_table_release(&s->obj_tab);
+	/* One function's loads first: what folds is the function. */
+	if (stream_join__functions(s))
+		return -ENOMEM;
 	/* Sections' equal keys first: their sum must fit, as each section's did. */
 	if (stream__merge_samples(s, false))
 		return -ERANGE;

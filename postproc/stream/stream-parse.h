@@ -164,4 +164,8 @@ int stream_branches__range(struct parser *p);
 /* stream__finish: the branches' objects folded as the samples' were, equal keys summed. */
 int stream_branches__finish(struct stream *s);
 
+/* Join the loads a JIT writes for one function into one object (stream-join.c),
+ * at the start of stream__finish. Returns 0 or -ENOMEM. */
+int stream_join__functions(struct stream *s);
+
 #endif

@@ -11,6 +11,7 @@
 /* The one plugin header the post-processor shares: the stream's constants. */
 #include "../../plugin/lib/stream-format.h"
 #include "lib/util.h"
+#include "lib/code-data.h"
 
 /* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */
 #define STREAM_WARNINGS_MAX 256
@@ -128,6 +129,14 @@ struct stream_object {
 	/* owned: DEBUG_INFO entries in record order, from the first section that had them */
 	struct stream_debug *debug;
 	size_t debug_nr, debug_alloc;
+	/* After stream__finish (stream-join.c): a DEBUG_INFO entry before addr
+	 * applies from offset 0 (BEAM's clause heads); the bytes of a load joined
+	 * in front of this one's (BEAM's prologue: addr is its), else 0; the data
+	 * among the code (owned, data_nr rows, by offset). */
+	bool debug_from_start;
+	uint64_t joined_bytes;
+	struct code_data *data;
+	size_t data_nr;
 	/* After stream__finish: moved_into is the object this one's samples were
 	 * folded into (a CODE_MOVE copy of the same code), else UINT32_MAX; moves
 	 * counts the copies folded into this one. */

@@ -177,10 +177,15 @@ json_vs_perf() {	# json perf-keys
 		if (f.source === "eh-frame") continue;
 		const name = f.dso && /^\/tmp\/perf-\d+\.map$/.test(f.dso) ? f.symbol : (dm.get(f.symbol) || f.symbol);
 		const fk = f.kind === "jit" ? "jit " + f.code_index : "native " + f.dso + " " + name;
-		if (f.disassembled && !insns.has(fk)) insns.set(fk, new Set());
+		// a BEAM function: its prologue load joined in front, perf keys of each load
+		const j = f.joined || { bytes: 0 }, pk = "jit " + j.code_index;
+		const key = (o) => o < j.bytes ? [pk, o] : [fk, o - j.bytes];
+		for (const k of j.bytes ? [fk, pk] : [fk])
+			if (f.disassembled && !insns.has(k)) insns.set(k, new Set());
 		for (const i of f.instructions) {
-			if (i.offset < f.code_end && f.disassembled) insns.get(fk).add(i.offset);
-			if (i.samples) add(ours, fk + " 0x" + i.offset.toString(16), i.samples);
+			const [k, o] = key(i.offset);
+			if (i.offset < f.code_end && f.disassembled) insns.get(k).add(o);
+			if (i.samples) add(ours, k + " 0x" + o.toString(16), i.samples);
 		}
 		const lost = f.unaligned_samples + f.outside_code_samples;
 		if (lost) add(ours, fk + " not-at-an-instruction", lost);

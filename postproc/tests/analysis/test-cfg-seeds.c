@@ -212,9 +212,55 @@ static void the_more_sampled_of_two_overlapping_offsets_wins(void **state)
 	cfg_func__release(&f);
 }
 
+/* BEAM's prologue (hot:loop/3's, test-data/jit-beam) and a body that tail-calls
+ * back to its +0x28: the func_info words given as data (cfg_input.data,
+ * annotate/beam/beam.c) are .quad rows, one block that nothing runs into. */
+static void a_runtimes_data_words_are_data_rows(void **state)
+{
+	static const uint8_t code[] = {
+		0xe8, 0x5b, 0xf9, 0xff, 0xff, 0x0f, 0x1f, 0x00,		/*  0: call; nop */
+		0, 0, 0, 0, 0, 0, 0, 0,					/*  8: gen_bp */
+		0x4b, 0xf5, 0x02, 0, 0, 0, 0, 0,			/* 10: module */
+		0xcb, 0x51, 0x01, 0, 0, 0, 0, 0,			/* 18: function */
+		0x03, 0, 0, 0, 0, 0, 0, 0,				/* 20: arity */
+		0xeb, 0x06, 0x00, 0xe8, 0x50, 0xf9, 0xff, 0xff,		/* 28: jmp 0x30; flag; call */
+		0x55,							/* 30: push rbp */
+		0xeb, 0xf5,						/* 31: jmp 0x28 */
+	};
+	static const struct code_data data[] = { { 8, 8 }, { 16, 8 }, { 24, 8 }, { 32, 8 }, { 0x2a, 1 } };
+	static const uint32_t seeds[] = { 0x30 };
+	struct cfg_input in = {
+		.e_machine = EM_X86_64, .code = code, .size = sizeof(code), .addr = 0x7f0000001000,
+		.seeds = seeds, .seeds_nr = 1, .flags = CFG_TRAILING_DATA, .data = data, .data_nr = 5,
+	};
+	char err[128] = "";
+	struct cfg_func f;
+	long b;
+
+	assert_int_equal(cfg_func__build_from(&f, &in, err, sizeof(err)), 0);
+	check_shape(&f);
+	check_texts(&f, &in);
+	assert_int_equal(insn(&f, 0x20)->flags, INSN_DATA | INSN_WORD);
+	assert_string_equal(insn(&f, 0x20)->text, ".quad   0x3");
+	assert_string_equal(insn(&f, 0x10)->text, ".quad   0x2f54b");
+	assert_string_equal(insn(&f, 0x2a)->text, ".byte   0x0");
+	assert_string_equal(insn(&f, 0x28)->text, "jmp     0x30");
+	assert_int_equal(insn(&f, 0x2b)->flags & INSN_CALL, INSN_CALL);
+	/* the words one block, which the call before does not fall into */
+	b = cfg_func__block_at(&f, 0x8);
+	assert_true(b > 0);
+	assert_block(&f, (size_t)b, 0x8, 0x28);
+	assert_false(f.blocks[b - 1].falls_through);
+	assert_false(f.blocks[b].falls_through);
+	/* the tail call's target, +0x28, is a block of the function */
+	assert_int_equal(f.blocks[cfg_func__block_at(&f, 0x28)].start, 0x28);
+	cfg_func__release(&f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(a_runtimes_data_words_are_data_rows),
 		cmocka_unit_test(target_inside_an_instruction_is_counted_not_split),
 		cmocka_unit_test(targets_outside_the_function_are_absolute_addresses),
 		cmocka_unit_test(samples_after_an_int3_make_the_osr_loop_code),

@@ -164,6 +164,44 @@ static void garbage_file_names_become_the_load_script(void **state)
 	strset_release(&t.set);
 }
 
+/*
+ * BEAM's clause head (annotate/beam/beam.h): the first entry lies before the
+ * code and applies from offset 0 where the object says so
+ * (debug_from_start), hot:loop/3's entries of test-data/jit-beam, its
+ * prologue joined in front (addr 0x...a90); without the flag, as before.
+ */
+static void an_entry_before_the_code_applies_from_its_start(void **state)
+{
+	struct stream_debug e[] = {
+		{ 0x7f8c33d99a8c, 34, 0, "hot.erl" },
+		{ 0x7f8c33d99af0, 35, 0, "hot.erl" },
+		{ 0x7f8c33d99ba8, 0, 0, "" },
+	};
+	struct stream_object obj = { .kind = HB_KIND_JIT, .e_machine = 62, .addr = 0x7f8c33d99a90,
+				     .size = 280, .name = "hot:loop/3", .debug = e, .debug_nr = 3,
+				     .debug_from_start = true };
+	struct annot_texts t = { 0 };
+	struct annot_func af = { 0 };
+	struct annot_cell cell = { 0 };
+
+	assert_true(jit_debug__claim(&obj, &af, &t));
+	jit_debug__cell(&obj, &af, 0x00, NULL, &cell, &t);
+	assert_string_equal(cell.text, "hot.erl:34");
+	jit_debug__cell(&obj, &af, 0x5f, NULL, &cell, &t);
+	assert_string_equal(cell.text, "hot.erl:34");
+	jit_debug__cell(&obj, &af, 0x60, NULL, &cell, &t);
+	assert_string_equal(cell.text, "hot.erl:35");
+	jit_debug_index__free(af.debug_index);
+	af = (struct annot_func){ 0 };
+	obj.debug_from_start = false;
+	cell = (struct annot_cell){ 0 };
+	assert_true(jit_debug__claim(&obj, &af, &t));
+	jit_debug__cell(&obj, &af, 0x00, NULL, &cell, &t);
+	assert_null(cell.text);
+	jit_debug_index__free(af.debug_index);
+	strset_release(&t.set);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -171,6 +209,7 @@ int main(void)
 		cmocka_unit_test(jit_find_takes_the_last_entry_at_or_before),
 		cmocka_unit_test(index_agrees_with_the_linear_lookup),
 		cmocka_unit_test(garbage_file_names_become_the_load_script),
+		cmocka_unit_test(an_entry_before_the_code_applies_from_its_start),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

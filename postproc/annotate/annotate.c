@@ -17,12 +17,14 @@
 #include "annotate/dwarf/srcmap.h"
 #include "annotate/wasmtime/wasmtime.h"
 #include "jit-debug.h"
+#include "v8/v8-listing.h"
 #include "v8/v8-name.h"
 #include "names.h"
 #include "native-source.h"
 
 struct annotator {
 	struct wasmtime *wasmtime;	/* --cwasm, --clif, --wasm; NULL: none given */
+	struct v8_listing *v8;		/* --base-v8-code; NULL: none given */
 	bool no_source;
 	bool raw_names;			/* --raw-names */
 	struct srcmap_cache elfs;	/* native files' DWARF */
@@ -72,6 +74,8 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 		archived__put("wasm-inputs", "");
 	ret = wasmtime__open(&a->wasmtime, in->cwasm, in->clif_dir, in->wasm, in->no_source, err,
 			     errlen);
+	if (ret >= 0 && in->v8_code)
+		ret = v8_listing__open(&a->v8, in->v8_code, in->wasm, err, errlen);
 	if (ret < 0) {
 		annotator__close(a);
 		return ret;
@@ -85,6 +89,7 @@ void annotator__close(struct annotator *a)
 	if (!a)
 		return;
 	wasmtime__close(a->wasmtime);
+	v8_listing__close(a->v8);
 	srcmap_cache__release(&a->elfs);
 	strset_release(&a->texts.set);
 	strset_release(&a->scripts);
@@ -169,6 +174,22 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 	}
 	strbuf_release(&k);
 	return ret;
+}
+
+bool annotator__v8_wasm_offset(const struct annotator *a, const struct stream *s, size_t idx,
+			       uint32_t off, uint32_t *wasm_off)
+{
+	const struct stream_object *o = &s->objects[idx];
+	size_t base_len;
+	const char *tier, *func;
+	size_t func_len;
+	int index;
+
+	if (!a || !a->v8 || o->kind != HB_KIND_JIT || !o->name ||
+	    !(tier = v8_name__wasm_tier(o->name, &base_len)) ||
+	    !v8_name__wasm(o->name, &index, &func, &func_len))
+		return false;
+	return v8_listing__wasm_offset(a->v8, o->addr, index, tier, off, wasm_off);
 }
 
 bool annotator__wasm_inputs(const struct annotator *a)

@@ -155,6 +155,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_BASE_CWASM: case OPT_BASE_CLIF: case OPT_BASE_WASM:
 			set_input(o, DIFF_BASE, id - OPT_BASE_CWASM, arg);
 			break;
+		case OPT_BASE_V8_CODE:
+			o->annot[DIFF_BASE].v8_code = arg;
+			break;
+		case OPT_NEW_V8_CODE:
+			o->annot[DIFF_NEW].v8_code = arg;
+			break;
 		case OPT_NEW_CWASM: case OPT_NEW_CLIF: case OPT_NEW_WASM:
 			set_input(o, DIFF_NEW, id - OPT_NEW_CWASM, arg);
 			break;

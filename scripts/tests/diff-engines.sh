@@ -117,6 +117,13 @@ check "without the listing, V8's blocks have no wasm offsets: no group, and the 
 check "--base-v8-code without the module: refused, naming the listing" sh -c \
 	"! '$POSTPROC' diff --base-v8-code '$D/v8-base-2/wasm-code.txt' --new-cwasm '$cw' '$tmp/v8-base-2.hbs' \
 		'$tmp/wasmtime-50.hbs' >/dev/null 2>'$tmp/g1.err' && grep -q 'wasm-code.txt: .*--base-wasm' '$tmp/g1.err'"
+# The listing cut inside hash's TurboFan code (its first 387 lines, a copy):
+# refused, naming the line where it ends.
+head -n 387 "$D/v8-base-2/wasm-code.txt" >"$tmp/cut-code.txt"
+check "a listing cut short: refused, naming the file and its last line" sh -c \
+	"! '$POSTPROC' diff --base-v8-code '$tmp/cut-code.txt' --base-wasm '$D/base.wasm' '$tmp/v8-base-2.hbs' \
+		'$tmp/wasmtime-50.hbs' >/dev/null 2>'$tmp/g2.err' &&
+	 grep -q 'cut-code.txt:387: cut short inside a function' '$tmp/g2.err'"
 
 # 2. One .cwasm, recorded with --profile=jitdump and --profile=perfmap.
 for c in 49.0.3/f64 50.0.1/f64 48.0.2/fib 50.0.1/switch; do

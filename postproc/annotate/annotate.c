@@ -176,20 +176,42 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 	return ret;
 }
 
+/* V8 wasm code (JS:hash-1-turbofan): its index and tier, else false. */
+static bool v8_wasm_code(const struct stream_object *o, int *index, const char **tier)
+{
+	size_t base_len, func_len;
+	const char *func;
+
+	return o->kind == HB_KIND_JIT && o->name && (*tier = v8_name__wasm_tier(o->name, &base_len)) &&
+	       v8_name__wasm(o->name, index, &func, &func_len);
+}
+
 bool annotator__v8_wasm_offset(const struct annotator *a, const struct stream *s, size_t idx,
 			       uint32_t off, uint32_t *wasm_off)
 {
-	const struct stream_object *o = &s->objects[idx];
-	size_t base_len;
-	const char *tier, *func;
-	size_t func_len;
+	const char *tier;
 	int index;
 
-	if (!a || !a->v8 || o->kind != HB_KIND_JIT || !o->name ||
-	    !(tier = v8_name__wasm_tier(o->name, &base_len)) ||
-	    !v8_name__wasm(o->name, &index, &func, &func_len))
+	if (!a || !a->v8 || !v8_wasm_code(&s->objects[idx], &index, &tier))
 		return false;
-	return v8_listing__wasm_offset(a->v8, o->addr, index, tier, off, wasm_off);
+	return v8_listing__wasm_offset(a->v8, s->objects[idx].addr, index, tier, off, wasm_off);
+}
+
+bool annotator__v8_listed(const struct annotator *a, const struct stream *s, size_t *loads,
+			  size_t *listed)
+{
+	const char *tier;
+	int index;
+
+	*loads = *listed = 0;
+	if (!a || !a->v8)
+		return false;
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (v8_wasm_code(&s->objects[i], &index, &tier)) {
+			++*loads;
+			*listed += v8_listing__has(a->v8, s->objects[i].addr, index, tier);
+		}
+	return true;
 }
 
 bool annotator__wasm_inputs(const struct annotator *a)

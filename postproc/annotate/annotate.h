@@ -101,6 +101,14 @@ bool annotator__v8_wasm_offset(const struct annotator *a, const struct stream *s
 			       uint32_t off, uint32_t *wasm_off);
 
 /*
+ * With a V8 listing: true, *loads the V8 wasm code objects of s and *listed
+ * those the listing has (the same address, index and tier; not given twice).
+ * Without one: false.
+ */
+bool annotator__v8_listed(const struct annotator *a, const struct stream *s, size_t *loads,
+			  size_t *listed);
+
+/*
  * One line per thing the user should know, for the report's summary on stderr
  * (objects not found in the .cwasm, stale code, missing CLIF files...). Calls
  * note(arg, line) for each; lines are lowercase without a trailing period.

@@ -117,6 +117,20 @@ check "without the listing, V8's blocks have no wasm offsets: no group, and the 
 check "--base-v8-code without the module: refused, naming the listing" sh -c \
 	"! '$POSTPROC' diff --base-v8-code '$D/v8-base-2/wasm-code.txt' --new-cwasm '$cw' '$tmp/v8-base-2.hbs' \
 		'$tmp/wasmtime-50.hbs' >/dev/null 2>'$tmp/g1.err' && grep -q 'wasm-code.txt: .*--base-wasm' '$tmp/g1.err'"
+check "... every V8 wasm code object of v8-base-2 is in its listing: no note" \
+	sh -c "! grep -q ' lists ' '$tmp/g.err'"
+# shellcheck disable=SC2086
+hb diff --all --json $v8code --new-cwasm "$cw" "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" \
+	>"$tmp/g3.json" 2>"$tmp/g3.err"
+check "another run's listing (v8-base-2's against v8-base's stream): none of its code is listed, said once; no group" \
+	sh -c "grep -q 'BASE: .*/v8-base-2/wasm-code.txt lists 0 of the 5 V8 wasm code objects' '$tmp/g3.err' &&
+	       node '$gj' none '$tmp/g3.json'"
+# Code V8 freed and whose place it reused looks like a listing of every address twice.
+cat "$D/v8-base-2/wasm-code.txt" "$D/v8-base-2/wasm-code.txt" >"$tmp/twice-code.txt"
+hb diff --all --json --base-v8-code "$tmp/twice-code.txt" --base-wasm "$D/base.wasm" --new-cwasm "$cw" \
+	"$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g4.json" 2>"$tmp/g4.err"
+check "a listing giving each address twice: which code is which is unknown, none used, said; no group" \
+	sh -c "grep -q 'twice-code.txt lists 0 of the ' '$tmp/g4.err' && node '$gj' none '$tmp/g4.json'"
 # The listing cut inside hash's TurboFan code (its first 387 lines, a copy):
 # refused, naming the line where it ends.
 head -n 387 "$D/v8-base-2/wasm-code.txt" >"$tmp/cut-code.txt"

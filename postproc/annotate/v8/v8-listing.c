@@ -334,12 +334,11 @@ void v8_listing__close(struct v8_listing *l)
 	free(l);
 }
 
-bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int index, const char *tier,
-			     uint32_t off, uint32_t *wasm_off)
+/* The listed code of function index by tier at addr, once, with a body; or NULL. */
+static const struct lcode *find(const struct v8_listing *l, uint64_t addr, int index, const char *tier)
 {
 	size_t lo = 0, hi = l ? l->c_nr : 0;
 	const struct lcode *c;
-	uint32_t defined;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -350,11 +349,29 @@ bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int inde
 			hi = mid;
 	}
 	if (!l || lo >= l->c_nr || l->c[lo].addr != addr)
-		return false;
+		return NULL;
 	c = &l->c[lo];
-	if (c->ambiguous || c->index != index || !tier || strcmp(c->tier, tier) ||
-	    (uint32_t)index < l->imports || (defined = (uint32_t)index - l->imports) >= l->body_nr)
+	if (c->ambiguous || c->index != index || !tier || strcmp(c->tier, tier) || index < 0 ||
+	    (uint32_t)index < l->imports || (uint32_t)index - l->imports >= l->body_nr)
+		return NULL;
+	return c;
+}
+
+bool v8_listing__has(const struct v8_listing *l, uint64_t addr, int index, const char *tier)
+{
+	return find(l, addr, index, tier) != NULL;
+}
+
+bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int index, const char *tier,
+			     uint32_t off, uint32_t *wasm_off)
+{
+	const struct lcode *c = find(l, addr, index, tier);
+	size_t lo, hi;
+	uint32_t defined;
+
+	if (!c)
 		return false;
+	defined = (uint32_t)c->index - l->imports;
 	lo = 0;
 	hi = c->nr;
 	while (lo < hi) {

@@ -39,4 +39,7 @@ void v8_listing__close(struct v8_listing *l);
 bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int index, const char *tier,
 			     uint32_t off, uint32_t *wasm_off);
 
+/* Whether the listing has the code of function index by tier at addr (and once). */
+bool v8_listing__has(const struct v8_listing *l, uint64_t addr, int index, const char *tier);
+
 #endif

@@ -622,7 +622,9 @@ static int gmember_cmp(const void *a, const void *b)
  * The groups of d->funcs[fi]'s blocks (diff_group): a union-find over the
  * blocks of both sides (BASE's first), joined through each wasm offset
  * (blocks sharing one join); the groups with blocks on both sides and two
- * or more on a side, and samples, are appended to d->groups.
+ * or more on a side, and samples, are appended to d->groups, unless each of
+ * their blocks with samples is paired with another of them (its pairs say
+ * it all: the others have none).
  */
 static int add_groups(struct diff *d, uint32_t fi, const struct matcher *m)
 {
@@ -666,11 +668,20 @@ static int add_groups(struct diff *d, uint32_t fi, const struct matcher *m)
 		uint64_t samples = 0;
 		struct diff_group *dg;
 
+		/* a block of it with samples is unpaired, or paired outside it */
+		bool apart = false;
+
 		for (j = i; j < n && g[j].root == g[i].root; j++) {
+			const struct bfeat *b = &m->side[g[j].side].b[g[j].idx];
+
 			per[g[j].side]++;
-			samples += m->side[g[j].side].b[g[j].idx].samples;
+			samples += b->samples;
+			apart |= b->samples &&
+				 (b->match < 0 || uf_find(up, (uint32_t)(g[j].side ? b->match :
+									 (int32_t)x->nr + b->match)) != g[i].root);
 		}
-		if (!per[0] || !per[1] || (per[0] < 2 && per[1] < 2) || !samples)
+		/* Its sampled blocks paired one to one within it: its pairs say it all. */
+		if (!per[0] || !per[1] || (per[0] < 2 && per[1] < 2) || !samples || !apart)
 			continue;
 		if (VEC_GROW(d->groups, d->groups_nr + 1, d->groups_alloc) ||
 		    VEC_GROW(d->group_blocks, d->group_blocks_nr + (j - i), d->group_blocks_alloc))

@@ -171,8 +171,9 @@ struct diff_pair {
  * joined, whichever side, when their rows' wasm offsets intersect (a
  * union-find over them), with blocks on both sides and more than one on a
  * side: V8's unrolled loop (two or more blocks) against Cranelift's one loop
- * block. It is compared as one entry: each side's samples are its blocks'
- * sum. Its blocks are diff.group_blocks[first_block ..]: BASE's, then NEW's,
+ * block; and a block with samples that is unpaired, or paired outside it
+ * (else its pairs say it all). It is compared as one entry: each side's
+ * samples are its blocks' sum. Its blocks are diff.group_blocks[first_block ..]: BASE's, then NEW's,
  * each side's by address; blocks_nr[s] of side s. Its pairs stay as they are.
  */
 struct diff_group {

@@ -131,6 +131,14 @@ hb diff --all --json --base-v8-code "$tmp/twice-code.txt" --base-wasm "$D/base.w
 	"$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g4.json" 2>"$tmp/g4.err"
 check "a listing giving each address twice: which code is which is unknown, none used, said; no group" \
 	sh -c "grep -q 'twice-code.txt lists 0 of the ' '$tmp/g4.err' && node '$gj' none '$tmp/g4.json'"
+# wasmtime opt-level 0 against 2: hash's and mix's loop blocks are one each,
+# and paired (test-data/diff/README.md): the groups they are in (with the
+# entry blocks, which hold loads hoisted out of the loop) say nothing more.
+for c in wasmtime-O0 wasmtime-O2; do diff_stream "$c" "$tmp/$c.hbs"; done
+hb diff --all --json --base-cwasm "$D/wasmtime-O0/module.cwasm" --new-cwasm "$D/wasmtime-O2/module.cwasm" \
+	"$tmp/wasmtime-O0.hbs" "$tmp/wasmtime-O2.hbs" >"$tmp/g5.json" 2>/dev/null
+check "wasmtime O0 -> O2 (wasm offsets on both sides, each loop one block a side, paired): no group" \
+	sh -c "node '$gj' none '$tmp/g5.json' && node '$js' pairs '$tmp/g5.json' hash wasm e:12"
 # The listing cut inside hash's TurboFan code (its first 387 lines, a copy):
 # refused, naming the line where it ends.
 head -n 387 "$D/v8-base-2/wasm-code.txt" >"$tmp/cut-code.txt"

@@ -27,6 +27,7 @@ struct v8_listing {
 	struct pos *pos;
 	size_t pos_nr, pos_alloc;
 	uint32_t *body;			/* each defined function's body offset in the module */
+	uint32_t *body_size;		/* and its size */
 	size_t body_nr;
 	uint32_t imports;		/* imported functions: the first indexes */
 };
@@ -150,7 +151,8 @@ limits:
 			if (!leb(&p, sec_end, &n) || n > len)
 				goto bad;
 			l->body = malloc((n ? n : 1) * sizeof(*l->body));
-			if (!l->body) {
+			l->body_size = malloc((n ? n : 1) * sizeof(*l->body_size));
+			if (!l->body || !l->body_size) {
 				rc = -ENOMEM;
 				snprintf(err, errlen, "out of memory");
 				goto out;
@@ -161,6 +163,7 @@ limits:
 				if (!leb(&p, sec_end, &bl) || bl > (size_t)(sec_end - p))
 					goto bad;
 				l->body[i] = (uint32_t)(p - buf);
+				l->body_size[i] = bl;
 				p += bl;
 			}
 			l->body_nr = n;
@@ -331,6 +334,7 @@ void v8_listing__close(struct v8_listing *l)
 	free(l->c);
 	free(l->pos);
 	free(l->body);
+	free(l->body_size);
 	free(l);
 }
 
@@ -384,7 +388,10 @@ bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int inde
 	}
 	if (lo >= c->nr || l->pos[c->first + lo].pc != off)
 		return false;
-	/* (Two positions at one pc: the first, by sort order; V8 gives one.) */
+	/* (Two positions at one pc: the first, by sort order; V8 gives one.)
+	 * One outside the body is not of this module's function. */
+	if (l->pos[c->first + lo].wasm >= l->body_size[defined])
+		return false;
 	*wasm_off = l->body[defined] + l->pos[c->first + lo].wasm;
-	return *wasm_off >= l->body[defined];
+	return true;
 }

@@ -17,12 +17,14 @@
 #include "annotate/dwarf/srcmap.h"
 #include "annotate/wasmtime/wasmtime.h"
 #include "jit-debug.h"
+#include "v8/v8-listing.h"
 #include "v8/v8-name.h"
 #include "names.h"
 #include "native-source.h"
 
 struct annotator {
 	struct wasmtime *wasmtime;	/* --cwasm, --clif, --wasm; NULL: none given */
+	struct v8_listing *v8;		/* --base-v8-code; NULL: none given */
 	bool no_source;
 	bool raw_names;			/* --raw-names */
 	struct srcmap_cache elfs;	/* native files' DWARF */
@@ -72,6 +74,8 @@ int annotator__open(struct annotator **out, const struct annot_inputs *in, char 
 		archived__put("wasm-inputs", "");
 	ret = wasmtime__open(&a->wasmtime, in->cwasm, in->clif_dir, in->wasm, in->no_source, err,
 			     errlen);
+	if (ret >= 0 && in->v8_code)
+		ret = v8_listing__open(&a->v8, in->v8_code, in->wasm, err, errlen);
 	if (ret < 0) {
 		annotator__close(a);
 		return ret;
@@ -85,6 +89,7 @@ void annotator__close(struct annotator *a)
 	if (!a)
 		return;
 	wasmtime__close(a->wasmtime);
+	v8_listing__close(a->v8);
 	srcmap_cache__release(&a->elfs);
 	strset_release(&a->texts.set);
 	strset_release(&a->scripts);
@@ -169,6 +174,44 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 	}
 	strbuf_release(&k);
 	return ret;
+}
+
+/* V8 wasm code (JS:hash-1-turbofan): its index and tier, else false. */
+static bool v8_wasm_code(const struct stream_object *o, int *index, const char **tier)
+{
+	size_t base_len, func_len;
+	const char *func;
+
+	return o->kind == HB_KIND_JIT && o->name && (*tier = v8_name__wasm_tier(o->name, &base_len)) &&
+	       v8_name__wasm(o->name, index, &func, &func_len);
+}
+
+bool annotator__v8_wasm_offset(const struct annotator *a, const struct stream *s, size_t idx,
+			       uint32_t off, uint32_t *wasm_off)
+{
+	const char *tier;
+	int index;
+
+	if (!a || !a->v8 || !v8_wasm_code(&s->objects[idx], &index, &tier))
+		return false;
+	return v8_listing__wasm_offset(a->v8, s->objects[idx].addr, index, tier, off, wasm_off);
+}
+
+bool annotator__v8_listed(const struct annotator *a, const struct stream *s, size_t *loads,
+			  size_t *listed)
+{
+	const char *tier;
+	int index;
+
+	*loads = *listed = 0;
+	if (!a || !a->v8)
+		return false;
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (v8_wasm_code(&s->objects[i], &index, &tier)) {
+			++*loads;
+			*listed += v8_listing__has(a->v8, s->objects[i].addr, index, tier);
+		}
+	return true;
 }
 
 bool annotator__wasm_inputs(const struct annotator *a)

@@ -15,6 +15,7 @@ struct annot_inputs {
 	const char *cwasm;	/* --cwasm: wasmtime's compiled module */
 	const char *clif_dir;	/* --clif: its --emit-clif directory */
 	const char *wasm;	/* --wasm: the original module */
+	const char *v8_code;	/* --base-v8-code: V8's --print-wasm-code listing (v8-listing.h) */
 	bool no_source;		/* --no-source */
 	bool raw_names;		/* --raw-names: names as the code has them, not demangled */
 };
@@ -90,6 +91,22 @@ bool annotator__wasm_offset(const struct annotator *a, const struct annot_func *
 
 /* Whether any column input was given at all (the [CLIF]/[Wasm] columns can exist). */
 bool annotator__wasm_inputs(const struct annotator *a);
+
+/*
+ * The wasm offset V8's listing (annot_inputs.v8_code) recorded for the
+ * instruction at off of stream object idx, V8 wasm code: false without a
+ * listing, for other code, or where V8 recorded none (v8-listing.h).
+ */
+bool annotator__v8_wasm_offset(const struct annotator *a, const struct stream *s, size_t idx,
+			       uint32_t off, uint32_t *wasm_off);
+
+/*
+ * With a V8 listing: true, *loads the V8 wasm code objects of s and *listed
+ * those the listing has (the same address, index and tier; not given twice).
+ * Without one: false.
+ */
+bool annotator__v8_listed(const struct annotator *a, const struct stream *s, size_t *loads,
+			  size_t *listed);
 
 /*
  * One line per thing the user should know, for the report's summary on stderr

@@ -171,7 +171,8 @@ void cli__check_output(const char *output, char *const *streams, int nstreams,
 		      inputs_note_fd(STDIN_FILENO, CLI_STDIN_NAME);
 	for (int s = 0; s < sides && !ret; s++)
 		if (!(ret = input_named("the --cwasm file", annot[s].cwasm)) &&
-		    !(ret = input_named("the --wasm file", annot[s].wasm)))
+		    !(ret = input_named("the --wasm file", annot[s].wasm)) &&
+		    !(ret = input_named("the V8 code listing", annot[s].v8_code)))
 			ret = input_named("a file of the --clif directory", annot[s].clif_dir);
 	if (ret) {
 		message__error("out of memory");

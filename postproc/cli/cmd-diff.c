@@ -155,6 +155,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_BASE_CWASM: case OPT_BASE_CLIF: case OPT_BASE_WASM:
 			set_input(o, DIFF_BASE, id - OPT_BASE_CWASM, arg);
 			break;
+		case OPT_BASE_V8_CODE:
+			o->annot[DIFF_BASE].v8_code = arg;
+			break;
+		case OPT_NEW_V8_CODE:
+			o->annot[DIFF_NEW].v8_code = arg;
+			break;
 		case OPT_NEW_CWASM: case OPT_NEW_CLIF: case OPT_NEW_WASM:
 			set_input(o, DIFF_NEW, id - OPT_NEW_CWASM, arg);
 			break;
@@ -250,6 +256,7 @@ static int compare(struct options *o, char **files)
 	struct diff d = { 0 };
 	char err[1024];
 	int ret = EXIT_INPUT, i;
+	size_t loads, listed;
 
 	for (int s = 0; s < DIFF__SIDES; s++) {
 		in[s] = (struct diff_input){ labels[s], o->label[s] ? o->label[s] : files[s],
@@ -275,6 +282,10 @@ static int compare(struct options *o, char **files)
 			message__error("out of memory");
 			goto out;
 		}
+		if (annotator__v8_listed(in[s].annot, &streams[s], &loads, &listed) && listed < loads)
+			message__note("%s: %s lists %zu of the %zu V8 wasm code objects of the stream (the "
+				      "others have no wasm offsets: not of this run, or given twice)",
+				      labels[s], o->annot[s].v8_code, listed, loads);
 	}
 	i = diff__build(&d, in, &o->diff);
 	if (i == -ENOENT) {

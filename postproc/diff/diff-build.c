@@ -378,6 +378,17 @@ static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
 		if (d->has_measured)
 			measure_pair(d, &d->measured[i]);
 	}
+	for (i = 0; i < d->groups_nr; i++) {
+		struct diff_group *g = &d->groups[i];
+
+		for (int s = 0; s < DIFF__SIDES; s++)
+			g->share[s] = share(g->samples[s], d->total[s]);
+		g->delta = g->share[DIFF_NEW] - g->share[DIFF_BASE];
+		g->delta_samples = difference(g->samples[DIFF_BASE], g->samples[DIFF_NEW]);
+		g->delta_per_run = per_run(d, DIFF_NEW, g->samples[DIFF_NEW]) -
+				   per_run(d, DIFF_BASE, g->samples[DIFF_BASE]);
+		g->sign = diff__sign(d, g->delta, g->delta_per_run);
+	}
 	if ((ret = diff_noise__test_pairs(d)))
 		return ret;
 	d->ranked = malloc((d->pairs_nr ? d->pairs_nr : 1) * sizeof(*d->ranked));
@@ -422,6 +433,7 @@ static void uncompare(struct diff *d)
 	}
 	FREE_AND_NULL(d->ranked);
 	d->pairs_nr = d->shown_nr = d->compared_nr = 0;
+	d->groups_nr = d->group_blocks_nr = 0;
 	memset(d->keys, 0, sizeof(d->keys));
 }
 
@@ -592,6 +604,9 @@ void diff__release(struct diff *d)
 	FREE_AND_NULL(d->measured);
 	FREE_AND_NULL(d->ranked);
 	FREE_AND_NULL(d->tiers);
+	FREE_AND_NULL(d->groups);
+	FREE_AND_NULL(d->group_blocks);
+	d->groups_nr = d->group_blocks_nr = 0;
 	for (size_t i = 0; i < d->names_nr; i++)
 		free(d->names[i]);
 	FREE_AND_NULL(d->names);

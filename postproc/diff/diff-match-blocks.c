@@ -596,6 +596,115 @@ static int add_pair(struct diff *d, size_t *alloc, uint32_t fi, int32_t a, int32
 	return 0;
 }
 
+static uint32_t uf_find(uint32_t *up, uint32_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+struct gmember {
+	uint32_t root, side, idx;
+};
+
+static int gmember_cmp(const void *a, const void *b)
+{
+	const struct gmember *x = a, *y = b;
+
+	if (x->root != y->root)
+		return x->root < y->root ? -1 : 1;
+	if (x->side != y->side)
+		return x->side < y->side ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * The groups of d->funcs[fi]'s blocks (diff_group): a union-find over the
+ * blocks of both sides (BASE's first), joined through each wasm offset
+ * (blocks sharing one join); the groups with blocks on both sides and two
+ * or more on a side, and samples, are appended to d->groups, unless each of
+ * their blocks with samples is paired with another of them (its pairs say
+ * it all: the others have none).
+ */
+static int add_groups(struct diff *d, uint32_t fi, const struct matcher *m)
+{
+	const struct fside *x = &m->side[DIFF_BASE], *y = &m->side[DIFF_NEW];
+	size_t n = x->nr + y->nr, keys = 0, k = 0;
+	struct inv *v;
+	uint32_t *up;
+	struct gmember *g;
+	int ret = -ENOMEM;
+
+	for (int s = 0; s < DIFF__SIDES; s++)
+		for (size_t i = 0; i < m->side[s].nr; i++)
+			keys += m->side[s].b[i].set_nr[0];
+	if (!x->nr || !y->nr || !keys)
+		return 0;
+	v = malloc(keys * sizeof(*v));
+	up = malloc(n * sizeof(*up));
+	g = malloc(n * sizeof(*g));
+	if (!v || !up || !g)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		up[i] = (uint32_t)i;
+	for (int s = 0; s < DIFF__SIDES; s++)
+		for (size_t i = 0; i < m->side[s].nr; i++)
+			for (size_t e = 0; e < m->side[s].b[i].set_nr[0]; e++)
+				v[k++] = (struct inv){ m->side[s].b[i].set[0][e],
+						       (uint32_t)(s ? x->nr + i : i) };
+	qsort(v, keys, sizeof(*v), u64_cmp);
+	for (size_t i = 1; i < keys; i++)
+		if (v[i].key == v[i - 1].key) {
+			uint32_t a = uf_find(up, v[i].blk), b = uf_find(up, v[i - 1].blk);
+
+			if (a != b)
+				up[a < b ? b : a] = a < b ? a : b;
+		}
+	for (size_t i = 0; i < n; i++)
+		g[i] = (struct gmember){ uf_find(up, (uint32_t)i), i >= x->nr, (uint32_t)(i >= x->nr ? i - x->nr : i) };
+	qsort(g, n, sizeof(*g), gmember_cmp);
+	for (size_t i = 0, j; i < n; i = j) {
+		size_t per[DIFF__SIDES] = { 0, 0 };
+		uint64_t samples = 0;
+		struct diff_group *dg;
+
+		/* a block of it with samples is unpaired, or paired outside it */
+		bool apart = false;
+
+		for (j = i; j < n && g[j].root == g[i].root; j++) {
+			const struct bfeat *b = &m->side[g[j].side].b[g[j].idx];
+
+			per[g[j].side]++;
+			samples += b->samples;
+			apart |= b->samples &&
+				 (b->match < 0 || uf_find(up, (uint32_t)(g[j].side ? b->match :
+									 (int32_t)x->nr + b->match)) != g[i].root);
+		}
+		/* Its sampled blocks paired one to one within it: its pairs say it all. */
+		if (!per[0] || !per[1] || (per[0] < 2 && per[1] < 2) || !samples || !apart)
+			continue;
+		if (VEC_GROW(d->groups, d->groups_nr + 1, d->groups_alloc) ||
+		    VEC_GROW(d->group_blocks, d->group_blocks_nr + (j - i), d->group_blocks_alloc))
+			goto out;
+		dg = &d->groups[d->groups_nr++];
+		*dg = (struct diff_group){ .func = fi, .first_block = d->group_blocks_nr,
+					   .blocks_nr = { per[0], per[1] } };
+		for (size_t e = i; e < j; e++) {
+			const struct bfeat *b = &m->side[g[e].side].b[g[e].idx];
+
+			dg->samples[g[e].side] += b->samples;
+			d->group_blocks[d->group_blocks_nr++] =
+				(struct diff_group_block){ (int32_t)g[e].idx, b->start, b->end, b->samples };
+		}
+	}
+	ret = 0;
+out:
+	free(v);
+	free(up);
+	free(g);
+	return ret;
+}
+
 int diff_match__blocks(struct diff *d, size_t fi)
 {
 	struct diff_func *df = &d->funcs[fi];
@@ -648,7 +757,7 @@ int diff_match__blocks(struct diff *d, size_t fi)
 		    add_pair(d, &d->pairs_alloc, (uint32_t)fi, -1, (int32_t)j, &m))
 			goto out;
 	df->pairs_nr = d->pairs_nr - df->first_pair;
-	ret = 0;
+	ret = add_groups(d, (uint32_t)fi, &m);
 out:
 	for (int s = 0; s < DIFF__SIDES; s++)
 		fside_release(&m.side[s]);

@@ -167,6 +167,34 @@ struct diff_pair {
 };
 
 /*
+ * A group of blocks across the two sides of a compared function: blocks
+ * joined, whichever side, when their rows' wasm offsets intersect (a
+ * union-find over them), with blocks on both sides and more than one on a
+ * side: V8's unrolled loop (two or more blocks) against Cranelift's one loop
+ * block; and a block with samples that is unpaired, or paired outside it
+ * (else its pairs say it all). It is compared as one entry: each side's
+ * samples are its blocks' sum. Its blocks are diff.group_blocks[first_block ..]: BASE's, then NEW's,
+ * each side's by address; blocks_nr[s] of side s. Its pairs stay as they are.
+ */
+struct diff_group {
+	uint32_t func;			/* index in diff.funcs */
+	size_t first_block, blocks_nr[DIFF__SIDES];
+	uint64_t samples[DIFF__SIDES];
+	double share[DIFF__SIDES];
+	double delta;			/* share[NEW] - share[BASE], points */
+	int64_t delta_samples;
+	double delta_per_run;
+	int sign;			/* how its change reads (as diff_func's) */
+};
+
+/* A block of a group. */
+struct diff_group_block {
+	int32_t b;			/* index in its side's report_func.blocks */
+	uint32_t start, end;
+	uint64_t samples;
+};
+
+/*
  * What branch stacks measured of a pair's blocks (diff.measured, index for
  * index with diff.pairs), when both sides have them. A block's executions
  * are its report_measured.executions; rate is them per 1000 of its side's
@@ -269,8 +297,14 @@ struct diff {
 	uint64_t row_max[DIFF__SIDES];
 	struct diff_tier *tiers;	/* the tiers of tiered functions (diff_func.first_tier) */
 	size_t tiers_nr;
+	/* Groups of blocks by their wasm offsets (diff_group), of the compared
+	 * functions, by function; none when no group forms. */
+	struct diff_group *groups;
+	size_t groups_nr;
+	struct diff_group_block *group_blocks;
+	size_t group_blocks_nr;
 	/* private */
-	size_t funcs_alloc, pairs_alloc, tiers_alloc, measured_alloc;
+	size_t funcs_alloc, pairs_alloc, tiers_alloc, measured_alloc, groups_alloc, group_blocks_alloc;
 	char **names;			/* the names without the tier, owned */
 	size_t names_nr, names_alloc;
 	struct diff_work *work;		/* what diff__build keeps for the side reports */

@@ -333,6 +333,45 @@ static void put_pair_table(FILE *out, const struct diff *d, const struct heat_sc
 	fputs("</tbody></table>\n</section>\n", out);
 }
 
+/* The groups of blocks of the same wasm offsets (diff_group), when any formed. */
+static void put_group_table(FILE *out, const struct diff *d, const struct heat_scale *cs)
+{
+	char a[64], b[64];
+
+	if (!d->groups_nr)
+		return;
+	fprintf(out, "<section id=\"groups\">\n<h2>Block groups <small>%zu: blocks of the same wasm "
+		"offsets, each side's summed (not tested)</small></h2>\n<table id=\"gtable\"><thead><tr>"
+		"<th class=\"n\">BASE</th><th class=\"n\">NEW</th><th class=\"n\">delta</th>"
+		"<th>function :: blocks</th></tr></thead><tbody>\n", d->groups_nr);
+	for (size_t i = 0; i < d->groups_nr; i++) {
+		const struct diff_group *g = &d->groups[i];
+		const struct diff_func *f = &d->funcs[g->func];
+		const struct diff_group_block *gb = &d->group_blocks[g->first_block];
+
+		fprintf(out, "<tr class=\"group\" data-func=\"d%" PRIu32 "\" data-delta=\"%.4f\" "
+			"data-samples-base=\"%" PRIu64 "\" data-samples-new=\"%" PRIu64 "\"><td class=\"n\">%s"
+			"</td><td class=\"n\">%s</td>", g->func, g->delta, g->samples[DIFF_BASE],
+			g->samples[DIFF_NEW],
+			render_diff_text__side(a, sizeof(a), d, DIFF_BASE, true, g->share[DIFF_BASE],
+					       g->samples[DIFF_BASE]),
+			render_diff_text__side(b, sizeof(b), d, DIFF_NEW, true, g->share[DIFF_NEW],
+					       g->samples[DIFF_NEW]));
+		put_delta(out, "td", d, cs, g->sign, 0, 0.0, g->delta, g->delta_per_run);
+		fputs("<td>", out);
+		put_names(out, f->block_name);
+		fputs(" :: blocks", out);
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			if (s == DIFF_NEW)
+				fputs(" &rarr;", out);
+			for (size_t k = 0; k < g->blocks_nr[s]; k++, gb++)
+				fprintf(out, " 0x%" PRIx32, gb->start);
+		}
+		fputs("</td></tr>\n", out);
+	}
+	fputs("</tbody></table>\n</section>\n", out);
+}
+
 /* --- a function: each side's graph and listing -------------------------------- */
 
 static void paint_block(const void *ctx, size_t b, struct graph_node_spec *spec, char *line1,
@@ -535,6 +574,7 @@ int render_diff_html(FILE *out, const struct diff *d, const struct render_opts *
 	put_summary(out, d, &cs);
 	put_func_table(out, d, &cs);
 	put_pair_table(out, d, &cs);
+	put_group_table(out, d, &cs);
 	for (size_t i = 0; i < d->funcs_nr && !ret; i++)
 		if (d->funcs[i].drawn)
 			ret = put_func(out, d, i, &cs, heat, d->row_max);

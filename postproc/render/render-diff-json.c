@@ -116,6 +116,46 @@ static void put_pair(struct json_writer *w, const struct diff *d, const struct d
 	json_writer__end(w);
 }
 
+/* The groups of f's blocks (diff_group), "groups": only when one formed. */
+static void put_groups(struct json_writer *w, const struct diff *d, const struct diff_func *f)
+{
+	uint32_t fi = (uint32_t)(f - d->funcs);
+	bool any = false;
+
+	for (size_t i = 0; i < d->groups_nr; i++) {
+		const struct diff_group *g = &d->groups[i];
+		const struct diff_group_block *b = &d->group_blocks[g->first_block];
+
+		if (g->func != fi)
+			continue;
+		if (!any)
+			json_writer__array(w, "groups", JSON_LINES);
+		any = true;
+		json_writer__object(w, NULL, JSON_INLINE);
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			json_writer__object(w, side_key[s], JSON_INLINE);
+			json_writer__array(w, "blocks", JSON_INLINE);
+			for (size_t k = 0; k < g->blocks_nr[s]; k++, b++) {
+				json_writer__object(w, NULL, JSON_INLINE);
+				json_writer__u64(w, "start", b->start);
+				json_writer__u64(w, "end", b->end);
+				json_writer__u64(w, "samples", b->samples);
+				json_writer__end(w);
+			}
+			json_writer__end(w);
+			json_writer__u64(w, "samples", g->samples[s]);
+			json_writer__double(w, "share", 'f', 4, g->share[s]);
+			json_writer__end(w);
+		}
+		json_writer__double(w, "delta", 'f', 4, g->delta);
+		json_writer__i64(w, "delta_samples", g->delta_samples);
+		json_writer__double(w, "delta_per_run", 'f', 4, g->delta_per_run);
+		json_writer__end(w);
+	}
+	if (any)
+		json_writer__end(w);
+}
+
 static void put_func(struct json_writer *w, const struct diff *d, const struct diff_func *f)
 {
 	json_writer__object(w, NULL, JSON_LINES);
@@ -135,6 +175,7 @@ static void put_func(struct json_writer *w, const struct diff *d, const struct d
 	for (size_t i = 0; i < f->pairs_nr; i++)
 		put_pair(w, d, &d->pairs[f->first_pair + i]);
 	json_writer__end(w);
+	put_groups(w, d, f);
 	json_writer__end(w);
 }
 

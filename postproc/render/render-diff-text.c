@@ -273,6 +273,37 @@ static void put_pairs(FILE *out, const struct diff *d, bool color)
 			d->opts.counts ? "samples" : "points");
 }
 
+/*
+ * The groups of blocks (diff_group), when any formed: each side's blocks
+ * summed, one row a group, after the pairs.
+ */
+static void put_groups(FILE *out, const struct diff *d, bool color)
+{
+	if (!d->groups_nr)
+		return;
+	fprintf(out, "\nBlocks of the same wasm offsets, grouped (each side's blocks summed; not tested):\n");
+	fprintf(out, "%11s%11s%11s   %s\n", "[BASE]", "[NEW]", "[Delta]", "[Group]");
+	for (size_t i = 0; i < d->groups_nr; i++) {
+		const struct diff_group *g = &d->groups[i];
+		const struct diff_func *f = &d->funcs[g->func];
+		const struct diff_group_block *b = &d->group_blocks[g->first_block];
+
+		put_side(out, d, DIFF_BASE, true, g->share[DIFF_BASE], g->samples[DIFF_BASE]);
+		put_side(out, d, DIFF_NEW, true, g->share[DIFF_NEW], g->samples[DIFF_NEW]);
+		put_delta(out, d, g->sign, 0, g->delta, g->delta_per_run, color);
+		fputs("  ", out);
+		put_names(out, f->block_name);
+		fputs(" :: blocks", out);
+		for (int s = 0; s < DIFF__SIDES; s++) {
+			if (s == DIFF_NEW)
+				fputs(" ->", out);
+			for (size_t k = 0; k < g->blocks_nr[s]; k++, b++)
+				fprintf(out, " 0x%" PRIx32, b->start);
+		}
+		fputc('\n', out);
+	}
+}
+
 /* A side's taken % of the branch ending the block: "64.6%", or "-" (none, or never reached). */
 static const char *taken_pct(char *buf, size_t len, const struct diff_measured *m, int s)
 {
@@ -377,6 +408,7 @@ int render_diff_text(FILE *out, const struct diff *d, const struct render_opts *
 	put_header(out, d);
 	put_funcs(out, d, o->color);
 	put_pairs(out, d, o->color);
+	put_groups(out, d, o->color);
 	if (d->has_measured)
 		put_measured(out, d);
 	if (d->opts.listing) {

@@ -194,6 +194,10 @@ static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg
 			row->has_wasm_offset = annotator__wasm_offset(c->annot, af, in->off,
 								      &row->wasm_offset);
 		}
+	} else {
+		/* V8 wasm code, with V8's listing: the positions it recorded. */
+		row->has_wasm_offset = annotator__v8_wasm_offset(c->annot, c->r->stream, c->rf->obj,
+								 in->off, &row->wasm_offset);
 	}
 
 	/* objdump -S style: the source line above the first row it produced. */

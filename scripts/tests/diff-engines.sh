@@ -10,7 +10,9 @@
 #    their loops pair by what both sides have, the instructions (V8's wasm
 #    code carries no wasm offsets), and the text and the page say so; the
 #    same work took the same time in both engines (--counts, samples a run
-#    at the same -F): no change beyond noise in either function;
+#    at the same -F): no change beyond noise in either function; with V8's
+#    listing of its code (the wasm offsets its jitdump lacks), the two
+#    blocks of TurboFan's unrolled loop are one group against Cranelift's;
 #  - wasmtime's jitdump and perfmap recordings of one .cwasm (49.0.3 and
 #    50.0.1 f64, 48.0.2 fib, 50.0.1 switch): every function pairs with
 #    itself, by identity with --cwasm, by name without, every block by its
@@ -69,6 +71,81 @@ check "--counts, V8's 6 runs against wasmtime's: samples a run, hash 1241.33 (Tu
 		Math.abs(m.delta_per_run - (636 - m.base.samples / 6)) < 1e-3 && !h.significant && !m.significant &&
 		h.interval[0] < 0 && h.interval[1] > 0 && d.noise.spread.measured;
 	if (!ok) { console.log(JSON.stringify([d.selection, d.noise.spread, h, m])); process.exit(1); }"
+
+# 1b. Blocks of the same wasm offsets grouped across engines. V8's jitdump
+# gives its wasm code no wasm offsets; the listing V8 printed of the same
+# run (v8-base-2/wasm-code.txt, --print-wasm-code) does, at its calls and
+# the loads that can trap (--base-v8-code, with the module: --base-wasm).
+# TurboFan unrolled hash's and mix's loops in two (blocks 0x49 and 0x9f,
+# 0x49 and 0x8b: its listing, by hand), Cranelift made one (0x12, 0xf) and
+# put the hoisted memory base's load, of the loop's first i32.load8_u, in
+# the entry block (0x0): one group each side.
+gj=$top/scripts/tests/engine-groups.js
+v8code="--base-v8-code $D/v8-base-2/wasm-code.txt --base-wasm $D/base.wasm"
+wasm-objdump -d "$D/base.wasm" >"$tmp/objdump.txt"
+hb --json --all --cwasm "$cw" --wasm "$D/base.wasm" --function hash "$tmp/wasmtime-50.hbs" \
+	>"$tmp/w-hash.json" 2>/dev/null
+hb --json --all --cwasm "$cw" --wasm "$D/base.wasm" --function mix "$tmp/wasmtime-50.hbs" \
+	>"$tmp/w-mix.json" 2>/dev/null
+check "V8's listing: the wasm offsets of both of TurboFan's hash loop blocks (0x49, 0x9f) are the i32.load8_u of Cranelift's one (0x12), by wasm-objdump's function offset" \
+	sh -c "node '$gj' offsets '$D/v8-base-2/wasm-code.txt' '$tmp/objdump.txt' 1 49 9f '$tmp/w-hash.json' 12 &&
+	       node '$gj' offsets '$D/v8-base-2/wasm-code.txt' '$tmp/objdump.txt' 1 9f f5 '$tmp/w-hash.json' 12"
+check "... and of mix's (0x49, 0x8b; Cranelift's 0xf)" \
+	sh -c "node '$gj' offsets '$D/v8-base-2/wasm-code.txt' '$tmp/objdump.txt' 2 49 8b '$tmp/w-mix.json' f &&
+	       node '$gj' offsets '$D/v8-base-2/wasm-code.txt' '$tmp/objdump.txt' 2 8b cb '$tmp/w-mix.json' f"
+# shellcheck disable=SC2086
+hb diff --all --json $v8code --new-cwasm "$cw" "$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" \
+	>"$tmp/g.json" 2>"$tmp/g.err"
+check "V8 (with its listing) -> wasmtime 50: hash's unrolled loop is one group, 0x49 + 0x9f against 0x0 + 0x12, each side's samples and share its blocks' sum" \
+	node "$gj" group "$tmp/g.json" JS:hash-1 49,9f 12
+check "... and mix's, 0x49 + 0x8b against 0x0 + 0xf" \
+	node "$gj" group "$tmp/g.json" JS:mix-2 49,8b f
+check "... hash's TurboFan loop blocks pair by the wasm key then (0x9f -> 0x12)" \
+	node "$js" pairs "$tmp/g.json" JS:hash-1 wasm 9f:12
+# shellcheck disable=SC2086
+hb diff --all $v8code --new-cwasm "$cw" "$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g.txt" 2>/dev/null
+# 1247 = 620 + 627 of 1996 samples, 1232 of 1908 (the JSON's blocks)
+check "... the text has a row a group: 62.47% (0x49 + 0x9f) against 64.57% (0x0 + 0x12)" \
+	grep -Eq '^ +62\.47% +64\.57% +\+2\.10%  +`JS:hash-1-turbofan` -> `hash` :: blocks 0x49 0x9f -> 0x0 0x12$' "$tmp/g.txt"
+# shellcheck disable=SC2086
+hb diff --all --html $v8code --new-cwasm "$cw" "$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g.html" 2>/dev/null
+check "... and the page a table of them" \
+	grep -q 'data-samples-base="1247" data-samples-new="1232"><td class="n">62.47%</td><td class="n">64.57%</td>.*<code>JS:hash-1-turbofan</code> &rarr; <code>hash</code> :: blocks 0x49 0x9f &rarr; 0x0 0x12' "$tmp/g.html"
+hb diff --all --json --new-cwasm "$cw" "$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g0.json" 2>/dev/null
+check "without the listing, V8's blocks have no wasm offsets: no group, and the output has no groups" \
+	sh -c "node '$gj' none '$tmp/g0.json' && node '$gj' none '$tmp/e.json' && ! grep -q grouped '$tmp/e.txt'"
+check "--base-v8-code without the module: refused, naming the listing" sh -c \
+	"! '$POSTPROC' diff --base-v8-code '$D/v8-base-2/wasm-code.txt' --new-cwasm '$cw' '$tmp/v8-base-2.hbs' \
+		'$tmp/wasmtime-50.hbs' >/dev/null 2>'$tmp/g1.err' && grep -q 'wasm-code.txt: .*--base-wasm' '$tmp/g1.err'"
+check "... every V8 wasm code object of v8-base-2 is in its listing: no note" \
+	sh -c "! grep -q ' lists ' '$tmp/g.err'"
+# shellcheck disable=SC2086
+hb diff --all --json $v8code --new-cwasm "$cw" "$tmp/v8-base.hbs" "$tmp/wasmtime-50.hbs" \
+	>"$tmp/g3.json" 2>"$tmp/g3.err"
+check "another run's listing (v8-base-2's against v8-base's stream): none of its code is listed, said once; no group" \
+	sh -c "grep -q 'BASE: .*/v8-base-2/wasm-code.txt lists 0 of the 5 V8 wasm code objects' '$tmp/g3.err' &&
+	       node '$gj' none '$tmp/g3.json'"
+# Code V8 freed and whose place it reused looks like a listing of every address twice.
+cat "$D/v8-base-2/wasm-code.txt" "$D/v8-base-2/wasm-code.txt" >"$tmp/twice-code.txt"
+hb diff --all --json --base-v8-code "$tmp/twice-code.txt" --base-wasm "$D/base.wasm" --new-cwasm "$cw" \
+	"$tmp/v8-base-2.hbs" "$tmp/wasmtime-50.hbs" >"$tmp/g4.json" 2>"$tmp/g4.err"
+check "a listing giving each address twice: which code is which is unknown, none used, said; no group" \
+	sh -c "grep -q 'twice-code.txt lists 0 of the ' '$tmp/g4.err' && node '$gj' none '$tmp/g4.json'"
+# wasmtime opt-level 0 against 2: hash's and mix's loop blocks are one each,
+# and paired (test-data/diff/README.md): the groups they are in (with the
+# entry blocks, which hold loads hoisted out of the loop) say nothing more.
+for c in wasmtime-O0 wasmtime-O2; do diff_stream "$c" "$tmp/$c.hbs"; done
+hb diff --all --json --base-cwasm "$D/wasmtime-O0/module.cwasm" --new-cwasm "$D/wasmtime-O2/module.cwasm" \
+	"$tmp/wasmtime-O0.hbs" "$tmp/wasmtime-O2.hbs" >"$tmp/g5.json" 2>/dev/null
+check "wasmtime O0 -> O2 (wasm offsets on both sides, each loop one block a side, paired): no group" \
+	sh -c "node '$gj' none '$tmp/g5.json' && node '$js' pairs '$tmp/g5.json' hash wasm e:12"
+# The listing cut inside hash's TurboFan code (its first 387 lines, a copy):
+# refused, naming the line where it ends.
+head -n 387 "$D/v8-base-2/wasm-code.txt" >"$tmp/cut-code.txt"
+check "a listing cut short: refused, naming the file and its last line" sh -c \
+	"! '$POSTPROC' diff --base-v8-code '$tmp/cut-code.txt' --base-wasm '$D/base.wasm' '$tmp/v8-base-2.hbs' \
+		'$tmp/wasmtime-50.hbs' >/dev/null 2>'$tmp/g2.err' &&
+	 grep -q 'cut-code.txt:387: cut short inside a function' '$tmp/g2.err'"
 
 # 2. One .cwasm, recorded with --profile=jitdump and --profile=perfmap.
 for c in 49.0.3/f64 50.0.1/f64 48.0.2/fib 50.0.1/switch; do

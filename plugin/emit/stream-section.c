@@ -134,12 +134,13 @@ static int cmp_id(const void *a, const void *b)
 }
 
 /* The distinct object ids of the (sorted) counts and of the branch counts'
- * ends, sorted (into *nr; NULL when out of memory): a branch may land in a
- * function no sample is in. */
+ * ends and of the stacks' frames, sorted (into *nr; NULL when out of
+ * memory): a branch may land in a function no sample is in. */
 static uint32_t *counted_ids(const struct stream_section *s, const struct stream_section_inputs *in, size_t *nr)
 {
 	size_t nb = in->branches ? in->branches->nr : 0, n = 0;
-	uint32_t *ids = malloc((s->counts_nr + 2 * nb + 1) * sizeof(*ids));
+	size_t nf = in->callchains ? in->callchains->frames_nr : 0;
+	uint32_t *ids = malloc((s->counts_nr + 2 * nb + nf + 1) * sizeof(*ids));
 
 	*nr = 0;
 	if (!ids)
@@ -151,7 +152,11 @@ static uint32_t *counted_ids(const struct stream_section *s, const struct stream
 		ids[n++] = in->branches->v[i].from_obj;
 		ids[n++] = in->branches->v[i].to_obj;
 	}
-	if (nb) {
+	/* a caller frame may be in a function no sample is in */
+	for (size_t i = 0; i < nf; i++)
+		if (in->callchains->frames[i].obj != STACK_FRAME_CLASS)
+			ids[n++] = in->callchains->frames[i].obj;
+	if (nb || nf) {
 		size_t u = 0;
 
 		qsort(ids, n, sizeof(*ids), cmp_id);
@@ -222,6 +227,8 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 		s->header.branches = in->branches->v;
 		s->header.branches_nr = in->branches->nr;
 	}
+	if (in->callchains && in->callchains->any)
+		s->header.callchains = in->callchains;
 	return 0;
 }
 

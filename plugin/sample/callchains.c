@@ -116,11 +116,16 @@ void callchains__add(struct callchains *cc, struct classify *c, uint32_t ev, con
 			/* where user code was interrupted: not a return address */
 			after_kernel = false;
 			v = classify__address(c, s, ip, time_aware, ctx);
+			if (v.cls == HB_CLASS_KERNEL)
+				v.cls = HB_CLASS_NO_MAP;
 			room = push(cc, first, &v, v.off);
 			continue;
 		}
 		/* a return address: the call is the byte before it */
 		v = classify__address(c, s, ip - 1, time_aware, ctx);
+		/* a user frame in the kernel's half: a frame pointer walk gone astray, as perf's [unknown] */
+		if (v.cls == HB_CLASS_KERNEL)
+			v.cls = HB_CLASS_NO_MAP;
 		room = push(cc, first, &v, v.off + 1);
 	}
 	struct stack_key key = { .ev = ev, .nr = (uint32_t)(cc->frames_nr - first), .f = cc->frames + first };

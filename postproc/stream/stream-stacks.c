@@ -16,6 +16,8 @@ static int frame(struct parser *p, char *tok, struct stream_frame *f)
 	struct local_obj *lo = NULL;
 	int err;
 
+	if (!*tok)
+		return stream_lex__bad(p, "empty stack frame");
 	if (!colon) {
 		size_t cls;
 

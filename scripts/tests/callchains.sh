@@ -16,7 +16,8 @@
 #    --children's within rounding (0.01), and perf names no function pprof
 #    lacks;
 #  - a reader that does not know `stack` (the kind renamed) skips the lines
-#    and reports the same; a recording without callchains has no `stack`.
+#    and reports the same; a bad `stack` line is an error naming the file
+#    and line; a recording without callchains has no `stack`.
 # Without go the whole test is skipped, saying so.
 . "$(dirname "$0")/lib.sh"
 
@@ -99,6 +100,24 @@ sed 's/^stack /stack-from-the-future /' "$tmp/cc.hbs" >"$tmp/future.hbs"
 "$POSTPROC" "$tmp/future.hbs" >"$tmp/future.txt" 2>&1
 check "a reader that does not know the stack kind reports the same, the lines skipped and counted" \
 	sh -c "grep -q 'skipped' $tmp/future.txt && diff $tmp/cc.txt $tmp/future.txt | grep '^[<>]' | grep -vq skipped; test \$? = 1"
+
+# A bad stack line: an error naming the file and line, no profile.
+line=$(grep -n '^stack ' "$tmp/cc.hbs" | head -n 1 | cut -d: -f1)
+bad_stack() {	# description sed-expression message
+	sed "${line}s/$2/" "$tmp/cc.hbs" >"$tmp/bad.hbs"
+	(cd "$tmp" && "$POSTPROC" --pprof bad.pb.gz bad.hbs >/dev/null 2>bad.err)
+	rc=$?
+	if [ $rc = 1 ] && grep -qF "bad.hbs:$line: $3" "$tmp/bad.err" && [ ! -e "$tmp/bad.pb.gz" ]; then
+		ok "$1: exit 1, bad.hbs:$line: $3"
+	else
+		not_ok "$1: exit 1, bad.hbs:$line: $3 (exit $rc)" "$tmp/bad.err"
+	fi
+}
+bad_stack "a frame of an object the section lacks" '^\(stack [0-9]* [0-9]* [0-9]* \)[0-9]*:/\1999999:' \
+	"object 999999 was not defined in this section"
+bad_stack "an empty frame" '^\(stack [0-9]* [0-9]* [0-9]* \)/\1,,' "empty stack frame"
+bad_stack "a frame offset that is not hex" '^\(stack [0-9]* [0-9]* [0-9]* [0-9]*\):0x/\1:zz' "stack frame offset"
+bad_stack "a stack without frames" '^\(stack [0-9]* [0-9]* [0-9]*\) .*/\1' "'stack' record: 3 fields, expected 4"
 
 # A recording without callchains: no stack lines.
 restore_recording stripped-xz

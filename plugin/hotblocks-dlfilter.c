@@ -9,7 +9,8 @@
  * sample passes down one line, its event (sample/events), its verdict
  * (sample/classify, which asks jit/ and native/), its count
  * (sample/account), its branch stack's edges and ranges, if it has one
- * (sample/branches); at the end the stream section goes out (emit/).
+ * (sample/branches), its callchain's stack, if it has one (sample/callchains);
+ * at the end the stream section goes out (emit/).
  *
  * perf owns the process: nothing here aborts or returns a negative value
  * from a filter callback. Every sample is dropped (return 1) so perf prints
@@ -38,6 +39,7 @@
 #include "perf/perfdata-fanout.h"
 #include "sample/account.h"
 #include "sample/branches.h"
+#include "sample/callchains.h"
 #include "sample/classify.h"
 #include "sample/events.h"
 #include "sample/explain.h"
@@ -70,6 +72,7 @@ struct run {
 	struct classify classify;
 	struct account account;
 	struct branches branches;	/* branch-stack counts (perf record -b) */
+	struct callchains callchains;	/* callchain stacks (perf record -g) */
 	struct output out;
 };
 
@@ -79,6 +82,7 @@ static void run__free(struct run *r)
 		return;
 	output__release(&r->out);
 	branches__release(&r->branches);
+	callchains__release(&r->callchains);
 	account__release(&r->account);
 	classify__release(&r->classify);
 	resolve__release(&r->resolve);
@@ -102,6 +106,7 @@ static struct run *run__new(void)
 	natives__init(&r->natives);
 	resolve__init(&r->resolve, &r->warnings);
 	branches__init(&r->branches, &r->warnings);
+	callchains__init(&r->callchains, &r->warnings);
 	output__init(&r->out, NULL, "-", NULL);
 	if (dumps__init(&r->dumps, &r->warnings) < 0 || account__init(&r->account, &r->events, &r->warnings) < 0) {
 		run__free(r);
@@ -224,6 +229,7 @@ HB_EXPORT int filter_event_early(void *data, const struct perf_dlfilter_sample *
 		return 0;
 	account__settle(&r->account, ev, sample, &v);
 	branches__add(&r->branches, &r->classify, ev, sample, r->events.v[ev].time_aware, ctx);
+	callchains__add(&r->callchains, &r->classify, ev, sample, &v, r->events.v[ev].time_aware, ctx);
 	return 1;
 }
 
@@ -243,6 +249,7 @@ HB_EXPORT int filter_event(void *data, const struct perf_dlfilter_sample *sample
 		v = classify__resolved(&r->classify, sample, ctx);
 	account__settle(&r->account, ev, sample, &v);
 	branches__add(&r->branches, &r->classify, ev, sample, r->events.v[ev].time_aware, ctx);
+	callchains__add(&r->callchains, &r->classify, ev, sample, &v, r->events.v[ev].time_aware, ctx);
 	return 1;
 }
 
@@ -272,7 +279,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
 	explain__natives(&r->resolve, &r->account, r->opts.stats, &r->warnings);
 	int ret = output__write(&r->out, &(struct stream_section_inputs){
-		.account = &r->account, .branches = &r->branches, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
+		.account = &r->account, .branches = &r->branches, .callchains = &r->callchains, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
 		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,
 		.perf_data = r->perf_data,
 	});

@@ -14,7 +14,7 @@
 #   jit      JIT code: jitdump files, the time-aware code map, perf maps
 #   native   file-backed code: the recording's mappings, symbols per file
 #   sample   one sample's way: its event, its class, its count, its
-#            branch stack's edges and ranges
+#            branch stack's edges and ranges, its callchain's stack
 #   emit     the stream section, written to its destination
 # plugin/hotblocks-dlfilter.c, perf's entry points, wires them.
 PLUGIN_DIRS := lib symbols perf jit native sample emit

@@ -165,14 +165,16 @@ static long beam_other(const struct dumps *d, uint32_t id)
 }
 
 /* The distinct object ids of the (sorted) counts and of the branch counts'
- * ends, sorted (into *nr; NULL when out of memory): a branch may land in a
- * function no sample is in. */
-static uint32_t *counted_ids(const struct stream_section *s, const struct stream_section_inputs *in, size_t *nr)
+ * ends and of the stacks' frames, sorted (into *nr; NULL when out of
+ * memory): a branch may land in a function no sample is in. */
+static uint32_t *counted_ids(const struct stream_section *s, const struct stream_section_inputs *in, bool frames,
+			     size_t *nr)
 {
 	size_t nb = in->branches ? in->branches->nr : 0, n = 0, own;
+	size_t nf = frames && in->callchains ? in->callchains->frames_nr : 0;
 	bool more = false;
-	/* room for each one's other load too */
-	uint32_t *ids = malloc((2 * (s->counts_nr + 2 * nb) + 1) * sizeof(*ids));
+	/* room for each sampled one's other load too */
+	uint32_t *ids = malloc((2 * (s->counts_nr + 2 * nb) + nf + 1) * sizeof(*ids));
 
 	*nr = 0;
 	if (!ids)
@@ -193,7 +195,11 @@ static uint32_t *counted_ids(const struct stream_section *s, const struct stream
 			more = true;
 		}
 	}
-	if (nb || more) {
+	/* a caller frame may be in a function no sample is in */
+	for (size_t i = 0; i < nf; i++)
+		if (in->callchains->frames[i].obj != STACK_FRAME_CLASS)
+			ids[n++] = in->callchains->frames[i].obj;
+	if (nb || nf || more) {
 		size_t u = 0;
 
 		qsort(ids, n, sizeof(*ids), cmp_id);
@@ -217,20 +223,38 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 	s->jitdumps = calloc(in->dumps->nr + 1, sizeof(*s->jitdumps));
 	if ((!s->counts && s->counts_nr) || !s->jitdumps)
 		return -ENOMEM;
-	uint32_t *ids = counted_ids(s, in, &objs_alloc);
+	uint32_t *ids = counted_ids(s, in, true, &objs_alloc);
+	size_t core_nr = 0;
+	/* the objects of samples and branches: the others only a caller frame is in */
+	uint32_t *core = in->callchains && in->callchains->nr ? counted_ids(s, in, false, &core_nr) : NULL;
 
-	if (!ids)
+	if (!ids || (in->callchains && in->callchains->nr && !core)) {
+		free(ids);
+		free(core);
 		return -ENOMEM;
+	}
 	s->objs = calloc(objs_alloc + 1, sizeof(*s->objs));
 	if (!s->objs) {
 		free(ids);
+		free(core);
 		return -ENOMEM;
 	}
 	/* The writer drops the samples and branches of an id that has no object. */
-	for (size_t i = 0; i < objs_alloc; i++)
-		if (describe(&s->objs[s->objs_nr], in, ids[i]))
-			s->objs_nr++;
+	for (size_t i = 0; i < objs_alloc; i++) {
+		struct stream_writer_object *o = &s->objs[s->objs_nr];
+
+		if (!describe(o, in, ids[i]))
+			continue;
+		/* A function only a caller frame is in is named, not disassembled:
+		 * its code bytes would make the stream many times bigger. */
+		if (core && !bsearch(&ids[i], core, core_nr, sizeof(*core), cmp_id)) {
+			o->code = NULL;
+			o->code_len = 0;
+		}
+		s->objs_nr++;
+	}
 	free(ids);
+	free(core);
 	if (!(pids = malloc((s->objs_nr ? s->objs_nr : 1) * sizeof(*pids))))
 		return -ENOMEM;
 	for (size_t i = 0; i < s->objs_nr; i++)
@@ -264,6 +288,8 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 		s->header.branches = in->branches->v;
 		s->header.branches_nr = in->branches->nr;
 	}
+	if (in->callchains && in->callchains->any)
+		s->header.callchains = in->callchains;
 	return 0;
 }
 

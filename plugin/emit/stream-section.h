@@ -12,6 +12,7 @@
 #include "../native/natives.h"
 #include "../sample/account.h"
 #include "../sample/branches.h"
+#include "../sample/callchains.h"
 #include "../sample/events.h"
 #include "stream-writer.h"
 
@@ -19,6 +20,7 @@
 struct stream_section_inputs {
 	const struct account *account;	/* the counts and the class totals */
 	const struct branches *branches;	/* branch-stack counts; NULL: none */
+	const struct callchains *callchains;	/* callchain stacks; NULL: none */
 	const struct events *events;
 	const struct dumps *dumps;	/* the JIT objects (code map ids) and the dumps' status */
 	const struct natives *natives;	/* the native objects (ids with NATIVE_ID_BIT) */

@@ -319,6 +319,80 @@ static int write_branches(FILE *f, const struct stream_writer_header *h, const s
 	return 0;
 }
 
+/* The stacks being written: their frames renamed to the stream's ids. */
+struct stack_out {
+	const struct stack_count *c;
+	struct stack_frame *f;
+};
+
+static int cmp_stack(const void *pa, const void *pb)
+{
+	const struct stack_out *a = pa, *b = pb;
+	int c;
+
+	if ((c = cmp_u64(a->c->ev, b->c->ev)))
+		return c;
+	for (uint32_t i = 0; i < a->c->frames_nr && i < b->c->frames_nr; i++)
+		if ((c = cmp_u64(a->f[i].obj, b->f[i].obj)) || (c = cmp_u64(a->f[i].off, b->f[i].off)))
+			return c;
+	return cmp_u64(a->c->frames_nr, b->c->frames_nr);
+}
+
+/* The callchain stacks, leaf first, frames renamed to the stream's ids
+ * (a frame of an object not written is named as code without a symbol),
+ * sorted by (event, frames). */
+static int write_stacks(FILE *f, const struct stream_writer_header *h, const struct id_map *ids, size_t nr)
+{
+	const struct callchains *cc = h->callchains;
+
+	if (!cc || !cc->nr)
+		return 0;
+	struct stack_out *v = malloc(cc->nr * sizeof(*v));
+	struct stack_frame *frames = malloc((cc->frames_nr ? cc->frames_nr : 1) * sizeof(*frames));
+
+	if (!v || !frames) {
+		free(v);
+		free(frames);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < cc->nr; i++) {
+		const struct stack_count *c = &cc->v[i];
+
+		v[i] = (struct stack_out){ c, frames + c->first };
+		for (uint32_t k = 0; k < c->frames_nr; k++) {
+			struct stack_frame fr = cc->frames[c->first + k];
+
+			if (fr.obj != STACK_FRAME_CLASS) {
+				struct id_map key = { .id = fr.obj };
+				const struct id_map *m = bsearch(&key, ids, nr, sizeof(*ids), cmp_id_map);
+
+				fr = m ? (struct stack_frame){ m->stream_id, fr.off } :
+					 (struct stack_frame){ STACK_FRAME_CLASS, HB_CLASS_NO_SYMBOL };
+			}
+			v[i].f[k] = fr;
+		}
+	}
+	qsort(v, cc->nr, sizeof(*v), cmp_stack);
+	for (size_t i = 0; i < cc->nr; i++) {
+		fprintf(f, "%s %" PRIu32 " %" PRIu64 " %" PRIu64 " ", hb_records[HB_REC_STACK].word, v[i].c->ev,
+			v[i].c->samples, v[i].c->period);
+		for (uint32_t k = 0; k < v[i].c->frames_nr; k++) {
+			const struct stack_frame *fr = &v[i].f[k];
+
+			if (k)
+				putc(',', f);
+			if (fr->obj == STACK_FRAME_CLASS)
+				fputs(hb_class_name((enum hb_sample_class)fr->off), f);
+			else
+				fprintf(f, "%" PRIu32 ":0x%" PRIx64, fr->obj, fr->off);
+		}
+		putc('\n', f);
+	}
+	free(v);
+	free(frames);
+	return 0;
+}
+
 /* The records after the samples: code loads and file mappings. */
 static void write_targets(FILE *f, const struct stream_writer_header *h)
 {
@@ -402,7 +476,7 @@ int stream_writer__write(FILE *f, const struct stream_writer_header *h,
 		fprintf(f, "%s %" PRIu32 " %" PRIu32 " 0x%" PRIx64 " %" PRIu64 " %" PRIu64 "\n", sample,
 			samples[i].obj, samples[i].ev, samples[i].off, samples[i].samples,
 			samples[i].period);
-	if (write_branches(f, h, ids, nr) < 0)
+	if (write_branches(f, h, ids, nr) < 0 || write_stacks(f, h, ids, nr) < 0)
 		goto out;
 	write_targets(f, h);
 	fprintf(f, "%s\n", hb_records[HB_REC_END].word);

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "../sample/branches.h"
+#include "../sample/callchains.h"
 #include "../sample/tally.h"
 #include "../jit/jitdump.h"
 #include "../lib/stream-format.h"
@@ -80,6 +81,8 @@ struct stream_writer_header {
 	const uint64_t (*branch_totals)[HB_CLASS__NR][2];	/* [event][class] = {entries, ranges} */
 	const struct branch_count *branches;
 	size_t branches_nr;
+	/* Callchain stacks (STREAM.md `stack`): none when no sample had a callchain. */
+	const struct callchains *callchains;
 };
 
 /*

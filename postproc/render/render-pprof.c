@@ -8,8 +8,13 @@
  * One Location per sampled address, one Line on it: the function as the
  * report names it and the [Source] file:line of the instruction when known.
  * One Mapping per file mapping (the stream's `map`, with its build-id) or
- * JIT code load. The stream holds sampled addresses, no call stacks: each
- * Sample is one Location. What pprof has no field for goes in labels:
+ * JIT code load. A recording without callchains gives sampled addresses
+ * alone: each Sample is one Location. One with callchains (perf record -g,
+ * the stream's `stack`) gives each stack as a Sample's Locations, leaf
+ * first, a caller's Location at its return address, named as the report
+ * names its function; samples of a Location no stack holds (none, or
+ * beyond a selection) stay a Sample of that Location alone, so that the
+ * totals are the same either way. What pprof has no field for goes in labels:
  * kind, tier, block (the run-time address of the block's start),
  * wasm_offset, and pid. Samples in no function (kernel, the unattributed
  * classes) are Locations of their own, named [kernel], [unattributed.NAME],
@@ -40,6 +45,21 @@ struct pp_loc {
 	int64_t kind, tier, block, wasm_offset;
 	uint64_t pid;
 	bool has_pid;
+	/* what finds it (loc_idx): a listed function's index and the address,
+	 * a class's (UINT32_MAX) name, a function not listed (its pp_func |
+	 * 1 << 31) and the address */
+	uint32_t key_f;
+	uint64_t key_a;
+	uint64_t left_samples, left_period;	/* those no stack's Sample holds */
+};
+
+/* A Sample: its Locations (indexes in pp.locs, leaf first) at
+ * pp.ids[first ..], the labels of its leaf's. */
+struct pp_smp {
+	size_t first;
+	uint32_t nr;
+	uint32_t leaf;
+	uint64_t samples, period;
 };
 
 struct pp_func {
@@ -64,6 +84,12 @@ struct pp {
 	struct idx_table map_idx;
 	struct pp_loc *locs;
 	size_t locs_nr, locs_alloc;
+	struct idx_table loc_idx;
+	struct pp_smp *smps;
+	size_t smps_nr, smps_alloc;
+	uint64_t *ids;
+	size_t ids_nr, ids_alloc;
+	int64_t *func_file;		/* [report.funcs_nr]: the file its Lines name, 0: none */
 	bool oom;
 	/* the label keys, interned first */
 	int64_t k_kind, k_tier, k_block, k_wasm_offset, k_pid;
@@ -233,11 +259,35 @@ static uint32_t func_mapping(struct pp *p, const struct report_func *f)
 	return map_id(p, &m);
 }
 
+static uint64_t loc_hash(uint32_t key_f, uint64_t key_a)
+{
+	return hash_u64(hash_u64(HASH_SEED, key_f), key_a);
+}
+
+static bool loc_eq(uint32_t idx, const void *key, const void *ctx)
+{
+	const struct pp_loc *a = &((const struct pp *)ctx)->locs[idx], *b = key;
+
+	return a->key_f == b->key_f && a->key_a == b->key_a;
+}
+
+/* The Location of (key_f, key_a), or -1. */
+static long find_loc(const struct pp *p, uint32_t key_f, uint64_t key_a)
+{
+	struct pp_loc key = { .key_f = key_f, .key_a = key_a };
+
+	return idx_table_find(&p->loc_idx, loc_hash(key_f, key_a), loc_eq, &key, p);
+}
+
 static void add_loc(struct pp *p, const struct pp_loc *l)
 {
-	if (p->oom || !GROW(p, locs, locs))
+	if (p->oom || !GROW(p, locs, locs) || idx_table_add(&p->loc_idx, loc_hash(l->key_f, l->key_a), (uint32_t)p->locs_nr)) {
+		p->oom = true;
 		return;
-	p->locs[p->locs_nr++] = *l;
+	}
+	p->locs[p->locs_nr] = *l;
+	p->locs[p->locs_nr].left_samples = l->samples;
+	p->locs[p->locs_nr++].left_period = l->period;
 }
 
 /* The row of f at offset off (rows are in address order), or NULL. */
@@ -278,6 +328,8 @@ static int add_func(struct pp *p, const struct report *rep, size_t i, uint64_t *
 		fn.filename = 0;
 		if (row && row->source_file) {
 			fn.filename = shown_id(p, row->source_file);
+			if (!p->func_file[i])
+				p->func_file[i] = fn.filename;
 			l.line = row->source_line;
 			if (l.mapping)
 				p->maps[l.mapping - 1].lines |= row->source_line != 0;
@@ -290,6 +342,8 @@ static int add_func(struct pp *p, const struct report *rep, size_t i, uint64_t *
 		l.address = f->code.address + pt->off;
 		l.samples = pt->samples;
 		l.period = pt->period;
+		l.key_f = (uint32_t)i;
+		l.key_a = l.address;
 		*samples += pt->samples;
 		*period += pt->period;
 		add_loc(p, &l);
@@ -309,6 +363,8 @@ static void add_class(struct pp *p, const char *name, const char *kind, uint64_t
 		return;
 	fn.name = fn.system_name = str_id(p, name);
 	l.func = func_id(p, &fn);
+	l.key_f = UINT32_MAX;
+	l.key_a = (uint64_t)fn.name;
 	add_loc(p, &l);
 }
 
@@ -333,6 +389,108 @@ static void add_classes(struct pp *p, const struct report *rep, uint64_t samples
 	if (rep->total > samples)
 		add_class(p, "[in no readable object]", "unattributed", rep->total - samples,
 			  rep->total_period > period ? rep->total_period - period : 0);
+}
+
+/* The Location of a stack's leaf frame (one gathered: -1 when the selection left it out). */
+static long leaf_loc(struct pp *p, const struct report_frame *fr)
+{
+	if (!fr->placed)
+		return find_loc(p, UINT32_MAX, (uint64_t)str_id(p, fr->display_name));
+	return fr->func < 0 ? -1 : find_loc(p, (uint32_t)fr->func, fr->address);
+}
+
+/* The Location of a caller frame, added when new: in its function's
+ * mapping when it is listed, named as the report names it. */
+static long caller_loc(struct pp *p, const struct report *rep, const struct report_frame *fr)
+{
+	struct pp_func fn = { .name = shown_id(p, fr->display_name), .system_name = shown_id(p, fr->name) };
+	struct pp_loc l = { .address = fr->address };
+	long i;
+
+	if (!fr->placed) {
+		/* a class's Location (kernel frames over a user stack), the one of its samples if it has some */
+		bool kernel = !strcmp(fr->display_name, "[kernel]");
+
+		fn.name = fn.system_name = str_id(p, fr->display_name);
+		l.kind = str_id(p, kernel ? "kernel" : "unattributed");
+		l.key_f = UINT32_MAX;
+		l.key_a = (uint64_t)fn.name;
+		if ((i = find_loc(p, l.key_f, l.key_a)) >= 0)
+			return i;
+		l.func = func_id(p, &fn);
+		add_loc(p, &l);
+		return p->oom ? -1 : (long)p->locs_nr - 1;
+	}
+	if (fr->func >= 0) {
+		const struct report_func *f = &rep->funcs[fr->func];
+
+		fn.filename = p->func_file[fr->func];
+		l.key_f = (uint32_t)fr->func;
+		l.mapping = func_mapping(p, f);
+		l.kind = str_id(p, f->kind);
+	} else {
+		l.key_f = func_id(p, &fn) | 1u << 31;
+	}
+	l.key_a = fr->address;
+	if ((i = find_loc(p, l.key_f, l.key_a)) >= 0)
+		return i;
+	l.func = func_id(p, &fn);
+	add_loc(p, &l);
+	return p->oom ? -1 : (long)p->locs_nr - 1;
+}
+
+static void add_sample(struct pp *p, uint32_t leaf, size_t first, uint32_t nr, uint64_t samples, uint64_t period)
+{
+	if (p->oom || !GROW(p, smps, smps))
+		return;
+	p->smps[p->smps_nr++] = (struct pp_smp){ first, nr, leaf, samples, period };
+}
+
+/* Each stack whose leaf is gathered: a Sample of its Locations, as many of
+ * its samples as its leaf's Location has left (a selection may have kept
+ * fewer); then what is left of each Location, a Sample of its own. */
+static void add_stacks(struct pp *p, const struct report *rep)
+{
+	const struct report_stacks *st = rep->stacks;
+	size_t gathered = p->locs_nr;
+
+	for (size_t i = 0; st && i < st->nr && !p->oom; i++) {
+		const struct report_stack *s = &st->v[i];
+		const struct report_frame *fr = &st->frames[s->first];
+		long leaf = s->frames_nr ? leaf_loc(p, fr) : -1;
+		size_t first = p->ids_nr;
+
+		if (leaf < 0)
+			continue;
+		struct pp_loc *l = &p->locs[leaf];
+		uint64_t n = s->samples < l->left_samples ? s->samples : l->left_samples;
+		uint64_t per = s->period < l->left_period ? s->period : l->left_period;
+
+		if (!n)
+			continue;
+		l->left_samples -= n;
+		l->left_period -= per;
+		for (uint32_t k = 0; k < s->frames_nr && !p->oom; k++) {
+			long at = k ? caller_loc(p, rep, &fr[k]) : leaf;
+
+			if (at < 0 || !GROW(p, ids, ids)) {
+				p->oom = true;
+				break;
+			}
+			p->ids[p->ids_nr++] = (uint64_t)at;
+		}
+		add_sample(p, (uint32_t)leaf, first, (uint32_t)(p->ids_nr - first), n, per);
+	}
+	for (size_t i = 0; i < gathered && !p->oom; i++) {
+		if (!p->locs[i].left_samples)
+			continue;
+		if (!GROW(p, ids, ids)) {
+			p->oom = true;
+			break;
+		}
+		p->ids[p->ids_nr] = i;
+		add_sample(p, (uint32_t)i, p->ids_nr++, 1, p->locs[i].left_samples, p->locs[i].left_period);
+	}
 }
 
 /* Whether the selection (--function, or any other) left no sampled function out. */
@@ -467,20 +625,22 @@ struct msgs {
 	Perftools__Profiles__Mapping *maps, **mapp;
 };
 
-static bool msgs__alloc(struct msgs *m, size_t n, size_t funcs, size_t maps)
+static bool msgs__alloc(struct msgs *m, size_t n, size_t smps, size_t ids, size_t funcs, size_t maps)
 {
 	n += !n;
+	smps += !smps;
+	ids += !ids;
 	funcs += !funcs;
 	maps += !maps;
 	m->locs = calloc(n, sizeof(*m->locs));
 	m->locp = calloc(n, sizeof(*m->locp));
 	m->lines = calloc(n, sizeof(*m->lines));
 	m->linep = calloc(n, sizeof(*m->linep));
-	m->smp = calloc(n, sizeof(*m->smp));
-	m->smpp = calloc(n, sizeof(*m->smpp));
-	m->loc_ids = calloc(n, sizeof(*m->loc_ids));
-	m->values = calloc(2 * n, sizeof(*m->values));
-	m->labelp = calloc(5 * n, sizeof(*m->labelp));
+	m->smp = calloc(smps, sizeof(*m->smp));
+	m->smpp = calloc(smps, sizeof(*m->smpp));
+	m->loc_ids = calloc(ids, sizeof(*m->loc_ids));
+	m->values = calloc(2 * smps, sizeof(*m->values));
+	m->labelp = calloc(5 * smps, sizeof(*m->labelp));
 	m->fns = calloc(funcs, sizeof(*m->fns));
 	m->fnp = calloc(funcs, sizeof(*m->fnp));
 	m->maps = calloc(maps, sizeof(*m->maps));
@@ -539,19 +699,14 @@ static void make_mappings(struct msgs *m, const struct pp *p)
 	}
 }
 
-/* Location, Line and Sample i of each gathered one (nv values a sample).
- * Returns 0 or -ENOMEM. */
+/* Location and Line i of each gathered one, and each Sample (nv values a
+ * sample). Returns 0 or -ENOMEM. */
 static int make_samples(struct msgs *m, const struct pp *p, size_t nv)
 {
 	size_t nl = 0;
 
 	for (size_t i = 0; i < p->locs_nr; i++) {
 		const struct pp_loc *l = &p->locs[i];
-		struct { int64_t key, str; } str_labels[] = {
-			{ p->k_kind, l->kind }, { p->k_tier, l->tier }, { p->k_block, l->block },
-			{ p->k_wasm_offset, l->wasm_offset },
-		};
-		Perftools__Profiles__Sample *smp = &m->smp[i];
 
 		perftools__profiles__line__init(&m->lines[i]);
 		m->lines[i].function_id = l->func + 1;
@@ -564,12 +719,23 @@ static int make_samples(struct msgs *m, const struct pp *p, size_t nv)
 		m->locs[i].n_line = 1;
 		m->locs[i].line = &m->linep[i];
 		m->locp[i] = &m->locs[i];
+	}
+	for (size_t i = 0; i < p->ids_nr; i++)
+		m->loc_ids[i] = p->ids[i] + 1;
+	for (size_t i = 0; i < p->smps_nr; i++) {
+		const struct pp_smp *ps = &p->smps[i];
+		const struct pp_loc *l = &p->locs[ps->leaf];
+		struct { int64_t key, str; } str_labels[] = {
+			{ p->k_kind, l->kind }, { p->k_tier, l->tier }, { p->k_block, l->block },
+			{ p->k_wasm_offset, l->wasm_offset },
+		};
+		Perftools__Profiles__Sample *smp = &m->smp[i];
+
 		perftools__profiles__sample__init(smp);
-		m->loc_ids[i] = i + 1;
-		smp->n_location_id = 1;
-		smp->location_id = &m->loc_ids[i];
-		m->values[2 * i] = (int64_t)l->samples;
-		m->values[2 * i + 1] = (int64_t)l->period;
+		smp->n_location_id = ps->nr;
+		smp->location_id = &m->loc_ids[ps->first];
+		m->values[2 * i] = (int64_t)ps->samples;
+		m->values[2 * i + 1] = (int64_t)ps->period;
 		smp->n_value = nv;
 		smp->value = &m->values[2 * i];
 		smp->label = &m->labelp[nl];
@@ -615,8 +781,9 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 	vt[0].unit = str_id(p, "count");
 	if (rep->event)
 		period_type(p, rep->event, &vt[1].type, &vt[1].unit);
-	comment = str_id(p, "hotblocks: sampled addresses, no call stacks (the stream has none)");
-	if (p->oom || !msgs__alloc(&m, p->locs_nr, p->funcs_nr, p->maps_nr))
+	comment = str_id(p, rep->stacks ? "hotblocks: callchain stacks, leaf first (perf record -g)" :
+					  "hotblocks: sampled addresses, no call stacks (the stream has none)");
+	if (p->oom || !msgs__alloc(&m, p->locs_nr, p->smps_nr, p->ids_nr, p->funcs_nr, p->maps_nr))
 		goto out;
 	make_functions(&m, p);
 	make_mappings(&m, p);
@@ -624,7 +791,7 @@ static int write_profile(struct pp *p, const struct report *rep, FILE *out)
 		goto out;
 	prof.n_sample_type = nv;
 	prof.sample_type = vtp;
-	prof.n_sample = p->locs_nr;
+	prof.n_sample = p->smps_nr;
 	prof.sample = m.smpp;
 	prof.n_mapping = p->maps_nr;
 	prof.mapping = m.mapp;
@@ -659,10 +826,14 @@ int render_pprof(FILE *out, const struct report *rep, const struct render_opts *
 	p.k_block = str_id(&p, "block");
 	p.k_wasm_offset = str_id(&p, "wasm_offset");
 	p.k_pid = str_id(&p, "pid");
+	if (!(p.func_file = calloc(rep->funcs_nr + 1, sizeof(*p.func_file))))
+		return -ENOMEM;
 	for (size_t i = 0; !ret && !p.oom && i < rep->funcs_nr; i++)
 		ret = add_func(&p, rep, i, &samples, &period);
 	if (!ret && every_function(rep))
 		add_classes(&p, rep, samples, period);
+	if (!ret)
+		add_stacks(&p, rep);
 	if (!ret)
 		ret = p.oom ? -ENOMEM : write_profile(&p, rep, out);
 	for (size_t i = 0; i < p.strings_nr; i++)
@@ -671,6 +842,10 @@ int render_pprof(FILE *out, const struct report *rep, const struct render_opts *
 	free(p.funcs);
 	free(p.maps);
 	free(p.locs);
+	free(p.smps);
+	free(p.ids);
+	free(p.func_file);
+	idx_table_release(&p.loc_idx);
 	idx_table_release(&p.string_idx);
 	idx_table_release(&p.func_idx);
 	idx_table_release(&p.map_idx);

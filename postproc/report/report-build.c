@@ -17,6 +17,7 @@
 #include "report-points.h"
 #include "report-rows.h"
 #include "report-show.h"
+#include "report-stacks.h"
 #include "report-tiers.h"
 
 /* A cell of column c is the annotator's cell of the same column. */
@@ -383,6 +384,8 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 	if (!ret)
 		ret = report_branches__build(rep, r, rep->build->env.obj_func, rep->build->rank_of);
 	if (!ret)
+		ret = report_stacks__build(rep, r, annot, rep->build->env.obj_func);
+	if (!ret)
 		ret = report_cost__build(rep, r, rep->build->rank_of, o->by_executions);
 	if (!ret && !o->whole_functions)
 		ret = shown_places(rep, r);
@@ -411,6 +414,7 @@ int report__build(struct report *rep, const struct rank *r, const struct rank_op
 void report__release(struct report *rep)
 {
 	report_branches__release(rep);
+	report_stacks__release(rep);
 	for (size_t i = 0; rep->funcs && i < rep->funcs_nr; i++) {
 		struct report_func *f = &rep->funcs[i];
 

@@ -324,6 +324,30 @@ struct report_branch_stack {
 	double cost_total;
 };
 
+/* A frame of a callchain stack (stream.h stream_frame), named as the
+ * report names functions. */
+struct report_frame {
+	const char *display_name;	/* the report's name; a class's "[kernel]", "[unattributed.NAME]" */
+	const char *name;		/* the object's own name (or the display name) */
+	uint64_t address;		/* run-time: the sampled ip, a caller's return address; 0 for a class */
+	int32_t func;			/* index in report.funcs, -1: not listed */
+	bool placed;			/* in an object (else a class) */
+};
+
+/* The ranked event's callchain stacks, leaf first (report-stacks.c). */
+struct report_stack {
+	size_t first;			/* in report_stacks.frames */
+	uint32_t frames_nr;
+	uint64_t samples, period;
+};
+
+struct report_stacks {
+	struct report_stack *v;
+	size_t nr;
+	struct report_frame *frames;
+	size_t frames_nr;
+};
+
 /* One listed function: a sampled code object. */
 struct report_func {
 	size_t obj;			/* index in stream.objects */
@@ -482,6 +506,8 @@ struct report {
 	uint64_t skipped_records;	/* input lines of kinds the reader does not know */
 	/* The input has branch stacks (a `branch-total`); else NULL */
 	struct report_branch_stack *branch_stack;
+	/* The input has callchain stacks of the event (`stack`); else NULL */
+	struct report_stacks *stacks;
 	struct {
 		double percent;
 		bool threshold;		/* false: --all */

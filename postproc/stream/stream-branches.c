@@ -155,8 +155,7 @@ static int cmp_branch(const void *pa, const void *pb)
 	return cmp_u64(a->flags, b->flags);
 }
 
-/* The object o's samples went to (stream-fold.c). */
-static uint32_t owner(const struct stream *s, uint32_t o)
+uint32_t stream_branches__owner(const struct stream *s, uint32_t o)
 {
 	if (s->objects[o].moved_into != UINT32_MAX)
 		o = s->objects[o].moved_into;
@@ -170,8 +169,8 @@ int stream_branches__finish(struct stream *s)
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->branches_nr; i++) {
-		s->branches[i].from_obj = owner(s, s->branches[i].from_obj);
-		s->branches[i].to_obj = owner(s, s->branches[i].to_obj);
+		s->branches[i].from_obj = stream_branches__owner(s, s->branches[i].from_obj);
+		s->branches[i].to_obj = stream_branches__owner(s, s->branches[i].to_obj);
 	}
 	if (s->branches_nr)
 		qsort(s->branches, s->branches_nr, sizeof(*s->branches), cmp_branch);

@@ -218,6 +218,7 @@ int stream__finish(struct stream *s)
 	stream__merge_samples(s, true);
 	if (stream_branches__finish(s))
 		return -ENOMEM;
+	stream_stacks__finish(s);
 	/* Read, the samples stay as they are: no room kept to grow (a big
 	 * profile's millions of them). */
 	if (s->samples_nr && s->samples_nr < s->samples_alloc) {

@@ -163,6 +163,11 @@ int stream_branches__branch(struct parser *p);
 int stream_branches__range(struct parser *p);
 /* stream__finish: the branches' objects folded as the samples' were, equal keys summed. */
 int stream_branches__finish(struct stream *s);
+/* The object o's samples went to after folding (stream-fold.c). */
+uint32_t stream_branches__owner(const struct stream *s, uint32_t o);
+int stream_stacks__stack(struct parser *p);
+/* stream__finish: the frames' objects folded as the samples' were. */
+void stream_stacks__finish(struct stream *s);
 
 /* Join the loads a JIT writes for one function into one object (stream-join.c),
  * at the start of stream__finish. Returns 0 or -ENOMEM. */

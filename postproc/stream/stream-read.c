@@ -29,6 +29,7 @@ static int (*const records[HB_REC__NR])(struct parser *p) = {
 	[HB_REC_BRANCH_TOTAL] = stream_branches__total,
 	[HB_REC_BRANCH] = stream_branches__branch,
 	[HB_REC_RANGE] = stream_branches__range,
+	[HB_REC_STACK] = stream_stacks__stack,
 	[HB_REC_LOAD] = stream_runs__load,
 	[HB_REC_MAP] = stream_runs__map,
 };

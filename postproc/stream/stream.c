@@ -165,6 +165,8 @@ void stream__release(struct stream *s)
 	free(s->maps);
 	free(s->branches);
 	free(s->branch_totals);
+	free(s->stacks);
+	free(s->frames);
 	idx_table_release(&s->obj_tab);
 	memset(s, 0, sizeof(*s));
 }

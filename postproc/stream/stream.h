@@ -61,6 +61,25 @@ struct stream_branch {
 	uint64_t cycles_nr, cycles_sum;	/* entries with a cycle count, their sum (STREAM.md) */
 };
 
+/* One frame of a callchain stack (STREAM.md `stack`): an object and the
+ * offset in it (a caller's: its return address), or, obj
+ * STREAM_FRAME_CLASS, a class (off: the enum hb_sample_class; HB_CLASS__NR
+ * for a class this reader does not know or an object it skipped). */
+struct stream_frame {
+	uint32_t obj;		/* index in stream.objects (after stream__finish: folded) */
+	uint64_t off;
+};
+
+#define STREAM_FRAME_CLASS UINT32_MAX
+
+/* A `stack` record: frames[first .. first + frames_nr) of stream.frames, leaf first. */
+struct stream_stack {
+	uint32_t ev;		/* index in stream.events */
+	uint32_t frames_nr;
+	size_t first;
+	uint64_t samples, period;
+};
+
 /* The samples of one (object, event, offset), summed over all sections. */
 struct stream_sample {
 	uint32_t obj;		/* index in stream.objects */
@@ -256,6 +275,12 @@ struct stream {
 	bool has_branches;
 	struct stream_branch_totals *branch_totals;
 	size_t branch_totals_nr;
+	/* The callchain stacks (STREAM.md `stack`), in input order, and their
+	 * frames; none when the recording has no callchains. */
+	struct stream_stack *stacks;
+	size_t stacks_nr, stacks_alloc;
+	struct stream_frame *frames;
+	size_t frames_nr, frames_alloc;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */

@@ -17,7 +17,8 @@
 #    equals the stream's own `sample` lines, per file; the cpu/nanoseconds
 #    total equals the stream's `total <ev> all` period;
 #  - pprof -addresses -top: the same per address, as pprof lists it;
-#  - pprof -traces: every trace is one frame (the stream has no call stacks)
+#  - pprof -traces: every trace is one frame (these recordings have no
+#    callchains; scripts/tests/callchains.sh checks stacks)
 #    and they sum to the total; labels kind, block, pid are there (tier on
 #    V8's code, wasm_offset on wasmtime's);
 #  - the Mappings name the files' build-ids as readelf -n reads them.

@@ -473,6 +473,8 @@ void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct
 {
 	if (st->arch[0])
 		snprintf(d->arch, sizeof(d->arch), "%s", st->arch);
+	if (st->osrelease[0])
+		snprintf(d->osrelease, sizeof(d->osrelease), "%s", st->osrelease);
 	if (ret < 0)
 		warnings__add(d->warnings, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
 	else if (st->compressed_failed)

@@ -50,6 +50,7 @@ struct dumps {
 	struct warnings *warnings;	/* borrowed: every problem worth telling the user */
 	uint64_t last_refresh_ns;	/* when the dumps were last re-read on a miss */
 	char arch[32];			/* the recording machine's uname -m (perf.data's HEADER_ARCH); "" unknown */
+	char osrelease[65];		/* its uname -r (HEADER_OSRELEASE); "" unknown */
 };
 
 /* 0 or -ENOMEM. Every problem worth telling the user goes to warnings, which

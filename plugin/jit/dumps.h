@@ -35,6 +35,7 @@ struct dumps {
 	 * one, --dlarg search=DIR). */
 	char *dirs[16];
 	size_t dirs_nr;
+	size_t beside;			/* 1 + the index in dirs of perf.data's own; 0 none */
 	/* Sets of pids (keyed by their hashes alone, see dumps.c): those whose
 	 * fallback search already ran, and those perf.data has a jitdump marker
 	 * mapping of, once markers_known: a jit-<pid>.dump lying around for any

@@ -91,7 +91,8 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 		 * slots in calls). Advice to enable the jitdump would be wrong. */
 		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load, beside the"
 			       " %" PRIu64 " the %zu jitdump%s read placed: code its JIT did not log"
-			       " (V8's wasm jump table, which its wasm calls go through, or a stub)",
+			       " (V8's wasm jump table, which its wasm calls go through, or a stub; counted as"
+			       " unattributed.jit-no-load)",
 			       no_load, no_load == 1 ? "" : "s", jit, dumps->nr, dumps->nr == 1 ? "" : "s");
 	} else if (no_load) {
 		message__say(
@@ -139,8 +140,8 @@ static void warn_no_symbols(void *arg, const char *path, const char *why, bool n
 	if (!st->no_symbol)
 		return;
 	if (st->no_symbol * (theirs ? 10 : 100) >= ns->all) {
-		warnings__add(ns->w, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
-			      st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
+		warnings__add(ns->w, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s;"
+			      " counted as unattributed.no-symbol)", path, st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
 		return;
 	}
 	if (theirs)

@@ -277,7 +277,7 @@ HB_EXPORT int stop(void *data, void *ctx)
 	dumps__warn_unfinished(&r->dumps);
 	dumps__settle_machines(&r->dumps, process_machine, &r->natives);
 	explain__unresolved(&r->account, &r->dumps, r->perf_data, r->live, &r->warnings);
-	explain__natives(&r->resolve, &r->account, r->opts.stats, &r->warnings);
+	explain__natives(&r->resolve, &r->account, r->dumps.osrelease, r->opts.stats, &r->warnings);
 	int ret = output__write(&r->out, &(struct stream_section_inputs){
 		.account = &r->account, .branches = &r->branches, .callchains = &r->callchains, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
 		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,

@@ -299,9 +299,13 @@ int dumps__add(struct dumps *d, const char *path, uint32_t pid)
 		seen(d, alt);
 		/* Found where the recording is now (beside perf.data, --jitdir):
 		 * the usual way a recording moves (--keep, another machine), not
-		 * a fault. The stream's jitdump line names the file read. */
+		 * a fault. The stream's jitdump line names the file read; beside
+		 * perf.data, where a moved recording's dump is, nothing else
+		 * does; elsewhere (--jitdir, search=DIR) a note names it. */
 		if (!ret) {
-			warnings__note(d->warnings, "jitdump %s: not at its recorded path; read from %s", path, alt);
+			if (d->beside != i + 1)
+				warnings__note(d->warnings, "jitdump %s: not at its recorded path; read from %s", path,
+					       alt);
 			/* its objects keep the recorded name: the same code wherever it is read */
 			for (size_t k = 0; k < d->nr; k++)
 				if (!strcmp(d->files[k].jd->path, alt) && !d->files[k].recorded)
@@ -460,7 +464,12 @@ void dumps__add_fallback_dirs(struct dumps *d, const char *jitdir, const char *p
 		char *copy = strdup(perf_data);
 
 		if (copy) {
-			dumps__add_dir(d, dirname(copy));
+			const char *dir = dirname(copy);
+
+			dumps__add_dir(d, dir);
+			for (size_t i = 0; i < d->dirs_nr; i++)
+				if (same_dir(d->dirs[i], dir))
+					d->beside = i + 1;
 			free(copy);
 		}
 	}
@@ -473,6 +482,8 @@ void dumps__walked(struct dumps *d, const char *perf_data, int ret, const struct
 {
 	if (st->arch[0])
 		snprintf(d->arch, sizeof(d->arch), "%s", st->arch);
+	if (st->osrelease[0])
+		snprintf(d->osrelease, sizeof(d->osrelease), "%s", st->osrelease);
 	if (ret < 0)
 		warnings__add(d->warnings, "%s (jitdump paths recorded in it are unknown; using fallbacks)", err);
 	else if (st->compressed_failed)

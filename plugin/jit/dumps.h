@@ -35,6 +35,7 @@ struct dumps {
 	 * one, --dlarg search=DIR). */
 	char *dirs[16];
 	size_t dirs_nr;
+	size_t beside;			/* 1 + the index in dirs of perf.data's own; 0 none */
 	/* Sets of pids (keyed by their hashes alone, see dumps.c): those whose
 	 * fallback search already ran, and those perf.data has a jitdump marker
 	 * mapping of, once markers_known: a jit-<pid>.dump lying around for any
@@ -50,6 +51,7 @@ struct dumps {
 	struct warnings *warnings;	/* borrowed: every problem worth telling the user */
 	uint64_t last_refresh_ns;	/* when the dumps were last re-read on a miss */
 	char arch[32];			/* the recording machine's uname -m (perf.data's HEADER_ARCH); "" unknown */
+	char osrelease[65];		/* its uname -r (HEADER_OSRELEASE); "" unknown */
 };
 
 /* 0 or -ENOMEM. Every problem worth telling the user goes to warnings, which

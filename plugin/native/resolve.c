@@ -421,7 +421,7 @@ size_t resolve__memory(const struct resolve *r)
 }
 
 void resolve__files_without_symbols(const struct resolve *r,
-				    void (*fn)(void *arg, const char *path, const char *why,
+				    void (*fn)(void *arg, const char *path, const char *why, bool not_here,
 					       const struct resolve_file_stats *st),
 				    void *arg)
 {
@@ -434,13 +434,13 @@ void resolve__files_without_symbols(const struct resolve *r,
 			continue;
 		switch (elfsyms__status(es)) {
 		case ELFSYMS_NO_FILE:
-			why = "not found (deleted, or on another machine)";
+			why = "not found: deleted, or on another machine";
 			break;
 		case ELFSYMS_UNREADABLE:
 			why = "not an ELF file that can be read";
 			break;
 		case ELFSYMS_MISMATCH:
-			why = "a different build than the one recorded (its build-id differs)";
+			why = "a different build than the one recorded: its build-id differs";
 			break;
 		default:
 			why = elfsyms__origin(es) == ELFSYMS_FROM_NONE ? "no symbol table" :
@@ -448,7 +448,8 @@ void resolve__files_without_symbols(const struct resolve *r,
 									   "symbols that do not cover all of its code";
 			break;
 		}
-		fn(arg, r->maps.files[i].path, why, st);
+		fn(arg, r->maps.files[i].path, why,
+		   elfsyms__status(es) == ELFSYMS_NO_FILE || elfsyms__status(es) == ELFSYMS_MISMATCH, st);
 	}
 }
 

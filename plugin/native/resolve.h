@@ -121,10 +121,11 @@ const char *resolve__name(struct resolve *r, const char *dso, const uint8_t *bui
 size_t resolve__memory(const struct resolve *r);
 
 /* For each file with samples no symbol held (or only FDEs), in file order:
- * calls fn (path, why, stats); why says what the plugin found (stripped,
- * build-id mismatch, missing). */
+ * calls fn (path, why, not_here, stats); why says what the plugin found
+ * (stripped, build-id mismatch, missing); not_here: the file is missing or
+ * another build (what reading a recording elsewhere leads to). */
 void resolve__files_without_symbols(const struct resolve *r,
-				    void (*fn)(void *arg, const char *path, const char *why,
+				    void (*fn)(void *arg, const char *path, const char *why, bool not_here,
 					       const struct resolve_file_stats *st),
 				    void *arg);
 

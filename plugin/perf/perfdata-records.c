@@ -118,9 +118,11 @@ int scan__build_id_entry(struct scan *s, const uint8_t *p, size_t size, bool *ba
 	return s->v->build_id(s->v->arg, &b);
 }
 
-void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size)
+/* A perf_header_string of size bytes at p into out (outlen bytes) when it is
+ * a word of letters, digits and the bytes of also; else out is left. */
+static void header_word(struct scan *s, const uint8_t *p, uint64_t size, char *out, size_t outlen,
+			const char *also)
 {
-	char *arch = s->st->arch;
 	uint64_t n = 0;
 
 	if (size < 4)
@@ -130,17 +132,28 @@ void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size)
 	p += 4, size -= 4;
 	if (len > size)
 		len = size;
-	while (n < len && p[n] && n < sizeof(s->st->arch) - 1) {
-		/* uname -m is a word like x86_64 or aarch64 */
-		if (!(p[n] >= 'a' && p[n] <= 'z') && !(p[n] >= '0' && p[n] <= '9') && p[n] != '_' &&
-		    !(p[n] >= 'A' && p[n] <= 'Z'))
+	while (n < len && p[n] && n < outlen - 1) {
+		if (!(p[n] >= 'a' && p[n] <= 'z') && !(p[n] >= '0' && p[n] <= '9') &&
+		    !(p[n] >= 'A' && p[n] <= 'Z') && !strchr(also, p[n]))
 			return;
 		n++;
 	}
 	if (n == 0 || (n < len && p[n]))
 		return;
-	memcpy(arch, p, n);
-	arch[n] = '\0';
+	memcpy(out, p, n);
+	out[n] = '\0';
+}
+
+void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size)
+{
+	/* uname -m is a word like x86_64 or aarch64 */
+	header_word(s, p, size, s->st->arch, sizeof(s->st->arch), "_");
+}
+
+void scan__osrelease_string(struct scan *s, const uint8_t *p, uint64_t size)
+{
+	/* uname -r: 6.1.0-28-amd64, 6.18.44-fc-v669, 5.15.0+ */
+	header_word(s, p, size, s->st->osrelease, sizeof(s->st->osrelease), "._-+~");
 }
 
 int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
@@ -168,6 +181,8 @@ int scan__record(struct scan *s, const uint8_t *p, size_t size, bool nested)
 	case PERF_RECORD_HEADER_FEATURE:
 		if (size >= PERF_EV_HDR_SIZE + 8 && get64(s, p + PERF_EV_HDR_SIZE) == HEADER_ARCH)
 			scan__arch_string(s, p + PERF_EV_HDR_SIZE + 8, size - PERF_EV_HDR_SIZE - 8);
+		else if (size >= PERF_EV_HDR_SIZE + 8 && get64(s, p + PERF_EV_HDR_SIZE) == HEADER_OSRELEASE)
+			scan__osrelease_string(s, p + PERF_EV_HDR_SIZE + 8, size - PERF_EV_HDR_SIZE - 8);
 		return 0;
 	case PERF_RECORD_COMPRESSED:
 		s->st->compressed++;

@@ -32,4 +32,8 @@ int scan__build_id_entry(struct scan *s, const uint8_t *p, size_t size, bool *ba
  * anything else is left (the recording's machine is then not known). */
 void scan__arch_string(struct scan *s, const uint8_t *p, uint64_t size);
 
+/* HEADER_OSRELEASE's perf_header_string, the same way: into stats->osrelease
+ * when it is a short word of letters, digits and ._-+~ (uname -r). */
+void scan__osrelease_string(struct scan *s, const uint8_t *p, uint64_t size);
+
 #endif

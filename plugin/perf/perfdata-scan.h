@@ -31,6 +31,7 @@
 #define PERF_FILE_FEATURES_OFF	72	/* adds_features: a 256-bit bitmap, as 4 u64 */
 #define PERF_FILE_HDR_FEATURES	104	/* a header this long has the bitmap */
 #define HEADER_BUILD_ID		2	/* feature bit: the build-id table */
+#define HEADER_OSRELEASE	4	/* feature bit: uname -r of the recording machine (a perf_header_string) */
 #define HEADER_ARCH		6	/* feature bit: uname -m of the recording machine (a perf_header_string) */
 #define PERF_EV_HDR_SIZE	8	/* u32 type, u16 misc, u16 size (size includes the header) */
 

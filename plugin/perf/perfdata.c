@@ -124,6 +124,8 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 
 	if (feature_section(s, buf, len, hsize, doff + dsize, HEADER_ARCH, &aoff, &asize))
 		scan__arch_string(s, buf + aoff, asize);
+	if (feature_section(s, buf, len, hsize, doff + dsize, HEADER_OSRELEASE, &aoff, &asize))
+		scan__osrelease_string(s, buf + aoff, asize);
 	return read_build_ids(s, buf, len, hsize, doff + dsize);
 }
 

@@ -88,6 +88,9 @@ struct perfdata_scan_stats {
 	char arch[32];		/* the recording machine's uname -m (HEADER_ARCH: the
 				 * feature section, or a pipe's HEADER_FEATURE record),
 				 * e.g. "x86_64"; empty when perf.data does not say */
+	char osrelease[65];	/* its uname -r (HEADER_OSRELEASE, as arch): a kernel
+				 * other than this one's says the recording was made
+				 * on another machine or boot; empty when not said */
 };
 
 /* The ELF machine (e_machine) of the code of a machine whose uname -m is

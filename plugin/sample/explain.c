@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "../lib/message.h"
 #include "explain.h"
@@ -81,7 +82,7 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 	if (no_load && no_load * 100 < jit) {
 		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load"
 			       " (%zu jitdump%s read: code its JIT did not log, e.g. a stub or V8's wasm"
-			       " jump table)",
+			       " jump table; counted as unattributed.jit-no-load)",
 			       no_load, no_load == 1 ? "" : "s", dumps->nr, dumps->nr == 1 ? "" : "s");
 	} else if (no_load && dumps->nr && no_load < jit) {
 		/* The dumps placed most JIT samples: they were written and found, and
@@ -90,7 +91,8 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 		 * slots in calls). Advice to enable the jitdump would be wrong. */
 		warnings__note(w, "%" PRIu64 " sample%s in JIT-looking memory matched no jitdump code load, beside the"
 			       " %" PRIu64 " the %zu jitdump%s read placed: code its JIT did not log"
-			       " (V8's wasm jump table, which its wasm calls go through, or a stub)",
+			       " (V8's wasm jump table, which its wasm calls go through, or a stub; counted as"
+			       " unattributed.jit-no-load)",
 			       no_load, no_load == 1 ? "" : "s", jit, dumps->nr, dumps->nr == 1 ? "" : "s");
 	} else if (no_load) {
 		message__say(
@@ -112,31 +114,44 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 struct no_symbols {
 	struct warnings *w;
 	uint64_t all;		/* the run's samples */
-	char few[512];		/* the files of few samples: "PATH N (WHY), ..." */
+	bool elsewhere;		/* recorded under another kernel than this one's */
+	char few[512];		/* the files of few samples: "PATH N (WHY); ..." */
 	size_t few_len;
 	uint64_t few_samples;
 	size_t few_files;
 };
 
-/* Where a file's share is worth a warning (1% of the run's samples, as for
- * stray JIT samples), say so and why; a few samples, typical of a recording
- * read on another machine ([vdso] of another kernel, a program not there),
- * go into one note. */
-static void warn_no_symbols(void *arg, const char *path, const char *why, const struct resolve_file_stats *st)
+/*
+ * Where a file's share is worth a warning (1% of the run's samples, as for
+ * stray JIT samples), say so and why; a few samples go into one note. A
+ * recording made under another kernel (another machine, or boot) was read
+ * elsewhere: its files missing here or of another build ([vdso] is always
+ * the other kernel's) are what that leads to, not a fault, and they are
+ * that machine's, not this one's: named by their base names, in the note up
+ * to a tenth of the samples (a report missing more is one to fix).
+ */
+static void warn_no_symbols(void *arg, const char *path, const char *why, bool not_here,
+			    const struct resolve_file_stats *st)
 {
 	struct no_symbols *ns = arg;
+	bool theirs = ns->elsewhere && not_here;
+	const char *base = strrchr(path, '/');
 
 	if (!st->no_symbol)
 		return;
-	if (st->no_symbol * 100 >= ns->all) {
-		warnings__add(ns->w, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s)", path,
-			      st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
+	if (st->no_symbol * (theirs ? 10 : 100) >= ns->all) {
+		warnings__add(ns->w, "%s: %" PRIu64 " sample%s in code no symbol or .eh_frame entry covers (%s;"
+			      " counted as unattributed.no-symbol)", path, st->no_symbol, st->no_symbol == 1 ? "" : "s", why);
 		return;
 	}
+	if (theirs)
+		why = !strcmp(path, "[vdso]") ? "its kernel's" : !strncmp(why, "not found", 9) ? "not here" :
+											      "another build here";
 	ns->few_samples += st->no_symbol;
 	if (ns->few_files++ < 3 && ns->few_len < sizeof(ns->few))
 		ns->few_len += (size_t)snprintf(ns->few + ns->few_len, sizeof(ns->few) - ns->few_len, "%s%s %" PRIu64
-						" (%s)", ns->few_len ? "; " : "", path, st->no_symbol, why);
+						" (%s)", ns->few_len ? "; " : "", theirs && base ? base + 1 : path,
+						st->no_symbol, why);
 }
 
 /* One note per file read from elsewhere than its recorded path, or refused there. */
@@ -149,8 +164,10 @@ static void note_elsewhere(void *arg, const char *path, const char *found, bool 
 		warnings__note(arg, "%s: not at its recorded path; read from %s", path, found);
 }
 
-void explain__natives(const struct resolve *r, const struct account *a, bool stats, struct warnings *w)
+void explain__natives(const struct resolve *r, const struct account *a, const char *recorded_release, bool stats,
+		      struct warnings *w)
 {
+	struct utsname here;
 	if (stats)
 		fprintf(stderr, "hotblocks: stats: %zu files mapped, %zu indexed, %zu symbols read, %zu KiB of symbol "
 			"index; %zu perf maps read; %" PRIu64 " samples left to perf\n", r->maps.files_nr,
@@ -161,10 +178,17 @@ void explain__natives(const struct resolve *r, const struct account *a, bool sta
 			      r->usable ? " (guest or unknown cpumode)" : r->why_not);
 	struct no_symbols ns = { .w = w, .all = account__total(a, HB_CLASS_ALL) };
 
+	ns.elsewhere = recorded_release && recorded_release[0] && !uname(&here) && strcmp(here.release, recorded_release);
+
 	resolve__files_elsewhere(r, note_elsewhere, w);
 	resolve__files_without_symbols(r, warn_no_symbols, &ns);
-	if (ns.few_samples)
-		warnings__note(w, "%" PRIu64 " sample%s in code no symbol or .eh_frame entry covers: %s%s",
-			       ns.few_samples, ns.few_samples == 1 ? "" : "s", ns.few,
-			       ns.few_files > 3 ? "; and others" : "");
+	/* Said with its class, which the report then does not count again. */
+	if (ns.few_samples && ns.elsewhere)
+		warnings__note(w, "recorded under kernel %s, not this one: %" PRIu64 " sample%s in code no symbol or"
+			       " .eh_frame entry covers: %s%s; counted as unattributed.no-symbol", recorded_release,
+			       ns.few_samples, ns.few_samples == 1 ? "" : "s", ns.few, ns.few_files > 3 ? "; and others" : "");
+	else if (ns.few_samples)
+		warnings__note(w, "%" PRIu64 " sample%s in code no symbol or .eh_frame entry covers: %s%s;"
+			       " counted as unattributed.no-symbol", ns.few_samples, ns.few_samples == 1 ? "" : "s",
+			       ns.few, ns.few_files > 3 ? "; and others" : "");
 }

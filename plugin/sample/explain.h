@@ -21,7 +21,11 @@ void explain__unresolved(const struct account *a, const struct dumps *dumps, con
 
 /* What the plugin's own resolution of natives left to perf, and files with
  * samples no symbol covered (a warning each from 1% of a's samples, else one
- * note for all); stats: --dlarg stats, its cost on standard error. */
-void explain__natives(const struct resolve *r, const struct account *a, bool stats, struct warnings *w);
+ * note for all; up to a tenth for the files missing or of another build of
+ * a recording made under another kernel than this one's, recorded_release:
+ * perf.data's uname -r, "" unknown); stats: --dlarg stats, its cost on
+ * standard error. */
+void explain__natives(const struct resolve *r, const struct account *a, const char *recorded_release, bool stats,
+		      struct warnings *w);
 
 #endif

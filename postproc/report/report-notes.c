@@ -256,7 +256,41 @@ static int shortened_names(struct report *rep, const struct stream *s)
 	return 0;
 }
 
-/* The plugin's own losses: in the total (the denominator), in no function. */
+/*
+ * The samples of class the plugin's warnings and notes told, each "N
+ * sample(s) ... counted as CLASS" (its first count of samples, then the
+ * class's name on the wire): the report does not count them again.
+ */
+static uint64_t told_by_plugin(const struct stream *s, enum hb_sample_class c)
+{
+	char tag[64];
+	uint64_t told = 0;
+
+	snprintf(tag, sizeof(tag), "counted as %s", stream__class_name(c));
+	for (size_t i = 0; i < s->warnings_nr; i++) {
+		const char *t = s->warnings[i].text, *at = strstr(t, tag);
+
+		if (!at || (at[strlen(tag)] && at[strlen(tag)] != ')' && at[strlen(tag)] != ';'))
+			continue;
+		for (const char *p = t; *p; p++) {
+			char *end;
+
+			if (*p < '0' || *p > '9' || (p > t && p[-1] >= '0' && p[-1] <= '9'))
+				continue;
+			uint64_t n = strtoull(p, &end, 10);
+
+			if (!strncmp(end, " sample", 7) || !strncmp(end, " JIT sample", 11)) {
+				told = sat_add(told, n);
+				break;
+			}
+		}
+	}
+	return told;
+}
+
+/* The plugin's own losses: in the total (the denominator), in no function;
+ * those of a class the plugin told in full (its notes, a saved stream's
+ * "the plugin noted") not counted again. */
 static int unattributed(struct report *rep, const struct rank *r)
 {
 	static const struct { enum hb_sample_class c; const char *what; } lost[] = {
@@ -275,7 +309,7 @@ static int unattributed(struct report *rep, const struct rank *r)
 
 	why[0] = '\0';
 	for (size_t k = 0; k < ARRAY_SIZE(lost); k++) {
-		if (!n[lost[k].c])
+		if (!n[lost[k].c] || told_by_plugin(r->stream, lost[k].c) == n[lost[k].c])
 			continue;
 		sum = sat_add(sum, n[lost[k].c]);
 		len += (size_t)snprintf(why + len, len < sizeof(why) ? sizeof(why) - len : 0,

@@ -214,6 +214,29 @@ static int searched_lines(const struct dumps *d, const char *s)
  * pid's own fallback search looks for that name again: the hint listed it
  * three times and then "in 2 fallback directories". Each place once.
  */
+/* Beside perf.data, where a moved recording's dump is, a dump perf.data
+ * names is read without a note; in --jitdir (or search=DIR) one note names
+ * the file read. */
+static void a_dump_beside_perf_data_is_read_without_a_note(void **state)
+{
+	struct fixture *f = *state;
+	char perf_data[256], jitdir[256];
+
+	write_dump(path_of(state, "moved/jit-101.dump"), 101, 1);
+	write_dump(path_of(state, "jd/jit-102.dump"), 102, 1);
+	snprintf(perf_data, sizeof(perf_data), "%s/moved/perf.data", f->dir);
+	snprintf(jitdir, sizeof(jitdir), "%s/jd", f->dir);
+	discover(&f->d, perf_data, true, jitdir, NULL, 0);
+	assert_int_equal(dumps__add(&f->d, path_of(state, "rec/jit-101.dump"), 101), 0);
+	assert_int_equal(f->d.nr, 1);
+	assert_int_equal(f->w.nr - f->from, 0);
+	assert_int_equal(dumps__add(&f->d, path_of(state, "rec/jit-102.dump"), 102), 0);
+	assert_int_equal(f->d.nr, 2);
+	assert_int_equal(f->w.nr - f->from, 1);
+	saw_warning(state, "rec/jit-102.dump: not at its recorded path; read from ");
+	saw_warning(state, jitdir);
+}
+
 static void the_searched_list_names_each_place_once(void **state)
 {
 	struct fixture *f = *state;
@@ -573,6 +596,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(a_marked_dump_is_read_and_matched_by_the_marker_pid),
 		T(a_dump_that_moved_is_found_in_the_fallback_directories),
+		T(a_dump_beside_perf_data_is_read_without_a_note),
 		T(the_searched_list_names_each_place_once),
 		T(another_process_dump_is_used_only_when_named),
 		T(only_regular_files_are_read_and_each_once),

@@ -389,6 +389,27 @@ static void reads_the_arch_perf_recorded(void **state)
 	assert_int_equal(st.pipe_format, 1);
 }
 
+/*
+ * Its kernel release, as `perf report --header-only` says ("# os release :
+ * 6.18.44-fc-v669"): the HEADER_OSRELEASE section (bit 4) of the file-format
+ * recordings and the pipe's PERF_RECORD_FEATURE record.
+ */
+static void reads_the_os_release_perf_recorded(void **state)
+{
+	static const struct { const char *path, *release; } recordings[] = {
+		{ "test-data/glibc-evex/perf.data", "6.18.44-fc-v669" },
+		{ "test-data/jit-cpython313/perf.data", "6.18.44-fc-v1147" },
+		{ "test-data/perfdata/pipe.data", "6.18.44-fc-v669" },
+	};
+	struct perfdata_scan_stats st;
+	struct seen s;
+
+	for (size_t i = 0; i < sizeof(recordings) / sizeof(recordings[0]); i++) {
+		assert_int_equal(walk_file(recordings[i].path, &s, &st), 0);
+		assert_string_equal(st.osrelease, recordings[i].release);
+	}
+}
+
 /* A file whose HEADER_ARCH section is ARCH (length LEN as written), behind a
  * HOSTNAME section (bit 3) so that the section is found by its place in the bitmap. */
 static void arch_file(struct perfdata_writer *w, const char *arch, uint32_t len)
@@ -467,6 +488,7 @@ int main(void)
 		cmocka_unit_test(untimed_records_say_so_and_forks_keep_their_own_time),
 		cmocka_unit_test(a_cut_build_id_table_is_not_an_error),
 		cmocka_unit_test(reads_the_arch_perf_recorded),
+		cmocka_unit_test(reads_the_os_release_perf_recorded),
 		cmocka_unit_test(an_arch_is_a_short_word_or_nothing),
 		cmocka_unit_test(an_arch_names_its_elf_machine),
 	};

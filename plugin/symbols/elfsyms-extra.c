@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Symbol tables beyond perf's: MiniDebugInfo and debuginfod (see elfsyms-extra.h). */
-#include <dlfcn.h>
+/* Symbol tables beyond perf's: MiniDebugInfo (see elfsyms-extra.h; debuginfod: elfsyms-debuginfod.c). */
 #include <errno.h>
 #include <gelf.h>
 #include <inttypes.h>
@@ -9,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#include <elfutils/debuginfod.h>
 
 #include "elfsyms-extra.h"
 
@@ -132,44 +129,6 @@ int elfsyms__minidebug(struct elfsyms *es, struct symsrc *out, const struct elfs
 			      nested ? " (only a MiniDebugInfo of its own, which is not followed)" : "");
 		symsrc__release(out);
 		return -EINVAL;
-	}
-	return 0;
-}
-
-int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size)
-{
-	static void *lib;
-	static bool tried;
-	__typeof__(debuginfod_begin) *begin;
-	__typeof__(debuginfod_find_debuginfo) *find;
-	__typeof__(debuginfod_end) *end;
-	debuginfod_client *client;
-	char *path = NULL;
-	int fd, ret;
-
-	if (!bid_size)
-		return -ENOENT;
-	if (!tried) {
-		tried = true;
-		lib = dlopen("libdebuginfod.so.1", RTLD_NOW | RTLD_LOCAL);
-	}
-	if (!lib || !(begin = (__typeof__(begin))dlsym(lib, "debuginfod_begin")) ||
-	    !(find = (__typeof__(find))dlsym(lib, "debuginfod_find_debuginfo")) ||
-	    !(end = (__typeof__(end))dlsym(lib, "debuginfod_end")) || !(client = begin()))
-		return -ENOSYS;
-	fd = find(client, bid, (int)bid_size, &path);
-	end(client);
-	if (fd < 0) {
-		free(path);
-		return fd;
-	}
-	close(fd);
-	ret = symsrc__open(out, path, bid, bid_size);
-	free(path);
-	if (ret != OPEN_OK || !out->symtab) {
-		if (ret == OPEN_OK)
-			symsrc__release(out);
-		return -ENOENT;
 	}
 	return 0;
 }

@@ -28,7 +28,17 @@ int elfsyms__minidebug(struct elfsyms *es, struct symsrc *out, const struct elfs
 
 /* The debug file of build-id bid from debuginfod (libdebuginfod is loaded
  * only when asked for: its client pulls in libcurl), opened into out: 0,
- * -ENOSYS without the library, -ENOENT without a .symtab, or its error. */
-int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size);
+ * -ENOSYS without the library, -ENOENT when it has none with a .symtab, or
+ * its error. Every query is bounded (DEBUGINFOD_MAX_*), the cache directory
+ * checked first, and the file given checked to be a regular file of ours with
+ * the build-id bid; each refusal said in a note (elfsyms-debuginfod.c). */
+int elfsyms__debuginfod(struct symsrc *out, const uint8_t *bid, size_t bid_size, const struct elfsyms_config *cfg);
+
+/* What one query may take when DEBUGINFOD_MAXSIZE / DEBUGINFOD_MAXTIME do not
+ * say: libdebuginfod 0.188 has no bound on a body's size or a query's time
+ * of its own (DEBUGINFOD_TIMEOUT only stops a server sending under 100 bytes
+ * a second for 90 s), and follows a redirect loop without end. */
+#define DEBUGINFOD_MAX_BYTES ((long)1 << 30)
+#define DEBUGINFOD_MAX_SECONDS 60L
 
 #endif

@@ -127,7 +127,7 @@ static struct symsrc *extra_symtab(struct elfsyms *es, struct symsrc *syms, cons
 	struct symsrc *extra = &es->src[es->src_nr];
 
 	/* a debug file from debuginfod is read as perf reads one installed locally */
-	if (cfg->debuginfod && !elfsyms__debuginfod(extra, bid, bid_size)) {
+	if (cfg->debuginfod && !elfsyms__debuginfod(extra, bid, bid_size, cfg)) {
 		es->origin = ELFSYMS_FROM_DEBUGINFOD;
 		es->src_nr++;
 		syms = extra;

@@ -370,6 +370,8 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 	struct jitdump_writer w;
 	struct jitdump_writer_header h;
 	struct jitdump_writer_load l = { .timestamp = 10, .code_addr = 0x1000, .name = "a", .code_size = 4 };
+	char want[256];
+	size_t wrap_at;
 	struct jitdump_writer_move m = { .timestamp = 20, .old_code_addr = 0x1000, .new_code_addr = 0x3000,
 					 .code_size = 4, .code_index = 77 };
 	const char *cut = path_of(state, "jit-120.dump"), *bad = path_of(state, "jit-121.dump");
@@ -407,6 +409,9 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 	jitdump_writer__code_load(&w, &l);
 	jitdump_writer__end(&w, jitdump_writer__begin(&w, 99, 15));
 	jitdump_writer__code_move(&w, &m);
+	/* crafted: code whose end passes 2^64 */
+	wrap_at = jitdump_writer__code_load(&w, &(struct jitdump_writer_load){ .timestamp = 30,
+		.code_addr = 0xfffffffffffffffeull, .name = "w", .code_size = 4 });
 	assert_int_equal(jitdump_writer__save(&w, odd, w.len), 0);
 	jitdump_writer__release(&w);
 
@@ -431,8 +436,11 @@ static void unfinished_dumps_are_told_apart_at_the_end(void **state)
 		    "no record was read");
 	saw_warning(state, "jit-123.dump: skipped 1 records of unknown type");
 	saw_warning(state, "jit-123.dump: skipped 1 CODE_MOVE records naming a code_index never loaded");
+	snprintf(want, sizeof(want), "jit-123.dump+0x%zx: skipped 1 CODE_LOAD/CODE_MOVE records whose code_addr +"
+		 " code_size passes 2^64 (the first here)", wrap_at);
+	saw_warning(state, want);
 	/* The corrupt dump's error was told when it was read; its tail is no truncation. */
-	assert_int_equal(f->w.nr - f->from, 4);
+	assert_int_equal(f->w.nr - f->from, 5);
 }
 
 /* A dump like write_dump's whose header names ELF machine elf_mach. */

@@ -253,6 +253,37 @@ static void counts_a_move_of_a_code_index_never_loaded_as_orphan(void **state)
 	jitdump_writer__release(&w);
 }
 
+/* Crafted: code at the top of the address space running past 2^64 (no
+ * runtime writes it; a forged or broken dump). Before: kept, its end
+ * saturated, so it claimed addresses up to the top that were not its. */
+static void skips_and_counts_a_load_or_move_whose_code_passes_2_64(void **state)
+{
+	const char *path = new_path(state);
+	struct jitdump_writer w;
+	struct jitdump *jd;
+	size_t first;
+
+	jitdump_writer__init(&w, false);
+	write_header(&w, 1);
+	first = w.len;
+	write_load(&w, "wraps", 0xfffffffffffff000ull, 1, NULL, 0x2000);
+	write_load(&w, "top", 0xfffffffffffffff0ull, 2, NULL, 0x10);	/* ends at 2^64 exactly: kept */
+	write_load(&w, "f", 0x1000, 3, NULL, 4);
+	jitdump_writer__code_move(&w, &(struct jitdump_writer_move){
+		.timestamp = 2, .new_code_addr = 0xfffffffffffffffeull, .code_size = 4, .code_index = 3,
+	});
+	save(&w, path);
+
+	jd = open_ok(path);
+	assert_int_equal(jd->nr, 2);
+	assert_string_equal(jd->loads[0].name, "top");
+	assert_string_equal(jd->loads[1].name, "f");
+	assert_int_equal(jd->wrapping, 2);
+	assert_int_equal(jd->first_wrapping_off, first);
+	jitdump__close(jd);
+	jitdump_writer__release(&w);
+}
+
 static void rejects_a_move_shorter_than_64_bytes(void **state)
 {
 	const char *path = new_path(state);
@@ -456,6 +487,7 @@ int main(void)
 		cmocka_unit_test(rejects_a_debug_entry_that_runs_past_the_record),
 		cmocka_unit_test(move_adds_a_load_at_the_new_address_with_the_move_timestamp),
 		cmocka_unit_test(counts_a_move_of_a_code_index_never_loaded_as_orphan),
+		cmocka_unit_test(skips_and_counts_a_load_or_move_whose_code_passes_2_64),
 		cmocka_unit_test(rejects_a_move_shorter_than_64_bytes),
 		cmocka_unit_test(accepts_a_load_with_code_size_0),
 		cmocka_unit_test(takes_the_code_from_the_end_of_the_load_record),

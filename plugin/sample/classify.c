@@ -59,24 +59,15 @@ static bool is_kernel_mode(uint8_t cpumode)
 	       cpumode == PERF_RECORD_MISC_HYPERVISOR;
 }
 
-/* A user-space sample the JIT code did not take: the plugin's own resolution
- * (resolve.h), or perf's when the plugin cannot decide (false). */
-static bool native_early(struct classify *c, const struct perf_dlfilter_sample *s, struct classify_verdict *v)
+/* The verdict of the plugin's own resolution h; false when perf's must decide. */
+static bool resolved(const struct resolve_hit *h, struct classify_verdict *v)
 {
-	struct resolve_hit h;
-
-	/* guest samples: perf's answer depends on its --guest* options */
-	if (s->cpumode != PERF_RECORD_MISC_USER) {
-		c->resolve->deferred++;
-		return false;
-	}
-	resolve__sample(c->resolve, c->natives, (uint32_t)s->pid, s->ip, s->time, &h);
-	switch (h.kind) {
+	switch (h->kind) {
 	case RESOLVE_SYMBOL:
-		*v = (struct classify_verdict){ .cls = HB_CLASS_NATIVE, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
+		*v = (struct classify_verdict){ .cls = HB_CLASS_NATIVE, .obj = NATIVE_ID_BIT | h->native, .off = h->off };
 		return true;
 	case RESOLVE_PERFMAP:
-		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
+		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h->native, .off = h->off };
 		return true;
 	case RESOLVE_NO_SYMBOL:
 		*v = in_class(HB_CLASS_NO_SYMBOL);
@@ -91,6 +82,21 @@ static bool native_early(struct classify *c, const struct perf_dlfilter_sample *
 	default:
 		return false;
 	}
+}
+
+/* A user-space sample the JIT code did not take: the plugin's own resolution
+ * (resolve.h), or perf's when the plugin cannot decide (false). */
+static bool native_early(struct classify *c, const struct perf_dlfilter_sample *s, struct classify_verdict *v)
+{
+	struct resolve_hit h;
+
+	/* guest samples: perf's answer depends on its --guest* options */
+	if (s->cpumode != PERF_RECORD_MISC_USER) {
+		c->resolve->deferred++;
+		return false;
+	}
+	resolve__sample(c->resolve, c->natives, (uint32_t)s->pid, s->ip, s->time, &h);
+	return resolved(&h, v);
 }
 
 bool classify__early(struct classify *c, const struct perf_dlfilter_sample *s, bool time_aware,
@@ -225,26 +231,7 @@ static bool native_address(struct classify *c, const struct perf_dlfilter_sample
 	if (s->cpumode != PERF_RECORD_MISC_USER && s->cpumode != PERF_RECORD_MISC_KERNEL)
 		return false;
 	resolve__address(c->resolve, c->natives, (uint32_t)s->pid, addr, s->time, &h);
-	switch (h.kind) {
-	case RESOLVE_SYMBOL:
-		*v = native((long)h.native, h.off);
-		return true;
-	case RESOLVE_PERFMAP:
-		*v = (struct classify_verdict){ .cls = HB_CLASS_PERFMAP, .obj = NATIVE_ID_BIT | h.native, .off = h.off };
-		return true;
-	case RESOLVE_NO_SYMBOL:
-		*v = in_class(HB_CLASS_NO_SYMBOL);
-		return true;
-	case RESOLVE_JIT_NO_LOAD:
-		*v = in_class(HB_CLASS_JIT_NO_LOAD);
-		return true;
-	case RESOLVE_NO_MAP:
-		*v = in_class(HB_CLASS_NO_MAP);
-		return true;
-	case RESOLVE_DEFER:
-	default:
-		return false;
-	}
+	return resolved(&h, v);
 }
 
 /* A kernel address: in the top half of a 64-bit address space, where user

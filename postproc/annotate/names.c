@@ -8,7 +8,7 @@
 
 #include <libiberty/demangle.h>
 
-#include "java/java-name.h"
+#include "jits.h"
 #include "names.h"
 #include "v8/v8-name.h"
 
@@ -70,11 +70,6 @@ size_t name_distance(const char *pattern, const char *name)
  * _R...) for native code: as perf and `c++filt -i` show it (no Rust hash or
  * crate disambiguator, std::string for C++'s standard substitutions). */
 #define DEMANGLE_NATIVE (DMGL_PARAMS | DMGL_ANSI | DMGL_AUTO)
-/* ... and for the names of a wasm module's name section: as `c++filt`
- * prints them and wasmtime writes them into its jitdump (Rust with its
- * hashes and disambiguators), so that one module reads alike under V8 and
- * wasmtime (annotate/wasmtime/wasmtime.c does the same). */
-#define DEMANGLE_WASM (DEMANGLE_NATIVE | DMGL_VERBOSE)
 
 /* A PLT entry (name@plt) or a versioned symbol (name@@VERSION), as the
  * plugin names native code: the name before the '@' demangled, the rest
@@ -99,45 +94,9 @@ static char *native_demangle(const char *name)
 	return out;
 }
 
-/* A wasm function's code as V8 names it ("JS:" NAME "-588-turbofan",
- * v8-name.h) where NAME is mangled (a Rust or C++ module keeps its mangled
- * names in its name section): NAME demangled between V8's prefix and
- * suffix, which say the function index and tier (and, for the wrapper of an
- * imported function, its signature). */
-static char *v8_wasm_demangle(const char *name)
-{
-	const char *func;
-	size_t func_len, skip;
-	char *inner, *dm, *out;
-	int index;
-
-	if (!v8_name__wasm(name, &index, &func, &func_len) || !func)
-		return NULL;
-	skip = v8_name__wasm_import_name(func, func_len);
-	func += skip, func_len -= skip;
-	if (!(inner = strndup(func, func_len)))
-		return NULL;
-	dm = cplus_demangle(inner, DEMANGLE_WASM);
-	free(inner);
-	if (!dm)
-		return NULL;
-	out = malloc((size_t)(func - name) + strlen(dm) + strlen(func + func_len) + 1);
-	if (out) {
-		memcpy(out, name, (size_t)(func - name));
-		strcpy(out + (func - name), dm);
-		strcat(out, func + func_len);
-	}
-	free(dm);
-	return out;
-}
-
 char *names__demangle(const char *name)
 {
 	char *dm = native_demangle(name);
 
-	if (!dm)
-		dm = v8_wasm_demangle(name);
-	if (!dm)
-		dm = java_name__demangle(name);
-	return dm;
+	return dm ? dm : jits__demangle(name);
 }

@@ -24,12 +24,12 @@ size_t name_distance(const char *pattern, const char *name);
 
 /*
  * name as its users write it, for display (malloc()ed), or NULL when it is
- * no mangled name (or memory ran out), each runtime's way in its own place:
- * C++ and Rust symbols of native code through libiberty (name@plt and
- * name@@VERSION with the part before the '@' demangled); a wasm function's
- * mangled name inside V8's "JS:NAME-INDEX-TIER" (v8/v8-name.h); a Java
- * method's JVM signature from perf's JVMTI agent, as perf shows it
- * (java/java-name.h).
+ * no mangled name (or memory ran out): C++ and Rust symbols of native code
+ * through libiberty (name@plt and name@@VERSION with the part before the
+ * '@' demangled), else each JIT's way from its own folder (jits.h: a wasm
+ * function's mangled name inside V8's "JS:NAME-INDEX-TIER", v8/v8.h; a Java
+ * method's JVM signature from perf's JVMTI agent as perf shows it,
+ * hotspot/hotspot.h).
  */
 char *names__demangle(const char *name);
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate/perf-map-jits.h"
+#include "annotate/jits.h"
 #include "annotate/source-text.h"
 #include "annotate/targets.h"
 #include "lib/util.h"
@@ -141,7 +141,7 @@ static int ranked(struct report *rep, const struct rank *r, struct annotator *an
 /*
  * f without code bytes (report.h): its one block, the whole function, its
  * samples by offset, and why it has no instructions: of a perf map's, the
- * runtime's way to a jitdump (annotate/perf-map-jits.h).
+ * runtime's way to a jitdump (annotate/jits.h).
  */
 static int no_code(const struct rank *r, size_t fi, struct report_func *f)
 {
@@ -171,11 +171,11 @@ static int no_code(const struct rank *r, size_t fi, struct report_func *f)
 	};
 	f->blocks_nr = f->code_blocks_nr = 1;
 	if (!strcmp(obj->source, "perf-map")) {
-		const struct perf_map_jit *jit = perf_map_jit__of(r->stream, rf->obj);
+		const struct jit_runtime *jit = jits__perf_map(r->stream, rf->obj);
 
 		n = asprintf(&f->no_code, "no instructions: a perf map (%s) names this code%s%s, but a"
-			     " perf map has no code bytes; %s", obj->path, jit->runtime ? " of " : "",
-			     jit->runtime ? jit->runtime : "", jit->jitdump);
+			     " perf map has no code bytes; %s", obj->path, jit->name ? " of " : "",
+			     jit->name ? jit->name : "", jit->jitdump);
 	} else {
 		n = asprintf(&f->no_code, "no instructions: the stream has no code bytes for it (the"
 			     " plugin could not read %s)", obj->path[0] ? obj->path : "them");

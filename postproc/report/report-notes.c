@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "annotate/names.h"
-#include "annotate/perf-map-jits.h"
+#include "annotate/jits.h"
 #include "../plugin/lib/utf8.h"
 #include "report-notes.h"
 
@@ -387,7 +387,7 @@ static int perf_map_functions(struct report *rep, const struct rank *r, uint64_t
 		     " (/tmp/perf-<pid>.map): each ranked as a whole function, with its samples by offset,"
 		     " but a perf map has no code bytes, so no blocks or instructions; %s",
 		     samples, plural(samples), funcs, plural(funcs),
-		     perf_map_jit__of(r->stream, r->funcs[hottest].obj)->jitdump);
+		     jits__perf_map(r->stream, r->funcs[hottest].obj)->jitdump);
 	return 0;
 }
 

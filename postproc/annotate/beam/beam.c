@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Erlang/OTP's BeamAsm: its two loads of one function, the data among its code (see beam.h). */
+/* Erlang/OTP's BeamAsm: its row, its two loads of one function, the data among its code (see beam.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "../plugin/lib/jit-beam.h"
 #include "beam.h"
+
+const struct jit_runtime jit_beam = {
+	.name = "BEAM (Erlang/OTP)",
+	/* its map's `$` says too little alone; the emulator's file tells */
+	.map_files = (const char *const[]){ "beam.smp", NULL },
+	.jitdump = "erl +JPperf true writes a jitdump too (/tmp/jit-PID.dump)",
+};
 
 bool beam__is_prologue(const char *name, size_t *body_len)
 {

@@ -7,8 +7,10 @@
  * Names: `M:F/A` as Erlang writes them, quoting kept
  * (`hot:'-main/1-lc$^0/1-0-'/1`); nothing to demangle. `M::codeHeader`,
  * `M::codeFooter` and `global::NAME` are the module's and the runtime's own code.
- * The perf map writes the same names with a `$` in front. BeamAsm writes
- * /tmp/jit-PID.dump and /tmp/perf-PID.map, not in the working directory.
+ * The perf map writes the same names with a `$` in front (BEAM_MAP_PREFIX).
+ * Where: `+JPperf true` writes both /tmp/jit-PID.dump and /tmp/perf-PID.map,
+ * `+JPperf dump` the jitdump alone, `+JPperf map` the map alone; in /tmp,
+ * not in the working directory, as each module loads.
  *
  * One function, two loads: each function is registered as
  * `M:F/A-CodeInfoPrologue` (its ErtsCodeInfo and breakpoint trampoline) and
@@ -18,8 +20,13 @@
  * (ErtsCodeInfo + BEAM_ASM_FUNC_PROLOGUE_SIZE), and writes them in that order. Calls and tail calls enter at
  * the prologue's +0x28 (the trampoline), so a loop's back edge lands there:
  * the two are one function, named as the body. The name rule is the one the
- * plugin shares (plugin/lib/jit-beam.h): it writes the other load of a
- * sampled one into the stream, so that both have their bytes here.
+ * plugin shares (plugin/lib/jit-beam.h, the plugin's side, which cannot
+ * include the post-processor's): it writes the other load of a sampled one
+ * into the stream, so that both have their bytes here. A perf map names
+ * the two ranges alike (`$M:F/A-CodeInfoPrologue`, `$M:F/A` right after
+ * it): they are one function too, named `$M:F/A` as perf names the body,
+ * each sample still at the name and offset perf gives it; a prologue whose
+ * body has no sample stands for its function alone (stream/stream-join.c).
  *
  * DEBUG_INFO: BeamAsm writes one record per function, on the body's load; its
  * first entry is the clause head's `line` instruction, at an address before
@@ -34,7 +41,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "annotate/jit-runtime.h"
 #include "lib/code-data.h"
+
+/* BEAM's row (annotate/jits.c): its perf map, its jitdump flag. */
+extern const struct jit_runtime jit_beam;
+
+/* What the perf map writes in front of each name. */
+#define BEAM_MAP_PREFIX "$"
 
 /* The most data rows beam__prologue_data gives. */
 #define BEAM_PROLOGUE_DATA_MAX 5

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Unit tests of Java's method names as perf shows them
- * (postproc/annotate/java/java-name.c). The pairs are real: each raw name is
+ * (postproc/annotate/hotspot/java-name.c). The pairs are real: each raw name is
  * a load of test-data/jit-hotspot/jit-17852.dump (perf's JVMTI agent on
  * OpenJDK 17) and its form is what perf 6.1 showed for that load's
  * jitted-17852-N.so after `perf inject --jit`
@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "annotate/java/java-name.h"
+#include "annotate/hotspot/java-name.h"
 
 static void shows(const char *raw, const char *perf)
 {

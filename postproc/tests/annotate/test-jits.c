@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of postproc/annotate/perf-map-jits.c: which runtime wrote a perf
- * map, from its names or its process's files, as in the real recordings
- * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312}: the map
+ * Unit tests of postproc/annotate/jits.c: which runtime wrote a perf map,
+ * from its names or its process's files, as in the real recordings
+ * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312,beam-perfmap}: the map
  * records and names below are theirs, shortened).
  */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "annotate/perf-map-jits.h"
+#include "annotate/jits.h"
 #include "tests/stream/stream-text.h"
 
 static const char maps[] =
@@ -33,10 +33,15 @@ static const char maps[] =
 	/* nothing known of pid 5 */
 	"object 4 native pid=5 e_machine=62 addr=0x5000 size=16 dso=/tmp/perf-5.map sym-start=0x5000"
 	" source=perf-map name=stub\n"
+	/* BEAM (+JPperf map): `$` names, beam.smp mapped */
+	"object 5 native pid=7 e_machine=62 addr=0x6000 size=16 dso=/tmp/perf-7.map sym-start=0x6000"
+	" source=perf-map name=$hot:loop/3\n"
 	"sample 0 0 0x0 2 2\nsample 1 0 0x0 2 2\nsample 2 0 0x0 2 2\nsample 3 0 0x0 2 2\nsample 4 0 0x0 2 2\n"
+	"sample 5 0 0x0 2 2\n"
 	"map pid=1 addr=0x7f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/x86_64-linux-gnu/libc.so.6\n"
 	"map pid=1 addr=0x8f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n"
 	"map pid=4 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/mono-sgen\n"
+	"map pid=7 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/erlang/erts-13.1.5/bin/beam.smp\n"
 	/* another process's library says nothing of pid 5 */
 	"map pid=6 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/node\n"
 	"end\n";
@@ -53,24 +58,27 @@ static size_t obj_named(const struct stream *s, const char *name)
 static void runtimes_by_names_then_files(void **state)
 {
 	struct stream s;
-	const struct perf_map_jit *j;
+	const struct jit_runtime *j;
 
 	(void)state;
 	stream_text__load(&s, maps);
-	j = perf_map_jit__of(&s, obj_named(&s, "void Hot.main(java.lang.String[])"));
-	assert_string_equal(j->runtime, "HotSpot");
+	j = jits__perf_map(&s, obj_named(&s, "void Hot.main(java.lang.String[])"));
+	assert_string_equal(j->name, "HotSpot");
 	assert_non_null(strstr(j->jitdump, "-agentpath:/path/to/libperf-jvmti.so"));
-	j = perf_map_jit__of(&s, obj_named(&s, "JS:*pp.nextToken file:///a.mjs:1:1"));
-	assert_string_equal(j->runtime, "node (V8)");
+	j = jits__perf_map(&s, obj_named(&s, "JS:*pp.nextToken file:///a.mjs:1:1"));
+	assert_string_equal(j->name, "node (V8)");
 	assert_non_null(strstr(j->jitdump, "node --perf-prof"));
-	j = perf_map_jit__of(&s, obj_named(&s, "py::f:/a.py"));
-	assert_string_equal(j->runtime, "CPython");
+	j = jits__perf_map(&s, obj_named(&s, "py::f:/a.py"));
+	assert_string_equal(j->name, "CPython");
 	assert_non_null(strstr(j->jitdump, "-X perf_jit"));
-	j = perf_map_jit__of(&s, obj_named(&s, "(null)"));
-	assert_string_equal(j->runtime, "Mono");
+	j = jits__perf_map(&s, obj_named(&s, "(null)"));
+	assert_string_equal(j->name, "Mono");
 	assert_non_null(strstr(j->jitdump, "no jitdump option known"));
-	j = perf_map_jit__of(&s, obj_named(&s, "stub"));
-	assert_null(j->runtime);
+	j = jits__perf_map(&s, obj_named(&s, "$hot:loop/3"));
+	assert_string_equal(j->name, "BEAM (Erlang/OTP)");
+	assert_non_null(strstr(j->jitdump, "+JPperf true"));
+	j = jits__perf_map(&s, obj_named(&s, "stub"));
+	assert_null(j->name);
 	assert_non_null(strstr(j->jitdump, "jitdump"));
 	stream__release(&s);
 }

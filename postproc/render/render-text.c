@@ -235,8 +235,8 @@ static void put_no_code(FILE *out, const struct report *rep, const struct report
 
 		put_cell(out, o->samples, rep->total, color);
 		fprintf(out, "   %10" PRIu64 "   ", o->samples);
-		term_puts(out, f->code.name);
-		fprintf(out, "+0x%" PRIx64 "\n", o->off);
+		term_puts(out, o->name);
+		fprintf(out, "+0x%" PRIx64 "\n", o->name_off);
 	}
 	fputc('\n', out);
 }

@@ -160,7 +160,10 @@ static int no_code(const struct rank *r, size_t fi, struct report_func *f)
 	for (size_t i = 0; i < nr; i++) {
 		if (!smp[i].samples)
 			continue;
-		f->offsets[f->offsets_nr++] = (struct report_offset){ smp[i].off, smp[i].samples };
+		f->offsets[f->offsets_nr++] = obj->joined_name && smp[i].off < obj->joined_bytes ?
+			(struct report_offset){ smp[i].off, smp[i].samples, obj->joined_name, smp[i].off } :
+			(struct report_offset){ smp[i].off, smp[i].samples, obj->name,
+						smp[i].off - obj->joined_bytes };
 		if (smp[i].samples > f->row_max)
 			f->row_max = smp[i].samples;
 	}

@@ -204,10 +204,14 @@ struct report_point {
 	uint64_t period;		/* the sum of their periods */
 };
 
-/* The samples at one offset of a function without code bytes. */
+/* The samples at one offset of a function without code bytes, and the name
+ * perf gives that address, name+0xname_off: the function's, or that of the
+ * range joined in front of it (BEAM's prologue, stream-join.c). */
 struct report_offset {
 	uint64_t off;
 	uint64_t samples;
+	const char *name;	/* borrowed from the stream */
+	uint64_t name_off;
 };
 
 /*

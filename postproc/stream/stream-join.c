@@ -11,6 +11,13 @@
  * known. A body whose prologue has no object (no sample, no branch in it)
  * stays alone; its first DEBUG_INFO entry still applies from its first byte
  * when the stream's loads show the prologue in front of it.
+ *
+ * A perf map's two ranges of one function (`+JPperf map`: no code bytes,
+ * native objects of source perf-map, names with BEAM's `$`) are joined the
+ * same way where the body starts exactly at the prologue's end in the same
+ * map of the same process; a sampled prologue whose body has no object is
+ * named as its body, alone. The prologue's name is kept (joined_name), so
+ * that each sample is shown at the name perf gives it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -74,6 +81,8 @@ static int take_prologue(struct stream_object *b, struct stream_object *p)
 	b->code = code;
 	b->code_nr = b->code_alloc = p->code_nr + b->code_nr;
 	b->joined_bytes = p->size;
+	b->joined_name = p->name;
+	p->name = NULL;
 	b->addr = p->addr;
 	b->size += p->size;
 	b->debug_from_start = true;
@@ -87,9 +96,55 @@ static int take_prologue(struct stream_object *b, struct stream_object *p)
 	return 0;
 }
 
+/* A perf map's range of a BEAM function (a `$` name, no code bytes). */
+static bool map_beam(const struct stream_object *o)
+{
+	return o->kind == HB_KIND_NATIVE && !strcmp(o->source, "perf-map") && !o->code_nr &&
+	       !strncmp(o->name, BEAM_MAP_PREFIX, strlen(BEAM_MAP_PREFIX));
+}
+
+/* Whether b is p's body in the same perf map: right after it, its name. */
+static bool map_body_of(const struct stream_object *p, size_t body_len, const struct stream_object *b)
+{
+	return map_beam(b) && b->pid == p->pid && b->e_machine == p->e_machine && !strcmp(b->path, p->path) &&
+	       b->addr == p->addr + p->size && strlen(b->name) == body_len &&
+	       !strncmp(b->name, p->name, body_len);
+}
+
+/* b takes the perf map's prologue p in front of it: its address, samples, runs. */
+static int take_map_prologue(struct stream_object *b, struct stream_object *p)
+{
+	if (p->tally_nr && VEC_GROW(b->tally, b->tally_nr + p->tally_nr, b->tally_alloc))
+		return -ENOMEM;
+	if (p->tally_nr)
+		memcpy(b->tally + b->tally_nr, p->tally, p->tally_nr * sizeof(*p->tally));
+	b->tally_nr += p->tally_nr;
+	b->joined_bytes = p->size;
+	b->joined_name = p->name;
+	p->name = NULL;
+	b->addr = p->addr;
+	b->sym_start = p->sym_start;
+	b->size += p->size;
+	return 0;
+}
+
+/* A perf map's prologue with no body beside it: the function, named as its body. */
+static int name_lone_map_prologue(struct stream_object *p, size_t body_len)
+{
+	char *body = strndup(p->name, body_len);
+
+	if (!body)
+		return -ENOMEM;
+	p->joined_name = p->name;
+	p->name = body;
+	p->joined_bytes = p->size;
+	return 0;
+}
+
 static void free_object(struct stream_object *o)
 {
 	free(o->name);
+	free(o->joined_name);
 	free(o->path);
 	free(o->code);
 	for (size_t j = 0; j < o->debug_nr; j++)
@@ -173,6 +228,56 @@ static void mark_lone_bodies(struct stream *s, struct key *keys, size_t nk)
 	}
 }
 
+/*
+ * The perf maps' BEAM prologues: each joined in front of its body (into,
+ * gone, shift as for compact; *joined counted), or, with none, named as it.
+ * In a run an address has one object at most, so (pid, path, addr) finds
+ * the body.
+ */
+static int join_map_prologues(struct stream *s, uint32_t *into, bool *gone, uint64_t *shift, size_t *joined)
+{
+	struct key *keys = malloc(s->objects_nr * sizeof(*keys));
+	size_t nk = 0;
+	int ret = 0;
+
+	if (!keys)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->objects_nr; i++)
+		if (map_beam(&s->objects[i]))
+			keys[nk++] = (struct key){ s->objects[i].pid, s->objects[i].path, s->objects[i].addr,
+						   (uint32_t)i };
+	qsort(keys, nk, sizeof(*keys), cmp_key);
+	for (size_t k = 0; k < nk && !ret; k++) {
+		uint32_t pi = keys[k].obj;
+		struct stream_object *p = &s->objects[pi];
+		struct key want = { p->pid, p->path, p->addr + p->size, 0 };
+		const struct key *at;
+		size_t body_len;
+
+		if (gone[pi] || !beam__is_prologue(p->name, &body_len))
+			continue;
+		at = bsearch(&want, keys, nk, sizeof(*keys), cmp_key);
+		while (at && at > keys && !cmp_key(at - 1, &want))
+			at--;
+		for (; at && at < keys + nk && !cmp_key(at, &want); at++)
+			if (!gone[at->obj] && map_body_of(p, body_len, &s->objects[at->obj]))
+				break;
+		if (at && at < keys + nk && !cmp_key(at, &want)) {
+			uint32_t bi = at->obj;
+
+			ret = take_map_prologue(&s->objects[bi], p);
+			gone[pi] = !ret;
+			into[pi] = bi;
+			shift[bi] = s->objects[bi].joined_bytes;
+			*joined += !ret;
+		} else {
+			ret = name_lone_map_prologue(p, body_len);
+		}
+	}
+	free(keys);
+	return ret;
+}
+
 /* Whether any object or load is a prologue: else nothing is allocated (the
  * heap as it was: Graphviz lays parallel edges out by address). */
 static bool any_prologue(const struct stream *s)
@@ -180,7 +285,8 @@ static bool any_prologue(const struct stream *s)
 	size_t n;
 
 	for (size_t i = 0; i < s->objects_nr; i++)
-		if (s->objects[i].kind == HB_KIND_JIT && beam__is_prologue(s->objects[i].name, &n))
+		if ((s->objects[i].kind == HB_KIND_JIT || map_beam(&s->objects[i])) &&
+		    beam__is_prologue(s->objects[i].name, &n))
 			return true;
 	for (size_t i = 0; i < s->loads_nr; i++)
 		if (beam__is_prologue(s->loads[i].name, &n))
@@ -211,6 +317,8 @@ int stream_join__functions(struct stream *s)
 		if (o->kind == HB_KIND_JIT && o->path)
 			keys[nk++] = (struct key){ o->pid, o->path, o->code_index, (uint32_t)i };
 	}
+	if (join_map_prologues(s, into, gone, shift, &joined))
+		goto out;
 	qsort(keys, nk, sizeof(*keys), cmp_key);
 	for (size_t k = 0; k + 1 < nk; k++) {
 		uint32_t pi = keys[k].obj, bi = keys[k + 1].obj;

@@ -135,6 +135,7 @@ void stream__release(struct stream *s)
 		free(s->objects[i].debug);
 		free(s->objects[i].tally);
 		free(s->objects[i].data);
+		free(s->objects[i].joined_name);
 	}
 	for (i = 0; i < s->runs_nr; i++) {
 		free(s->runs[i].input);

@@ -154,6 +154,8 @@ struct stream_object {
 	 * among the code (owned, data_nr rows, by offset). */
 	bool debug_from_start;
 	uint64_t joined_bytes;
+	char *joined_name;	/* owned: that load's name (a perf map's lone
+				 * prologue: its own, the object named as its body) */
 	struct code_data *data;
 	size_t data_nr;
 	/* After stream__finish: moved_into is the object this one's samples were

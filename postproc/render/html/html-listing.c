@@ -428,8 +428,8 @@ static int no_code(FILE *out, const struct html_listing *l)
 			       l->plain_bars ? HTML_BAR_PLAIN : heat_scale__colour(l->heat, share).fill);
 		fprintf(out, "<td>%s%%<td>%" PRIu64 "<td>", fmt_share(pct, sizeof(pct), o->samples,
 								      share * 100), o->samples);
-		html_puts(out, f->code.name);
-		fprintf(out, "+0x%" PRIx64 "</tr>\n", o->off);
+		html_puts(out, o->name);
+		fprintf(out, "+0x%" PRIx64 "</tr>\n", o->name_off);
 	}
 	fputs("</tbody></table>\n", out);
 	return ferror(out) ? -EIO : 0;

@@ -6,7 +6,9 @@
  * working directory; --profile=perfmap writes /tmp/perf-PID.map instead,
  * names only. A precompiled module (.cwasm) is file-backed code, named by
  * the .cwasm's ELF symbols (wasm[M]::function[F]), its address map read by
- * cwasm.h. Names in its jitdump and map are written demangled by wasmtime
+ * cwasm.h; that symbol and the jitdump's NAME are one code, which the
+ * stream folds and the comparison pairs (stream/code-name.h, below this
+ * layer). Names in its jitdump and map are written demangled by wasmtime
  * itself (Rust with its hashes), a module's names from its name section are
  * demangled alike (wasmtime.c).
  */

@@ -190,6 +190,9 @@ static uint32_t *counted_ids(const struct stream_section *s, const struct stream
 	for (size_t i = 0; i < own; i++) {
 		long o = ids[i] & NATIVE_ID_BIT ? -1 : beam_other(in->dumps, ids[i]);
 
+		/* a perf map's range of it (the plugin tied them when it read the map) */
+		if (ids[i] & NATIVE_ID_BIT && in->natives->objs[ids[i] & ~NATIVE_ID_BIT].other)
+			o = (long)((in->natives->objs[ids[i] & ~NATIVE_ID_BIT].other - 1) | NATIVE_ID_BIT);
 		if (o >= 0) {
 			ids[n++] = (uint32_t)o;
 			more = true;

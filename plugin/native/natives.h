@@ -41,6 +41,9 @@ struct native_obj {
 	bool cwasm;		/* ELF OSABI 200: a wasmtime compiled module */
 	bool machine_read;	/* e_machine was read from the file (not the host's) */
 	uint8_t source;		/* enum native_source */
+	/* 1 + the id of the other range of one function, written with it (BEAM's
+	 * prologue or body in a perf map: lib/jit-beam.h); 0: none */
+	uint32_t other;
 	uint8_t *code;		/* owned, code_len bytes from the symbol start (may be fewer than size) */
 	size_t code_len;
 };

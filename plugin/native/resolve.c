@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../lib/hash.h"
+#include "../lib/jit-beam.h"
 #include "../lib/vec.h"
 #include "../lib/warnings.h"
 #include "resolve.h"
@@ -277,6 +278,64 @@ static struct perfmap *perfmap_of(struct resolve *r, uint32_t pid, uint32_t *idx
 	return &p->map;
 }
 
+/* The object of perf map line s (of map idx, process pid): its id, made
+ * when new (*created then); < 0 when out of memory. */
+static long perfmap_obj(struct resolve *r, struct natives *n, uint32_t idx, uint32_t pid,
+			const struct symset_sym *s, bool *created)
+{
+	long id = cache_get(r->cache, PERFMAP_OWNER | idx, s->seq);
+
+	*created = false;
+	if (id >= 0)
+		return id;
+	id = natives__get(n, r->pmaps[idx].path, s->name, s->start, created);
+	if (id < 0)
+		return id;
+	cache_put(r->cache, PERFMAP_OWNER | idx, s->seq, (uint32_t)id);
+	if (*created) {
+		struct native_obj *o = &n->objs[id];
+
+		o->addr = s->start;
+		o->size = s->end - s->start;
+		o->pid = pid;
+		o->source = NATIVE_FROM_PERF_MAP;
+	}
+	return id;
+}
+
+/*
+ * The other range of a BEAM function whose line s is (lib/jit-beam.h): the
+ * line right after a prologue when it is its body, the one right before a
+ * body when it is its prologue; made an object and tied to s's (id), so
+ * that the stream has both to join, whichever had the samples.
+ */
+static void perfmap_beam_other(struct resolve *r, struct natives *n, struct perfmap *pm, uint32_t idx,
+			       uint32_t pid, const struct symset_sym *s, long id)
+{
+	const struct symset_sym *o;
+	size_t body_len;
+	bool created;
+	long oid;
+
+	if (!jit_beam__map_name(s->name) || s->end <= s->start)
+		return;
+	if (jit_beam__is_prologue(s->name, &body_len)) {
+		o = perfmap__find(pm, s->end);
+		if (!o || o->start != s->end || strlen(o->name) != body_len ||
+		    strncmp(o->name, s->name, body_len))
+			return;
+	} else {
+		o = s->start ? perfmap__find(pm, s->start - 1) : NULL;
+		if (!o || o->end != s->start || !jit_beam__prologue_of(o->name, s->name))
+			return;
+	}
+	oid = perfmap_obj(r, n, idx, pid, o, &created);
+	if (oid < 0)
+		return;
+	n->objs[id].other = (uint32_t)oid + 1;
+	n->objs[oid].other = (uint32_t)id + 1;
+}
+
 static void perfmap_sample(struct resolve *r, struct natives *n, const struct mmaps_map *mp, uint64_t ip,
 			   struct resolve_hit *hit)
 {
@@ -290,23 +349,13 @@ static void perfmap_sample(struct resolve *r, struct natives *n, const struct mm
 		hit->kind = pm ? RESOLVE_JIT_NO_LOAD : RESOLVE_DEFER;
 		return;
 	}
-	id = cache_get(r->cache, PERFMAP_OWNER | idx, s->seq);
+	id = perfmap_obj(r, n, idx, mp->pid, s, &created);
 	if (id < 0) {
-		id = natives__get(n, r->pmaps[idx].path, s->name, s->start, &created);
-		if (id < 0) {
-			hit->kind = RESOLVE_DEFER;
-			return;
-		}
-		cache_put(r->cache, PERFMAP_OWNER | idx, s->seq, (uint32_t)id);
-		if (created) {
-			struct native_obj *o = &n->objs[id];
-
-			o->addr = s->start;
-			o->size = s->end - s->start;
-			o->pid = mp->pid;
-			o->source = NATIVE_FROM_PERF_MAP;
-		}
+		hit->kind = RESOLVE_DEFER;
+		return;
 	}
+	if (created && !n->objs[id].other)
+		perfmap_beam_other(r, n, pm, idx, mp->pid, s, id);
 	*hit = (struct resolve_hit){ RESOLVE_PERFMAP, (uint32_t)id, ip - s->start };
 }
 

@@ -15,7 +15,8 @@
  * A perf map's two ranges of one function (`+JPperf map`: no code bytes,
  * native objects of source perf-map, names with BEAM's `$`) are joined the
  * same way where the body starts exactly at the prologue's end in the same
- * map of the same process; a sampled prologue whose body has no object is
+ * map of the same process (the plugin writes the other range of a sampled
+ * one); a prologue whose body has no object (an older plugin's stream) is
  * named as its body, alone. The prologue's name is kept (joined_name), so
  * that each sample is shown at the name perf gives it.
  */

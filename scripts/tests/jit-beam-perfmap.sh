@@ -10,10 +10,10 @@
 #  1. no function is a `-CodeInfoPrologue` of its own; every BEAM function
 #     perf samples (`$M:F/A`, `$M:F/A-CodeInfoPrologue`) is one function
 #     `$M:F/A` with the sum of perf's counts of the two symbols;
-#  2. one with samples in its prologue starts at the prologue's address and
-#     spans both ranges, as the map's two lines give them (its prologue
-#     alone when its body has no sample: the plugin writes no object of an
-#     unsampled perf map range);
+#  2. each starts at its prologue's address and spans both ranges, as the
+#     map's two lines give them, whichever had the samples (the plugin
+#     writes the other range of a sampled one): one with samples in both,
+#     one with samples in its prologue alone among them;
 #  3. its samples by offset (`--function NAME`), each at the name perf gives
 #     it (NAME+0xOFF, NAME-CodeInfoPrologue+0xOFF), are perf script's, for
 #     every function with a sample in its prologue and for the hottest;
@@ -46,7 +46,7 @@ const map = new Map(fs.readFileSync(lines, "utf8").split("\n").filter(Boolean)
 const fns = d.functions.filter(f => f.source === "perf-map");
 const byName = new Map(fns.map(f => [f.name, f]));
 const out = [], bad = [];
-let beam = 0, joined = 0, lone = 0;
+let beam = 0, joined = 0, both = 0, lone = 0;
 for (const f of fns)
 	if (f.name.endsWith(P)) bad.push("1 " + f.name + " is a function of its own");
 for (const [n, c] of perf) {
@@ -59,18 +59,18 @@ for (const [n, c] of perf) {
 	if (!f) { bad.push("1 no " + body); continue; }
 	if (f.samples !== want) bad.push("1 " + body + ": " + f.samples + ", perf " + want);
 	const pl = map.get(body + P), bl = map.get(body);
-	if (!perf.has(body + P) || !pl || !bl || pl[0] + pl[1] !== bl[0]) continue;
-	// 2. its extent: from the start of the prologue over both ranges; a
-	// prologue whose body has no sample (the stream has no object of it),
-	// the range of its own
-	const both = perf.has(body), start = BigInt(f.address), size = BigInt(f.size);
-	if (start !== pl[0] || size !== (both ? pl[1] + bl[1] : pl[1]))
+	if (!pl || !bl || pl[0] + pl[1] !== bl[0]) continue;
+	// 2. its extent: from the start of the prologue over both ranges,
+	// whichever of the two had the samples
+	const start = BigInt(f.address), size = BigInt(f.size);
+	if (start !== pl[0] || size !== pl[1] + bl[1])
 		bad.push("2 " + body + ": at 0x" + start.toString(16) + " size 0x" + size.toString(16) +
 			 ", the map 0x" + pl[0].toString(16) + " 0x" + pl[1].toString(16) + " + 0x" + bl[1].toString(16));
-	both ? joined++ : lone++;
+	joined++;
+	if (perf.has(body + P)) (perf.has(body) ? both++ : lone++);
 }
-out.push("beam_functions=" + beam + " with_prologue_samples_joined=" + joined + " lone_prologues=" + lone);
-if (!joined) bad.push("2 no function has samples in both its prologue and its body");
+out.push("beam_functions=" + beam + " joined=" + joined + " sampled_in_both=" + both + " in_the_prologue_alone=" + lone);
+if (!both || !lone) bad.push("2 no function has samples in both its prologue and its body, or none in its prologue alone");
 fs.writeFileSync(base + ".out", out.join("\n") + "\n");
 fs.writeFileSync(base + ".bad", bad.join("\n") + (bad.length ? "\n" : ""));
 // 3. the functions whose offsets are compared: those with a prologue sample, and the hottest
@@ -83,7 +83,7 @@ sed 's/^/# /' "$tmp/beam.out"
 for n in 1 2; do
 	case $n in
 	1) what="every sampled BEAM function is one, its prologue in it, with perf's two symbols' samples" ;;
-	2) what="a function joined so starts at its prologue and spans both ranges of the map" ;;
+	2) what="each starts at its prologue and spans both ranges of the map, whichever had the samples" ;;
 	esac
 	if grep -q "^$n " "$tmp/beam.bad"; then
 		grep "^$n " "$tmp/beam.bad" >"$tmp/bad-$n"

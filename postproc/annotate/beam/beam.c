@@ -3,7 +3,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../plugin/lib/jit-beam.h"
 #include "beam.h"
 
 const struct jit_runtime jit_beam = {

@@ -25,8 +25,9 @@
  * into the stream, so that both have their bytes here. A perf map names
  * the two ranges alike (`$M:F/A-CodeInfoPrologue`, `$M:F/A` right after
  * it): they are one function too, named `$M:F/A` as perf names the body,
- * each sample still at the name and offset perf gives it; a prologue whose
- * body has no sample stands for its function alone (stream/stream-join.c).
+ * each sample still at the name and offset perf gives it (the plugin writes
+ * the other range of a sampled one too; in a stream without it a prologue
+ * stands for its function alone: stream/stream-join.c).
  *
  * DEBUG_INFO: BeamAsm writes one record per function, on the body's load; its
  * first entry is the clause head's `line` instruction, at an address before
@@ -41,14 +42,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../plugin/lib/jit-beam.h"
 #include "annotate/jit-runtime.h"
 #include "lib/code-data.h"
 
 /* BEAM's row (annotate/jits.c): its perf map, its jitdump flag. */
 extern const struct jit_runtime jit_beam;
 
-/* What the perf map writes in front of each name. */
-#define BEAM_MAP_PREFIX "$"
+/* What the perf map writes in front of each name (the rule both programs share). */
+#define BEAM_MAP_PREFIX JIT_BEAM_MAP_PREFIX
 
 /* The most data rows beam__prologue_data gives. */
 #define BEAM_PROLOGUE_DATA_MAX 5

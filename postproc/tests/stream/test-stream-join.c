@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Unit tests of joining BEAM's two loads of one function (stream-join.c,
- * annotate/beam/beam.c), through the reader. The prologue's 48 bytes are
+ * Unit tests of joining BEAM's two loads (or perf map ranges) of one
+ * function (stream-join.c, annotate/beam/beam.c), through the reader. The prologue's 48 bytes are
  * hot:loop/3's of test-data/jit-beam (OTP 25, x86-64): call, nop, the four
  * func_info words (0, module atom, function atom, arity 3), jmp +6, the
  * breakpoint flag byte, call.
@@ -141,6 +141,54 @@ static void a_lone_body_reads_its_debug_info_from_its_start(void **state)
 	stream__release(&s);
 }
 
+/* A perf map's ranges (+JPperf map; the addresses and sizes are
+ * $lists:merge3_1/6's of test-data/jit-beam-perfmap, shortened names): */
+#define MAP_OBJ(id, addr, size, name) \
+	"object " #id " native pid=7 e_machine=62 addr=" addr " size=" #size " dso=/tmp/perf-7.map" \
+	" sym-start=" addr " source=perf-map name=" name "\n"
+
+/* one function, each sample at the name perf gives it; a prologue that is
+ * not right before it, and a name without BEAM's $, stay apart */
+static void a_perf_maps_prologue_and_body_are_one_function(void **state)
+{
+	static const char text[] = HEAD
+		MAP_OBJ(0, "0x1000", 48, "$m:f/6-CodeInfoPrologue") MAP_OBJ(1, "0x1030", 552, "$m:f/6")
+		MAP_OBJ(2, "0x3000", 48, "$m:g/1-CodeInfoPrologue") MAP_OBJ(3, "0x3040", 16, "$m:g/1")
+		MAP_OBJ(4, "0x5000", 48, "m:h/1-CodeInfoPrologue") MAP_OBJ(5, "0x5030", 16, "m:h/1")
+		"sample 0 0 0x28 2 2\nsample 1 0 0x55 28 28\nsample 2 0 0x28 1 1\nsample 3 0 0x0 1 1\n"
+		"sample 4 0 0x28 1 1\nsample 5 0 0x0 1 1\nend\n";
+	struct stream s;
+	const struct stream_object *o;
+
+	(void)state;
+	stream_text__load(&s, text);
+	assert_int_equal(s.objects_nr, 5);
+	o = &s.objects[0];
+	assert_string_equal(o->name, "$m:f/6");
+	assert_string_equal(o->joined_name, "$m:f/6-CodeInfoPrologue");
+	assert_int_equal(o->addr, 0x1000);
+	assert_int_equal(o->sym_start, 0x1000);
+	assert_int_equal(o->size, 600);
+	assert_int_equal(o->joined_bytes, 48);
+	assert_int_equal(o->samples_nr, 2);
+	assert_int_equal(o->samples[0].off, 0x28);
+	assert_int_equal(o->samples[1].off, 0x30 + 0x55);
+	assert_int_equal(o->tally[0].samples, 30);
+	/* 16 bytes between them: not its body; the prologue named as it, alone */
+	for (size_t i = 1; i < s.objects_nr; i++)
+		assert_true(s.objects[i].addr != 0x1030);
+	assert_string_equal(s.objects[1].name, "$m:g/1");
+	assert_int_equal(s.objects[1].addr, 0x3000);
+	assert_int_equal(s.objects[1].size, 48);
+	assert_string_equal(s.objects[1].joined_name, "$m:g/1-CodeInfoPrologue");
+	assert_string_equal(s.objects[2].name, "$m:g/1");
+	assert_int_equal(s.objects[2].addr, 0x3040);
+	assert_null(s.objects[2].joined_name);
+	assert_string_equal(s.objects[3].name, "m:h/1-CodeInfoPrologue");
+	assert_null(s.objects[3].joined_name);
+	stream__release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -148,6 +196,7 @@ int main(void)
 		cmocka_unit_test(only_adjacent_consecutive_loads_are_joined),
 		cmocka_unit_test(data_only_where_the_layout_is_beams),
 		cmocka_unit_test(a_lone_body_reads_its_debug_info_from_its_start),
+		cmocka_unit_test(a_perf_maps_prologue_and_body_are_one_function),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The JIT runtimes, one row each from its own folder (jits.h). */
+#include <stdbool.h>
 #include <string.h>
 
 #include "beam/beam.h"
@@ -32,12 +33,12 @@ static const char *base_name(const char *path)
 }
 
 /* Whether s starts with one of the NULL-ended prefixes (NULL: none). */
-static int starts_any(const char *s, const char *const *prefixes)
+static bool starts_any(const char *s, const char *const *prefixes)
 {
 	for (; prefixes && *prefixes; prefixes++)
 		if (!strncmp(s, *prefixes, strlen(*prefixes)))
-			return 1;
-	return 0;
+			return true;
+	return false;
 }
 
 const struct jit_runtime *jits__perf_map(const struct stream *s, size_t obj)

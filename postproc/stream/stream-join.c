@@ -222,7 +222,8 @@ static void mark_lone_bodies(struct stream *s, struct key *keys, size_t nk)
 		for (; at && at < keys + nk && !cmp_key(at, &want); at++) {
 			struct stream_object *b = &s->objects[at->obj];
 
-			if (b->load_time >= l->load_time && strlen(b->name) == body_len &&
+			/* (a prologue joined already has its name in its body) */
+			if (b->name && b->load_time >= l->load_time && strlen(b->name) == body_len &&
 			    !strncmp(b->name, l->name, body_len))
 				b->debug_from_start = true;
 		}

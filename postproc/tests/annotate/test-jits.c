@@ -2,7 +2,8 @@
 /*
  * Unit tests of postproc/annotate/jits.c: which runtime wrote a perf map,
  * from its names or its process's files, as in the real recordings
- * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312,beam-perfmap}: the map
+ * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312,beam-perfmap},
+ * wasmtime-real: the map
  * records and names below are theirs, shortened).
  */
 #include <setjmp.h>
@@ -37,11 +38,16 @@ static const char maps[] =
 	"object 5 native pid=7 e_machine=62 addr=0x6000 size=16 dso=/tmp/perf-7.map sym-start=0x6000"
 	" source=perf-map name=$hot:loop/3\n"
 	"sample 0 0 0x0 2 2\nsample 1 0 0x0 2 2\nsample 2 0 0x0 2 2\nsample 3 0 0x0 2 2\nsample 4 0 0x0 2 2\n"
-	"sample 5 0 0x0 2 2\n"
+	/* wasmtime --profile=perfmap (wasmtime-real/50.0.1/switch): the module's
+	 * names, wasmtime mapped */
+	"object 6 native pid=8 e_machine=62 addr=0x7000 size=16 dso=/tmp/perf-8.map sym-start=0x7000"
+	" source=perf-map name=far_loop\n"
+	"sample 5 0 0x0 2 2\nsample 6 0 0x0 2 2\n"
 	"map pid=1 addr=0x7f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/x86_64-linux-gnu/libc.so.6\n"
 	"map pid=1 addr=0x8f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/jvm/java-17-openjdk-amd64/lib/server/libjvm.so\n"
 	"map pid=4 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/mono-sgen\n"
 	"map pid=7 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/lib/erlang/erts-13.1.5/bin/beam.smp\n"
+	"map pid=8 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/tmp/hotblocks-rec/wasmtime-50.0.1-switch/bin/wasmtime\n"
 	/* another process's library says nothing of pid 5 */
 	"map pid=6 addr=0x9f00 size=4096 pgoff=0x0 time=0 dso=/usr/bin/node\n"
 	"end\n";
@@ -77,6 +83,9 @@ static void runtimes_by_names_then_files(void **state)
 	j = jits__perf_map(&s, obj_named(&s, "$hot:loop/3"));
 	assert_string_equal(j->name, "BEAM (Erlang/OTP)");
 	assert_non_null(strstr(j->jitdump, "+JPperf true"));
+	j = jits__perf_map(&s, obj_named(&s, "far_loop"));
+	assert_string_equal(j->name, "wasmtime");
+	assert_non_null(strstr(j->jitdump, "--profile=jitdump"));
 	j = jits__perf_map(&s, obj_named(&s, "stub"));
 	assert_null(j->name);
 	assert_non_null(strstr(j->jitdump, "jitdump"));

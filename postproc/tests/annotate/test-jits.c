@@ -3,8 +3,7 @@
  * Unit tests of postproc/annotate/jits.c: which runtime wrote a perf map,
  * from its names or its process's files, as in the real recordings
  * (test-data/jit-{hotspot-perfmap,mono,node-perfmap,cpython312,beam-perfmap},
- * wasmtime-real: the map
- * records and names below are theirs, shortened).
+ * wasmtime-real: the map records and names below are theirs, shortened).
  */
 #include <setjmp.h>
 #include <stdarg.h>

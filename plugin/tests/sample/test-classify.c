@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "sample-fixture.h"
 #include "sample/classify.h"
-#include "tests/jitdump-writer.h"
 #include "sample/pending.h"
 #include "lib/warnings.h"
 #include "sample/account.h"
@@ -152,31 +152,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A dump of pid 42 with one 32-byte load "hot" at 0x7000 loaded at time 100;
- * reused: then a 16-byte load "again" at 0x7000 at time 200. */
+/* The dump of sample_fixture__dump ("hot"; reused: "again" too). */
 static void with_loads(void **state, bool reused)
 {
 	struct fixture *f = *state;
-	struct jitdump_writer w;
-	struct jitdump_writer_header h = jitdump_writer__default_header(42);
-	struct jitdump_writer_load l = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					 .name = "hot", .code_size = 32 };
-	struct jitdump_writer_load again = { .timestamp = 200, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					     .name = "again", .code_size = 16, .code_index = 1 };
-	int fd;
 
-	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-classify-XXXXXX");
-	fd = mkstemp(f->dump);
-	assert_true(fd >= 0);
-	close(fd);
-	jitdump_writer__init(&w, false);
-	jitdump_writer__header(&w, &h);
-	jitdump_writer__code_load(&w, &l);
-	if (reused)
-		jitdump_writer__code_load(&w, &again);
-	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
-	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&f->session->dumps, f->dump, 42), 0);
+	sample_fixture__dump(f->dump, "classify", reused, &f->session->dumps);
 }
 
 static void with_dump(void **state)

@@ -63,19 +63,13 @@ void sample_fixture__dump(char path[64], const char *test, bool again, struct du
 	assert_int_equal(dumps__add(dumps, path, 42), 0);
 }
 
-void sample_rooms__init(struct sample_rooms *r, const char *test)
+void sample_rooms__init(struct sample_rooms *r, const struct perf_dlfilter_fns *perf)
 {
-	memset(&attr, 0, sizeof(attr));
-	attr.use_clockid = 1;
-	attr.clockid = CLOCK_MONOTONIC;
-	attr.sample_type = PERF_SAMPLE_TIME;
-	resolve_calls = 0;
-	events__init(&r->events, &fns, &r->warnings);
+	events__init(&r->events, perf, &r->warnings);
 	natives__init(&r->natives);
 	resolve__init(&r->resolve, &r->warnings);
 	assert_int_equal(dumps__init(&r->dumps, &r->warnings), 0);
-	classify__init(&r->classify, &fns, &r->dumps, &r->natives, &r->resolve, false);
-	sample_fixture__dump(r->dump, test, true, &r->dumps);
+	classify__init(&r->classify, perf, &r->dumps, &r->natives, &r->resolve, false);
 }
 
 void sample_rooms__release(struct sample_rooms *r)
@@ -86,10 +80,19 @@ void sample_rooms__release(struct sample_rooms *r)
 	dumps__release(&r->dumps);
 	events__release(&r->events);
 	warnings__release(&r->warnings);
-	unlink(r->dump);
 }
 
-int sample_rooms__resolve_calls(void)
+const struct perf_dlfilter_fns *sample_fixture__perf(void)
+{
+	memset(&attr, 0, sizeof(attr));
+	attr.use_clockid = 1;
+	attr.clockid = CLOCK_MONOTONIC;
+	attr.sample_type = PERF_SAMPLE_TIME;
+	resolve_calls = 0;
+	return &fns;
+}
+
+int sample_fixture__resolve_calls(void)
 {
 	return resolve_calls;
 }

@@ -1,9 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the tests of a sample's way share (plugin/tests/sample/): a jitdump of
- * two loads at one address (JITDUMP.md "Time"), and the rooms that classify a
- * sample's addresses, wired as plugin/hotblocks-dlfilter.c wires them, behind
- * a fake of perf's callbacks that knows one native function.
+ * two loads at one address (JITDUMP.md "Time"), the rooms that classify a
+ * sample, and a fake of perf's callbacks that knows one native function.
  */
 #ifndef PLUGIN_TESTS_SAMPLE_FIXTURE_H
 #define PLUGIN_TESTS_SAMPLE_FIXTURE_H
@@ -22,7 +21,8 @@
  */
 void sample_fixture__dump(char path[64], const char *test, bool again, struct dumps *dumps);
 
-/* The rooms a sample's addresses pass, up to its class. */
+/* The rooms that classify a sample, wired as plugin/hotblocks-dlfilter.c
+ * wires them. */
 struct sample_rooms {
 	struct warnings warnings;
 	struct events events;
@@ -30,18 +30,20 @@ struct sample_rooms {
 	struct natives natives;
 	struct resolve resolve;
 	struct classify classify;
-	char dump[64];
 };
 
-/*
- * r, with both loads of sample_fixture__dump, behind a fake perf: its events
- * on the monotonic clock with sample times; resolve_address knows main at
- * 0x401000 (0x40 bytes) of /bin/prog and nothing else.
- */
-void sample_rooms__init(struct sample_rooms *r, const char *test);
+/* r behind perf's callbacks perf (borrowed), with no dump yet. */
+void sample_rooms__init(struct sample_rooms *r, const struct perf_dlfilter_fns *perf);
 void sample_rooms__release(struct sample_rooms *r);
 
-/* How often the fake's resolve_address was called since sample_rooms__init. */
-int sample_rooms__resolve_calls(void);
+/*
+ * A fake perf that knows one native function: its events on the monotonic
+ * clock with sample times, its resolve_address placing main at 0x401000
+ * (0x40 bytes) of /bin/prog and nothing else. Each call starts it afresh.
+ */
+const struct perf_dlfilter_fns *sample_fixture__perf(void);
+
+/* How often the fake's resolve_address was called since sample_fixture__perf. */
+int sample_fixture__resolve_calls(void);
 
 #endif

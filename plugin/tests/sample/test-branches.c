@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "sample-fixture.h"
@@ -22,6 +23,7 @@
 struct fixture {
 	struct sample_rooms rooms;
 	struct branches branches;
+	char dump[64];
 };
 
 static int setup(void **state)
@@ -30,8 +32,9 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	sample_rooms__init(&f->rooms, "branches");
+	sample_rooms__init(&f->rooms, sample_fixture__perf());
 	branches__init(&f->branches, &f->rooms.warnings);
+	sample_fixture__dump(f->dump, "branches", true, &f->rooms.dumps);
 	*state = f;
 	return 0;
 }
@@ -42,6 +45,7 @@ static int teardown(void **state)
 
 	branches__release(&f->branches);
 	sample_rooms__release(&f->rooms);
+	unlink(f->dump);
 	free(f);
 	return 0;
 }
@@ -155,7 +159,7 @@ static void a_sample_without_a_stack_counts_nothing(void **state)
 	assert_false(f->branches.any);
 	assert_int_equal(f->branches.nr, 0);
 	assert_int_equal(f->branches.totals[0][HB_CLASS_ALL][BRANCH_TAKEN], 0);
-	assert_int_equal(sample_rooms__resolve_calls(), 0);
+	assert_int_equal(sample_fixture__resolve_calls(), 0);
 }
 
 int main(void)

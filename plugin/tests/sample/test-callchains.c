@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include <linux/perf_event.h>
 #include <cmocka.h>
 
@@ -24,6 +25,7 @@
 struct fixture {
 	struct sample_rooms rooms;
 	struct callchains cc;
+	char dump[64];
 };
 
 static int setup(void **state)
@@ -32,8 +34,9 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	sample_rooms__init(&f->rooms, "callchains");
+	sample_rooms__init(&f->rooms, sample_fixture__perf());
 	callchains__init(&f->cc, &f->rooms.warnings);
+	sample_fixture__dump(f->dump, "callchains", true, &f->rooms.dumps);
 	*state = f;
 	return 0;
 }
@@ -44,6 +47,7 @@ static int teardown(void **state)
 
 	callchains__release(&f->cc);
 	sample_rooms__release(&f->rooms);
+	unlink(f->dump);
 	free(f);
 	return 0;
 }
@@ -139,7 +143,7 @@ static void a_sample_without_a_callchain_counts_nothing(void **state)
 	feed(f, 150, 1, NULL, 0, &leaf);
 	assert_false(f->cc.any);
 	assert_int_equal(f->cc.nr, 0);
-	assert_int_equal(sample_rooms__resolve_calls(), 0);
+	assert_int_equal(sample_fixture__resolve_calls(), 0);
 }
 
 int main(void)

@@ -197,17 +197,11 @@ struct report_code {
 };
 
 /* A sampled offset of a function: every one with samples of the ranked
- * event, at an instruction start or not (report_opts.points). */
+ * event, at an instruction start or not (report-points.h). */
 struct report_point {
 	uint64_t off;
 	uint64_t samples;
 	uint64_t period;		/* the sum of their periods */
-};
-
-/* The samples at one offset of a function without code bytes. */
-struct report_offset {
-	uint64_t off;
-	uint64_t samples;
 };
 
 /*
@@ -409,7 +403,7 @@ struct report_func {
 	 * (offset order, owned), and one line (owned) that says why it has no
 	 * instructions and how its runtime writes a jitdump, which has them.
 	 * NULL / 0 for a function with code. */
-	struct report_offset *offsets;
+	struct report_point *offsets;
 	size_t offsets_nr;
 	char *no_code;
 

@@ -96,3 +96,15 @@ int sample_fixture__resolve_calls(void)
 {
 	return resolve_calls;
 }
+
+void sample_fixture__open(struct sample_rooms *r, char dump[64], const char *test)
+{
+	sample_rooms__init(r, sample_fixture__perf());
+	sample_fixture__dump(dump, test, true, &r->dumps);
+}
+
+void sample_fixture__close(struct sample_rooms *r, const char *dump)
+{
+	sample_rooms__release(r);
+	unlink(dump);
+}

@@ -46,4 +46,9 @@ const struct perf_dlfilter_fns *sample_fixture__perf(void);
 /* How often the fake's resolve_address was called since sample_fixture__perf. */
 int sample_fixture__resolve_calls(void);
 
+/* r behind the fake perf, with both loads of sample_fixture__dump in dump. */
+void sample_fixture__open(struct sample_rooms *r, char dump[64], const char *test);
+/* r released, its dump removed. */
+void sample_fixture__close(struct sample_rooms *r, const char *dump);
+
 #endif

@@ -14,7 +14,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <cmocka.h>
 
 #include "sample-fixture.h"
@@ -32,9 +31,8 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	sample_rooms__init(&f->rooms, sample_fixture__perf());
+	sample_fixture__open(&f->rooms, f->dump, "branches");
 	branches__init(&f->branches, &f->rooms.warnings);
-	sample_fixture__dump(f->dump, "branches", true, &f->rooms.dumps);
 	*state = f;
 	return 0;
 }
@@ -44,8 +42,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	branches__release(&f->branches);
-	sample_rooms__release(&f->rooms);
-	unlink(f->dump);
+	sample_fixture__close(&f->rooms, f->dump);
 	free(f);
 	return 0;
 }

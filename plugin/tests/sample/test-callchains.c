@@ -15,7 +15,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 #include <cmocka.h>
 
@@ -34,9 +33,8 @@ static int setup(void **state)
 
 	if (!f)
 		return -1;
-	sample_rooms__init(&f->rooms, sample_fixture__perf());
+	sample_fixture__open(&f->rooms, f->dump, "callchains");
 	callchains__init(&f->cc, &f->rooms.warnings);
-	sample_fixture__dump(f->dump, "callchains", true, &f->rooms.dumps);
 	*state = f;
 	return 0;
 }
@@ -46,8 +44,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	callchains__release(&f->cc);
-	sample_rooms__release(&f->rooms);
-	unlink(f->dump);
+	sample_fixture__close(&f->rooms, f->dump);
 	free(f);
 	return 0;
 }

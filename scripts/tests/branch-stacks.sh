@@ -104,11 +104,8 @@ fi
 # in it (the newer entry's cycle count).
 objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
 node -e '
-const fs = require("fs");
-const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const oracle = fs.readFileSync(process.argv[2], "utf8").split("\n").map(l => l.split(" "));
 const lbr = require(process.argv[4]);
-const insns = lbr.insns(process.argv[3]);
+const { r, oracle, insns } = lbr.inputs(process.argv[1], process.argv[2], process.argv[3]);
 const ranges = [], taken = {};
 for (const f of oracle) {
 	if (f[0] === "taken") { const a = lbr.sym(f[4]); if (a) taken[a.fn + " " + a.off] = (taken[a.fn + " " + a.off] || 0) + +f[1]; }

@@ -26,11 +26,8 @@ perf --no-pager script -i "$rec/perf.data" --symfs "$rec/sym" --dlfilter "$PLUGI
 	not_ok "hotblocks --by-executions --json on lbr-propeller" "$tmp/json.err"
 objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
 node -e '
-const fs = require("fs");
-const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const oracle = fs.readFileSync(process.argv[2], "utf8").split("\n").map(l => l.split(" "));
 const lbr = require(process.argv[4]);
-const insns = lbr.insns(process.argv[3]);
+const { r, oracle, insns } = lbr.inputs(process.argv[1], process.argv[2], process.argv[3]);
 // per instruction: executions (ranges holding it) and cycles (shared by instructions)
 const cyc = {}, runs = {};
 for (const f of oracle) {

@@ -8,7 +8,7 @@
 const fs = require('fs');
 
 // Each function's instruction offsets, and whether one cannot fall through.
-exports.insns = function (file) {
+const insnsOf = function (file) {
 	const insns = {};
 	let fn = null, base = 0;
 	for (const l of fs.readFileSync(file, 'utf8').split('\n')) {
@@ -19,6 +19,14 @@ exports.insns = function (file) {
 	}
 	return insns;
 };
+
+// The test's inputs: hotblocks' JSON (r), the oracle's lines as fields, and
+// objdump's instructions of the binary.
+exports.inputs = (json, oracle, objdump) => ({
+	r: JSON.parse(fs.readFileSync(json, 'utf8')),
+	oracle: fs.readFileSync(oracle, 'utf8').split('\n').map(l => l.split(' ')),
+	insns: insnsOf(objdump),
+});
 
 // perf's FUNC+0xOFF as { fn, off }; null for an address it names no function of.
 const sym = exports.sym = s => { const m = /^(.*)\+0x([0-9a-f]+)$/.exec(s); return m ? { fn: m[1], off: parseInt(m[2], 16) } : null; };

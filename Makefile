@@ -92,7 +92,8 @@ PLUGIN_SO := plugin/hotblocks.so
 POSTPROC_BIN := postproc/hotblocks
 
 # The plugin is in folders, one per room (plugin/layers.mk); its unit tests in
-# plugin/tests/<folder>/, the writers of test inputs they share in plugin/tests/.
+# plugin/tests/<folder>/, the writers of test inputs they share in plugin/tests/,
+# and what one folder's tests share beside them (any other .c there).
 include plugin/layers.mk
 PLUGIN_SRC := $(wildcard plugin/*.c) $(foreach d,$(PLUGIN_DIRS),$(wildcard plugin/$(d)/*.c))
 PLUGIN_OBJ := $(PLUGIN_SRC:%.c=$(B)/%.o)
@@ -101,6 +102,8 @@ PLUGIN_CORE_OBJ := $(filter-out $(B)/plugin/hotblocks-dlfilter.o,$(PLUGIN_OBJ))
 PLUGIN_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/*.c))
 PLUGIN_TEST_SRC := $(foreach d,$(PLUGIN_DIRS),$(wildcard plugin/tests/$(d)/test-*.c))
 PLUGIN_TESTS := $(foreach t,$(PLUGIN_TEST_SRC),$(B)/tests/plugin-$(basename $(notdir $(t))))
+PLUGIN_FOLDER_TEST_SUPPORT := $(patsubst %.c,$(B)/%.o,$(filter-out $(PLUGIN_TEST_SRC), \
+	$(foreach d,$(PLUGIN_DIRS),$(wildcard plugin/tests/$(d)/*.c))))
 
 # The post-processor is in folders, one per layer (postproc/layers.mk);
 # its unit tests in postproc/tests/<folder>/.
@@ -125,7 +128,7 @@ TOOL_SRC := $(wildcard scripts/tools/*.c)
 TOOLS := $(TOOL_SRC:scripts/tools/%.c=$(B)/tools/%)
 BENCH_FILTERS := $(patsubst scripts/bench-filters/%.c,$(B)/bench-filters/%.so,$(wildcard scripts/bench-filters/*.c))
 
-ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
+ALL_OBJ := $(PLUGIN_OBJ) $(PLUGIN_TEST_SUPPORT) $(PLUGIN_FOLDER_TEST_SUPPORT) $(POSTPROC_OBJ) $(POSTPROC_TEST_SUPPORT) \
 	$(patsubst %.c,$(B)/%.o,$(wildcard plugin/tests/bench/*.c postproc/tests/bench/*.c) \
 		$(PLUGIN_TEST_SRC) $(POSTPROC_TEST_SRC))
 
@@ -223,10 +226,11 @@ endef
 $(foreach b,$(B) $(AB),$(foreach d,$(PLUGIN_DIRS),$(eval $(call plugin_layer_rule,$(b),$(d)))))
 
 # A unit test of the plugin's folder D links the writers of test inputs,
-# D's archive and those of PLUGIN_USES_D, top down: a call up a room is an
-# undefined reference.
+# the support files beside it, D's archive and those of PLUGIN_USES_D, top
+# down: a call up a room is an undefined reference.
 plugin_test_dir = $(patsubst plugin/tests/%/,%,$(dir $(1)))
 plugin_test_links = $(PLUGIN_TEST_SUPPORT:$(B)/%=$(1)/%) \
+	$(filter $(1)/plugin/tests/$(2)/%,$(PLUGIN_FOLDER_TEST_SUPPORT:$(B)/%=$(1)/%)) \
 	$(foreach d,$(2) $(PLUGIN_USES_$(2)),$(call plugin_a,$(1),$(d)))
 define plugin_test
 $(B)/tests/plugin-$(2): $(B)/$(1:.c=.o) $(call plugin_test_links,$(B),$(3))

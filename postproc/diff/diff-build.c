@@ -48,6 +48,23 @@ int diff__sign(const struct diff *d, double delta, double delta_per_run)
 	return delta > 0 ? 1 : -1;
 }
 
+/*
+ * What a function, a block pair and a group each hold of their samples on
+ * both sides (samples[]): their shares, and how NEW differs from BASE (the
+ * fields of diff.h's diff_func).
+ */
+static void share_and_change(const struct diff *d, const uint64_t samples[DIFF__SIDES],
+			     double share_of[DIFF__SIDES], double *delta, int64_t *delta_samples,
+			     double *delta_per_run, int *sign)
+{
+	for (int s = 0; s < DIFF__SIDES; s++)
+		share_of[s] = share(samples[s], d->total[s]);
+	*delta = share_of[DIFF_NEW] - share_of[DIFF_BASE];
+	*delta_samples = difference(samples[DIFF_BASE], samples[DIFF_NEW]);
+	*delta_per_run = per_run(d, DIFF_NEW, samples[DIFF_NEW]) - per_run(d, DIFF_BASE, samples[DIFF_BASE]);
+	*sign = diff__sign(d, *delta, *delta_per_run);
+}
+
 double diff__change(const struct diff *d, double delta, double delta_per_run)
 {
 	double t = fmax(per_run(d, DIFF_BASE, d->total[DIFF_BASE]), per_run(d, DIFF_NEW, d->total[DIFF_NEW]));
@@ -367,13 +384,7 @@ static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
 	for (i = 0; i < d->pairs_nr; i++) {
 		struct diff_pair *p = &d->pairs[i];
 
-		for (int s = 0; s < DIFF__SIDES; s++)
-			p->share[s] = share(p->samples[s], d->total[s]);
-		p->delta = p->share[DIFF_NEW] - p->share[DIFF_BASE];
-		p->delta_samples = difference(p->samples[DIFF_BASE], p->samples[DIFF_NEW]);
-		p->delta_per_run = per_run(d, DIFF_NEW, p->samples[DIFF_NEW]) -
-				   per_run(d, DIFF_BASE, p->samples[DIFF_BASE]);
-		p->sign = diff__sign(d, p->delta, p->delta_per_run);
+		share_and_change(d, p->samples, p->share, &p->delta, &p->delta_samples, &p->delta_per_run, &p->sign);
 		p->change = diff__change(d, p->delta, p->delta_per_run);
 		if (d->has_measured)
 			measure_pair(d, &d->measured[i]);
@@ -381,13 +392,7 @@ static int compare_blocks(struct diff *d, const uint32_t *which, size_t nr)
 	for (i = 0; i < d->groups_nr; i++) {
 		struct diff_group *g = &d->groups[i];
 
-		for (int s = 0; s < DIFF__SIDES; s++)
-			g->share[s] = share(g->samples[s], d->total[s]);
-		g->delta = g->share[DIFF_NEW] - g->share[DIFF_BASE];
-		g->delta_samples = difference(g->samples[DIFF_BASE], g->samples[DIFF_NEW]);
-		g->delta_per_run = per_run(d, DIFF_NEW, g->samples[DIFF_NEW]) -
-				   per_run(d, DIFF_BASE, g->samples[DIFF_BASE]);
-		g->sign = diff__sign(d, g->delta, g->delta_per_run);
+		share_and_change(d, g->samples, g->share, &g->delta, &g->delta_samples, &g->delta_per_run, &g->sign);
 	}
 	if ((ret = diff_noise__test_pairs(d)))
 		return ret;
@@ -458,7 +463,6 @@ static void measure_funcs(struct diff *d)
 		struct diff_func *f = &d->funcs[i];
 
 		for (int s = 0; s < DIFF__SIDES; s++) {
-			f->share[s] = share(f->samples[s], d->total[s]);
 			if (f->obj[s] != UINT32_MAX && !f->tiers_nr[s])
 				f->name[s] = display_name(&d->work->side[s], f->obj[s]);
 			else if (f->tiers_nr[s])
@@ -469,11 +473,7 @@ static void measure_funcs(struct diff *d)
 				if (d->tiers[f->first_tier[s] + t].obj == f->obj[s])
 					f->block_tier[s] = d->tiers[f->first_tier[s] + t].tier;
 		}
-		f->delta = f->share[DIFF_NEW] - f->share[DIFF_BASE];
-		f->delta_samples = difference(f->samples[DIFF_BASE], f->samples[DIFF_NEW]);
-		f->delta_per_run = per_run(d, DIFF_NEW, f->samples[DIFF_NEW]) -
-				   per_run(d, DIFF_BASE, f->samples[DIFF_BASE]);
-		f->sign = diff__sign(d, f->delta, f->delta_per_run);
+		share_and_change(d, f->samples, f->share, &f->delta, &f->delta_samples, &f->delta_per_run, &f->sign);
 		f->change = diff__change(d, f->delta, f->delta_per_run);
 		if (f->obj[0] != UINT32_MAX && f->obj[1] != UINT32_MAX)
 			f->same_code = same_code(&d->work->side[0].stream->objects[f->obj[0]],

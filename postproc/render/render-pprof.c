@@ -29,6 +29,7 @@
 
 #include "profile.pb-c.h"
 
+#include "../plugin/lib/bsearch.h"
 #include "../plugin/lib/hash.h"
 #include "../plugin/lib/utf8.h"
 #include "lib/strbuf.h"
@@ -293,16 +294,8 @@ static void add_loc(struct pp *p, const struct pp_loc *l)
 /* The row of f at offset off (rows are in address order), or NULL. */
 static const struct report_row *row_at(const struct report_func *f, uint64_t off)
 {
-	size_t lo = 0, hi = f->rows_nr;
+	size_t lo = LOWER_BOUND(f->rows_nr, i, f->rows[i].off < off);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (f->rows[mid].off < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < f->rows_nr && f->rows[lo].off == off ? &f->rows[lo] : NULL;
 }
 

@@ -231,7 +231,7 @@ static void put_no_code(FILE *out, const struct report *rep, const struct report
 	fputs("\n\n", out);
 	fprintf(out, "%10s   %10s   [Offset]\n", "[Samples]", "[Count]");
 	for (size_t i = 0; i < f->offsets_nr; i++) {
-		const struct report_offset *o = &f->offsets[i];
+		const struct report_point *o = &f->offsets[i];
 
 		put_cell(out, o->samples, rep->total, color);
 		fprintf(out, "   %10" PRIu64 "   ", o->samples);

@@ -148,25 +148,14 @@ static int no_code(const struct rank *r, size_t fi, struct report_func *f)
 	const struct rank_func *rf = &r->funcs[fi];
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
 	const struct rank_sum *sum = rf->sums_nr ? &r->sums[rf->first_sum] : NULL;
-	const struct stream_sample *smp;
-	size_t nr;
 	int n;
 
-	smp = rank__samples(r, fi, &nr);
-	f->offsets = malloc((nr ? nr : 1) * sizeof(*f->offsets));
-	f->blocks = calloc(1, sizeof(*f->blocks));
-	if (!f->offsets || !f->blocks)
+	if (report_points__sampled(r, fi, &f->offsets, &f->offsets_nr) ||
+	    !(f->blocks = calloc(1, sizeof(*f->blocks))))
 		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++) {
-		if (!smp[i].samples)
-			continue;
-		f->offsets[f->offsets_nr++] = obj->joined_name && smp[i].off < obj->joined_bytes ?
-			(struct report_offset){ smp[i].off, smp[i].samples, obj->joined_name, smp[i].off } :
-			(struct report_offset){ smp[i].off, smp[i].samples, obj->name,
-						smp[i].off - obj->joined_bytes };
-		if (smp[i].samples > f->row_max)
-			f->row_max = smp[i].samples;
-	}
+	for (size_t i = 0; i < f->offsets_nr; i++)
+		if (f->offsets[i].samples > f->row_max)
+			f->row_max = f->offsets[i].samples;
 	f->blocks[0] = (struct report_block){
 		.start = 0, .end = obj->size < UINT32_MAX ? (uint32_t)obj->size : UINT32_MAX,
 		.samples = rf->samples, .rank = sum ? sum->rank : 0,

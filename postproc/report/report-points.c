@@ -4,7 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/rank-fold.h"
 #include "annotate/v8/v8-name.h"
 #include "report-points.h"
 
@@ -76,28 +75,36 @@ static const char *tier(const char *name)
 	}
 }
 
+int report_points__sampled(const struct rank *r, size_t fi, struct report_point **points, size_t *nr)
+{
+	size_t n;
+	const struct stream_sample *smp = rank__samples(r, fi, &n);
+	const struct stream_object *obj = &r->stream->objects[r->funcs[fi].obj];
+
+	*nr = 0;
+	if (!(*points = malloc((n ? n : 1) * sizeof(**points))))
+		return -ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		bool front = obj->joined_name && smp[i].off < obj->joined_bytes;
+
+		if (smp[i].samples)
+			(*points)[(*nr)++] = (struct report_point){
+				smp[i].off, smp[i].samples, smp[i].period,
+				front ? obj->joined_name : obj->name,
+				front ? smp[i].off : smp[i].off - obj->joined_bytes };
+	}
+	return 0;
+}
+
 int report_points__func(struct report_func *f, const struct rank *r, size_t fi, bool points)
 {
 	const struct rank_func *rf = &r->funcs[fi];
 	const struct stream_object *obj = &r->stream->objects[rf->obj];
-	const struct stream_sample *smp;
-	size_t nr;
 
 	if (obj->kind != HB_KIND_JIT && strcmp(obj->source, "perf-map"))
 		mapping(&f->code, r->stream, obj);
 	/* a JIT's names, and a perf map's (its JIT named the code) */
 	if (obj->kind == HB_KIND_JIT || !strcmp(obj->source, "perf-map"))
 		f->tier = tier(obj->name);
-	if (!points)
-		return 0;
-	smp = rank_fold__event_samples(obj, r->event, &nr);
-	if (!nr)
-		return 0;
-	if (!(f->points = malloc(nr * sizeof(*f->points))))
-		return -ENOMEM;
-	for (size_t i = 0; i < nr; i++)
-		if (smp[i].samples)
-			f->points[f->points_nr++] = (struct report_point){ smp[i].off, smp[i].samples,
-									   smp[i].period };
-	return 0;
+	return points ? report_points__sampled(r, fi, &f->points, &f->points_nr) : 0;
 }

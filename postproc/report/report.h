@@ -197,20 +197,15 @@ struct report_code {
 };
 
 /* A sampled offset of a function: every one with samples of the ranked
- * event, at an instruction start or not (report_opts.points). */
+ * event, at an instruction start or not (report-points.h). */
 struct report_point {
 	uint64_t off;
 	uint64_t samples;
 	uint64_t period;		/* the sum of their periods */
-};
-
-/* The samples at one offset of a function without code bytes, and the name
- * perf gives that address, name+0xname_off: the function's, or that of the
- * range joined in front of it (BEAM's prologue, stream-join.c). */
-struct report_offset {
-	uint64_t off;
-	uint64_t samples;
-	const char *name;	/* borrowed from the stream */
+	/* the name perf gives that address, name+0xname_off: the function's,
+	 * or that of the range joined in front of it (BEAM's prologue,
+	 * stream-join.c); borrowed from the stream */
+	const char *name;
 	uint64_t name_off;
 };
 
@@ -413,7 +408,7 @@ struct report_func {
 	 * (offset order, owned), and one line (owned) that says why it has no
 	 * instructions and how its runtime writes a jitdump, which has them.
 	 * NULL / 0 for a function with code. */
-	struct report_offset *offsets;
+	struct report_point *offsets;
 	size_t offsets_nr;
 	char *no_code;
 

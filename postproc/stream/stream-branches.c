@@ -28,10 +28,7 @@ int stream_branches__total(struct parser *p)
 		stream_ids__skip_lost(p, le->lost, 0);
 		return 0;
 	}
-	for (cls = 0; cls < HB_CLASS__NR; cls++)
-		if (!strcmp(p->f[2], hb_class_name(cls)))
-			break;
-	if (cls == HB_CLASS__NR) {
+	if ((cls = stream_lex__class(p->f[2])) == HB_CLASS__NR) {
 		/* a newer writer's class: still in `all`, given on its own */
 		p->s->skipped_classes++;
 		return 0;

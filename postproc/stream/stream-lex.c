@@ -170,6 +170,16 @@ int stream_lex__get_hex(struct parser *p, const char *tok, const char *what, uin
 	return 0;
 }
 
+size_t stream_lex__class(const char *tok)
+{
+	size_t cls;
+
+	for (cls = 0; cls < HB_CLASS__NR; cls++)
+		if (!strcmp(tok, hb_class_name(cls)))
+			break;
+	return cls;
+}
+
 /* Decode a STREAM.md string in place: %XX escapes. */
 int stream_lex__get_str(struct parser *p, char *tok, const char *what)
 {

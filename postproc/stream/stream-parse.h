@@ -103,6 +103,10 @@ int stream_lex__get_hex(struct parser *p, const char *tok, const char *what, uin
 /* A string field (STREAM.md escapes), decoded in place. */
 int stream_lex__get_str(struct parser *p, char *tok, const char *what);
 
+/* The sample class tok names (STREAM.md "total classes"); HB_CLASS__NR for
+ * a name of a newer writer's. */
+size_t stream_lex__class(const char *tok);
+
 /* At least n fields on the line. */
 int stream_lex__check_fields(struct parser *p, size_t n);
 

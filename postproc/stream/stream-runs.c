@@ -111,10 +111,7 @@ int stream_runs__total(struct parser *p)
 		return 0;
 	}
 	ev = le->ev;
-	for (cls = 0; cls < HB_CLASS__NR; cls++)
-		if (!strcmp(p->f[2], hb_class_name(cls)))
-			break;
-	if (cls == HB_CLASS__NR) {
+	if ((cls = stream_lex__class(p->f[2])) == HB_CLASS__NR) {
 		/* A newer writer's class: still a sample of `all`, which is given on its own. */
 		p->s->skipped_classes++;
 		return 0;

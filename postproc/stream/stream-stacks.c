@@ -19,13 +19,8 @@ static int frame(struct parser *p, char *tok, struct stream_frame *f)
 	if (!*tok)
 		return stream_lex__bad(p, "empty stack frame");
 	if (!colon) {
-		size_t cls;
-
-		for (cls = 0; cls < HB_CLASS__NR; cls++)
-			if (!strcmp(tok, hb_class_name(cls)))
-				break;
 		/* a newer writer's class: a frame in no object all the same */
-		*f = (struct stream_frame){ STREAM_FRAME_CLASS, cls };
+		*f = (struct stream_frame){ STREAM_FRAME_CLASS, stream_lex__class(tok) };
 		return 0;
 	}
 	*colon = '\0';

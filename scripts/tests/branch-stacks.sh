@@ -104,29 +104,13 @@ fi
 # in it (the newer entry's cycle count).
 objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
 node -e '
-const fs = require("fs");
-const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const oracle = fs.readFileSync(process.argv[2], "utf8").split("\n").map(l => l.split(" "));
-// objdump: each function'"'"'s instruction offsets and whether one cannot fall through
-const insns = {};
-let fn = null, base = 0;
-for (const l of fs.readFileSync(process.argv[3], "utf8").split("\n")) {
-	let m = /^([0-9a-f]+) <(.*)>:$/.exec(l);
-	if (m) { fn = m[2]; base = parseInt(m[1], 16); insns[fn] = []; continue; }
-	m = /^ *([0-9a-f]+):\t(\S+)/.exec(l);
-	if (m && fn) insns[fn].push({ off: parseInt(m[1], 16) - base, stops: /^(jmp|ret|ud2|hlt)/.test(m[2]) });
-}
-const sym = s => { const m = /^(.*)\+0x([0-9a-f]+)$/.exec(s); return m ? { fn: m[1], off: parseInt(m[2], 16) } : null; };
+const lbr = require(process.argv[4]);
+const { r, oracle, insns } = lbr.inputs(process.argv[1], process.argv[2], process.argv[3]);
 const ranges = [], taken = {};
 for (const f of oracle) {
-	if (f[0] === "taken") { const a = sym(f[4]); if (a) taken[a.fn + " " + a.off] = (taken[a.fn + " " + a.off] || 0) + +f[1]; }
-	if (f[0] !== "range") continue;
-	const a = sym(f[4]), b = sym(f[5]);
-	if (!a || !b || a.fn !== b.fn) continue;
-	const is = insns[a.fn] || [];
-	const ok = a.off <= b.off && is.some(i => i.off === a.off) && is.some(i => i.off === b.off) &&
-		!is.some(i => i.stops && i.off >= a.off && i.off < b.off);
-	if (ok) ranges.push({ fn: a.fn, start: a.off, end: b.off, count: +f[1], cn: +f[6], cs: +f[7] });
+	if (f[0] === "taken") { const a = lbr.sym(f[4]); if (a) taken[a.fn + " " + a.off] = (taken[a.fn + " " + a.off] || 0) + +f[1]; }
+	const g = f[0] === "range" && lbr.straight(f, insns);
+	if (g) ranges.push(g);
 }
 const bad = [];
 let blocks = 0, rows = 0;
@@ -152,7 +136,7 @@ for (const f of r.functions) {
 	}
 }
 console.log(bad.length ? bad.join("\n") : "ok " + blocks + " blocks, " + rows + " branch rows");
-' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" >"$tmp/blocks.txt" 2>&1
+' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" "$top/scripts/tests/lbr-ranges.js" >"$tmp/blocks.txt" 2>&1
 if grep -q '^ok ' "$tmp/blocks.txt"; then
 	ok "block executions and cycles, branch rows' taken / not-taken equal perf's ranges over objdump's code: $(sed 's/^ok //' "$tmp/blocks.txt")"
 else

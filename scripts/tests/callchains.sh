@@ -21,15 +21,7 @@
 # Without go the whole test is skipped, saying so.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
-	echo "ok 1 # SKIP go tool pprof is NOT INSTALLED (Debian: golang-go; scripts/ensure-deps check installs it): callchain stacks were NOT checked by their client"
-	exit 0
-fi
-need_private_tmp
-export HOME="$tmp/home" GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" PPROF_TMPDIR="$tmp/pprof" \
-	PPROF_BINARY_PATH="$tmp/no-binaries" GOFLAGS=-mod=mod GOTOOLCHAIN=local
-mkdir -p "$HOME" "$PPROF_TMPDIR"
-pprof() { go tool pprof "$@" 2>>"$tmp/pprof.err"; }
+need_go_pprof "callchain stacks were NOT checked by their client"
 D=$top/test-data/callchains-node
 
 restore_recording callchains-node

@@ -26,32 +26,18 @@ perf --no-pager script -i "$rec/perf.data" --symfs "$rec/sym" --dlfilter "$PLUGI
 	not_ok "hotblocks --by-executions --json on lbr-propeller" "$tmp/json.err"
 objdump -d --no-show-raw-insn "$d/propeller_sample_1.bin" >"$tmp/objdump.txt"
 node -e '
-const fs = require("fs");
-const r = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
-const oracle = fs.readFileSync(process.argv[2], "utf8").split("\n").map(l => l.split(" "));
-const insns = {};
-let fn = null, base = 0;
-for (const l of fs.readFileSync(process.argv[3], "utf8").split("\n")) {
-	let m = /^([0-9a-f]+) <(.*)>:$/.exec(l);
-	if (m) { fn = m[2]; base = parseInt(m[1], 16); insns[fn] = []; continue; }
-	m = /^ *([0-9a-f]+):\t(\S+)/.exec(l);
-	if (m && fn) insns[fn].push({ off: parseInt(m[1], 16) - base, stops: /^(jmp|ret|ud2|hlt)/.test(m[2]) });
-}
-const sym = s => { const m = /^(.*)\+0x([0-9a-f]+)$/.exec(s); return m ? { fn: m[1], off: parseInt(m[2], 16) } : null; };
+const lbr = require(process.argv[4]);
+const { r, oracle, insns } = lbr.inputs(process.argv[1], process.argv[2], process.argv[3]);
 // per instruction: executions (ranges holding it) and cycles (shared by instructions)
 const cyc = {}, runs = {};
 for (const f of oracle) {
-	if (f[0] !== "range") continue;
-	const a = sym(f[4]), b = sym(f[5]);
-	if (!a || !b || a.fn !== b.fn) continue;
-	const is = insns[a.fn] || [];
-	if (!(a.off <= b.off && is.some(i => i.off === a.off) && is.some(i => i.off === b.off) &&
-	      !is.some(i => i.stops && i.off >= a.off && i.off < b.off))) continue;
-	const held = is.filter(i => i.off >= a.off && i.off <= b.off);
+	const g = f[0] === "range" && lbr.straight(f, insns);
+	if (!g) continue;
+	const held = insns[g.fn].filter(i => i.off >= g.start && i.off <= g.end);
 	for (const i of held) {
-		const k = a.fn + " " + i.off;
-		runs[k] = (runs[k] || 0) + +f[1];
-		if (+f[6]) cyc[k] = (cyc[k] || 0) + +f[7] / +f[6] * +f[1] / held.length;
+		const k = g.fn + " " + i.off;
+		runs[k] = (runs[k] || 0) + g.count;
+		if (g.cn) cyc[k] = (cyc[k] || 0) + g.cs / g.cn * g.count / held.length;
 	}
 }
 const bs = r.branch_stack, bad = [];
@@ -71,7 +57,7 @@ if (bs.cost_unit !== "cycles") bad.push("cost_unit " + bs.cost_unit);
 if (!top || top.function !== "compute_flag" || top.start !== 0) bad.push("the costliest block is not compute_flag 0x0");
 console.log(bad.length ? bad.join("\n") : "ok " + bs.cost_by_block.length + " blocks; compute_flag 0x0 first, " +
 	top.cycles + " cycles, " + top.share.toFixed(2) + "% (its samples " + (top.samples / r.total_samples * 100).toFixed(2) + "%)");
-' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" >"$tmp/cost.txt" 2>&1
+' "$tmp/s.json" "$d/oracle-brstacksym.txt" "$tmp/objdump.txt" "$top/scripts/tests/lbr-ranges.js" >"$tmp/cost.txt" 2>&1
 if grep -q '^ok ' "$tmp/cost.txt"; then
 	ok "--by-executions: each block's executions and cycles as perf's ranges over objdump's code give them, by cost: $(sed 's/^ok //' "$tmp/cost.txt")"
 else

@@ -29,6 +29,23 @@ need_private_tmp() {
 	exit 0
 }
 
+# need_go_pprof WHAT: this test checks its outputs with their client, go tool
+# pprof, which runs as `pprof ARGS...` (its stderr into $tmp/pprof.err) with
+# HOME, GOCACHE, GOPATH and PPROF_TMPDIR in the test's scratch directory: it
+# writes nothing outside it. Without go the test is skipped whole, the line
+# saying that WHAT (the rest of its sentence) was not; a private /tmp too.
+need_go_pprof() {
+	if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
+		echo "ok 1 # SKIP go tool pprof is NOT INSTALLED (Debian: golang-go; scripts/ensure-deps check installs it): $1"
+		exit 0
+	fi
+	need_private_tmp
+	export HOME="$tmp/home" GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" PPROF_TMPDIR="$tmp/pprof" \
+		PPROF_BINARY_PATH="$tmp/no-binaries" GOFLAGS=-mod=mod GOTOOLCHAIN=local
+	mkdir -p "$HOME" "$PPROF_TMPDIR"
+	pprof() { go tool pprof "$@" 2>>"$tmp/pprof.err"; }
+}
+
 ok() {	# description
 	tap_n=$((tap_n + 1))
 	echo "ok $tap_n - $1"
@@ -85,6 +102,13 @@ recording_data() {
 	else
 		echo "$top/test-data/$1/perf.data"
 	fi
+}
+
+# The perf map of recording CASE where its runtime wrote it (/tmp/perf-PID.map),
+# after restore_recording CASE.
+recording_map() {
+	rm_map=$(ls "$top/test-data/$1"/perf-*.map)
+	echo "/tmp/${rm_map##*/}"
 }
 
 # perf script with our plugin: plugin_stream PERF_DATA OUT [DLARG...]

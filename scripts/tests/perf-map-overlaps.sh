@@ -9,13 +9,10 @@
 # and each time the plugin's function and offset for every sample in the map
 # is compared with `perf script -F ip,sym,symoff,dso`'s.
 . "$(dirname "$0")/lib.sh"
-need_private_tmp
 
-d=$top/test-data/v8-perfmap
-"$d/restore.sh" >"$tmp/restore.out" 2>&1 || { not_ok "v8-perfmap is restored" "$tmp/restore.out"; exit 0; }
-pd=/tmp/hotblocks-rec/v8-perfmap/perf.data
-map=$(ls "$d"/perf-*.map)
-map=/tmp/${map##*/}
+restore_recording v8-perfmap || { not_ok "v8-perfmap is restored" "$tmp/restore-v8-perfmap.out"; exit 0; }
+pd=$(recording_data v8-perfmap)
+map=$(recording_map v8-perfmap)
 # the hot code: the map's line of JS:*fib
 hot=$(awk '$3 == "JS:*fib" { print $1, $2 }' "$map")
 [ -n "$hot" ] || { not_ok "the map names JS:*fib" "$map"; exit 0; }

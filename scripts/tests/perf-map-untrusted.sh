@@ -10,13 +10,10 @@
 # stricter, and this says so by perf's own answer; with perf script -f both
 # read another user's map.
 . "$(dirname "$0")/lib.sh"
-need_private_tmp
 
-d=$top/test-data/v8-perfmap
-"$d/restore.sh" >"$tmp/restore.out" 2>&1 || { not_ok "v8-perfmap is restored" "$tmp/restore.out"; exit 0; }
-pd=/tmp/hotblocks-rec/v8-perfmap/perf.data
-map=$(ls "$d"/perf-*.map)
-map=/tmp/${map##*/}
+restore_recording v8-perfmap || { not_ok "v8-perfmap is restored" "$tmp/restore-v8-perfmap.out"; exit 0; }
+pd=$(recording_data v8-perfmap)
+map=$(recording_map v8-perfmap)
 cp "$map" "$tmp/orig.map"
 
 # the stream's total of a class (all: every sample), from the plugin's run

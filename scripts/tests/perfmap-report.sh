@@ -81,8 +81,7 @@ for rec in jit-hotspot-perfmap jit-mono jit-node-perfmap jit-cpython312; do
 	fi
 
 	# The hottest function of the perf map, by perf's count.
-	map=$(ls "$d"/perf-*.map)
-	map=/tmp/${map##*/}
+	map=$(recording_map "$rec")
 	hot=$(awk -v m="($map)" '$NF == m { s = $0; sub(/^ *[0-9]+ /, "", s); sub(/ \([^()]*\)$/, "", s); print s; exit }' "$d/oracle-sym.txt")
 	if [ -z "$hot" ]; then
 		# CPython 3.12: no sample lands in a trampoline (its README)

@@ -24,20 +24,12 @@
 #  - the Mappings name the files' build-ids as readelf -n reads them.
 # Then pprof -proto merges two exports with counts summed, --function
 # selects as the report does, and an input is never overwritten.
-# go tool pprof runs with HOME, GOCACHE, GOPATH and PPROF_TMPDIR in the
-# test's scratch directory: it writes nothing outside it. Without go the
-# whole test is skipped, saying so.
+# go tool pprof runs in the test's scratch directory (need_go_pprof, lib.sh):
+# it writes nothing outside it. Without go the whole test is skipped, saying
+# so.
 . "$(dirname "$0")/lib.sh"
 
-if ! command -v go >/dev/null 2>&1 || ! go tool pprof -h >/dev/null 2>&1; then
-	echo "ok 1 # SKIP go tool pprof is NOT INSTALLED (Debian: golang-go; scripts/ensure-deps check installs it): the pprof export was NOT checked by its client"
-	exit 0
-fi
-need_private_tmp
-export HOME="$tmp/home" GOCACHE="$tmp/gocache" GOPATH="$tmp/gopath" PPROF_TMPDIR="$tmp/pprof" \
-	PPROF_BINARY_PATH="$tmp/no-binaries" GOFLAGS=-mod=mod GOTOOLCHAIN=local
-mkdir -p "$HOME" "$PPROF_TMPDIR"
-pprof() { go tool pprof "$@" 2>>"$tmp/pprof.err"; }
+need_go_pprof "the pprof export was NOT checked by its client"
 
 R=$top/test-data/wasmtime-real
 # The streams: each recording's files back where it ran.

@@ -1,64 +1,26 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the branch-stack counts (plugin/sample/branches.c) and of
- * the resolution of a branch's ends (classify__address), through a fake of
- * perf's callbacks: a jitdump written here (two loads at one address, at
- * times 100 and 200, JITDUMP.md "Time"), perf's resolve_address answering
+ * the resolution of a branch's ends (classify__address), through the rooms
+ * of sample-fixture.h: a jitdump of two loads at one address, at times 100
+ * and 200 (JITDUMP.md "Time"), and a fake perf whose resolve_address answers
  * for one native function. Expected by hand from STREAM.md (`branch`,
  * `range`, `branch-total`): which load an end is in by the sample's time,
  * the kernel half, the class of an entry whose end is in no object, the
  * older entry's target to the newer one's source for a range.
  */
-#define _GNU_SOURCE
-#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <cmocka.h>
 
-#include "lib/warnings.h"
+#include "sample-fixture.h"
 #include "sample/branches.h"
-#include "sample/classify.h"
-#include "sample/events.h"
-#include "tests/jitdump-writer.h"
-
-static struct perf_event_attr attr;
-static int resolve_calls;
-
-static struct perf_event_attr *fake_attr(void *ctx)
-{
-	return &attr;
-}
-
-/* perf knows one function, main at 0x401000 (0x40 bytes) of /bin/prog. */
-static __s32 fake_resolve_address(void *ctx, __u64 address, struct perf_dlfilter_al *al)
-{
-	resolve_calls++;
-	if (address < 0x401000 || address >= 0x401040)
-		return -1;
-	al->dso = "/bin/prog";
-	al->sym = "main";
-	al->sym_start = 0x1000;
-	al->sym_end = 0x1040;
-	al->symoff = (__u32)(address - 0x401000);
-	return 0;
-}
-
-static struct perf_dlfilter_fns fns = { .attr = fake_attr, .resolve_address = fake_resolve_address };
 
 struct fixture {
-	struct warnings warnings;
-	struct events events;
-	struct dumps dumps;
-	struct natives natives;
-	struct resolve resolve;
-	struct classify classify;
+	struct sample_rooms rooms;
 	struct branches branches;
 	char dump[64];
 };
@@ -66,38 +28,11 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct jitdump_writer w;
-	struct jitdump_writer_header h = jitdump_writer__default_header(42);
-	struct jitdump_writer_load hot = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					   .name = "hot", .code_size = 32 };
-	struct jitdump_writer_load again = { .timestamp = 200, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					     .name = "again", .code_size = 16, .code_index = 1 };
-	int fd;
 
 	if (!f)
 		return -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.use_clockid = 1;
-	attr.clockid = CLOCK_MONOTONIC;
-	attr.sample_type = PERF_SAMPLE_TIME;
-	resolve_calls = 0;
-	events__init(&f->events, &fns, &f->warnings);
-	natives__init(&f->natives);
-	resolve__init(&f->resolve, &f->warnings);
-	assert_int_equal(dumps__init(&f->dumps, &f->warnings), 0);
-	classify__init(&f->classify, &fns, &f->dumps, &f->natives, &f->resolve, false);
-	branches__init(&f->branches, &f->warnings);
-	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-branches-XXXXXX");
-	fd = mkstemp(f->dump);
-	assert_true(fd >= 0);
-	close(fd);
-	jitdump_writer__init(&w, false);
-	jitdump_writer__header(&w, &h);
-	jitdump_writer__code_load(&w, &hot);
-	jitdump_writer__code_load(&w, &again);
-	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
-	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&f->dumps, f->dump, 42), 0);
+	sample_fixture__open(&f->rooms, f->dump, "branches");
+	branches__init(&f->branches, &f->rooms.warnings);
 	*state = f;
 	return 0;
 }
@@ -107,13 +42,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	branches__release(&f->branches);
-	classify__release(&f->classify);
-	resolve__release(&f->resolve);
-	natives__release(&f->natives);
-	dumps__release(&f->dumps);
-	events__release(&f->events);
-	warnings__release(&f->warnings);
-	unlink(f->dump);
+	sample_fixture__close(&f->rooms, f->dump);
 	free(f);
 	return 0;
 }
@@ -125,9 +54,9 @@ static void feed(struct fixture *f, uint64_t time, const struct perf_branch_entr
 		.size = sizeof(s), .ip = 0x7004, .pid = 42, .tid = 42, .time = time, .period = 1,
 		.cpumode = PERF_RECORD_MISC_USER, .event = "cycles", .brstack = e, .brstack_nr = nr,
 	};
-	uint32_t ev = events__id(&f->events, s.event, NULL);
+	uint32_t ev = events__id(&f->rooms.events, s.event, NULL);
 
-	branches__add(&f->branches, &f->classify, ev, &s, f->events.v[ev].time_aware, NULL);
+	branches__add(&f->branches, &f->rooms.classify, ev, &s, f->rooms.events.v[ev].time_aware, NULL);
 }
 
 /* The count of (kind, from, to, flags), 0 if none; *c its entry. */
@@ -173,7 +102,7 @@ static void ends_resolve_by_time_and_ranges_pair_entries(void **state)
 	feed(f, 150, e, 2);
 	feed(f, 250, e, 2);
 	feed(f, 250, e, 2);
-	assert_int_equal(f->natives.nr, 1);
+	assert_int_equal(f->rooms.natives.nr, 1);
 	main_id = NATIVE_ID_BIT | 0;
 	assert_int_equal(count(f, BRANCH_TAKEN, 0, 0xc, 0, 0x2, BRANCH_PREDICTED, &c), 1);
 	assert_int_equal(c->cycles_nr, 1);
@@ -227,7 +156,7 @@ static void a_sample_without_a_stack_counts_nothing(void **state)
 	assert_false(f->branches.any);
 	assert_int_equal(f->branches.nr, 0);
 	assert_int_equal(f->branches.totals[0][HB_CLASS_ALL][BRANCH_TAKEN], 0);
-	assert_int_equal(resolve_calls, 0);
+	assert_int_equal(sample_fixture__resolve_calls(), 0);
 }
 
 int main(void)

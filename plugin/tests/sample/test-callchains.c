@@ -1,66 +1,28 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of the callchain stacks (plugin/sample/callchains.c), through
- * a fake of perf's callbacks: a jitdump written here (two loads at one
- * address, at times 100 and 200, JITDUMP.md "Time"), perf's
- * resolve_address answering for one native function. Expected by hand from
+ * the rooms of sample-fixture.h: a jitdump of two loads at one address, at
+ * times 100 and 200 (JITDUMP.md "Time"), and a fake perf whose
+ * resolve_address answers for one native function. Expected by hand from
  * STREAM.md `stack`: context markers are no frames, a run of kernel frames
  * is one, a caller is the function of the byte before its return address
  * (its offset the return address's), the first user frame after the kernel's
  * is resolved as it is, a frame's JIT load is the one live at the sample's
  * time, identical stacks are counted once.
  */
-#define _GNU_SOURCE
-#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <time.h>
-#include <unistd.h>
 #include <linux/perf_event.h>
 #include <cmocka.h>
 
-#include "lib/warnings.h"
+#include "sample-fixture.h"
 #include "sample/callchains.h"
-#include "sample/classify.h"
-#include "sample/events.h"
-#include "tests/jitdump-writer.h"
-
-static struct perf_event_attr attr;
-static int resolve_calls;
-
-static struct perf_event_attr *fake_attr(void *ctx)
-{
-	return &attr;
-}
-
-/* perf knows one function, main at 0x401000 (0x40 bytes) of /bin/prog. */
-static __s32 fake_resolve_address(void *ctx, __u64 address, struct perf_dlfilter_al *al)
-{
-	resolve_calls++;
-	if (address < 0x401000 || address >= 0x401040)
-		return -1;
-	al->dso = "/bin/prog";
-	al->sym = "main";
-	al->sym_start = 0x1000;
-	al->sym_end = 0x1040;
-	al->symoff = (__u32)(address - 0x401000);
-	return 0;
-}
-
-static struct perf_dlfilter_fns fns = { .attr = fake_attr, .resolve_address = fake_resolve_address };
 
 struct fixture {
-	struct warnings warnings;
-	struct events events;
-	struct dumps dumps;
-	struct natives natives;
-	struct resolve resolve;
-	struct classify classify;
+	struct sample_rooms rooms;
 	struct callchains cc;
 	char dump[64];
 };
@@ -68,38 +30,11 @@ struct fixture {
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	struct jitdump_writer w;
-	struct jitdump_writer_header h = jitdump_writer__default_header(42);
-	struct jitdump_writer_load hot = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					   .name = "hot", .code_size = 32 };
-	struct jitdump_writer_load again = { .timestamp = 200, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					     .name = "again", .code_size = 16, .code_index = 1 };
-	int fd;
 
 	if (!f)
 		return -1;
-	memset(&attr, 0, sizeof(attr));
-	attr.use_clockid = 1;
-	attr.clockid = CLOCK_MONOTONIC;
-	attr.sample_type = PERF_SAMPLE_TIME;
-	resolve_calls = 0;
-	events__init(&f->events, &fns, &f->warnings);
-	natives__init(&f->natives);
-	resolve__init(&f->resolve, &f->warnings);
-	assert_int_equal(dumps__init(&f->dumps, &f->warnings), 0);
-	classify__init(&f->classify, &fns, &f->dumps, &f->natives, &f->resolve, false);
-	callchains__init(&f->cc, &f->warnings);
-	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-callchains-XXXXXX");
-	fd = mkstemp(f->dump);
-	assert_true(fd >= 0);
-	close(fd);
-	jitdump_writer__init(&w, false);
-	jitdump_writer__header(&w, &h);
-	jitdump_writer__code_load(&w, &hot);
-	jitdump_writer__code_load(&w, &again);
-	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
-	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&f->dumps, f->dump, 42), 0);
+	sample_fixture__open(&f->rooms, f->dump, "callchains");
+	callchains__init(&f->cc, &f->rooms.warnings);
 	*state = f;
 	return 0;
 }
@@ -109,13 +44,7 @@ static int teardown(void **state)
 	struct fixture *f = *state;
 
 	callchains__release(&f->cc);
-	classify__release(&f->classify);
-	resolve__release(&f->resolve);
-	natives__release(&f->natives);
-	dumps__release(&f->dumps);
-	events__release(&f->events);
-	warnings__release(&f->warnings);
-	unlink(f->dump);
+	sample_fixture__close(&f->rooms, f->dump);
 	free(f);
 	return 0;
 }
@@ -131,9 +60,9 @@ static void feed(struct fixture *f, uint64_t time, uint64_t period, const __u64 
 		.size = sizeof(s), .ip = nr ? chain[1] : 0x7004, .pid = 42, .tid = 42, .time = time, .period = period,
 		.cpumode = PERF_RECORD_MISC_USER, .event = "cycles", .raw_callchain = chain, .raw_callchain_nr = nr,
 	};
-	uint32_t ev = events__id(&f->events, s.event, NULL);
+	uint32_t ev = events__id(&f->rooms.events, s.event, NULL);
 
-	callchains__add(&f->cc, &f->classify, ev, &s, leaf, f->events.v[ev].time_aware, NULL);
+	callchains__add(&f->cc, &f->rooms.classify, ev, &s, leaf, f->rooms.events.v[ev].time_aware, NULL);
 }
 
 static void frame_is(const struct fixture *f, size_t stack, uint32_t k, uint32_t obj, uint64_t off)
@@ -211,7 +140,7 @@ static void a_sample_without_a_callchain_counts_nothing(void **state)
 	feed(f, 150, 1, NULL, 0, &leaf);
 	assert_false(f->cc.any);
 	assert_int_equal(f->cc.nr, 0);
-	assert_int_equal(resolve_calls, 0);
+	assert_int_equal(sample_fixture__resolve_calls(), 0);
 }
 
 int main(void)

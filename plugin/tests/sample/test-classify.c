@@ -23,8 +23,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "sample-fixture.h"
 #include "sample/classify.h"
-#include "tests/jitdump-writer.h"
 #include "sample/pending.h"
 #include "lib/warnings.h"
 #include "sample/account.h"
@@ -64,27 +64,17 @@ static struct perf_dlfilter_fns fns = {
 	.attr = fake_attr, .resolve_ip = fake_resolve_ip, .object_code = fake_object_code,
 };
 
-/* The rooms one sample passes, wired as plugin/hotblocks-dlfilter.c wires them. */
+/* The rooms one sample passes, and the run's accounting of its verdicts. */
 struct session {
 	char *perf_data;
-	struct warnings warnings;
-	struct events events;
-	struct dumps dumps;
-	struct natives natives;
-	struct resolve resolve;
-	struct classify classify;
+	struct sample_rooms rooms;
 	struct account account;
 };
 
 static void session__free(struct session *session)
 {
 	account__release(&session->account);
-	classify__release(&session->classify);
-	resolve__release(&session->resolve);
-	natives__release(&session->natives);
-	dumps__release(&session->dumps);
-	events__release(&session->events);
-	warnings__release(&session->warnings);
+	sample_rooms__release(&session->rooms);
 	free(session->perf_data);
 	free(session);
 }
@@ -94,19 +84,15 @@ static struct session *session__new(const struct perf_dlfilter_fns *perf)
 	struct session *session = calloc(1, sizeof(*session));
 
 	assert_non_null(session);
-	events__init(&session->events, perf, &session->warnings);
-	natives__init(&session->natives);
-	resolve__init(&session->resolve, &session->warnings);
-	assert_int_equal(dumps__init(&session->dumps, &session->warnings), 0);
-	assert_int_equal(account__init(&session->account, &session->events, &session->warnings), 0);
-	classify__init(&session->classify, perf, &session->dumps, &session->natives, &session->resolve, false);
+	sample_rooms__init(&session->rooms, perf);
+	assert_int_equal(account__init(&session->account, &session->rooms.events, &session->rooms.warnings), 0);
 	return session;
 }
 
 static void session__explain_unresolved(struct session *session)
 {
-	explain__unresolved(&session->account, &session->dumps, session->perf_data, session->classify.live,
-			    &session->warnings);
+	explain__unresolved(&session->account, &session->rooms.dumps, session->perf_data, session->rooms.classify.live,
+			    &session->rooms.warnings);
 }
 
 struct fixture {
@@ -152,31 +138,12 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A dump of pid 42 with one 32-byte load "hot" at 0x7000 loaded at time 100;
- * reused: then a 16-byte load "again" at 0x7000 at time 200. */
+/* The dump of sample_fixture__dump ("hot"; reused: "again" too). */
 static void with_loads(void **state, bool reused)
 {
 	struct fixture *f = *state;
-	struct jitdump_writer w;
-	struct jitdump_writer_header h = jitdump_writer__default_header(42);
-	struct jitdump_writer_load l = { .timestamp = 100, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					 .name = "hot", .code_size = 32 };
-	struct jitdump_writer_load again = { .timestamp = 200, .pid = 42, .tid = 42, .code_addr = 0x7000,
-					     .name = "again", .code_size = 16, .code_index = 1 };
-	int fd;
 
-	snprintf(f->dump, sizeof(f->dump), "/tmp/hotblocks-test-classify-XXXXXX");
-	fd = mkstemp(f->dump);
-	assert_true(fd >= 0);
-	close(fd);
-	jitdump_writer__init(&w, false);
-	jitdump_writer__header(&w, &h);
-	jitdump_writer__code_load(&w, &l);
-	if (reused)
-		jitdump_writer__code_load(&w, &again);
-	assert_int_equal(jitdump_writer__save(&w, f->dump, w.len), 0);
-	jitdump_writer__release(&w);
-	assert_int_equal(dumps__add(&f->session->dumps, f->dump, 42), 0);
+	sample_fixture__dump(f->dump, "classify", reused, &f->session->rooms.dumps);
 }
 
 static void with_dump(void **state)
@@ -192,12 +159,12 @@ static void feed(struct session *session, const char *event, uint8_t cpumode, ui
 		.size = sizeof(s), .ip = ip, .pid = (int)pid, .tid = (int)pid, .time = time,
 		.period = period, .cpumode = cpumode, .event = event,
 	};
-	uint32_t ev = events__id(&session->events, s.event, NULL);
+	uint32_t ev = events__id(&session->rooms.events, s.event, NULL);
 	struct classify_verdict v;
 
 	account__count(&session->account, ev, HB_CLASS_ALL, s.period);
-	if (!classify__early(&session->classify, &s, session->events.v[ev].time_aware, &v))
-		v = classify__resolved(&session->classify, &s, NULL);
+	if (!classify__early(&session->rooms.classify, &s, session->rooms.events.v[ev].time_aware, &v))
+		v = classify__resolved(&session->rooms.classify, &s, NULL);
 	account__settle(&session->account, ev, &s, &v);
 }
 
@@ -221,7 +188,7 @@ static uint64_t total(const struct session *session, uint32_t ev, enum hb_sample
 /* The accounting promise: every sample in exactly one class. */
 static void classes_sum_to_all(const struct session *session)
 {
-	for (size_t e = 0; e < session->events.nr; e++) {
+	for (size_t e = 0; e < session->rooms.events.nr; e++) {
 		uint64_t n = 0, p = 0;
 
 		for (int c = 1; c < HB_CLASS__NR; c++) {
@@ -277,8 +244,8 @@ static void a_sample_before_the_load_is_not_the_load(void **state)
 	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 0);
 	session__explain_unresolved(session);
-	assert_int_equal(session->warnings.nr, 1);
-	assert_non_null(strstr(session->warnings.kept[0], "1 sample hit JIT code before its load record's time"));
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_non_null(strstr(session->rooms.warnings.kept[0], "1 sample hit JIT code before its load record's time"));
 	classes_sum_to_all(session);
 }
 
@@ -292,9 +259,9 @@ static void without_mono_time_is_not_used_and_that_is_said(void **state)
 	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 99, 10);
 	feed(session, "task-clock", PERF_RECORD_MISC_USER, 42, 0x7011, 99, 10);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 2);
-	assert_false(events__time_aware(&session->events));
-	assert_int_equal(session->warnings.nr, 1);
-	assert_non_null(strstr(session->warnings.kept[0], "event task-clock was not recorded with `perf record -k mono`"));
+	assert_false(events__time_aware(&session->rooms.events));
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_non_null(strstr(session->rooms.warnings.kept[0], "event task-clock was not recorded with `perf record -k mono`"));
 	classes_sum_to_all(session);
 }
 
@@ -309,11 +276,11 @@ static void without_sample_times_the_warning_names_per_thread(void **state)
 	clock_of_events(NO_TIMES);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7010, 0, 10);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
-	assert_false(events__time_aware(&session->events));
-	assert_int_equal(session->warnings.nr, 1);
-	assert_non_null(strstr(session->warnings.kept[0], "event cpu-clock has no sample times (`perf record --per-thread`"
+	assert_false(events__time_aware(&session->rooms.events));
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_non_null(strstr(session->rooms.warnings.kept[0], "event cpu-clock has no sample times (`perf record --per-thread`"
 				" without `-T`/`--timestamp`)"));
-	assert_null(strstr(session->warnings.kept[0], "not recorded with `perf record -k mono`"));
+	assert_null(strstr(session->rooms.warnings.kept[0], "not recorded with `perf record -k mono`"));
 	classes_sum_to_all(session);
 }
 
@@ -342,8 +309,8 @@ static void without_times_a_reused_address_is_ambiguous_and_its_loads_named(void
 	assert_int_equal(total(session, 1, HB_CLASS_JIT), 1);
 	assert_int_equal(counted(session, 0, 1, 0x8), 1);
 	session__explain_unresolved(session);
-	assert_int_equal(session->warnings.nr, 2);
-	assert_string_equal(session->warnings.kept[1], "2 JIT samples hit addresses that several code loads covered, with no"
+	assert_int_equal(session->rooms.warnings.nr, 2);
+	assert_string_equal(session->rooms.warnings.kept[1], "2 JIT samples hit addresses that several code loads covered, with no"
 			    " time to tell which ran (counted as unattributed.ambiguous): hot or again (pid 42, 2)");
 	classes_sum_to_all(session);
 }
@@ -390,9 +357,9 @@ static void a_native_symbol_is_one_object_with_its_code_read_once(void **state)
 	resolve_as(dso2, sym2, 0x1000, 0x3);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000001003, 3, 5);
 	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 3);
-	assert_int_equal(session->natives.nr, 1);
+	assert_int_equal(session->rooms.natives.nr, 1);
 	assert_int_equal(object_code_calls, 1);
-	const struct native_obj *o = &session->natives.objs[0];
+	const struct native_obj *o = &session->rooms.natives.objs[0];
 
 	assert_int_equal(o->addr, 0x7f0000001000);
 	assert_int_equal(o->size, 0x40);
@@ -434,9 +401,9 @@ static void with_own_map(struct session *session, uintptr_t ip, const char *why)
 		.prot = PROT_READ | PROT_EXEC, .flags = MAP_PRIVATE, .filename = path,
 	};
 
-	resolve__visitor(&session->resolve, &v);
+	resolve__visitor(&session->rooms.resolve, &v);
 	assert_int_equal(v.mmap(v.arg, &m), 0);
-	resolve__ready(&session->resolve, 0, &st, why);
+	resolve__ready(&session->rooms.resolve, 0, &st, why);
 }
 
 static void native_samples_are_decided_without_perf(void **state)
@@ -452,8 +419,8 @@ static void native_samples_are_decided_without_perf(void **state)
 	assert_int_equal(resolve_ip_calls, 0);
 	assert_int_equal(object_code_calls, 0);
 	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 3);
-	assert_int_equal(session->natives.nr, 1);
-	const struct native_obj *o = &session->natives.objs[0];
+	assert_int_equal(session->rooms.natives.nr, 1);
+	const struct native_obj *o = &session->rooms.natives.objs[0];
 
 	assert_string_equal(o->name, "hb_native_target");
 	assert_int_equal(o->addr, fn);
@@ -468,7 +435,7 @@ static void native_samples_are_decided_without_perf(void **state)
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x10, 180, 1);
 	assert_int_equal(total(session, 0, HB_CLASS_NO_MAP), 1);
 	assert_int_equal(resolve_ip_calls, 0);
-	assert_int_equal(session->resolve.deferred, 0);
+	assert_int_equal(session->rooms.resolve.deferred, 0);
 	classes_sum_to_all(session);
 }
 
@@ -481,10 +448,10 @@ static void guest_samples_and_unusable_maps_go_to_perf(void **state)
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_GUEST_USER, 42, fn, 150, 1);
 	assert_int_equal(resolve_ip_calls, 1);
-	assert_int_equal(session->resolve.deferred, 1);
+	assert_int_equal(session->rooms.resolve.deferred, 1);
 	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 1);
-	assert_string_equal(session->natives.objs[0].name, "main");
-	assert_int_equal(session->natives.objs[0].source, NATIVE_FROM_PERF);
+	assert_string_equal(session->rooms.natives.objs[0].name, "main");
+	assert_int_equal(session->rooms.natives.objs[0].source, NATIVE_FROM_PERF);
 	classes_sum_to_all(session);
 }
 
@@ -497,9 +464,9 @@ static void a_pipe_leaves_natives_to_perf(void **state)
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, fn, 150, 1);
 	assert_int_equal(resolve_ip_calls, 1);
-	assert_int_equal(session->resolve.deferred, 1);
-	assert_false(session->resolve.usable);
-	assert_string_equal(session->resolve.why_not, "perf script reads a pipe");
+	assert_int_equal(session->rooms.resolve.deferred, 1);
+	assert_false(session->rooms.resolve.usable);
+	assert_string_equal(session->rooms.resolve.why_not, "perf script reads a pipe");
 	assert_int_equal(total(session, 0, HB_CLASS_NATIVE), 1);
 	classes_sum_to_all(session);
 }
@@ -513,9 +480,9 @@ static void a_perf_map_line_is_a_function_without_code(void **state)
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 1, 1);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 7, 0x7f0000002010, 2, 1);
 	assert_int_equal(total(session, 0, HB_CLASS_PERFMAP), 2);
-	assert_int_equal(session->natives.nr, 1);
-	assert_int_equal(session->natives.objs[0].source, NATIVE_FROM_PERF_MAP);
-	assert_int_equal(session->natives.objs[0].addr, 0x7f0000002000);
+	assert_int_equal(session->rooms.natives.nr, 1);
+	assert_int_equal(session->rooms.natives.objs[0].source, NATIVE_FROM_PERF_MAP);
+	assert_int_equal(session->rooms.natives.objs[0].addr, 0x7f0000002000);
 	assert_int_equal(object_code_calls, 0);
 	assert_int_equal(counted(session, NATIVE_ID_BIT | 0, 0, 0x10), 2);
 	classes_sum_to_all(session);
@@ -526,13 +493,13 @@ static void jit_only_leaves_the_rest_unresolved(void **state)
 	struct session *session = ((struct fixture *)*state)->session;
 
 	with_dump(state);
-	session->classify.jit_only = true;
+	session->rooms.classify.jit_only = true;
 	resolve_as("/usr/bin/prog", "main", 0x1000, 0);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x401000, 150, 1);
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7000, 150, 1);
 	assert_int_equal(total(session, 0, HB_CLASS_NOT_RESOLVED), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
-	assert_int_equal(session->natives.nr, 0);
+	assert_int_equal(session->rooms.natives.nr, 0);
 	classes_sum_to_all(session);
 }
 
@@ -542,7 +509,7 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	struct session *session = f->session;
 
 	with_dump(state);
-	session->classify.live = true;
+	session->rooms.classify.live = true;
 	/* Before the load by time, and in anonymous memory no load covers yet. */
 	feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x7008, 90, 3);
 	resolve_as("//anon", NULL, 0, 0);
@@ -551,8 +518,8 @@ static void live_mode_holds_samples_until_the_dump_catches_up(void **state)
 	assert_int_equal(session->account.pending.nr, 3);
 	assert_int_equal(total(session, 0, HB_CLASS_ALL), 3);
 	/* The JIT's later load of 0x9000, read at the end: as if appended to the dump. */
-	assert_true(codemap__add(session->dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
-	account__place_held(&session->account, &session->classify);
+	assert_true(codemap__add(session->rooms.dumps.map, 42, 0x9000, 0x100, 150, 0, 0) >= 0);
+	account__place_held(&session->account, &session->rooms.classify);
 	assert_int_equal(session->account.pending.nr, 0);
 	assert_int_equal(total(session, 0, HB_CLASS_BEFORE_LOAD), 1);
 	assert_int_equal(total(session, 0, HB_CLASS_JIT), 1);
@@ -572,13 +539,13 @@ static void events_are_told_apart_and_bounded(void **state)
 	/* The same name through another pointer is the same event. */
 	char again[16] = "ev3";
 
-	assert_int_equal(events__id(&session->events, again, NULL), 3);
-	assert_int_equal(events__id(&session->events, NULL, NULL), MAX_EVENTS - 1);
-	assert_int_equal(session->events.nr, MAX_EVENTS);
+	assert_int_equal(events__id(&session->rooms.events, again, NULL), 3);
+	assert_int_equal(events__id(&session->rooms.events, NULL, NULL), MAX_EVENTS - 1);
+	assert_int_equal(session->rooms.events.nr, MAX_EVENTS);
 	/* The 33rd and 34th event were counted as the last one, with one warning. */
 	assert_int_equal(total(session, MAX_EVENTS - 1, HB_CLASS_ALL), 3);
-	assert_int_equal(session->warnings.nr, 1);
-	assert_non_null(strstr(session->warnings.kept[0], "more than 32 events"));
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_non_null(strstr(session->rooms.warnings.kept[0], "more than 32 events"));
 	classes_sum_to_all(session);
 }
 
@@ -592,14 +559,14 @@ static void a_warning_is_kept_once(void **state)
 	assert_true(saved >= 0 && null >= 0);
 	dup2(null, STDERR_FILENO);
 	for (int i = 0; i < 3; i++)
-		warnings__add(&session->warnings, "the same %s", "thing");
+		warnings__add(&session->rooms.warnings, "the same %s", "thing");
 	for (int i = 0; i < WARNINGS_KEPT + 5; i++)
-		warnings__add(&session->warnings, "warning %d", i);
+		warnings__add(&session->rooms.warnings, "warning %d", i);
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(null);
-	assert_string_equal(session->warnings.kept[0], "the same thing");
-	assert_int_equal(session->warnings.nr, WARNINGS_KEPT);
+	assert_string_equal(session->rooms.warnings.kept[0], "the same thing");
+	assert_int_equal(session->rooms.warnings.nr, WARNINGS_KEPT);
 }
 
 static void a_note_is_kept_once_as_a_note(void **state)
@@ -610,15 +577,15 @@ static void a_note_is_kept_once_as_a_note(void **state)
 	assert_true(saved >= 0 && null >= 0);
 	dup2(null, STDERR_FILENO);
 	for (int i = 0; i < 3; i++)
-		warnings__note(&session->warnings, "the same %s", "thing");
+		warnings__note(&session->rooms.warnings, "the same %s", "thing");
 	/* the same text as a warning is another message */
-	warnings__add(&session->warnings, "the same thing");
+	warnings__add(&session->rooms.warnings, "the same thing");
 	dup2(saved, STDERR_FILENO);
 	close(saved);
 	close(null);
-	assert_int_equal(session->warnings.nr, 2);
-	assert_string_equal(session->warnings.kept[0], "note: the same thing");
-	assert_string_equal(session->warnings.kept[1], "the same thing");
+	assert_int_equal(session->rooms.warnings.nr, 2);
+	assert_string_equal(session->rooms.warnings.kept[0], "note: the same thing");
+	assert_string_equal(session->rooms.warnings.kept[1], "the same thing");
 }
 
 static void few_strays_are_one_line(void **state)
@@ -633,8 +600,8 @@ static void few_strays_are_one_line(void **state)
 	session__explain_unresolved(session);
 	/* 1 in 201 (< 1%): a stub the JIT did not log, said in one line, as a
 	 * note: nothing is wrong for the user. */
-	assert_int_equal(session->warnings.nr, 1);
-	assert_string_equal(session->warnings.kept[0], "note: 1 sample in JIT-looking memory matched no jitdump code load "
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_string_equal(session->rooms.warnings.kept[0], "note: 1 sample in JIT-looking memory matched no jitdump code load "
 			    "(1 jitdump read: code its JIT did not log, e.g. a stub or V8's wasm jump table;"
 			    " counted as unattributed.jit-no-load)");
 	classes_sum_to_all(session);
@@ -654,8 +621,8 @@ static void strays_beside_placed_are_a_note(void **state)
 	for (int i = 0; i < 10; i++)
 		feed(session, "cpu-clock", PERF_RECORD_MISC_USER, 42, 0x9000, 150, 1);
 	session__explain_unresolved(session);
-	assert_int_equal(session->warnings.nr, 1);
-	assert_string_equal(session->warnings.kept[0], "note: 10 samples in JIT-looking memory matched no jitdump code load,"
+	assert_int_equal(session->rooms.warnings.nr, 1);
+	assert_string_equal(session->rooms.warnings.kept[0], "note: 10 samples in JIT-looking memory matched no jitdump code load,"
 			    " beside the 200 the 1 jitdump read placed: code its JIT did not log (V8's wasm jump"
 			    " table, which its wasm calls go through, or a stub; counted as unattributed.jit-no-load)");
 	classes_sum_to_all(session);

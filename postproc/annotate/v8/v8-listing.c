@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../plugin/lib/bsearch.h"
 #include "../plugin/lib/vec.h"
 #include "v8-listing.h"
 
@@ -341,18 +342,13 @@ void v8_listing__close(struct v8_listing *l)
 /* The listed code of function index by tier at addr, once, with a body; or NULL. */
 static const struct lcode *find(const struct v8_listing *l, uint64_t addr, int index, const char *tier)
 {
-	size_t lo = 0, hi = l ? l->c_nr : 0;
 	const struct lcode *c;
+	size_t lo;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->c[mid].addr < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (!l || lo >= l->c_nr || l->c[lo].addr != addr)
+	if (!l)
+		return NULL;
+	lo = LOWER_BOUND(l->c_nr, i, l->c[i].addr < addr);
+	if (lo >= l->c_nr || l->c[lo].addr != addr)
 		return NULL;
 	c = &l->c[lo];
 	if (c->ambiguous || c->index != index || !tier || strcmp(c->tier, tier) || index < 0 ||
@@ -370,22 +366,13 @@ bool v8_listing__wasm_offset(const struct v8_listing *l, uint64_t addr, int inde
 			     uint32_t off, uint32_t *wasm_off)
 {
 	const struct lcode *c = find(l, addr, index, tier);
-	size_t lo, hi;
+	size_t lo;
 	uint32_t defined;
 
 	if (!c)
 		return false;
 	defined = (uint32_t)c->index - l->imports;
-	lo = 0;
-	hi = c->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (l->pos[c->first + mid].pc < off)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = LOWER_BOUND(c->nr, i, l->pos[c->first + i].pc < off);
 	if (lo >= c->nr || l->pos[c->first + lo].pc != off)
 		return false;
 	/* (Two positions at one pc: the first, by sort order; V8 gives one.)

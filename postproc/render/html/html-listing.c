@@ -420,7 +420,7 @@ static int no_code(FILE *out, const struct html_listing *l)
 	fputs(".</p>\n<table class=\"listing\">\n<thead><tr><th></th><th>Samples</th><th>Count</th>"
 	      "<th>Offset</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < f->offsets_nr; i++) {
-		const struct report_offset *o = &f->offsets[i];
+		const struct report_point *o = &f->offsets[i];
 		double share = report_graph__share(l->rep, o->samples);
 
 		fprintf(out, "<tr data-samples=%" PRIu64 ">", o->samples);

@@ -156,6 +156,7 @@ int stream_runs__load(struct parser *p);
 int stream_runs__map(struct parser *p);
 int stream_objects__object(struct parser *p);
 int stream_objects__code(struct parser *p);
+int stream_objects__code_file(struct parser *p);
 int stream_objects__debug(struct parser *p);
 int stream_objects__sample(struct parser *p);
 int stream_branches__total(struct parser *p);
@@ -168,6 +169,10 @@ uint32_t stream_branches__owner(const struct stream *s, uint32_t o);
 int stream_stacks__stack(struct parser *p);
 /* stream__finish: the frames' objects folded as the samples' were. */
 void stream_stacks__finish(struct stream *s);
+
+/* Read the code of the objects `code-file` records named (stream-code-files.c),
+ * at the start of stream__finish. Returns 0 or -ENOMEM. */
+int stream_code_files__read(struct stream *s);
 
 /* Join the loads a JIT writes for one function into one object (stream-join.c),
  * at the start of stream__finish. Returns 0 or -ENOMEM. */

@@ -4,23 +4,40 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <lzma.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "stream-parse.h"
 
-/* 0 when path holds the bytes at off with that CRC; else why not, in why. */
-static int read_one(const char *path, uint64_t off, uint64_t len, uint64_t crc, uint8_t *buf, char *why,
+/* 0 when path holds the bytes at off with that CRC (into *out, malloc()ed:
+ * no more than the file has); else why not, in why. */
+static int read_one(const char *path, uint64_t off, uint64_t len, uint64_t crc, uint8_t **out, char *why,
 		    size_t whylen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	uint64_t got = 0;
+	struct stat st;
+	uint8_t *buf;
 
 	if (fd < 0) {
 		snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		return -ENOENT;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || (uint64_t)st.st_size < off ||
+	    (uint64_t)st.st_size - off < len) {
+		bool file = !fstat(fd, &st) && S_ISREG(st.st_mode);
+
+		snprintf(why, whylen, "%s: %s", path, file ? "ends before the code's end" : "not a regular file");
+		close(fd);
+		return -ENOENT;
+	}
+	if (!(buf = malloc(len ? len : 1))) {
+		close(fd);
+		return -ENOMEM;
 	}
 	while (got < len) {
 		ssize_t n = pread(fd, buf + got, len - got, (off_t)(off + got));
@@ -31,6 +48,7 @@ static int read_one(const char *path, uint64_t off, uint64_t len, uint64_t crc, 
 			snprintf(why, whylen, "%s: %s at offset 0x%" PRIx64, path,
 				 n < 0 ? strerror(errno) : "ends before the code's end", off + got);
 			close(fd);
+			free(buf);
 			return -ENOENT;
 		}
 		got += (uint64_t)n;
@@ -39,22 +57,25 @@ static int read_one(const char *path, uint64_t off, uint64_t len, uint64_t crc, 
 	if (lzma_crc64(buf, len, 0) != crc) {
 		snprintf(why, whylen, "%s: the %" PRIu64 " bytes at offset 0x%" PRIx64
 			 " are not the recording's (CRC-64 differs: another build of the file?)", path, len, off);
+		free(buf);
 		return -ENOENT;
 	}
+	*out = buf;
 	return 0;
 }
 
 int stream__code_file_read(const char *path, uint64_t off, uint64_t len, uint64_t crc, const char *const *also,
-			   size_t also_nr, uint8_t *buf, char *why, size_t whylen)
+			   size_t also_nr, uint8_t **out, char *why, size_t whylen)
 {
 	char other[256];
+	int ret = read_one(path, off, len, crc, out, why, whylen);
 
-	if (!read_one(path, off, len, crc, buf, why, whylen))
-		return 0;
+	if (ret != -ENOENT)
+		return ret;
 	/* another copy of the file: the same bytes at the same offset */
 	for (size_t i = 0; i < also_nr; i++)
-		if (strcmp(also[i], path) && !read_one(also[i], off, len, crc, buf, other, sizeof(other)))
-			return 0;
+		if (strcmp(also[i], path) && (ret = read_one(also[i], off, len, crc, out, other, sizeof(other))) != -ENOENT)
+			return ret;
 	return -ENOENT;
 }
 
@@ -79,15 +100,16 @@ int stream_code_files__read(struct stream *s)
 	for (size_t i = 0; i < s->objects_nr; i++) {
 		struct stream_object *o = &s->objects[i];
 		char why[768], text[1024];
-		uint8_t *buf;
+		uint8_t *buf = NULL;
+		int ret;
 
 		if (!o->code_file)
 			continue;
-		if (!(buf = malloc(o->code_file_len)))
-			return -ENOMEM;
-		if (stream__code_file_read(o->code_file, o->code_file_off, o->code_file_len, o->code_crc,
-					   s->code_files_also, s->code_files_also_nr, buf, why, sizeof(why))) {
-			free(buf);
+		ret = stream__code_file_read(o->code_file, o->code_file_off, o->code_file_len, o->code_crc,
+					     s->code_files_also, s->code_files_also_nr, &buf, why, sizeof(why));
+		if (ret == -ENOMEM)
+			return ret;
+		if (ret) {
 			snprintf(text, sizeof(text), "the code of %s is not shown: %s (its stream, %s:%lu, names it)",
 				 o->name, why, o->origin, o->origin_line);
 			if (problem(s, text))
@@ -178,7 +200,7 @@ int stream__expand_code_files(const char *buf, size_t len, struct strbuf *out, c
 		size_t n = nl ? (size_t)(nl - at) : (size_t)(end - at);
 		uint64_t off, clen, crc;
 		char *id = NULL, *path = NULL, why[768];
-		uint8_t *bytes;
+		uint8_t *bytes = NULL;
 
 		line++;
 		if (n < sizeof(kind) - 1 || memcmp(at, kind, sizeof(kind) - 1) ||
@@ -193,18 +215,15 @@ int stream__expand_code_files(const char *buf, size_t len, struct strbuf *out, c
 			strbuf_add(out, buf, (size_t)(at - buf));
 			any = true;
 		}
-		if (!(bytes = malloc(clen))) {
+		int ret = stream__code_file_read(path, off, clen, crc, also, also_nr, &bytes, why, sizeof(why));
+
+		if (ret) {
+			if (ret == -ENOENT)
+				snprintf(err, errlen, "%s:%lu: object %s's code is in a file the archive cannot hold: %s",
+					 name, line, id, why);
 			free(id);
 			free(path);
-			return -ENOMEM;
-		}
-		if (stream__code_file_read(path, off, clen, crc, also, also_nr, bytes, why, sizeof(why))) {
-			snprintf(err, errlen, "%s:%lu: object %s's code is in a file the archive cannot hold: %s",
-				 name, line, id, why);
-			free(bytes);
-			free(id);
-			free(path);
-			return -ENOENT;
+			return ret;
 		}
 		for (uint64_t o = 0; o < clen; o += HB_STREAM_CODE_CHUNK) {
 			uint64_t k = clen - o < HB_STREAM_CODE_CHUNK ? clen - o : HB_STREAM_CODE_CHUNK;

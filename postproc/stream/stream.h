@@ -322,13 +322,14 @@ void stream__init(struct stream *s);
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
 /*
- * The len code bytes a `code-file` record names (STREAM.md) into buf: those
- * of path at off, else of the first of also[0..also_nr) that has them,
- * their CRC-64 (lzma_crc64) crc. 0, or -ENOENT with why the bytes are not
- * to be had ("FILE: ...", naming the file and offset), -ENOMEM.
+ * The len code bytes a `code-file` record names (STREAM.md) into *out
+ * (malloc()ed; nothing is allocated past what a file holds): those of path
+ * at off, else of the first of also[0..also_nr) that has them, their CRC-64
+ * (lzma_crc64) crc. 0, or -ENOENT with why the bytes are not to be had
+ * ("FILE: ...", naming the file and offset), -ENOMEM.
  */
 int stream__code_file_read(const char *path, uint64_t off, uint64_t len, uint64_t crc, const char *const *also,
-			   size_t also_nr, uint8_t *buf, char *why, size_t whylen);
+			   size_t also_nr, uint8_t **out, char *why, size_t whylen);
 
 /*
  * buf[0..len), a stream (named name in messages), with each `code-file`

@@ -5,7 +5,8 @@
  * each line to its record's reader, stream-runs.c reads the records of what
  * a run read and saw (events, totals, loads, maps), stream-objects.c the
  * objects, their code and their samples, stream-branches.c the branch-stack
- * counts; stream-ids.c keeps a section's
+ * counts, stream-code-files.c the code `code-file` records name (read from
+ * their files by stream__finish); stream-ids.c keeps a section's
  * local ids, stream-lex.c reads lines and fields. The words of each record
  * are the stream's table (plugin/lib/stream-records.def). Internal to the
  * stream folder.

@@ -60,7 +60,7 @@ static bool try_open(struct code_refs_file *f, const char *a, const char *b, con
 
 	if (snprintf(p, sizeof(p), "%s%s%s", a, b ? b : "", c ? c : "") >= (int)sizeof(p))
 		return false;
-	if ((fd = open(p, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(p, O_RDONLY | O_CLOEXEC | O_NONBLOCK)) < 0)
 		return false;
 	/* absolute: the reader opens it from wherever it runs */
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || !realpath(p, real) ||

@@ -18,7 +18,8 @@
 static int read_one(const char *path, uint64_t off, uint64_t len, uint64_t crc, uint8_t **out, char *why,
 		    size_t whylen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a stream may name a FIFO, which is then refused as no file */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	uint64_t got = 0;
 	struct stat st;
 	uint8_t *buf;

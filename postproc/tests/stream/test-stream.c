@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -476,6 +477,25 @@ static void code_file_is_read_and_checked(void **state)
 	assert_non_null(strstr(s.code_file_problems[0], "ends before the code's end"));
 	stream__release(&s);
 
+	/* a FIFO: refused as no regular file, without waiting for a writer */
+	{
+		char fifo[64] = "/tmp/hotblocks-code-fifo-XXXXXX";
+
+		assert_non_null(mkdtemp(fifo));
+		strcat(fifo, "/p");
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		snprintf(text, sizeof(text), "hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x995dc9bbdf1939fa %s\nend\n",
+			 fifo);
+		stream__init(&s);
+		assert_int_equal(read_text(&s, text), 0);
+		assert_int_equal(stream__finish(&s), 0);
+		assert_int_equal(s.objects[0].code_nr, 0);
+		assert_non_null(strstr(s.code_file_problems[0], "not a regular file"));
+		stream__release(&s);
+		unlink(fifo);
+		*strrchr(fifo, '/') = '\0';
+		rmdir(fifo);
+	}
 	/* the named file gone: another copy given (--cwasm) is read */
 	{
 		const char *also[] = { path };

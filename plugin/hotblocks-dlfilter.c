@@ -281,7 +281,9 @@ HB_EXPORT int stop(void *data, void *ctx)
 	int ret = output__write(&r->out, &(struct stream_section_inputs){
 		.account = &r->account, .branches = &r->branches, .callchains = &r->callchains, .events = &r->events, .dumps = &r->dumps, .natives = &r->natives,
 		.maps = r->resolve.usable ? &r->resolve.maps : NULL, .warnings = &r->warnings,
-		.perf_data = r->perf_data,
+		.perf_data = r->perf_data, .code_refs = r->opts.code_refs,
+		.places = { .symfs = r->symfs, .perf_data = r->perf_data, .search = r->opts.search,
+			    .search_nr = r->opts.search_nr },
 	});
 
 	run__free(r);

@@ -222,6 +222,7 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 	size_t objs_alloc = 0;
 
 	memset(s, 0, sizeof(*s));
+	code_refs__init(&s->refs, in->maps, &in->places);
 	s->counts = tally__sorted(&in->account->counts, &s->counts_nr);
 	s->jitdumps = calloc(in->dumps->nr + 1, sizeof(*s->jitdumps));
 	if ((!s->counts && s->counts_nr) || !s->jitdumps)
@@ -253,6 +254,17 @@ int stream_section__assemble(struct stream_section *s, const struct stream_secti
 		if (core && !bsearch(&ids[i], core, core_nr, sizeof(*core), cmp_id)) {
 			o->code = NULL;
 			o->code_len = 0;
+		}
+		/* A JIT's code that is a file's bytes (a .cwasm): named, not copied. */
+		if (in->code_refs && o->kind == HB_KIND_JIT && o->code && o->code_len == o->size) {
+			int r = code_refs__find(&s->refs, o->pid, o->addr, o->load_time, o->code, o->code_len,
+						&o->code_file, &o->code_file_off, &o->code_crc);
+
+			if (r < 0) {
+				free(ids);
+				free(core);
+				return r;
+			}
 		}
 		s->objs_nr++;
 	}
@@ -303,5 +315,6 @@ void stream_section__release(struct stream_section *s)
 	free(s->jitdumps);
 	free(s->loads);
 	free(s->maps);
+	code_refs__release(&s->refs);
 	memset(s, 0, sizeof(*s));
 }

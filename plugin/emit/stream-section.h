@@ -14,6 +14,7 @@
 #include "../sample/branches.h"
 #include "../sample/callchains.h"
 #include "../sample/events.h"
+#include "code-refs.h"
 #include "stream-writer.h"
 
 /* What a run's section is made of; all borrowed. */
@@ -27,6 +28,10 @@ struct stream_section_inputs {
 	const struct mmaps *maps;	/* the recording's mappings; NULL when not read */
 	const struct warnings *warnings;
 	const char *perf_data;		/* the recording perf read, "-" for a pipe */
+	/* --dlarg code-refs: JIT code a mapped file holds is named (code-refs.h),
+	 * the file looked for in places */
+	bool code_refs;
+	struct code_refs_places places;
 };
 
 /* Names this plugin in the stream's `producer` record. */
@@ -46,6 +51,7 @@ struct stream_section {
 	size_t loads_nr;
 	struct stream_writer_map *maps;
 	size_t maps_nr;
+	struct code_refs refs;			/* owns the objects' code_file paths */
 };
 
 /* Assemble s from in, whose parts must outlive s (s borrows their strings

@@ -173,7 +173,14 @@ static void write_object_record(FILE *f, const struct stream_writer_object *o, s
 static void write_object(FILE *f, const struct stream_writer_object *o, size_t sid)
 {
 	write_object_record(f, o, sid);
-	for (size_t off = 0; off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
+	if (o->code_file && o->code_len) {
+		fprintf(f, "%s %zu 0x%" PRIx64 " %zu 0x%016" PRIx64 " ", hb_records[HB_REC_CODE_FILE].word, sid,
+			o->code_file_off, o->code_len, o->code_crc);
+		/* within the string limit: code-refs.c refers to no longer path */
+		stream_writer__put_string(f, o->code_file);
+		putc('\n', f);
+	}
+	for (size_t off = 0; !o->code_file && off < o->code_len; off += HB_STREAM_CODE_CHUNK) {
 		size_t n = o->code_len - off < HB_STREAM_CODE_CHUNK ? o->code_len - off : HB_STREAM_CODE_CHUNK;
 
 		/* A table and one fwrite per line: code bytes are most of a stream,

@@ -23,6 +23,11 @@ struct stream_writer_object {
 	const char *name;
 	const uint8_t *code;
 	size_t code_len;
+	/* Non-NULL: code[0, code_len) are the bytes of this file at
+	 * code_file_off, whose CRC-64 is code_crc: written as `code-file`,
+	 * not as `code` lines (STREAM.md). */
+	const char *code_file;
+	uint64_t code_file_off, code_crc;
 	/* jit */
 	uint64_t code_index, load_time;
 	const char *dump;

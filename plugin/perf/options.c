@@ -18,6 +18,9 @@ const char options__usage[] =
 	"                  .cwasm and ELF files, by name and by build-id; repeatable;\n"
 	"                  perf.data's own directory is looked in first)\n"
 	"  jit-only        count only JIT samples (native code is not resolved)\n"
+	"  code-refs       where a JIT's code is the bytes of a file it ran from (a wasmtime\n"
+	"                  .cwasm), name the file, offset and CRC-64 instead of copying them\n"
+	"                  (the report then reads that file)\n"
 	"  stats           print what resolving native code read (files, symbols, memory) to stderr\n"
 	"  help            print this and stop\n"
 	"Record with `perf record -k mono` so JIT samples can be matched by time (with\n"
@@ -62,6 +65,8 @@ int options__parse(struct options *o, int argc, char **argv, const char **bad)
 			o->search[o->search_nr++] = a + 7;
 		} else if (!strcmp(a, "jit-only")) {
 			o->jit_only = true;
+		} else if (!strcmp(a, "code-refs")) {
+			o->code_refs = true;
 		} else if (!strcmp(a, "stats")) {
 			o->stats = true;
 		} else if (!strcmp(a, "help")) {

@@ -16,6 +16,7 @@ struct options {
 				 * where files gone from their recorded paths are looked for */
 	size_t search_nr;
 	bool jit_only;		/* jit-only */
+	bool code_refs;		/* code-refs: a JIT's code a mapped file holds is named, not copied */
 	bool stats;		/* stats: what resolving natives cost, on standard error */
 };
 

@@ -262,6 +262,9 @@ static int compare(struct options *o, char **files)
 		in[s] = (struct diff_input){ labels[s], o->label[s] ? o->label[s] : files[s],
 					     &streams[s], NULL };
 		stream__init(&streams[s]);
+		/* the side's .cwasm: a copy of the one a `code-file` record names */
+		streams[s].code_files_also = (const char *const *)&o->annot[s].cwasm;
+		streams[s].code_files_also_nr = o->annot[s].cwasm != NULL;
 	}
 	if (read_sides(streams, files, o->stream_name))
 		goto out;

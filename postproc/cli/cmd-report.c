@@ -303,8 +303,23 @@ static int read_for_archive(struct options *o, struct stream *s, char **files, i
 			return message__error("%s", err);
 		as->buf = (char *)buf;
 		o->archive.streams_nr++;
-		if (!(as->name = strdup(n && strcmp(files[i], "-") ? files[i] : CLI_STDIN_NAME)) ||
-		    !(f = fmemopen(as->buf, as->len ? as->len : 1, "r")))
+		if (!(as->name = strdup(n && strcmp(files[i], "-") ? files[i] : CLI_STDIN_NAME)))
+			return message__error("out of memory");
+		/* the code files name, as code lines: an archive needs no file */
+		struct strbuf ex = { 0 };
+
+		ret = stream__expand_code_files(as->buf, as->len, &ex, s->code_files_also, s->code_files_also_nr,
+						as->name, err, sizeof(err));
+		if (ret < 0) {
+			strbuf_release(&ex);
+			return message__error(ret == -ENOMEM ? "out of memory" : "%s", err);
+		}
+		if (ret > 0) {
+			free(as->buf);
+			as->buf = ex.buf;
+			as->len = ex.len;
+		}
+		if (!(f = fmemopen(as->buf, as->len ? as->len : 1, "r")))
 			return message__error("out of memory");
 		if (!as->len)
 			fgetc(f);
@@ -407,6 +422,9 @@ static int report(struct options *o, int nfiles, char **files)
 					     " are for its reports");
 	}
 	stream__init(&s);
+	/* the .cwasm given: a copy of the one a `code-file` record names */
+	s.code_files_also = (const char *const *)&o->annot.cwasm;
+	s.code_files_also_nr = o->annot.cwasm != NULL;
 	if (o->from_archive ? read_archive(o, &s, files[0]) :
 	    o->archive_out ? read_for_archive(o, &s, files, nfiles) : pipeline__read(&s, files, nfiles))
 		goto out;

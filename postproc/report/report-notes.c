@@ -196,6 +196,12 @@ static int plugin_warnings(struct report *rep, const struct stream *s, const cha
 	if (s->warnings_dropped && told)
 		NOTE(REPORT_NOTE_INPUT, "... and %" PRIu64 " more distinct plugin warning%s",
 		     s->warnings_dropped, plural(s->warnings_dropped));
+	/* code a `code-file` record named and no file had (stream-code-files.c) */
+	for (size_t i = 0; i < s->code_file_problems_nr; i++)
+		NOTE(REPORT_NOTE_INPUT, "%s", s->code_file_problems[i]);
+	if (s->code_file_problems_dropped)
+		NOTE(REPORT_NOTE_INPUT, "... and %" PRIu64 " more functions whose code file could not be read",
+		     s->code_file_problems_dropped);
 	return 0;
 }
 

@@ -206,6 +206,9 @@ int stream__finish(struct stream *s)
 	s->finished = true;
 	/* The object table served the merge. */
 	idx_table_release(&s->obj_tab);
+	/* The code files name first: folding compares code. */
+	if (stream_code_files__read(s))
+		return -ENOMEM;
 	/* One function's loads first: what folds is the function. */
 	if (stream_join__functions(s))
 		return -ENOMEM;

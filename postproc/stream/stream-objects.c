@@ -348,3 +348,47 @@ int stream_objects__sample(struct parser *p)
 		return stream_lex__oom(p);
 	return 0;
 }
+
+/* code-file <id> <file-offset-hex> <length> <crc64-hex> <file>: the object's
+ * code is the file's bytes, read by stream__finish (stream-code-files.c). */
+int stream_objects__code_file(struct parser *p)
+{
+	struct stream_object *obj;
+	struct local_obj *lo = NULL;
+	uint64_t off = 0, len = 0, crc = 0;
+	int err;
+
+	if ((err = stream_lex__check_record(p, HB_REC_CODE_FILE)) || (err = stream_ids__find_obj(p, p->f[1], &lo)) ||
+	    (err = stream_lex__get_hex(p, p->f[2], "code file offset", &off)) ||
+	    (err = stream_lex__get_dec(p, p->f[3], "code length", &len)) ||
+	    (err = stream_lex__get_hex(p, p->f[4], "code CRC-64", &crc)) ||
+	    (err = stream_lex__get_str(p, p->f[5], "code file")))
+		return err;
+	if (skipped(p, lo, 0))
+		return 0;
+	obj = &p->s->objects[lo->obj];
+	if (!*p->f[5])
+		return stream_lex__bad(p, "code of object %s: no file named", p->f[1]);
+	if (lo->code_next)
+		return stream_lex__bad(p, "code of object %s: a file named after its code lines", p->f[1]);
+	if (!len || len > obj->size)
+		return stream_lex__bad(p, "code of object %s: %" PRIu64 " bytes in a file, its size is %" PRIu64,
+				       p->f[1], len, obj->size);
+	if (off > UINT64_MAX - len)
+		return stream_lex__bad(p, "code of object %s: offset 0x%" PRIx64 " + %" PRIu64 " past 64 bits",
+				       p->f[1], off, len);
+	lo->code_next = len;
+	/* An earlier section named the same object's code: the same bytes. */
+	if (obj->code_file) {
+		if (obj->code_file_len != len || obj->code_crc != crc)
+			return stream_lex__bad(p, "code of object %s (%s) differs from an earlier section's",
+					       p->f[1], obj->name);
+		return 0;
+	}
+	if (!(obj->code_file = strdup(p->f[5])))
+		return stream_lex__oom(p);
+	obj->code_file_off = off;
+	obj->code_file_len = len;
+	obj->code_crc = crc;
+	return 0;
+}

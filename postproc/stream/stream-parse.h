@@ -5,7 +5,8 @@
  * each line to its record's reader, stream-runs.c reads the records of what
  * a run read and saw (events, totals, loads, maps), stream-objects.c the
  * objects, their code and their samples, stream-branches.c the branch-stack
- * counts; stream-ids.c keeps a section's
+ * counts, stream-code-files.c the code `code-file` records name (read from
+ * their files by stream__finish); stream-ids.c keeps a section's
  * local ids, stream-lex.c reads lines and fields. The words of each record
  * are the stream's table (plugin/lib/stream-records.def). Internal to the
  * stream folder.
@@ -160,6 +161,7 @@ int stream_runs__load(struct parser *p);
 int stream_runs__map(struct parser *p);
 int stream_objects__object(struct parser *p);
 int stream_objects__code(struct parser *p);
+int stream_objects__code_file(struct parser *p);
 int stream_objects__debug(struct parser *p);
 int stream_objects__sample(struct parser *p);
 int stream_branches__total(struct parser *p);
@@ -172,6 +174,10 @@ uint32_t stream_branches__owner(const struct stream *s, uint32_t o);
 int stream_stacks__stack(struct parser *p);
 /* stream__finish: the frames' objects folded as the samples' were. */
 void stream_stacks__finish(struct stream *s);
+
+/* Read the code of the objects `code-file` records named (stream-code-files.c),
+ * at the start of stream__finish. Returns 0 or -ENOMEM. */
+int stream_code_files__read(struct stream *s);
 
 /* Join the loads a JIT writes for one function into one object (stream-join.c),
  * at the start of stream__finish. Returns 0 or -ENOMEM. */

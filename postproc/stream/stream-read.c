@@ -24,6 +24,7 @@ static int (*const records[HB_REC__NR])(struct parser *p) = {
 	[HB_REC_TOTAL] = stream_runs__total,
 	[HB_REC_OBJECT] = stream_objects__object,
 	[HB_REC_CODE] = stream_objects__code,
+	[HB_REC_CODE_FILE] = stream_objects__code_file,
 	[HB_REC_DEBUG] = stream_objects__debug,
 	[HB_REC_SAMPLE] = stream_objects__sample,
 	[HB_REC_BRANCH_TOTAL] = stream_branches__total,

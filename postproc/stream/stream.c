@@ -130,6 +130,7 @@ void stream__release(struct stream *s)
 		free(s->objects[i].name);
 		free(s->objects[i].path);
 		free(s->objects[i].code);
+		free(s->objects[i].code_file);
 		for (size_t j = 0; j < s->objects[i].debug_nr; j++)
 			free(s->objects[i].debug[j].file);
 		free(s->objects[i].debug);
@@ -147,6 +148,9 @@ void stream__release(struct stream *s)
 	}
 	free(s->runs);
 	free(s->objects);
+	for (i = 0; i < s->code_file_problems_nr; i++)
+		free(s->code_file_problems[i]);
+	free(s->code_file_problems);
 	for (i = 0; i < s->events_nr; i++)
 		free(s->events[i].name);
 	free(s->events);

@@ -12,6 +12,7 @@
 #include "../../plugin/lib/stream-format.h"
 #include "lib/util.h"
 #include "lib/code-data.h"
+#include "lib/strbuf.h"
 
 /* Distinct plugin warnings kept (the plugin itself writes at most 64 a section). */
 #define STREAM_WARNINGS_MAX 256
@@ -145,6 +146,11 @@ struct stream_object {
 	char source[16];
 	uint8_t *code;		/* owned: code[0..code_nr) are the known code bytes */
 	size_t code_nr, code_alloc;
+	/* A `code-file` record's (STREAM.md): code[0..code_file_len) are the
+	 * bytes of code_file at code_file_off, their CRC-64 code_crc, read
+	 * by stream__finish (owned; NULL: none). */
+	char *code_file;
+	uint64_t code_file_off, code_file_len, code_crc;
 	/* owned: DEBUG_INFO entries in record order, from the first section that had them */
 	struct stream_debug *debug;
 	size_t debug_nr, debug_alloc;
@@ -283,6 +289,17 @@ struct stream {
 	size_t stacks_nr, stacks_alloc;
 	struct stream_frame *frames;
 	size_t frames_nr, frames_alloc;
+	/* Other copies of the files `code-file` records name, tried where the
+	 * named file is gone or changed (the report's --cwasm): borrowed, set
+	 * before stream__finish. */
+	const char *const *code_files_also;
+	size_t code_files_also_nr;
+	uint64_t code_files_read;	/* objects whose code stream__finish read from a file */
+	/* Objects whose file it could not read, one text each (owned; the first
+	 * STREAM_WARNINGS_MAX, code_file_problems_dropped the rest). */
+	char **code_file_problems;
+	size_t code_file_problems_nr, code_file_problems_alloc;
+	uint64_t code_file_problems_dropped;
 	/* private */
 	struct idx_table obj_tab;
 	size_t samples_merged;		/* samples_nr after the last merge of equal keys */
@@ -306,7 +323,29 @@ void stream__init(struct stream *s);
  */
 int stream__read(struct stream *s, FILE *f, const char *fname, char *err, size_t errlen);
 
-/* Done reading: fold copies of one code (CODE_MOVE, and the same code under
+/*
+ * The len code bytes a `code-file` record names (STREAM.md) into *out
+ * (malloc()ed; nothing is allocated past what a file holds): those of path
+ * at off, else of the first of also[0..also_nr) that has them, their CRC-64
+ * (lzma_crc64) crc. 0, or -ENOENT with why the bytes are not to be had
+ * ("FILE: ...", naming the file and offset), -ENOMEM.
+ */
+int stream__code_file_read(const char *path, uint64_t off, uint64_t len, uint64_t crc, const char *const *also,
+			   size_t also_nr, uint8_t **out, char *why, size_t whylen);
+
+/*
+ * buf[0..len), a stream (named name in messages), with each `code-file`
+ * line written out as the `code` lines it stands for (HB_STREAM_CODE_CHUNK
+ * bytes a line, as the plugin writes them), into out: what an archive keeps
+ * (postproc/FORMATS.md, "The archive"). Returns 1 when it had such lines, 0
+ * when not (out untouched), -ENOENT with "NAME:LINE: ..." in err when a
+ * file has not the bytes (stream__code_file_read), -ENOMEM.
+ */
+int stream__expand_code_files(const char *buf, size_t len, struct strbuf *out, const char *const *also,
+			      size_t also_nr, const char *name, char *err, size_t errlen);
+
+/* Done reading: read the code `code-file` records name (one that cannot be
+ * had is a warning of the stream's: its object has no code), fold copies of one code (CODE_MOVE, and the same code under
  * the same name, stream-fold.c), sort the samples and point each object at
  * its own. Returns 0, -ENOMEM, or -ERANGE when one offset's samples over all
  * sections overflow 64 bits. */

@@ -449,6 +449,18 @@ if [ -x "$real_wasmtime" ]; then
 	check "wasm --keep NEW-DIR: exit 0, the recording in it, the JIT dump too" sh -c "test $rc -eq 0 &&
 		test -s '$tmp/wasm/kept/perf.data' -a -s '$tmp/wasm/kept/module.cwasm' -a -d '$tmp/wasm/kept/clif' &&
 		ls '$tmp/wasm/kept'/jit-*.dump && test \"\$(ls -A '$tmp/wasm')\" = kept"
+	# The kept .cwasm is the cache entry's without a second copy of its
+	# bytes: a hard link made read-only (so that neither name can change
+	# the other's), or a reflink where the filesystem has them.
+	kc=$tmp/wasm/kept/module.cwasm
+	ce=$(for e in "$HOTBLOCKS_CACHE_DIR"/wasm/*/module.cwasm; do cmp -s "$e" "$kc" && echo "$e"; done | head -n 1)
+	if [ -n "$ce" ] && [ "$(stat -c %i "$ce")" = "$(stat -c %i "$kc")" ]; then
+		check "wasm --keep: the .cwasm is a hard link of the cache entry's, read-only" \
+			sh -c "test \"\$(stat -c %h '$kc')\" -ge 2 && ! stat -c %A '$kc' | grep -q w"
+	else
+		check "wasm --keep: the .cwasm is a reflink of the cache entry's (this filesystem has them)" \
+			sh -c "test -n '$ce' && cp --reflink=always '$ce' '$tmp/reflink-probe'"
+	fi
 	(cd / && ph report -i "$tmp/wasm/kept/perf.data" -p 100 --cwasm "$tmp/wasm/kept/module.cwasm" \
 		--clif "$tmp/wasm/kept/clif" --wasm "$top/test-data/wasmtime-real/fib.wasm" >"$tmp/wkept.out" 2>"$tmp/wkept.err")
 	check "wasm --keep DIR: reported again from DIR, the same CLIF and Wasm cells" \

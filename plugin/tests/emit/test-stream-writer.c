@@ -489,6 +489,32 @@ static void no_line_is_longer_than_the_limit(void **state)
 	free(word);
 }
 
+/* Code a file holds (STREAM.md `code-file`): one line naming the file, the
+ * offset, the length and the CRC-64, the path escaped; no code line. */
+static void code_a_file_holds_is_one_code_file_line(void **state)
+{
+	static const uint8_t code[100] = { 0x90 };
+	const struct stream_writer_header h = { .producer = "hotblocks.so/1", .input = "-" };
+	struct stream_writer_object objs[] = {
+		{ .kind = HB_KIND_JIT, .id = 1, .pid = 7, .e_machine = 62, .addr = 0x7f0000001060, .size = 100,
+		  .name = "f", .code = code, .code_len = 100, .code_index = 2, .load_time = 200,
+		  .dump = "/tmp/jit-7.dump", .code_file = "/my dir/module.cwasm", .code_file_off = 0x2060,
+		  .code_crc = 0x0123456789abcdefULL },
+	};
+	static const struct tally_entry counts[] = { { .obj = 1, .ev = 0, .off = 0x4, .samples = 1, .period = 1 } };
+	int ret;
+	char *text = write_section(&h, objs, 1, counts, 1, &ret), *line, *nl;
+
+	assert_int_equal(ret, 0);
+	assert_non_null(strstr(text, "\ncode-file 0 0x2060 100 0x0123456789abcdef /my%20dir/module.cwasm\n"));
+	assert_null(strstr(text, "\ncode "));
+	for (line = text; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		check_line(line);
+	}
+	free(text);
+}
+
 static void a_failed_write_is_reported(void **state)
 {
 	uint64_t totals[1][HB_CLASS__NR][2] = { 0 };
@@ -514,6 +540,7 @@ int main(void)
 		cmocka_unit_test(every_byte_survives_escaping),
 		cmocka_unit_test(strings_past_the_limit_are_cut_marked_and_measured),
 		cmocka_unit_test(no_line_is_longer_than_the_limit),
+		cmocka_unit_test(code_a_file_holds_is_one_code_file_line),
 		cmocka_unit_test(a_failed_write_is_reported),
 	};
 

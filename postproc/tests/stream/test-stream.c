@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -423,6 +425,107 @@ static void jitdumps_of_each_run_are_kept(void **state)
 	stream__release(&s);
 }
 
+/* A file holding "123456789" at offset 2, whose CRC-64/XZ is the check
+ * value of the CRC catalogue (0x995dc9bbdf1939fa: independent of liblzma). */
+static void code_file_write(const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs("xx123456789yy", f);
+	fclose(f);
+}
+
+#define OBJ9 "object 0 jit pid=7 e_machine=62 addr=0x1000 size=9 code-index=3 load-time=99 dump=/tmp/jit-7.dump name=alpha\n"
+
+static void code_file_is_read_and_checked(void **state)
+{
+	char path[] = "/tmp/hotblocks-code-file-XXXXXX", text[512];
+	struct stream s;
+	int fd = mkstemp(path);
+
+	assert_true(fd >= 0);
+	close(fd);
+	code_file_write(path);
+	snprintf(text, sizeof(text), "hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x995dc9bbdf1939fa %s\nend\n", path);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.code_files_read, 1);
+	assert_int_equal(s.objects[0].code_nr, 9);
+	assert_memory_equal(s.objects[0].code, "123456789", 9);
+	assert_int_equal(s.code_file_problems_nr, 0);
+	stream__release(&s);
+
+	/* another CRC: not the recorded code; told, and no code */
+	snprintf(text, sizeof(text), "hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x995dc9bbdf1939fb %s\nend\n", path);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[0].code_nr, 0);
+	assert_int_equal(s.code_file_problems_nr, 1);
+	assert_non_null(strstr(s.code_file_problems[0], "the code of alpha is not shown"));
+	assert_non_null(strstr(s.code_file_problems[0], "CRC-64 differs"));
+	stream__release(&s);
+
+	/* a file too short for it: told without reading (or allocating) past its end */
+	snprintf(text, sizeof(text), "hotblocks-stream 1\n" OBJ9 "code-file 0 0x8 9 0x995dc9bbdf1939fa %s\nend\n", path);
+	stream__init(&s);
+	assert_int_equal(read_text(&s, text), 0);
+	assert_int_equal(stream__finish(&s), 0);
+	assert_int_equal(s.objects[0].code_nr, 0);
+	assert_non_null(strstr(s.code_file_problems[0], "ends before the code's end"));
+	stream__release(&s);
+
+	/* a FIFO: refused as no regular file, without waiting for a writer */
+	{
+		char fifo[64] = "/tmp/hotblocks-code-fifo-XXXXXX";
+
+		assert_non_null(mkdtemp(fifo));
+		strcat(fifo, "/p");
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		snprintf(text, sizeof(text), "hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x995dc9bbdf1939fa %s\nend\n",
+			 fifo);
+		stream__init(&s);
+		assert_int_equal(read_text(&s, text), 0);
+		assert_int_equal(stream__finish(&s), 0);
+		assert_int_equal(s.objects[0].code_nr, 0);
+		assert_non_null(strstr(s.code_file_problems[0], "not a regular file"));
+		stream__release(&s);
+		unlink(fifo);
+		*strrchr(fifo, '/') = '\0';
+		rmdir(fifo);
+	}
+	/* the named file gone: another copy given (--cwasm) is read */
+	{
+		const char *also[] = { path };
+
+		stream__init(&s);
+		s.code_files_also = also;
+		s.code_files_also_nr = 1;
+		assert_int_equal(read_text(&s, "hotblocks-stream 1\n" OBJ9
+					   "code-file 0 0x2 9 0x995dc9bbdf1939fa /nonexistent/module.cwasm\nend\n"), 0);
+		assert_int_equal(stream__finish(&s), 0);
+		assert_int_equal(s.objects[0].code_nr, 9);
+		assert_int_equal(s.code_file_problems_nr, 0);
+		stream__release(&s);
+	}
+	unlink(path);
+}
+
+static void bad_code_files_are_refused(void **state)
+{
+	refused("hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 10 0x1 /m.cwasm\nend\n",
+		"t.hbs:3: code of object 0: 10 bytes in a file, its size is 9");
+	refused("hotblocks-stream 1\n" OBJ9 "code 0 0x0 b9\ncode-file 0 0x2 9 0x1 /m.cwasm\nend\n",
+		"t.hbs:4: code of object 0: a file named after its code lines");
+	refused("hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x1 \nend\n", "t.hbs:3: code of object 0: no file named");
+	refused("hotblocks-stream 1\n" OBJ9 "code-file 0 2 9 0x1 /m.cwasm\nend\n", "t.hbs:3:");
+	refused("hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x1 /m.cwasm\nend\n"
+		"hotblocks-stream 1\n" OBJ9 "code-file 0 0x2 9 0x2 /m.cwasm\nend\n",
+		"t.hbs:7: code of object 0 (alpha) differs from an earlier section's");
+}
+
 static void names_of_enums(void **state)
 {
 	assert_string_equal(stream__kind_name(HB_KIND_CWASM), "cwasm");
@@ -452,6 +555,8 @@ int main(void)
 		cmocka_unit_test(native_objects_of_two_runs_merge),
 		cmocka_unit_test(warnings_are_kept),
 		cmocka_unit_test(jitdumps_of_each_run_are_kept),
+		cmocka_unit_test(code_file_is_read_and_checked),
+		cmocka_unit_test(bad_code_files_are_refused),
 		cmocka_unit_test(names_of_enums),
 	};
 

@@ -244,19 +244,26 @@ static void put_runs(struct json_writer *w, const struct report *rep)
 	json_writer__end(w);
 }
 
-/* The classes, as kept (collected false) or as the input gave them. */
+/* The classes of one side (unattributed or not), each with its samples as
+ * kept (collected false) or as the input gave them. */
+static void put_class_counts(struct json_writer *w, const struct report *rep, bool unattributed,
+			     bool collected)
+{
+	for (size_t i = 0; i < rep->classes_nr; i++) {
+		const struct report_class *c = &rep->classes[i];
+
+		if (c->unattributed == unattributed)
+			json_writer__u64(w, c->name, collected ? c->collected : c->samples);
+	}
+}
+
+/* The classes, the unattributed ones in their own object. */
 static void put_classes(struct json_writer *w, const char *key, const struct report *rep, bool collected)
 {
 	json_writer__object(w, key, JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (!rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
-					 rep->classes[i].samples);
+	put_class_counts(w, rep, false, collected);
 	json_writer__object(w, "unattributed", JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
-					 rep->classes[i].samples);
+	put_class_counts(w, rep, true, collected);
 	json_writer__end(w);
 	json_writer__end(w);
 }

@@ -435,6 +435,8 @@ static int report(struct options *o, int nfiles, char **files)
 		goto out;
 	}
 	o->rank.alt_names = names;
+	/* every listed function is built whole again: ranking keeps no rows */
+	o->rank.whole_only = repo.whole_functions;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
 		message__error("out of memory");
 		goto out;

@@ -339,8 +339,16 @@ static int write_archive(struct options *o, struct report *rep, struct annotator
 	char err[1024];
 	int ret = 0;
 
+	/* each row's lookups are made as it is built: a window at a time */
 	for (size_t i = 0; !ret && i < rep->funcs_nr; i++) {
-		ret = report__func_open(rep, i);
+		size_t next = 0;
+		long n = 0;
+
+		ret = report__func_open_rows(rep, i);
+		while (!ret && (n = report__func_rows(rep, i, &next)) > 0)
+			;
+		if (!ret && n < 0)
+			ret = (int)n;
 		report__func_close(rep, i);
 	}
 	if (ret)

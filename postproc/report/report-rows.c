@@ -260,11 +260,12 @@ static int whole_rows(struct func_ctx *c, struct report_func *f, const struct ra
 	for (; cur->insn < cfg->insns_nr && f->rows_nr < limit; cur->insn++) {
 		const size_t i = cur->insn;
 		const struct cfg_insn *in = &cfg->insns[i];
+		const struct cfg_block *blks = cfg->blocks;
 		int32_t in_block = -1, to = -1;
 
-		while (cur->block < cfg->blocks_nr && cfg->blocks[cur->block].first + cfg->blocks[cur->block].nr <= i)
+		while (cur->block < cfg->blocks_nr && blks[cur->block].first + blks[cur->block].nr <= i)
 			cur->block++;
-		if (cur->block < cfg->blocks_nr && cfg->blocks[cur->block].first <= i)
+		if (cur->block < cfg->blocks_nr && blks[cur->block].first <= i)
 			in_block = (int32_t)cur->block;
 		if (in_block != cur->prev) {
 			/* source line spans end with their block */

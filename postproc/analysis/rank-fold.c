@@ -159,11 +159,11 @@ static int fold_no_code(const struct stream_object *obj, struct rank_func *f,
 /*
  * Disassemble f's object, put each of the event's samples smp[0..nr) in its
  * instruction and block, and keep (of a selected object) its sampled blocks
- * and their instructions in *fo; the disassembly is dropped. Touches f and
- * *fo only: objects are folded on several threads.
+ * and (unless no_insns) their instructions in *fo; the disassembly is
+ * dropped. Touches f and *fo only: objects are folded on several threads.
  */
 static int fold(const struct stream *s, struct rank_func *f, const struct stream_sample *smp,
-		size_t nr, struct folded *fo)
+		size_t nr, bool no_insns, struct folded *fo)
 {
 	const struct stream_object *obj = &s->objects[f->obj];
 	struct cfg_func cfg;
@@ -199,14 +199,16 @@ static int fold(const struct stream *s, struct rank_func *f, const struct stream
 		if (!block_samples[b])
 			continue;
 		fo->sums_nr++;
+		if (no_insns)
+			continue;
 		ni += cfg.blocks[b].nr;
 		for (size_t i = cfg.blocks[b].first; i < cfg.blocks[b].first + cfg.blocks[b].nr; i++)
 			nt += (cfg.insns[i].flags & INSN_HAS_TARGET) != 0;
 	}
 	ret = -ENOMEM;
 	if (fo->sums_nr && (!(fo->sums = malloc(fo->sums_nr * sizeof(*fo->sums))) ||
-			    !(fo->insns = malloc(ni * sizeof(*fo->insns))) ||
-			    !(fo->targets = malloc((nt ? nt : 1) * sizeof(*fo->targets)))))
+			    (!no_insns && (!(fo->insns = malloc(ni * sizeof(*fo->insns))) ||
+					   !(fo->targets = malloc((nt ? nt : 1) * sizeof(*fo->targets)))))))
 		goto out;
 	for (size_t b = 0; fo->sums_nr && b < cfg.blocks_nr; b++) {
 		const struct cfg_block *blk = &cfg.blocks[b];
@@ -219,7 +221,7 @@ static int fold(const struct stream *s, struct rank_func *f, const struct stream
 			.first_insn = fo->insns_nr, .first_target = fo->targets_nr,
 			.insns = (uint32_t)blk->nr,
 		};
-		for (size_t i = blk->first; i < blk->first + blk->nr; i++) {
+		for (size_t i = blk->first; !no_insns && i < blk->first + blk->nr; i++) {
 			const struct cfg_insn *in = &cfg.insns[i];
 
 			fo->insns[fo->insns_nr++] = (struct rank_insn){ in->size, in->flags };
@@ -246,6 +248,7 @@ struct fold_work {
 	struct folded *out;		/* [nr] */
 	int *ret;			/* [nr] */
 	size_t nr;
+	bool no_insns;
 	size_t next;			/* taken atomically */
 	unsigned want;			/* threads to fold on */
 };
@@ -261,7 +264,7 @@ static void *fold_worker(void *arg)
 		size_t nr;
 
 		smp = rank_fold__event_samples(&w->stream->objects[f->obj], w->event, &nr);
-		w->ret[k] = fold(w->stream, f, smp, nr, &w->out[k]);
+		w->ret[k] = fold(w->stream, f, smp, nr, w->no_insns, &w->out[k]);
 	}
 	return NULL;
 }
@@ -307,9 +310,9 @@ static void fold_crew(void *arg)
  * number of threads.
  */
 void rank_fold__batch(const struct stream *s, long ev, struct rank_func *funcs, const size_t *which, size_t nr,
-		      struct folded *out, int *ret)
+		      bool no_insns, struct folded *out, int *ret)
 {
-	struct fold_work w = { s, ev, funcs, which, out, ret, nr, 0, fold_threads() };
+	struct fold_work w = { s, ev, funcs, which, out, ret, nr, no_insns, 0, fold_threads() };
 
 	/* capstone 4 fills its tables at its first use: once, here */
 	cfg__prepare();

@@ -51,10 +51,12 @@ void rank_fold__place(const struct cfg_func *cfg, const struct stream_sample *sm
 		      uint64_t *unaligned, uint64_t *outside, uint64_t *row_max);
 
 /* Fold funcs[which[k]] of stream s (event ev) into out[k], its result in
- * ret[k], for k in [0, nr), on worker threads and off the calling thread;
- * rank_fold__release frees what the folds kept, off it too. */
+ * ret[k], for k in [0, nr), on worker threads and off the calling thread
+ * (with no_insns, the sampled blocks without their instructions:
+ * rank_opts.whole_only); rank_fold__release frees what the folds kept,
+ * off it too. */
 void rank_fold__batch(const struct stream *s, long ev, struct rank_func *funcs, const size_t *which, size_t nr,
-		      struct folded *out, int *ret);
+		      bool no_insns, struct folded *out, int *ret);
 void rank_fold__release(struct folded *out, size_t nr);
 
 #endif

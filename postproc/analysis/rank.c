@@ -109,13 +109,13 @@ static int join(struct rank *r, size_t fi, struct folded *fo, struct allocs *al)
  * Fold funcs[which[0..nr)] (rank-fold.h), then join them in that order: the
  * ranking is the same however they were folded.
  */
-static int fold_batch(struct rank *r, const size_t *which, size_t nr, struct allocs *al)
+static int fold_batch(struct rank *r, const size_t *which, size_t nr, bool no_insns, struct allocs *al)
 {
 	struct folded *out = calloc(nr ? nr : 1, sizeof(*out));
 	int *ret = calloc(nr ? nr : 1, sizeof(*ret)), err = -ENOMEM;
 
 	if (out && ret) {
-		rank_fold__batch(r->stream, r->event, r->funcs, which, nr, out, ret);
+		rank_fold__batch(r->stream, r->event, r->funcs, which, nr, no_insns, out, ret);
 		err = 0;
 		for (size_t k = 0; k < nr && !err; k++)
 			err = ret[k] ? ret[k] : join(r, which[k], &out[k], al);
@@ -275,7 +275,7 @@ static int fold_candidates(struct rank *r, const struct rank_opts *o, bool lazy)
 	while (built < order_nr) {
 		size_t end = built + batch < order_nr ? built + batch : order_nr;
 
-		ret = fold_batch(r, order + built, end - built, &allocs);
+		ret = fold_batch(r, order + built, end - built, o->whole_only, &allocs);
 		if (ret)
 			goto out;
 		built = end;

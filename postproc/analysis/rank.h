@@ -25,6 +25,10 @@ struct rank_opts {
 	 * or no_threshold. NULL: every object. */
 	bool (*select)(void *arg, size_t obj);
 	void *select_arg;
+	/* Every function a report lists is built whole again (rank__decode):
+	 * the sampled blocks' instructions are not kept (rank.insns and
+	 * rank.targets stay empty, rank__insn is not to be called). */
+	bool whole_only;
 };
 
 /* Whether an object was disassembled, and if not, why it has no blocks. */
@@ -61,7 +65,7 @@ struct rank_sum {
 	uint64_t row_max;		/* the most samples at one of its instructions */
 	size_t first_insn;		/* its instructions: rank.insns[first_insn .. + insns) */
 	size_t first_target;		/* their targets: rank.targets[first_target ..] */
-	uint32_t insns;
+	uint32_t insns;			/* how many (kept or not: rank_opts.whole_only) */
 };
 
 /*
@@ -181,7 +185,7 @@ uint64_t rank__samples_at(const struct rank *r, size_t fi, uint32_t off);
 
 /* Instruction k of sum's block, as cfg.h has it (no text); *off and *target
  * carry on from instruction k - 1's: start them at sum's start and first
- * target, and ask in order. */
+ * target, and ask in order. Not of a ranking built whole_only. */
 void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, uint32_t *off,
 		size_t *target, struct cfg_insn *insn);
 

@@ -354,8 +354,16 @@ static int write_archive(struct options *o, struct report *rep, struct annotator
 	char err[1024];
 	int ret = 0;
 
+	/* each row's lookups are made as it is built: a window at a time */
 	for (size_t i = 0; !ret && i < rep->funcs_nr; i++) {
-		ret = report__func_open(rep, i);
+		size_t next = 0;
+		long n = 0;
+
+		ret = report__func_open_rows(rep, i);
+		while (!ret && (n = report__func_rows(rep, i, &next)) > 0)
+			;
+		if (!ret && n < 0)
+			ret = (int)n;
 		report__func_close(rep, i);
 	}
 	if (ret)
@@ -453,6 +461,8 @@ static int report(struct options *o, int nfiles, char **files)
 		goto out;
 	}
 	o->rank.alt_names = names;
+	/* every listed function is built whole again: ranking keeps no rows */
+	o->rank.whole_only = repo.whole_functions;
 	if (rank__build(&r, &s, ev, &o->rank) || report__build(&rep, &r, &o->rank, annot, &repo)) {
 		message__error("out of memory");
 		goto out;

@@ -273,6 +273,7 @@ static int build_side(struct diff *d, int s)
 	side->rank_opts = (struct rank_opts){
 		.percent = 100.0, .no_threshold = true, .disassemble_all = true, .top = SIZE_MAX,
 		.select = is_candidate, .select_arg = side,
+		.whole_only = repo.whole_functions,
 	};
 	if (rank__build(&side->rank, side->stream, d->side[s].event, &side->rank_opts) ||
 	    report__build(rep, &side->rank, &side->rank_opts, side->annot, &repo))

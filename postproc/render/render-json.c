@@ -33,8 +33,9 @@ static void put_row_annot(struct json_writer *w, const struct report_func *f,
 		json_writer__str(w, "source", row->cells[REPORT_COL_SOURCE].text);
 }
 
+/* Row k of f (at rows[0] or further in a window of them: row). */
 static void put_row(struct json_writer *w, const struct report_func *f, const struct report_func_branches *fb,
-		    const struct report_row *row)
+		    const struct report_row *row, size_t k)
 {
 	json_writer__object(w, NULL, JSON_INLINE);
 	json_writer__u64(w, "offset", row->off);
@@ -50,8 +51,8 @@ static void put_row(struct json_writer *w, const struct report_func *f, const st
 			json_writer__u64(w, "target_wasm_index", (uint64_t)row->target_wasm_index);
 	}
 	put_row_annot(w, f, row);
-	if (fb && fb->measured && fb->measured->rows[row - f->rows].measured) {
-		const struct report_row_branch *rb = &fb->measured->rows[row - f->rows];
+	if (fb && fb->measured && fb->measured->rows[k].measured) {
+		const struct report_row_branch *rb = &fb->measured->rows[k];
 
 		json_writer__u64(w, "taken", rb->taken);
 		json_writer__u64(w, "not_taken", rb->not_taken);
@@ -181,10 +182,13 @@ static void put_branches(struct json_writer *w, const struct report_func_branche
 	json_writer__end(w);
 }
 
-static void put_func(struct json_writer *w, const struct report *rep, size_t fi)
+/* funcs[fi], opened by report__func_open_rows: its rows written a window at a time. */
+static int put_func(struct json_writer *w, const struct report *rep, size_t fi)
 {
 	const struct report_func *f = &rep->funcs[fi];
 	const struct report_func_branches *fb = report__func_branches(rep, fi);
+	size_t next = 0, first;
+	long n;
 
 	json_writer__object(w, NULL, JSON_LINES);
 	put_code(w, f);
@@ -199,8 +203,11 @@ static void put_func(struct json_writer *w, const struct report *rep, size_t fi)
 	render_json__runs(w, f);
 	json_writer__u64(w, "folded", f->folded);
 	json_writer__array(w, "instructions", JSON_LINES);
-	for (size_t i = 0; i < f->rows_nr; i++)
-		put_row(w, f, fb, &f->rows[i]);
+	while (first = next, (n = report__func_rows(rep, fi, &next)) > 0)
+		for (size_t i = 0; i < (size_t)n; i++)
+			put_row(w, f, fb, &f->rows[i], first + i);
+	if (n < 0)
+		return (int)n;
 	json_writer__end(w);
 	if (f->offsets) {
 		/* no code bytes: its samples by offset instead, and why */
@@ -222,6 +229,7 @@ static void put_func(struct json_writer *w, const struct report *rep, size_t fi)
 	if (fb)
 		put_branches(w, fb);
 	json_writer__end(w);
+	return 0;
 }
 
 static void put_runs(struct json_writer *w, const struct report *rep)
@@ -244,19 +252,26 @@ static void put_runs(struct json_writer *w, const struct report *rep)
 	json_writer__end(w);
 }
 
-/* The classes, as kept (collected false) or as the input gave them. */
+/* The classes of one side (unattributed or not), each with its samples as
+ * kept (collected false) or as the input gave them. */
+static void put_class_counts(struct json_writer *w, const struct report *rep, bool unattributed,
+			     bool collected)
+{
+	for (size_t i = 0; i < rep->classes_nr; i++) {
+		const struct report_class *c = &rep->classes[i];
+
+		if (c->unattributed == unattributed)
+			json_writer__u64(w, c->name, collected ? c->collected : c->samples);
+	}
+}
+
+/* The classes, the unattributed ones in their own object. */
 static void put_classes(struct json_writer *w, const char *key, const struct report *rep, bool collected)
 {
 	json_writer__object(w, key, JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (!rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
-					 rep->classes[i].samples);
+	put_class_counts(w, rep, false, collected);
 	json_writer__object(w, "unattributed", JSON_INLINE);
-	for (size_t i = 0; i < rep->classes_nr; i++)
-		if (rep->classes[i].unattributed)
-			json_writer__u64(w, rep->classes[i].name, collected ? rep->classes[i].collected :
-					 rep->classes[i].samples);
+	put_class_counts(w, rep, true, collected);
 	json_writer__end(w);
 	json_writer__end(w);
 }
@@ -422,17 +437,18 @@ static void put_tiered(struct json_writer *w, const struct report *rep)
 	json_writer__end(w);
 }
 
-/* One function at a time: --all writes every one whole. */
+/* One function at a time, its rows a window at a time: --all writes every one whole. */
 static int put_funcs(struct json_writer *w, const struct report *rep)
 {
 	json_writer__array(w, "functions", JSON_LINES);
 	for (size_t i = 0; i < rep->funcs_nr; i++) {
-		int ret = report__func_open(rep, i);
+		int ret = report__func_open_rows(rep, i);
 
+		if (!ret)
+			ret = put_func(w, rep, i);
+		report__func_close(rep, i);
 		if (ret)
 			return ret;
-		put_func(w, rep, i);
-		report__func_close(rep, i);
 	}
 	json_writer__end(w);
 	return 0;

@@ -51,6 +51,8 @@ struct report_opts {
 	/* --tiers-apart: each tier of a V8 wasm function is a function of its
 	 * own in report.functions, as it is a code object (report-tiers.h). */
 	bool tiers_apart;
+	/* The rows report__func_rows builds at a time (0: ROWS_WINDOW, report-rows.c). */
+	size_t rows_window;
 };
 
 /*

@@ -25,6 +25,10 @@
  */
 #define KEPT_ROWS (1u << 18)
 
+/* The rows of a whole function built at a time when an output asks for
+ * them a window at a time (report__func_open_rows): about 700 kB. */
+#define ROWS_WINDOW ((size_t)1 << 12)
+
 /* What one function's rows are made with. */
 struct func_ctx {
 	const struct build_env *env;
@@ -217,54 +221,84 @@ static int fill_row(struct func_ctx *c, struct report_row *row, const struct cfg
 	return 0;
 }
 
-/* A whole function, disassembled again (d): every block, every row, trailing
- * data included. */
-static int fill_whole(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d)
+/* A whole function's blocks, all of them, from its disassembly d. */
+static int whole_blocks(const struct func_ctx *c, struct report_func *f, const struct rank_decoded *d)
 {
 	const struct cfg_func *cfg = &d->cfg;
-	int32_t prev = -2;
-	size_t i, b;
-	int ret;
 
 	f->blocks = calloc(cfg->blocks_nr ? cfg->blocks_nr : 1, sizeof(*f->blocks));
-	f->rows = malloc((cfg->insns_nr ? cfg->insns_nr : 1) * sizeof(*f->rows));
-	if (!f->blocks || !f->rows)
+	if (!f->blocks)
 		return -ENOMEM;
 	f->blocks_nr = cfg->blocks_nr;
-	for (b = 0; b < cfg->blocks_nr; b++) {
+	for (size_t b = 0; b < cfg->blocks_nr; b++) {
 		uint32_t place = d->block_rank[b];
 
 		f->blocks[b] = (struct report_block){
 			.start = cfg->blocks[b].start, .end = cfg->blocks[b].end,
 			.insns = (uint32_t)cfg->blocks[b].nr, .samples = d->block_samples[b],
 			.rank = place, .shown = place && place <= c->r->shown_nr, .listed = true,
+			/* every instruction is a row */
+			.first_row = cfg->blocks[b].first,
 		};
 	}
-	/* Every row, trailing data included; b follows the blocks along. */
-	for (i = 0, b = 0; i < cfg->insns_nr; i++) {
+	return 0;
+}
+
+/*
+ * A whole function's rows from cur on, one an instruction (trailing data
+ * included), until f->rows holds limit. cur follows the instructions and
+ * blocks along, and carries the source line span over to the next call.
+ */
+static int whole_rows(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d,
+		      struct rows_cursor *cur, size_t limit)
+{
+	const struct cfg_func *cfg = &d->cfg;
+	int ret = 0;
+
+	c->span_file = cur->span_file;
+	c->span_line = cur->span_line;
+	for (; cur->insn < cfg->insns_nr && f->rows_nr < limit; cur->insn++) {
+		const size_t i = cur->insn;
 		const struct cfg_insn *in = &cfg->insns[i];
+		const struct cfg_block *blks = cfg->blocks;
 		int32_t in_block = -1, to = -1;
 
-		while (b < cfg->blocks_nr && cfg->blocks[b].first + cfg->blocks[b].nr <= i)
-			b++;
-		if (b < cfg->blocks_nr && cfg->blocks[b].first <= i)
-			in_block = (int32_t)b;
-		if (in_block != prev) {
+		while (cur->block < cfg->blocks_nr && blks[cur->block].first + blks[cur->block].nr <= i)
+			cur->block++;
+		if (cur->block < cfg->blocks_nr && blks[cur->block].first <= i)
+			in_block = (int32_t)cur->block;
+		if (in_block != cur->prev) {
 			/* source line spans end with their block */
-			if (in_block >= 0)
-				f->blocks[in_block].first_row = f->rows_nr;
 			c->span_file = NULL;
 			c->span_line = 0;
-			prev = in_block;
+			cur->prev = in_block;
 		}
 		if (in->flags & INSN_HAS_TARGET)
 			to = (int32_t)report__block_at_start(cfg, in->target);
 		ret = fill_row(c, &f->rows[f->rows_nr], in, d->insn_samples[i], in_block, to);
 		if (ret)
-			return ret;
+			break;
 		f->rows_nr++;
 	}
-	return report_edges__build(f, cfg);
+	cur->span_file = c->span_file;
+	cur->span_line = c->span_line;
+	return ret;
+}
+
+/* A whole function, disassembled again (d): every block, every row, trailing
+ * data included. */
+static int fill_whole(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d)
+{
+	struct rows_cursor cur = { .prev = -2 };
+	int ret = whole_blocks(c, f, d);
+
+	if (ret)
+		return ret;
+	f->rows = malloc((d->cfg.insns_nr ? d->cfg.insns_nr : 1) * sizeof(*f->rows));
+	if (!f->rows)
+		return -ENOMEM;
+	ret = whole_rows(c, f, d, &cur, d->cfg.insns_nr);
+	return ret ? ret : report_edges__build(f, &d->cfg);
 }
 
 /* The index of f's listed block starting at target, or -1. */
@@ -391,7 +425,7 @@ void report_rows__drop(struct report_func *f)
 	FREE_AND_NULL(f->store->strs);
 	f->store->strs_nr = f->store->strs_alloc = 0;
 	rank_decoded__release(&f->store->decoded);
-	f->store->built = false;
+	f->store->built = f->store->windowed = false;
 }
 
 /* The built functions of the shown blocks no output has open, dropped once
@@ -417,25 +451,42 @@ static void keep_rows(const struct report *rep)
 	b->kept_nr = k;
 }
 
+/* What funcs[i]'s rows are made with. */
+static struct func_ctx func_ctx(const struct report *rep, size_t i)
+{
+	const struct report_build *b = rep->build;
+	const struct rank_func *rf = &b->r->funcs[b->rank_of[i]];
+
+	return (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
+				  b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
+				  NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
+							      REPORT_SOURCE_DEFAULT, rep->funcs[i].store };
+}
+
+/* A source cell the annotator could not make for want of memory would be
+ * missing: fail rather than print less. */
+static int annotated(const struct report_build *b)
+{
+	return b->annot && annotator__out_of_memory(b->annot) ? -ENOMEM : 0;
+}
+
 int report__func_open(const struct report *rep, size_t i)
 {
 	struct report_func *f = &rep->funcs[i];
 	struct report_build *b = rep->build;
-	const struct rank_func *rf;
 	struct func_ctx c;
 	int ret;
 
 	if (!f->store)
 		return 0;
 	if (f->store->built) {
+		/* rows a window at a time are no function's rows to read */
+		if (f->store->windowed)
+			return -EINVAL;
 		f->store->users++;
 		return 0;
 	}
-	rf = &b->r->funcs[b->rank_of[i]];
-	c = (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
-			       b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
-			       NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
-							   REPORT_SOURCE_DEFAULT, f->store };
+	c = func_ctx(rep, i);
 	f->store->built = true;
 	f->store->users = 1;
 	if (f->whole) {
@@ -451,10 +502,8 @@ int report__func_open(const struct report *rep, size_t i)
 			b->kept_rows += f->rows_nr;
 		}
 	}
-	/* A source cell the annotator could not make for want of memory would
-	 * be missing: fail rather than print less. */
-	if (!ret && b->annot && annotator__out_of_memory(b->annot))
-		ret = -ENOMEM;
+	if (!ret)
+		ret = annotated(b);
 	if (!ret)
 		ret = report_branches__measure(rep, i);
 	if (!ret)
@@ -462,6 +511,74 @@ int report__func_open(const struct report *rep, size_t i)
 	if (!ret && !f->whole)
 		keep_rows(rep);
 	return ret;
+}
+
+static size_t rows_window(const struct report_build *b)
+{
+	return b->o.rows_window ? b->o.rows_window : ROWS_WINDOW;
+}
+
+int report__func_open_rows(const struct report *rep, size_t i)
+{
+	struct report_func *f = &rep->funcs[i];
+	struct report_build *b = rep->build;
+	struct report_func_store *st = f->store;
+	struct func_ctx c;
+	int ret;
+
+	/* Branch stacks measure every row at once (report_branches__measure). */
+	if (!st || !f->whole || st->built || rep->branch_stack)
+		return report__func_open(rep, i);
+	c = func_ctx(rep, i);
+	st->built = st->windowed = true;
+	st->users = 1;
+	st->cursor = (struct rows_cursor){ .prev = -2 };
+	ret = rank__decode(b->r, b->rank_of[i], &st->decoded);
+	if (!ret)
+		ret = whole_blocks(&c, f, &st->decoded);
+	if (!ret && !(f->rows = malloc(rows_window(b) * sizeof(*f->rows))))
+		ret = -ENOMEM;
+	if (!ret)
+		ret = report_edges__build(f, &st->decoded.cfg);
+	return ret;
+}
+
+/* The strings of the rows of the window before: theirs alone. */
+static void drop_strs(struct report_func_store *st)
+{
+	for (size_t i = 0; i < st->strs_nr; i++)
+		free(st->strs[i]);
+	st->strs_nr = 0;
+}
+
+long report__func_rows(const struct report *rep, size_t i, size_t *next)
+{
+	struct report_func *f = &rep->funcs[i];
+	struct report_func_store *st = f->store;
+	struct func_ctx c;
+	size_t first = *next;
+	int ret;
+
+	if (!st || !st->windowed) {
+		/* every row, at once */
+		if (first)
+			return 0;
+		*next = f->rows_nr;
+		return (long)f->rows_nr;
+	}
+	if (first != st->cursor.next)
+		return -EINVAL;
+	drop_strs(st);
+	f->rows_nr = 0;
+	c = func_ctx(rep, i);
+	ret = whole_rows(&c, f, &st->decoded, &st->cursor, rows_window(rep->build));
+	if (!ret)
+		ret = annotated(rep->build);
+	if (ret)
+		return ret;
+	st->cursor.next += f->rows_nr;
+	*next = st->cursor.next;
+	return (long)f->rows_nr;
 }
 
 void report__func_close(const struct report *rep, size_t i)

@@ -34,6 +34,17 @@ struct report_build {
 	size_t kept_nr, kept_alloc, kept_rows;
 };
 
+/* Where a whole function's rows, built a window at a time
+ * (report__func_open_rows), go on from. */
+struct rows_cursor {
+	size_t insn;			/* the next row's instruction */
+	size_t block;			/* the block it is in or after */
+	int32_t prev;			/* the block of the row before (-1: none), -2 at the start */
+	const char *span_file;		/* the source line span the row before is in */
+	unsigned span_line;
+	size_t next;			/* the next row's index in the function */
+};
+
 /* What a function of the report owns besides its arrays. */
 struct report_func_store {
 	char *texts;			/* the shown rows' texts (not whole) */
@@ -42,6 +53,8 @@ struct report_func_store {
 	char **strs;			/* its rows' target names and the cells made with them */
 	size_t strs_nr, strs_alloc;
 	bool built;			/* blocks, rows and edges are there */
+	bool windowed;			/* whole, its rows a window at a time: cursor */
+	struct rows_cursor cursor;
 	unsigned users;			/* opened and not closed */
 };
 

@@ -572,4 +572,24 @@ const char *report__edge_kind_name(enum report_edge_kind kind);
 int report__func_open(const struct report *rep, size_t i);
 void report__func_close(const struct report *rep, size_t i);
 
+/*
+ * funcs[i] opened for an output that reads each row once, in order, and
+ * then needs it no more (JSON): a whole function's rows are built a window
+ * at a time (report__func_rows), so that memory follows a window, not the
+ * function; its blocks and edges are there as report__func_open has them,
+ * but not what its rows decide (report_block.show, report_func.show, the
+ * cells' ditto). Any other function (and one branch stacks measured, which
+ * are measured over every row at once) opens as with report__func_open.
+ * Closed by report__func_close; not opened otherwise while open so.
+ */
+int report__func_open_rows(const struct report *rep, size_t i);
+
+/*
+ * Of funcs[i] opened by report__func_open_rows: its rows from *next on,
+ * now in rows[0 .. rows_nr) (those of the call before gone), *next moved
+ * past them. Start with *next 0. Returns how many (0: no more), -ENOMEM,
+ * or -EINVAL when *next is not where the rows before ended (a bug).
+ */
+long report__func_rows(const struct report *rep, size_t i, size_t *next);
+
 #endif

@@ -579,6 +579,69 @@ static void threads_rank_as_one_does(void **state)
 	stream__release(&s);
 }
 
+/*
+ * A ranking whole_only (every listed function built whole again) ranks as
+ * one that keeps the rows: the same blocks, places, sums and counts of
+ * instructions, on one thread and on four; it keeps no instruction.
+ */
+static void whole_only_ranks_the_same_without_rows(void **state)
+{
+	struct rank_opts o = { .percent = 20.0, .no_threshold = true, .top = NO_TOP };
+	struct strbuf sb = { 0 };
+	struct stream s;
+	struct rank rows, whole;
+
+	strbuf_addstr(&sb, "hotblocks-stream 1\nevent 0 e\ntotal 0 all 9000 9000\n");
+	for (int i = 0; i < 100; i++) {
+		strbuf_addf(&sb, "object %d jit pid=1 e_machine=62 addr=0x%x size=16 code-index=%d "
+			    "load-time=1 dump=d name=f%d\ncode %d 0x0 " LOOP "\n", i, 0x1000 + i * 16,
+			    i, i, i);
+		strbuf_addf(&sb, "sample %d 0 0x5 %d %d\nsample %d 0 0x0 %d %d\n", i, 1 + (i * 7) % 50,
+			    1 + (i * 7) % 50, i, 1 + i % 3, 1 + i % 3);
+	}
+	strbuf_addstr(&sb, "end\n");
+	assert_false(sb.oom);
+	stream_text__load(&s, sb.buf);
+	assert_int_equal(rank__build(&rows, &s, 0, &o), 0);
+	for (int threads = 1; threads <= 4; threads += 3) {
+		o.whole_only = true;
+		setenv("HOTBLOCKS_THREADS", threads == 1 ? "1" : "4", 1);
+		assert_int_equal(rank__build(&whole, &s, 0, &o), 0);
+		unsetenv("HOTBLOCKS_THREADS");
+		assert_true(rows.insns_nr > 0 && rows.targets_nr > 0);
+		assert_int_equal(whole.insns_nr, 0);
+		assert_int_equal(whole.targets_nr, 0);
+		assert_int_equal(whole.blocks_nr, rows.blocks_nr);
+		assert_int_equal(whole.sums_nr, rows.sums_nr);
+		assert_int_equal(whole.shown_nr, rows.shown_nr);
+		for (size_t i = 0; i < rows.blocks_nr; i++) {
+			assert_int_equal(whole.blocks[i].func, rows.blocks[i].func);
+			assert_int_equal(whole.blocks[i].start, rows.blocks[i].start);
+			assert_int_equal(whole.blocks[i].samples, rows.blocks[i].samples);
+		}
+		for (size_t i = 0; i < rows.sums_nr; i++) {
+			assert_int_equal(whole.sums[i].block, rows.sums[i].block);
+			assert_int_equal(whole.sums[i].end, rows.sums[i].end);
+			assert_int_equal(whole.sums[i].rank, rows.sums[i].rank);
+			assert_int_equal(whole.sums[i].row_max, rows.sums[i].row_max);
+			assert_int_equal(whole.sums[i].insns, rows.sums[i].insns);
+		}
+		for (size_t k = 0; k < rows.funcs_nr; k++) {
+			struct rank_decoded d;
+
+			assert_int_equal(whole.funcs[k].insns_nr, rows.funcs[k].insns_nr);
+			assert_int_equal(whole.funcs[k].row_max, rows.funcs[k].row_max);
+			/* built again, it has the blocks and places it ranked with */
+			assert_int_equal(rank__decode(&whole, k, &d), 0);
+			rank_decoded__release(&d);
+		}
+		rank__release(&whole);
+	}
+	rank__release(&rows);
+	strbuf_release(&sb);
+	stream__release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +661,7 @@ int main(void)
 		cmocka_unit_test(functions_are_ordered_hottest_first),
 		cmocka_unit_test(no_event_gives_an_empty_rank),
 		cmocka_unit_test(threads_rank_as_one_does),
+		cmocka_unit_test(whole_only_ranks_the_same_without_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

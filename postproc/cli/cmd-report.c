@@ -58,6 +58,7 @@ struct options {
 	size_t page_budget;
 	const char *archive_out;	/* --archive FILE */
 	const char *clif_module;	/* --clif-module FILE */
+	const char *clif_known;		/* --clif-known FILE */
 	bool from_archive;		/* the one input is an archive */
 	struct archive_contents archive;	/* its contents, or what is written to one */
 	/* What shows one function as the command line shows the rest: its
@@ -202,6 +203,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 			break;
 		case OPT_CLIF_MODULE:
 			o->clif_module = arg;
+			break;
+		case OPT_CLIF_KNOWN:
+			o->clif_known = arg;
 			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
@@ -382,6 +386,41 @@ static int cmp_keep(const void *a, const void *b)
 	return x->func < y->func ? -1 : x->func > y->func;
 }
 
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of --clif-known FILE, sorted, in *lines (and their text in *buf). */
+static int read_known(const char *path, uint8_t **buf, char ***lines, size_t *nr)
+{
+	size_t len = 0, n = 0, i;
+	char err[1024], *p;
+
+	*lines = NULL;
+	*nr = 0;
+	if (!path)
+		return 0;
+	if (read_file(path, 1u << 30, "1 GiB", 0, buf, &len, err, sizeof(err)))
+		return message__error("%s", err);
+	for (i = 0; i < len; i++)
+		n += (*buf)[i] == '\n';
+	if (!(*lines = calloc(n + 2, sizeof(**lines))) || !(p = realloc(*buf, len + 1)))
+		return message__error("out of memory");
+	*buf = (uint8_t *)p;
+	p[len] = '\0';
+	for (char *line = p, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		(*lines)[(*nr)++] = line;
+		if (!nl)
+			break;
+	}
+	qsort(*lines, *nr, sizeof(**lines), cmp_str);
+	return 0;
+}
+
 /* A symbol that can name a CLIF file's function (clif.c reads no other). */
 static bool printable(const char *s)
 {
@@ -394,7 +433,8 @@ static bool printable(const char *s)
 /*
  * --clif-module FILE: the .cwasm symbol of each sampled function (matched
  * as the report matches it) on standard output, one a line, and FILE, the
- * --wasm module with every other function's code stubbed (clif-module.h).
+ * --wasm module with every other function's code stubbed (clif-module.h),
+ * and those --clif-known lists too (their CLIF is had already).
  */
 static int clif_module(const struct options *o, const struct stream *s)
 {
@@ -403,8 +443,9 @@ static int clif_module(const struct options *o, const struct stream *s)
 	struct output_file out;
 	struct cwasm *c = NULL;
 	const char **syms = NULL;
-	size_t nr = 0, n = 0, len = 0, i;
-	uint8_t *buf = NULL;
+	char **known = NULL;
+	size_t nr = 0, n = 0, len = 0, nknown = 0, i;
+	uint8_t *buf = NULL, *known_buf = NULL;
 	char err[1024];
 	int ret = EXIT_INPUT;
 
@@ -412,6 +453,8 @@ static int clif_module(const struct options *o, const struct stream *s)
 		message__error("%s", err);
 		return EXIT_INPUT;
 	}
+	if (read_known(o->clif_known, &known_buf, &known, &nknown))
+		goto out;
 	keep = calloc(s->objects_nr + 1, sizeof(*keep));
 	syms = calloc(s->objects_nr + 1, sizeof(*syms));
 	if (!keep || !syms) {
@@ -430,6 +473,8 @@ static int clif_module(const struct options *o, const struct stream *s)
 		if (!cf || !printable(cf->symbol))
 			continue;
 		syms[n++] = cf->symbol;
+		if (nknown && bsearch(&cf->symbol, known, nknown, sizeof(*known), cmp_str))
+			continue;
 		if (cf->module >= 0 && cf->func_index >= 0)
 			keep[nr++] = (struct clif_keep){ (uint32_t)cf->module, (uint32_t)cf->func_index };
 	}
@@ -458,6 +503,8 @@ out:
 	free(buf);
 	free(keep);
 	free(syms);
+	free(known);
+	free(known_buf);
 	cwasm__close(c);
 	return ret;
 }

@@ -8,6 +8,8 @@
 
 #include "annotate/annotate.h"
 #include "annotate/archived.h"
+#include "annotate/wasmtime/clif-module.h"
+#include "annotate/wasmtime/cwasm.h"
 #include "archive-file.h"
 #include "cli.h"
 #include "cmd.h"
@@ -55,6 +57,8 @@ struct options {
 	bool by_executions;		/* --by-executions */
 	size_t page_budget;
 	const char *archive_out;	/* --archive FILE */
+	const char *clif_module;	/* --clif-module FILE */
+	const char *clif_known;		/* --clif-known FILE */
 	bool from_archive;		/* the one input is an archive */
 	struct archive_contents archive;	/* its contents, or what is written to one */
 	/* What shows one function as the command line shows the rest: its
@@ -197,6 +201,12 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_BY_EXECUTIONS:
 			o->by_executions = true;
 			break;
+		case OPT_CLIF_MODULE:
+			o->clif_module = arg;
+			break;
+		case OPT_CLIF_KNOWN:
+			o->clif_known = arg;
+			break;
 		case OPT_LIST_OPTIONS:
 			message__help(options__list);
 		case OPT_USAGE_OF:
@@ -226,6 +236,8 @@ static void parse_options(int argc, char **argv, struct options *o)
 	if (o->from_archive && (o->annot.cwasm || o->annot.clif_dir || o->annot.wasm))
 		message__usage_error("an archive holds what --cwasm, --clif and --wasm gave when it"
 				     " was made: give them to hotblocks --archive");
+	if (o->clif_module && (!o->annot.cwasm || !o->annot.wasm || o->archive_out || o->from_archive))
+		message__usage_error("--clif-module FILE needs --cwasm and --wasm, and streams");
 	if (!o->format)
 		o->format = &formats[FORMAT_text];
 	for (int i = optind; i < argc; i++)
@@ -388,6 +400,138 @@ static int write_archive(struct options *o, struct report *rep, struct annotator
 	return !ret ? EXIT_OK : ret == -EEXIST ? EXIT_USAGE : EXIT_INPUT;
 }
 
+static int cmp_keep(const void *a, const void *b)
+{
+	const struct clif_keep *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of --clif-known FILE, sorted, in *lines (and their text in *buf). */
+static int read_known(const char *path, uint8_t **buf, char ***lines, size_t *nr)
+{
+	size_t len = 0, n = 0, i;
+	char err[1024], *p;
+
+	*lines = NULL;
+	*nr = 0;
+	if (!path)
+		return 0;
+	if (read_file(path, 1u << 30, "1 GiB", 0, buf, &len, err, sizeof(err)))
+		return message__error("%s", err);
+	for (i = 0; i < len; i++)
+		n += (*buf)[i] == '\n';
+	if (!(*lines = calloc(n + 2, sizeof(**lines))) || !(p = realloc(*buf, len + 1)))
+		return message__error("out of memory");
+	*buf = (uint8_t *)p;
+	p[len] = '\0';
+	for (char *line = p, *nl; *line; line = nl + 1) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		(*lines)[(*nr)++] = line;
+		if (!nl)
+			break;
+	}
+	qsort(*lines, *nr, sizeof(**lines), cmp_str);
+	return 0;
+}
+
+/* A symbol that can name a CLIF file's function (clif.c reads no other). */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return false;
+	return true;
+}
+
+/*
+ * --clif-module FILE: the .cwasm symbol of each sampled function (matched
+ * as the report matches it) on standard output, one a line, and FILE, the
+ * --wasm module with every other function's code stubbed (clif-module.h),
+ * and those --clif-known lists too (their CLIF is had already).
+ */
+static int clif_module(const struct options *o, const struct stream *s)
+{
+	struct clif_keep *keep = NULL;
+	struct clif_module_stats st;
+	struct output_file out;
+	struct cwasm *c = NULL;
+	const char **syms = NULL;
+	char **known = NULL;
+	size_t nr = 0, n = 0, len = 0, nknown = 0, i;
+	uint8_t *buf = NULL, *known_buf = NULL;
+	char err[1024];
+	int ret = EXIT_INPUT;
+
+	if (cwasm__open(&c, o->annot.cwasm, err, sizeof(err)) < 0) {
+		message__error("%s", err);
+		return EXIT_INPUT;
+	}
+	if (read_known(o->clif_known, &known_buf, &known, &nknown))
+		goto out;
+	keep = calloc(s->objects_nr + 1, sizeof(*keep));
+	syms = calloc(s->objects_nr + 1, sizeof(*syms));
+	if (!keep || !syms) {
+		message__error("out of memory");
+		goto out;
+	}
+	for (i = 0; i < s->objects_nr; i++) {
+		const struct stream_object *obj = &s->objects[i];
+		const struct cwasm_func *cf;
+		bool stale;
+
+		if (obj->kind == HB_KIND_NATIVE)
+			continue;
+		cf = cwasm__match(c, obj->name, obj->code, obj->code_nr, obj->size,
+				  obj->kind == HB_KIND_JIT, &stale);
+		if (!cf || !printable(cf->symbol))
+			continue;
+		syms[n++] = cf->symbol;
+		if (nknown && bsearch(&cf->symbol, known, nknown, sizeof(*known), cmp_str))
+			continue;
+		if (cf->module >= 0 && cf->func_index >= 0)
+			keep[nr++] = (struct clif_keep){ (uint32_t)cf->module, (uint32_t)cf->func_index };
+	}
+	qsort(keep, nr, sizeof(*keep), cmp_keep);
+	for (i = 1, len = nr ? 1 : 0; i < nr; i++)
+		if (cmp_keep(&keep[i], &keep[len - 1]))
+			keep[len++] = keep[i];
+	nr = len;
+	if (read_file(o->annot.wasm, 1u << 30, "1 GiB", 0, &buf, &len, err, sizeof(err))) {
+		message__error("%s", err);
+		goto out;
+	}
+	if (clif_module__make(buf, len, keep, nr, &st, err, sizeof(err))) {
+		message__error("%s: %s", o->annot.wasm, err);
+		goto out;
+	}
+	if (output_file__open(&out, o->clif_module))
+		goto out;
+	if (output_file__commit(&out, fwrite(buf, 1, len, out.f) == len ? 0 : -EIO))
+		goto out;
+	for (i = 0; i < n; i++)
+		printf("%s\n", syms[i]);
+	ret = fflush(stdout) || ferror(stdout) ? message__error("standard output: write error"),
+		EXIT_INPUT : EXIT_OK;
+out:
+	free(buf);
+	free(keep);
+	free(syms);
+	free(known);
+	free(known_buf);
+	cwasm__close(c);
+	return ret;
+}
+
 /* Everything after option parsing; returns the exit status, having freed what it took. */
 static int report(struct options *o, int nfiles, char **files)
 {
@@ -436,6 +580,10 @@ static int report(struct options *o, int nfiles, char **files)
 	if (o->from_archive ? read_archive(o, &s, files[0]) :
 	    o->archive_out ? read_for_archive(o, &s, files, nfiles) : pipeline__read(&s, files, nfiles))
 		goto out;
+	if (o->clif_module) {
+		ret = clif_module(o, &s);
+		goto out;
+	}
 	if (cli__keep_kinds(&s, o->kinds))
 		goto out;
 	if (o->event) {

@@ -85,7 +85,8 @@ agree "every option the README gives hotblocks diff is in the table" "$tmp/rd.us
 # but where the form gives the name a meaning of its own or sets the option
 # itself, as listed here (options.def says why): FORM:OPTION.
 taken='perf:event perf:output perf-wasm:event perf-wasm:cwasm perf-wasm:clif perf-wasm:wasm
-perf-diff:base-stream-name perf-diff:new-stream-name perf:archive perf-report:archive perf-wasm:archive'
+perf-diff:base-stream-name perf-diff:new-stream-name perf:archive perf-report:archive perf-wasm:archive
+perf:clif-module perf-report:clif-module perf-wasm:clif-module perf:clif-known perf-report:clif-known perf-wasm:clif-known'
 # route FORM OPTION: where the form sends the option, or nothing.
 route() {
 	awk -F'\t' -v c="$1" -v o="$2" '$3 == o && ("," $1 ",") ~ ("," c ",") { print $6 }' "$tmp/table"

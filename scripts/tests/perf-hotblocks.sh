@@ -118,6 +118,14 @@ ph report -i "$tmp/own/dd.data" -- --json >/dev/null 2>"$tmp/ddrep.err"
 rc=$?
 check "perf hotblocks report -- --json: --json is no option there (exit 2, an unexpected argument)" sh -c \
 	"test $rc -eq 2 && grep -q \"unexpected argument '--json'\" '$tmp/ddrep.err'"
+ph archive -i "$tmp/own/dd.data" -o "$tmp/own/dd.hba" -- --json >/dev/null 2>"$tmp/ddarc.err"
+rc=$?
+check "perf hotblocks archive -o A -- --json: --json is no option there (exit 2, an unexpected argument, no archive)" sh -c \
+	"test $rc -eq 2 && grep -q \"unexpected argument '--json'\" '$tmp/ddarc.err' && test ! -e '$tmp/own/dd.hba'"
+ph archive -i "$tmp/own/dd.data" -o "$tmp/own/dd.hba" -- >/dev/null 2>"$tmp/ddarc.err"
+rc=$?
+check "perf hotblocks archive -i F -o A --: the options end there, the archive is written" sh -c \
+	"test $rc -eq 0 && test -s '$tmp/own/dd.hba'"
 rm -f "$tmp/own"/*
 
 # 2. record, then report -i from another current directory.
@@ -424,9 +432,10 @@ if [ -x "$real_wasmtime" ]; then
 	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 --dir . "$count" -r 5000 t.txt \
 		>"$tmp/again.out" 2>"$tmp/again.err")
 	rc=$?
-	check "wasm again: the module as compiled before, no wasmtime compile" sh -c "test $rc -eq 0 &&
+	# (only the CLIF of a function no earlier run sampled is compiled: --emit-clif)
+	check "wasm again: the module as compiled before, no wasmtime compile of it" sh -c "test $rc -eq 0 &&
 		grep -q 'the module as compiled before (same bytes, wasmtime and flags)' '$tmp/again.err' &&
-		! grep -q 'running: .*/wasmtime compile ' '$tmp/again.err'"
+		! grep 'running: .*/wasmtime compile ' '$tmp/again.err' | grep -qv -- ' --emit-clif '"
 	check "wasm again: the same functions reported" sh -c \
 		"grep -q '^\`count_words\` :: block' '$tmp/again.out'"
 	(cd "$tmp/cwd" && PATH=$tmp/wbin:$PATH ph wasm -v -p 100 -F 999 -O opt-level=0 --dir . "$count" t.txt \

@@ -89,6 +89,42 @@ for c in 49.0.4/switch 49.0.4/f64 48.0.2/switch 46.0.1/switch; do
 	perf --no-pager script -i "$k/perf.data" -F ip,sym,symoff,dso >"$tmp/$n.perf" 2>/dev/null
 	node "$checker" "$tmp/$n.json" "$tmp/$n.perf" "$k/module.cwasm" "$k/clif" "$(printed "$p")" >"$tmp/$n.chk" 2>&1
 	verdicts "perf hotblocks wasm (cli-$v) $p.wasm" "$tmp/$n.chk"
+	# Its CLIF is that of the sampled functions alone, made from a copy of the
+	# module with the others stubbed: each file as the whole module's
+	# --emit-clif writes it (same name, same bytes), and one of every sampled
+	# wasm function.
+	w=$tmp/whole-$v-$p
+	mkdir -p "$w"
+	"$wtdir/cli-$v/wasmtime" compile -D address-map=y --emit-clif "$w" -o "$w.cwasm" "$R/$p.wasm"
+	check "perf hotblocks wasm (cli-$v) $p.wasm: its CLIF files are byte-identical to the whole module's" \
+		sh -c "test -n \"\$(ls '$k/clif')\" && for f in '$k/clif'/*; do cmp \"\$f\" '$w'/\"\${f##*/}\" || exit 1; done"
+	node -e '
+	const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	for (const f of d.functions) if (f.wasm_function && /::function\[/.test(f.wasm_function.symbol))
+		console.log(f.wasm_function.symbol.replace(/:/g, "-"));' "$tmp/$n.json" | sort -u >"$tmp/$n.sampled"
+	check "perf hotblocks wasm (cli-$v) $p.wasm: a CLIF file for every sampled function, and fewer than the whole module's" \
+		sh -c "test -s '$tmp/$n.sampled' && while read -r f; do ls '$k/clif' | grep -qF -- \"\$f\" || exit 1; done <'$tmp/$n.sampled' &&
+			test \$(ls '$k/clif' | wc -l) -lt \$(ls '$w' | wc -l)"
+	[ "$c" = 49.0.4/switch ] || continue
+	# A later run compiles the CLIF of what no earlier run sampled, alone:
+	# one sampled function's file taken out of the cache entry (and out of
+	# what it lists as sought) comes back as the whole compile has it, and
+	# the other files stay as they were, stubs of the copy in none of them.
+	e=$(dirname "$(grep -l . "$HOTBLOCKS_CACHE_DIR"/wasm/*/clif-sought | head -1)")
+	# (the hottest, so that the run samples it again)
+	hot=$(node -e '
+	const d = JSON.parse(require("fs").readFileSync(process.argv[1]));
+	const f = d.functions.filter(f => f.wasm_function && /::function\[/.test(f.wasm_function.symbol))
+		.sort((a, b) => b.samples - a.samples)[0];
+	console.log(f.wasm_function.symbol.replace(/:/g, "-"));' "$tmp/$n.json")
+	f=$(ls "$e/clif" | grep -F -- "$hot" | head -1)
+	sym=$(head -1 "$e/clif/$f" | sed 's/^;; Intermediate Representation of function <//; s/>:$//')
+	rm -f "$e/clif/$f"
+	grep -vxF -- "$sym" "$e/clif-sought" >"$tmp/sought" && cp "$tmp/sought" "$e/clif-sought"
+	(cd "$tmp" && PATH="$wtdir/cli-$v:$PATH" "$ph" wasm -v -F 999 "$R/$p.wasm" >"$tmp/$n.again" 2>"$tmp/$n.again.err")
+	check "perf hotblocks wasm (cli-$v) $p.wasm again: the CLIF of a function no earlier run looked for is compiled, as the whole module's" \
+		sh -c "grep -q -- '--emit-clif' '$tmp/$n.again.err' && cmp '$e/clif/$f' '$w/$f' &&
+			for g in '$e/clif'/*; do cmp \"\$g\" '$w'/\"\${g##*/}\" || exit 1; done"
 done
 # The options of wasmtime hot-blocks: -e cpu-cycles (perf falls back to
 # cpu-clock without a PMU), -o FILE, and a wasmtime flag that must reach both
@@ -117,12 +153,21 @@ if [ -n "$jco" ]; then
 else
 	skip "perf hotblocks wasm fib.wat" "jco is not installed"
 fi
-# A component: --emit-clif crashes on it; we report without [CLIF]
-(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$PATH" "$ph" wasm -p 50 -F 999 --dir . \
+# A component: a whole --emit-clif of it panics (the adapter's function
+# wasi:cli/run@0.2.12#run names a file in a directory that does not exist);
+# that of the sampled functions, the names' '/' made '_', does not.
+(cd "$tmp" && PATH="$wtdir/cli-48.0.2:$PATH" "$ph" wasm -p 50 -F 999 --dir . --keep "$tmp/comp" \
 	"$R/wasi.component.wasm" 20000 >"$tmp/comp.out" 2>"$tmp/comp.err")
-check "perf hotblocks wasm on a component: the --emit-clif crash noted, count_words reported with [Wasm]" \
-	sh -c "grep -q 'emit-clif crashed on .*compiled without CLIF' $tmp/comp.err && grep -q '^\`count_words\` :: block' $tmp/comp.out &&
-		grep -q 'br_table' $tmp/comp.out"
+mkdir -p "$tmp/comp-whole"
+"$wtdir/cli-48.0.2/wasmtime" compile -D address-map=y --emit-clif "$tmp/comp-whole" -o "$tmp/comp-whole.cwasm" \
+	"$R/wasi.component.wasm" >/dev/null 2>"$tmp/comp-whole.err"
+check "a whole --emit-clif of the component still panics (else this case tests nothing)" \
+	grep -q 'panicked at' "$tmp/comp-whole.err"
+# shellcheck disable=SC2016
+check "perf hotblocks wasm on a component: no crash, count_words reported with [CLIF] and [Wasm]" \
+	sh -c "! grep -q 'crashed' $tmp/comp.err && grep -q '^\`count_words\` :: block' $tmp/comp.out &&
+		grep -q 'br_table' $tmp/comp.out && grep -q 'br_table v[0-9]' $tmp/comp.out &&
+		ls $tmp/comp/clif | grep -q 'function\[[0-9]*\]--count_words\.clif'"
 
 # ---- 3. wasmtime hot-blocks, and our report of its own perf.data
 mkdir -p "$tmp/bin"

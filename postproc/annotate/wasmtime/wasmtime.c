@@ -257,6 +257,13 @@ void wasmtime__summary(const struct wasmtime *a, void (*note)(void *arg, const c
 			 a->wasm_path);
 		note(arg, line);
 	}
+	if (a->wasm && wasm_module__lazy_errors(a->wasm)) {
+		const char *first = wasm_module__lazy_error(a->wasm);
+
+		snprintf(line, sizeof(line), "%s: %u functions shown without [Wasm] text (first: %s)",
+			 a->wasm_path, wasm_module__lazy_errors(a->wasm), first ? first : "?");
+		note(arg, line);
+	}
 	if (a->wasm && wasm_module__name_errors(a->wasm)) {
 		const char *first = wasm_module__name_error(a->wasm);
 

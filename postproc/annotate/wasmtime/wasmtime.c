@@ -200,6 +200,11 @@ bool wasmtime__source_cell(const struct wasmtime *w, const struct annot_func *af
 	return true;
 }
 
+bool wasmtime__out_of_memory(const struct wasmtime *w)
+{
+	return w && wasm_module__lazy_errors(w->wasm);
+}
+
 void wasmtime__summary(const struct wasmtime *a, void (*note)(void *arg, const char *line), void *arg)
 {
 	char line[1024];
@@ -255,13 +260,6 @@ void wasmtime__summary(const struct wasmtime *a, void (*note)(void *arg, const c
 		snprintf(line, sizeof(line), "%s is a component: its [Wasm] column is shown, but the "
 			 "DWARF of its core modules is not read, so its functions have no [Source] column",
 			 a->wasm_path);
-		note(arg, line);
-	}
-	if (a->wasm && wasm_module__lazy_errors(a->wasm)) {
-		const char *first = wasm_module__lazy_error(a->wasm);
-
-		snprintf(line, sizeof(line), "%s: %u functions shown without [Wasm] text (first: %s)",
-			 a->wasm_path, wasm_module__lazy_errors(a->wasm), first ? first : "?");
 		note(arg, line);
 	}
 	if (a->wasm && wasm_module__name_errors(a->wasm)) {

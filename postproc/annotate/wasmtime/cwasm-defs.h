@@ -11,9 +11,11 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "cwasm.h"
+#include "lib/map-file.h"
 #include "lib/util.h"
 
 /* Functions by (code hash, size): the index behind cwasm__find_code. */
@@ -25,7 +27,8 @@ struct code_key {
 
 struct cwasm {
 	const char *path;		/* borrowed from the caller, only while opening */
-	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
+	struct mapped_file file;	/* the whole file, mapped: every borrowed pointer lives in it */
+	uint8_t *image;			/* file.buf */
 	Elf *elf;			/* elf_memory() over image */
 	uint64_t file_size;
 	GElf_Ehdr eh;
@@ -39,7 +42,10 @@ struct cwasm {
 	size_t nr_skipped;
 	bool has_symtab;
 	struct idx_table by_name;
-	struct code_key *by_code;	/* nr_funcs of them, sorted */
+	/* nr_funcs of them, sorted; made by the first cwasm__find_code(), as
+	 * hashing every function's code would read all of .text */
+	struct code_key *by_code;
+	pthread_mutex_t by_code_lock;
 
 	bool has_addrmap;
 	struct addrmap_entry *addrmap;
@@ -50,7 +56,7 @@ struct cwasm {
 	int engine_major;
 };
 
-/* c->by_name and c->by_code, once c->funcs are read. Returns 0 or -ENOMEM. */
+/* c->by_name, once c->funcs are read (c->by_code comes when needed). Returns 0 or -ENOMEM. */
 int cwasm__index(struct cwasm *c);
 
 #endif

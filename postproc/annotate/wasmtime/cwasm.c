@@ -305,20 +305,23 @@ out:
 }
 
 /*
- * The whole file into c->image, read now: a mapping would turn a file
- * truncated meanwhile into SIGBUS. Only a regular file: libelf would only say
- * "invalid file descriptor" of a directory or FIFO. Then its ELF header and
- * section table, checked; *shstrndx the section name table.
+ * The whole file into c->image, mapped: only what is read of it (symbols,
+ * address map, the code of sampled functions) costs memory; a file cut short
+ * meanwhile is an error naming it (map-file.h). Only a regular file: libelf
+ * would only say "invalid file descriptor" of a directory or FIFO. Then its
+ * ELF header and section table, checked; *shstrndx the section name table.
  */
 static int load_image(struct cwasm *c, size_t *shstrndx, char *err, size_t errlen)
 {
 	size_t size, shnum;
 	int ret;
 
-	ret = read_file(c->path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
-			&size, err, errlen);
+	ret = map_file(c->path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", MAP_FILE_WRITABLE,
+		       &c->file, err, errlen);
 	if (ret)
 		return ret;
+	c->image = c->file.buf;
+	size = c->file.len;
 	c->file_size = size;
 	ret = check_short_header(c, err, errlen);
 	if (ret)
@@ -456,6 +459,7 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
+	pthread_mutex_init(&c->by_code_lock, NULL);
 	ret = load_image(c, &shstrndx, err, errlen);
 	if (!ret)
 		ret = find_sections(c, shstrndx, &ss, err, errlen);
@@ -495,7 +499,8 @@ void cwasm__close(struct cwasm *c)
 	free(c->addrmap);
 	free(c->engine_version);
 	elf_end(c->elf);
-	free(c->image);
+	unmap_file(&c->file);
+	pthread_mutex_destroy(&c->by_code_lock);
 	free(c);
 }
 

@@ -25,8 +25,8 @@ struct cwasm_func {
 struct cwasm;
 
 /*
- * Open the .cwasm at path: the whole file is read into memory (at most 1 GiB)
- * and kept until cwasm__close. Refuses, before libelf sees it, a directory
+ * Open the .cwasm at path: the whole file (at most 1 GiB) is mapped into memory
+ * (only the pages read cost memory; map-file.h) and kept until cwasm__close. Refuses, before libelf sees it, a directory
  * (-EISDIR, "PATH: is a directory") or any other non-regular file such as a
  * FIFO (-EINVAL, "PATH: not a regular file"; opened O_NONBLOCK, so never
  * waits for a writer). Refuses, with -EINVAL and a message naming the

@@ -45,8 +45,10 @@ struct builder {
 	cs_insn *ci;
 	struct pinsn *pool;	/* every instruction, in decoding order */
 	size_t pool_nr, pool_alloc;
-	int32_t *start;		/* [size]: pool index of the instruction starting there, or -1 */
-	int32_t *cover;		/* [size]: pool index of the instruction covering the byte, or -1 */
+	/* [size]: pool index of the instruction covering the byte, or -1; where
+	 * one starts is where its own offset is (start_at): no second array of
+	 * 4 bytes per code byte (100 MB for a 25 MB function) */
+	int32_t *cover;
 	uint32_t *todo;		/* offsets whose path is still to be followed */
 	size_t todo_nr, todo_alloc;
 	size_t strtab_nr, strtab_alloc;
@@ -73,8 +75,16 @@ static void text_keep(struct builder *b, uint32_t *off)
 	b->strtab_nr += n + 1;
 }
 
-/* Append an instruction over [off, off + size) (no byte of it covered yet); its
- * index, or -ENOMEM. The text is set by the caller. */
+/* The pool index of the instruction starting at off, or -1. */
+static inline long start_at(const struct builder *b, uint32_t off)
+{
+	int32_t i = b->cover[off];
+
+	return i >= 0 && b->pool[i].in.off == off ? i : -1;
+}
+
+/* Append an instruction over [off, off + size) (size > 0; no byte of it covered
+ * yet); its index, or -ENOMEM. The text is set by the caller. */
 static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t flags,
 		      uint64_t target, uint8_t by)
 {
@@ -89,7 +99,6 @@ static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t f
 	pi->in.flags = flags;
 	pi->in.target = target;
 	pi->by = by;
-	b->start[off] = (int32_t)b->pool_nr;
 	for (uint32_t k = off; k < off + size; k++)
 		b->cover[k] = (int32_t)b->pool_nr;
 	return (long)b->pool_nr++;
@@ -308,8 +317,8 @@ static long insn_at(struct builder *b, uint32_t off, uint8_t by)
 {
 	if (off >= b->in->size)
 		return -ERANGE;
-	if (b->start[off] >= 0)
-		return b->start[off];
+	if (start_at(b, off) >= 0)
+		return start_at(b, off);
 	if (b->cover[off] >= 0)
 		return -ERANGE;
 	return decode_at(b, off, by);
@@ -443,7 +452,7 @@ static bool falls_through(const struct pinsn *pi)
 static int walk(struct builder *b, uint32_t off, uint8_t by)
 {
 	while (off < b->in->size) {
-		long i = b->start[off];
+		long i = start_at(b, off);
 		struct pinsn *pi;
 		int ret;
 
@@ -478,9 +487,9 @@ static int walk(struct builder *b, uint32_t off, uint8_t by)
 					return ret;
 			}
 			for (uint32_t t = b->pool[i].table; !(b->arch->flags & ARCH_JUMP_PAIRS) &&
-			     t < b->pool[i].table_end; t += b->pool[b->start[t]].in.size) {
-				b->pool[b->start[t]].walked = true;
-				ret = push_todo(b, b->pool[b->start[t]].in.target);
+			     t < b->pool[i].table_end; t += b->pool[start_at(b, t)].in.size) {
+				b->pool[start_at(b, t)].walked = true;
+				ret = push_todo(b, b->pool[start_at(b, t)].in.target);
 				if (ret)
 					return ret;
 			}
@@ -553,7 +562,7 @@ static int add_words(struct builder *b)
 		const struct code_data *d = &b->in->data[k];
 		long i;
 
-		if (d->off >= b->in->size || d->size > b->in->size - d->off ||
+		if (!d->size || d->off >= b->in->size || d->size > b->in->size - d->off ||
 		    first_covered(b, d->off, d->off + d->size) != d->off + d->size)
 			continue;
 		i = add_pinsn(b, d->off, (uint16_t)d->size, INSN_DATA | INSN_WORD, 0, BY_PATH);
@@ -612,30 +621,43 @@ static int sweep(struct builder *b)
 	return 0;
 }
 
-/* The pool in address order as f->insns (the order of decoding is dropped), with
- * what the final passes need in *fin. */
+/*
+ * The pool in address order as f->insns (the order of decoding is dropped), with
+ * what the final passes need in *fin. The order is taken first and the
+ * per-byte map freed, so that the copies do not add to it (a large function's
+ * peak).
+ */
 static int finish_insns(struct builder *b, struct fin **fin)
 {
 	struct cfg_func *f = b->f;
+	uint32_t *order = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*order));
 	size_t n = 0;
 
-	f->insns = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*f->insns));
-	*fin = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(**fin));
-	if (!f->insns || !*fin)
+	if (!order)
 		return -ENOMEM;
 	for (uint32_t off = 0; off < b->in->size; off++) {
-		const struct pinsn *pi;
+		long i = start_at(b, off);
 
-		if (b->start[off] < 0)
-			continue;
-		pi = &b->pool[b->start[off]];
-		f->insns[n] = pi->in;
-		f->insns[n].text = b->text ? f->strtab + pi->textoff : NULL;
-		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
+		if (i >= 0)
+			order[n++] = (uint32_t)i;
+	}
+	FREE_AND_NULL(b->cover);
+	f->insns = malloc((n ? n : 1) * sizeof(*f->insns));
+	*fin = malloc((n ? n : 1) * sizeof(**fin));
+	if (!f->insns || !*fin) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const struct pinsn *pi = &b->pool[order[k]];
+
+		f->insns[k] = pi->in;
+		f->insns[k].text = b->text ? f->strtab + pi->textoff : NULL;
+		(*fin)[k] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
 					  (b->arch->flags & ARCH_JUMP_PAIRS) && pi->table_end > pi->table ?
 					  ARCH_JUMP_ENTRY : 0 };
-		n++;
 	}
+	free(order);
 	f->insns_nr = n;
 	return 0;
 }
@@ -647,11 +669,9 @@ static int disassemble(struct builder *b)
 	size_t nseeds = 0;
 	int ret;
 
-	b->start = malloc(in->size * sizeof(*b->start));
 	b->cover = malloc(in->size * sizeof(*b->cover));
-	if (!b->start || !b->cover)
+	if (!b->cover)
 		return -ENOMEM;
-	memset(b->start, 0xff, in->size * sizeof(*b->start));
 	memset(b->cover, 0xff, in->size * sizeof(*b->cover));
 
 	/* the seeds inside the code, one per offset with the weights summed */
@@ -684,7 +704,7 @@ static int disassemble(struct builder *b)
 	if (!ret && nseeds)
 		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);
 	for (size_t k = nseeds; !ret && k--;)
-		if (b->start[seeds[k].off] >= 0)
+		if (start_at(b, seeds[k].off) >= 0)
 			ret = push_todo(b, seeds[k].off);
 	free(seeds);
 	if (!ret)
@@ -692,7 +712,7 @@ static int disassemble(struct builder *b)
 	while (!ret && b->todo_nr) {
 		uint32_t off = b->todo[--b->todo_nr];
 
-		ret = walk(b, off, b->start[off] >= 0 ? b->pool[b->start[off]].by : BY_PATH);
+		ret = walk(b, off, start_at(b, off) >= 0 ? b->pool[start_at(b, off)].by : BY_PATH);
 	}
 	if (!ret)
 		ret = sweep(b);
@@ -719,7 +739,6 @@ int cfg_decode__insns(struct cfg_func *out, const struct cfg_input *in, const st
 	if (!ret)
 		ret = finish_insns(&b, fin);
 	free(b.pool);
-	free(b.start);
 	free(b.cover);
 	free(b.todo);
 	return ret;

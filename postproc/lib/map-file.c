@@ -156,12 +156,20 @@ int map_file(const char *path, size_t max, const char *max_text, unsigned flags,
 	f->buf = p;
 	f->len = (size_t)st.st_size;
 	f->mapped = true;
+	f->writable = flags & MAP_FILE_WRITABLE;
 	return 0;
 read:
 	ret = read_file(path, max, max_text, flags & ~(unsigned)MAP_FILE_WRITABLE, &buf, &f->len, err,
 			errlen);
 	f->buf = buf;
 	return ret;
+}
+
+void map_file__forget_pages(struct mapped_file *f)
+{
+	/* read-only and private: the pages are the file's, dropped and read again */
+	if (f->mapped && !f->writable)
+		(void)madvise(f->buf, f->len, MADV_DONTNEED);
 }
 
 void unmap_file(struct mapped_file *f)

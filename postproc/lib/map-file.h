@@ -21,6 +21,7 @@ struct mapped_file {
 	uint8_t *buf;	/* len bytes (not NUL-terminated when mapped) */
 	size_t len;
 	bool mapped;		/* mmap(2)ed, else read_file()'s buffer */
+	bool writable;		/* mapped with MAP_FILE_WRITABLE */
 };
 
 /*
@@ -40,6 +41,14 @@ struct mapped_file {
  */
 int map_file(const char *path, size_t max, const char *max_text, unsigned flags,
 	     struct mapped_file *f, char *err, size_t errlen);
+
+/*
+ * The pages read so far no longer count as the program's memory: a file read
+ * through once (a module's first pass) stays mapped, and what is read of it
+ * later comes back from the page cache. Nothing for a file read into memory
+ * or mapped writable (whose written pages would be lost).
+ */
+void map_file__forget_pages(struct mapped_file *f);
 
 /* Unmap or free, and zero *f. A zeroed f is fine. */
 void unmap_file(struct mapped_file *f);

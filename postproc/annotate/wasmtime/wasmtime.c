@@ -91,6 +91,8 @@ int wasmtime__open(struct wasmtime **out, const char *cwasm, const char *clif_di
 			if (r >= 0 || r == -ENODATA)
 				a->dwarf_error[0] = '\0';
 		}
+		/* Read through once: from now on only the bodies shown are read. */
+		map_file__forget_pages(&a->wasm_file);
 	}
 	*out = a;
 	return 0;

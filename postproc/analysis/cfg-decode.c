@@ -623,16 +623,20 @@ static int sweep(struct builder *b)
 
 /*
  * The pool in address order as f->insns (the order of decoding is dropped), with
- * what the final passes need in *fin. The order is taken first and the
- * per-byte map freed, so that the copies do not add to it (a large function's
- * peak).
+ * what the final passes need in *fin. A large function's peak is here, so
+ * nothing is held twice: the order is taken and the per-byte map freed; the
+ * pool is put in that order in place; then each entry, once read, leaves its
+ * fin in the pool's memory (fin k ends before entry k + 1 starts), which
+ * shrinks to become *fin.
  */
 static int finish_insns(struct builder *b, struct fin **fin)
 {
 	struct cfg_func *f = b->f;
 	uint32_t *order = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*order));
 	size_t n = 0;
+	struct fin *out;
 
+	_Static_assert(sizeof(struct fin) <= sizeof(struct pinsn), "fin k would overwrite entry k + 1");
 	if (!order)
 		return -ENOMEM;
 	for (uint32_t off = 0; off < b->in->size; off++) {
@@ -642,24 +646,53 @@ static int finish_insns(struct builder *b, struct fin **fin)
 			order[n++] = (uint32_t)i;
 	}
 	FREE_AND_NULL(b->cover);
-	f->insns = malloc((n ? n : 1) * sizeof(*f->insns));
-	*fin = malloc((n ? n : 1) * sizeof(**fin));
-	if (!f->insns || !*fin) {
+	/* every pool entry starts somewhere: order is a permutation of the pool */
+	if (n != b->pool_nr) {
 		free(order);
-		return -ENOMEM;
+		return -EINVAL;
 	}
+	/* pool[k] = old pool[order[k]], cycle by cycle; order[k] = k once placed */
 	for (size_t k = 0; k < n; k++) {
-		const struct pinsn *pi = &b->pool[order[k]];
+		struct pinsn t;
+		size_t j = k;
 
-		f->insns[k] = pi->in;
-		f->insns[k].text = b->text ? f->strtab + pi->textoff : NULL;
-		(*fin)[k] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
-					  (b->arch->flags & ARCH_JUMP_PAIRS) && pi->table_end > pi->table ?
-					  ARCH_JUMP_ENTRY : 0 };
+		if (order[k] == k)
+			continue;
+		t = b->pool[k];
+		while (order[j] != k) {
+			size_t from = order[j];
+
+			b->pool[j] = b->pool[from];
+			order[j] = (uint32_t)j;
+			j = from;
+		}
+		b->pool[j] = t;
+		order[j] = (uint32_t)j;
 	}
 	free(order);
+	f->insns = malloc((n ? n : 1) * sizeof(*f->insns));
+	if (!f->insns)
+		return -ENOMEM;
+	out = (struct fin *)(void *)b->pool;
+	for (size_t k = 0; k < n; k++) {
+		const struct pinsn pi = b->pool[k];
+		struct fin fk = { pi.by, pi.cut, pi.table, pi.table_end,
+				  (b->arch->flags & ARCH_JUMP_PAIRS) && pi.table_end > pi.table ?
+				  ARCH_JUMP_ENTRY : 0 };
+
+		f->insns[k] = pi.in;
+		f->insns[k].text = b->text ? f->strtab + pi.textoff : NULL;
+		memcpy(&out[k], &fk, sizeof(fk));
+	}
 	f->insns_nr = n;
-	return 0;
+	/* the pool's memory is the fins now */
+	*fin = n ? realloc(out, n * sizeof(*out)) : NULL;
+	if (!*fin)
+		*fin = n ? out : malloc(sizeof(**fin));
+	b->pool = NULL;
+	if (!n)
+		free(out);
+	return *fin ? 0 : -ENOMEM;
 }
 
 static int disassemble(struct builder *b)

@@ -45,12 +45,22 @@ struct cwasm {
 	/* nr_funcs of them, sorted; made by the first cwasm__find_code(), as
 	 * hashing every function's code would read all of .text */
 	struct code_key *by_code;
-	pthread_mutex_t by_code_lock;
 
 	bool has_addrmap;
-	struct addrmap_entry *addrmap;
+	const uint8_t *addrmap_buf;	/* the section's bytes, checked whole by cwasm__open */
+	size_t addrmap_len;
 	size_t nr_addrmap;
 	enum addrmap_format addrmap_fmt;
+	/* decoded when asked for: all of it (cwasm__addrmap), or what decides
+	 * one function's lookups (funcs[i]'s in fmaps[i]): a map of millions of
+	 * entries is not held for the few functions shown */
+	struct addrmap_entry *addrmap;
+	struct fmap {
+		struct addrmap_entry *e;
+		size_t nr;
+		bool done;
+	} *fmaps;
+	pthread_mutex_t lazy_lock;	/* addrmap, fmaps, by_code */
 
 	char *engine_version;		/* owned */
 	int engine_major;

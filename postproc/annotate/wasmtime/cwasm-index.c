@@ -55,7 +55,7 @@ static bool by_code(const struct cwasm *cc)
 	struct cwasm *c = (struct cwasm *)cc;	/* an index made on demand, not what c says */
 	struct code_key *k;
 
-	pthread_mutex_lock(&c->by_code_lock);
+	pthread_mutex_lock(&c->lazy_lock);
 	if (!c->by_code && (k = calloc(c->nr_funcs ? c->nr_funcs : 1, sizeof(*k)))) {
 		for (size_t i = 0; i < c->nr_funcs; i++) {
 			k[i].hash = code_hash(c->text + c->funcs[i].text_off, c->funcs[i].size);
@@ -66,7 +66,7 @@ static bool by_code(const struct cwasm *cc)
 			qsort(k, c->nr_funcs, sizeof(*k), cmp_code_key);
 		c->by_code = k;
 	}
-	pthread_mutex_unlock(&c->by_code_lock);
+	pthread_mutex_unlock(&c->lazy_lock);
 	return c->by_code != NULL;
 }
 

@@ -678,26 +678,32 @@ static int sweep(struct builder *b)
 /*
  * The pool in address order as f->insns (the order of decoding is dropped), with
  * what the final passes need in *fin. A large function's peak is here, so
- * nothing is held twice: the order is taken and the per-byte map freed; the
- * pool is put in that order in place; then each entry, once read, leaves its
- * fin in the pool's memory (fin k ends before entry k + 1 starts), which
- * shrinks to become *fin.
+ * nothing is held twice: the order is taken and the per-byte map freed; then,
+ * in the pool's own order, each entry goes to its place in f->insns and
+ * leaves its fin in the pool's memory (fin i ends before entry i + 1 starts),
+ * which shrinks before the fins are put in address order too. Scattered
+ * writes, sequential reads: no cycles chased through a pool of 100 MB.
  */
 static int finish_insns(struct builder *b, struct fin **fin)
 {
 	struct cfg_func *f = b->f;
-	uint32_t *order = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*order));
+	uint32_t *order = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*order)), *rank;
 	size_t n = 0;
-	struct fin *out;
+	struct fin *in_pool, *shrunk;
 
-	_Static_assert(sizeof(struct fin) <= sizeof(struct pinsn), "fin k would overwrite entry k + 1");
+	_Static_assert(sizeof(struct fin) <= sizeof(struct pinsn), "fin i would overwrite entry i + 1");
 	if (!order)
 		return -ENOMEM;
-	for (uint32_t off = 0; off < b->in->size; off++) {
+	/* from each instruction straight to the byte after it: they do not overlap */
+	for (uint32_t off = 0; off < b->in->size;) {
 		long i = start_at(b, off);
 
-		if (i >= 0)
-			order[n++] = (uint32_t)i;
+		if (i < 0) {
+			off++;
+			continue;
+		}
+		order[n++] = (uint32_t)i;
+		off += b->pool[i].in.size;
 	}
 	FREE_AND_NULL(b->cover);
 	/* every pool entry starts somewhere: order is a permutation of the pool */
@@ -705,48 +711,51 @@ static int finish_insns(struct builder *b, struct fin **fin)
 		free(order);
 		return -EINVAL;
 	}
-	/* pool[k] = old pool[order[k]], cycle by cycle; order[k] = k once placed */
-	for (size_t k = 0; k < n; k++) {
-		struct pinsn t;
-		size_t j = k;
-
-		if (order[k] == k)
-			continue;
-		t = b->pool[k];
-		while (order[j] != k) {
-			size_t from = order[j];
-
-			b->pool[j] = b->pool[from];
-			order[j] = (uint32_t)j;
-			j = from;
-		}
-		b->pool[j] = t;
-		order[j] = (uint32_t)j;
+	f->insns_nr = 0;
+	if (!n) {
+		free(order);
+		f->insns = malloc(sizeof(*f->insns));
+		*fin = malloc(sizeof(**fin));
+		return f->insns && *fin ? 0 : -ENOMEM;
 	}
-	free(order);
-	f->insns = malloc((n ? n : 1) * sizeof(*f->insns));
-	if (!f->insns)
+	/* rank[i]: where pool[i] goes */
+	rank = malloc(n * sizeof(*rank));
+	if (!rank) {
+		free(order);
 		return -ENOMEM;
-	out = (struct fin *)(void *)b->pool;
-	for (size_t k = 0; k < n; k++) {
-		const struct pinsn pi = b->pool[k];
+	}
+	for (size_t k = 0; k < n; k++)
+		rank[order[k]] = (uint32_t)k;
+	free(order);
+	f->insns = malloc(n * sizeof(*f->insns));
+	if (!f->insns) {
+		free(rank);
+		return -ENOMEM;
+	}
+	in_pool = (struct fin *)(void *)b->pool;
+	for (size_t i = 0; i < n; i++) {
+		const struct pinsn pi = b->pool[i];
 		const struct pjump *jp = pj(b, &pi);
 		struct fin fk = { pi.by, pi.cut, jp->table, jp->table_end,
 				  (b->arch->flags & ARCH_JUMP_PAIRS) && jp->table_end > jp->table ?
 				  ARCH_JUMP_ENTRY : 0 };
 
-		f->insns[k] = pi.in;
-		f->insns[k].text = b->text ? f->strtab + pi.textoff : NULL;
-		memcpy(&out[k], &fk, sizeof(fk));
+		f->insns[rank[i]] = pi.in;
+		f->insns[rank[i]].text = b->text ? f->strtab + pi.textoff : NULL;
+		memcpy(&in_pool[i], &fk, sizeof(fk));
 	}
 	f->insns_nr = n;
-	/* the pool's memory is the fins now */
-	*fin = n ? realloc(out, n * sizeof(*out)) : NULL;
-	if (!*fin)
-		*fin = n ? out : malloc(sizeof(**fin));
+	/* the pool's memory is the fins now, in the pool's order */
 	b->pool = NULL;
-	if (!n)
-		free(out);
+	shrunk = realloc(in_pool, n * sizeof(*in_pool));
+	if (!shrunk)
+		shrunk = in_pool;
+	*fin = malloc(n * sizeof(**fin));
+	if (*fin)
+		for (size_t i = 0; i < n; i++)
+			(*fin)[rank[i]] = shrunk[i];
+	free(shrunk);
+	free(rank);
 	return *fin ? 0 : -ENOMEM;
 }
 

@@ -27,7 +27,15 @@ struct pinsn {
 	bool walked;		/* its successors were followed */
 	bool cut;		/* data left over where a surer instruction starts
 				 * inside a guessed one: nothing falls through it */
-	/* what jump-table recognition needs to know of it */
+	uint32_t jx;		/* its jump-table facts in builder.jumps, or 0: none */
+};
+
+/*
+ * What jump-table recognition needs to know of an instruction; few have any
+ * (address computations, indirect jumps), so they are kept aside: the pool
+ * holds an instruction per 4 to 8 bytes of code, 40 bytes each instead of 64.
+ */
+struct pjump {
 	uint16_t addr_reg;	/* register set to a PC-relative address, or 0 */
 	uint16_t jump_reg;	/* indirect jump through this register, or 0 */
 	uint16_t jump_base;	/* jmp [jump_base + index * 8], or 0 */
@@ -45,8 +53,12 @@ struct builder {
 	cs_insn *ci;
 	struct pinsn *pool;	/* every instruction, in decoding order */
 	size_t pool_nr, pool_alloc;
-	int32_t *start;		/* [size]: pool index of the instruction starting there, or -1 */
-	int32_t *cover;		/* [size]: pool index of the instruction covering the byte, or -1 */
+	/* [size]: pool index of the instruction covering the byte, or -1; where
+	 * one starts is where its own offset is (start_at): no second array of
+	 * 4 bytes per code byte (100 MB for a 25 MB function) */
+	int32_t *cover;
+	struct pjump *jumps;	/* [0] unused: pinsn.jx 0 is none */
+	size_t jumps_nr, jumps_alloc;
 	uint32_t *todo;		/* offsets whose path is still to be followed */
 	size_t todo_nr, todo_alloc;
 	size_t strtab_nr, strtab_alloc;
@@ -73,8 +85,40 @@ static void text_keep(struct builder *b, uint32_t *off)
 	b->strtab_nr += n + 1;
 }
 
-/* Append an instruction over [off, off + size) (no byte of it covered yet); its
- * index, or -ENOMEM. The text is set by the caller. */
+static const struct pjump no_jump;
+
+/* The jump-table facts of pi (all 0 when it has none). */
+static inline const struct pjump *pj(const struct builder *b, const struct pinsn *pi)
+{
+	return pi->jx ? &b->jumps[pi->jx] : &no_jump;
+}
+
+/* Those of pool[i], to be written (made when it has none); NULL: out of memory.
+ * Valid until the next one is made. */
+static struct pjump *pj_w(struct builder *b, long i)
+{
+	if (!b->pool[i].jx) {
+		if (b->jumps_nr >= UINT32_MAX ||
+		    VEC_GROW(b->jumps, b->jumps_nr ? b->jumps_nr + 1 : 2, b->jumps_alloc))
+			return NULL;
+		if (!b->jumps_nr)
+			b->jumps_nr = 1;
+		memset(&b->jumps[b->jumps_nr], 0, sizeof(b->jumps[0]));
+		b->pool[i].jx = (uint32_t)b->jumps_nr++;
+	}
+	return &b->jumps[b->pool[i].jx];
+}
+
+/* The pool index of the instruction starting at off, or -1. */
+static inline long start_at(const struct builder *b, uint32_t off)
+{
+	int32_t i = b->cover[off];
+
+	return i >= 0 && b->pool[i].in.off == off ? i : -1;
+}
+
+/* Append an instruction over [off, off + size) (size > 0; no byte of it covered
+ * yet); its index, or -ENOMEM. The text is set by the caller. */
 static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t flags,
 		      uint64_t target, uint8_t by)
 {
@@ -89,7 +133,6 @@ static long add_pinsn(struct builder *b, uint32_t off, uint16_t size, uint16_t f
 	pi->in.flags = flags;
 	pi->in.target = target;
 	pi->by = by;
-	b->start[off] = (int32_t)b->pool_nr;
 	for (uint32_t k = off; k < off + size; k++)
 		b->cover[k] = (int32_t)b->pool_nr;
 	return (long)b->pool_nr++;
@@ -176,15 +219,15 @@ static void resolve_pair(struct builder *b, long i)
 	struct pinsn *pi = &b->pool[i];
 	long k;
 
-	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pi->jump_reg || !(pi->in.flags & INSN_INDIRECT) ||
+	if (!(b->arch->flags & ARCH_JUMP_PAIRS) || !pj(b, pi)->jump_reg || !(pi->in.flags & INSN_INDIRECT) ||
 	    !(pi->in.flags & (INSN_JUMP | INSN_CALL)))
 		return;
 	k = prev_insn(b, i);
-	if (k < 0 || b->pool[k].addr_reg != pi->jump_reg)
+	if (k < 0 || pj(b, &b->pool[k])->addr_reg != pj(b, pi)->jump_reg)
 		return;
 	pi->in.flags = (uint16_t)((pi->in.flags & ~INSN_INDIRECT) | INSN_HAS_TARGET);
-	pi->in.target = b->pool[k].addr + (uint64_t)(int64_t)pi->jump_disp;
-	pi->jump_reg = 0;
+	pi->in.target = pj(b, &b->pool[k])->addr + (uint64_t)(int64_t)pj(b, pi)->jump_disp;
+	b->jumps[pi->jx].jump_reg = 0;	/* it had one: pi->jx is set */
 }
 
 /*
@@ -232,23 +275,34 @@ static long decode_at(struct builder *b, uint32_t off, uint8_t by)
 	i = add_pinsn(b, off, ci->size, flags, target, by);
 	if (i < 0)
 		return i;
-	pi = &b->pool[i];
 	reg = arch->addr_of(ci, &a);
 	if (reg) {
-		pi->addr_reg = (uint16_t)reg;
-		pi->addr = a;
+		struct pjump *w = pj_w(b, i);
+
+		if (!w)
+			return -ENOMEM;
+		w->addr_reg = (uint16_t)reg;
+		w->addr = a;
 	}
 	/* riscv64 calls too: auipc ra, HI; jalr ra, LO(ra) is a call to a known place */
 	if ((flags & (INSN_JUMP | INSN_INDIRECT)) == (INSN_JUMP | INSN_INDIRECT) ||
 	    ((flags & (INSN_CALL | INSN_INDIRECT)) == (INSN_CALL | INSN_INDIRECT) &&
 	     (arch->flags & ARCH_JUMP_PAIRS))) {
-		int32_t disp;
+		int32_t disp = 0;
+		uint16_t jreg = (uint16_t)arch->jump_reg(ci, &disp);
+		uint16_t jbase = arch->jump_mem ? (uint16_t)arch->jump_mem(ci) : 0;
+		struct pjump *w;
 
-		pi->jump_reg = (uint16_t)arch->jump_reg(ci, &disp);
-		pi->jump_disp = disp;
-		if (arch->jump_mem)
-			pi->jump_base = (uint16_t)arch->jump_mem(ci);
+		/* the displacement counts only with a register to add it to */
+		if (jreg || jbase) {
+			if (!(w = pj_w(b, i)))
+				return -ENOMEM;
+			w->jump_reg = jreg;
+			w->jump_disp = disp;
+			w->jump_base = jbase;
+		}
 	}
+	pi = &b->pool[i];
 	ret = cs_text(b, pi, ci);
 	if (ret)
 		return ret;
@@ -277,13 +331,13 @@ static long decode_at(struct builder *b, uint32_t off, uint8_t by)
  */
 static long table_of(const struct builder *b, long jump, uint64_t *table, unsigned *width)
 {
-	const struct pinsn *j = &b->pool[jump];
+	const struct pjump *j = pj(b, &b->pool[jump]);
 	long k = jump;
 
 	if (!j->jump_reg && !j->jump_base)
 		return -1;
 	for (int n = 0; n < JTAB_LOOKBACK && (k = prev_insn(b, k)) >= 0; n++) {
-		const struct pinsn *p = &b->pool[k];
+		const struct pjump *p = pj(b, &b->pool[k]);
 
 		if (!p->addr_reg)
 			continue;
@@ -308,8 +362,8 @@ static long insn_at(struct builder *b, uint32_t off, uint8_t by)
 {
 	if (off >= b->in->size)
 		return -ERANGE;
-	if (b->start[off] >= 0)
-		return b->start[off];
+	if (start_at(b, off) >= 0)
+		return start_at(b, off);
 	if (b->cover[off] >= 0)
 		return -ERANGE;
 	return decode_at(b, off, by);
@@ -329,7 +383,7 @@ static int add_jump_entries(struct builder *b, long jump, uint32_t start, uint32
 
 		if (a == -ENOMEM)
 			return -ENOMEM;
-		if (a < 0 || !b->pool[a].addr_reg || b->pool[a].in.size != ARCH_JUMP_ENTRY / 2)
+		if (a < 0 || !pj(b, &b->pool[a])->addr_reg || b->pool[a].in.size != ARCH_JUMP_ENTRY / 2)
 			break;
 		j = insn_at(b, pos + ARCH_JUMP_ENTRY / 2, by);
 		if (j == -ENOMEM)
@@ -361,7 +415,10 @@ static int add_table(struct builder *b, long jump)
 	uint8_t by = b->pool[jump].by;
 	bool inline_table, big = b->arch->flags & ARCH_BIG_ENDIAN;
 
-	b->pool[jump].table = b->pool[jump].table_end = 0;
+	struct pjump *w;
+
+	if (b->pool[jump].jx)
+		b->jumps[b->pool[jump].jx].table = b->jumps[b->pool[jump].jx].table_end = 0;
 	if (table_of(b, jump, &t64, &width) < 0 || t64 >= size)
 		return 0;
 	start = pos = (uint32_t)t64;
@@ -370,8 +427,10 @@ static int add_table(struct builder *b, long jump)
 
 		if (ret)
 			return ret;
-		b->pool[jump].table = start;
-		b->pool[jump].table_end = pos;
+		if (!(w = pj_w(b, jump)))
+			return -ENOMEM;
+		w->table = start;
+		w->table_end = pos;
 		return 0;
 	}
 	inline_table = start == b->pool[jump].in.off + b->pool[jump].in.size;
@@ -412,8 +471,10 @@ static int add_table(struct builder *b, long jump)
 			limit = (uint32_t)t;
 		pos += width;
 	}
-	b->pool[jump].table = start;
-	b->pool[jump].table_end = pos;
+	if (!(w = pj_w(b, jump)))
+		return -ENOMEM;
+	w->table = start;
+	w->table_end = pos;
 	return 0;
 }
 
@@ -443,7 +504,7 @@ static bool falls_through(const struct pinsn *pi)
 static int walk(struct builder *b, uint32_t off, uint8_t by)
 {
 	while (off < b->in->size) {
-		long i = b->start[off];
+		long i = start_at(b, off);
 		struct pinsn *pi;
 		int ret;
 
@@ -471,16 +532,18 @@ static int walk(struct builder *b, uint32_t off, uint8_t by)
 			if (ret)
 				return ret;
 			/* a table of jumps is code: each entry a path of its own */
-			for (uint32_t t = b->pool[i].table; (b->arch->flags & ARCH_JUMP_PAIRS) &&
-			     t < b->pool[i].table_end; t += ARCH_JUMP_ENTRY) {
+			uint32_t table = pj(b, &b->pool[i])->table, table_end = pj(b, &b->pool[i])->table_end;
+
+			for (uint32_t t = table; (b->arch->flags & ARCH_JUMP_PAIRS) &&
+			     t < table_end; t += ARCH_JUMP_ENTRY) {
 				ret = push_todo(b, t);
 				if (ret)
 					return ret;
 			}
-			for (uint32_t t = b->pool[i].table; !(b->arch->flags & ARCH_JUMP_PAIRS) &&
-			     t < b->pool[i].table_end; t += b->pool[b->start[t]].in.size) {
-				b->pool[b->start[t]].walked = true;
-				ret = push_todo(b, b->pool[b->start[t]].in.target);
+			for (uint32_t t = table; !(b->arch->flags & ARCH_JUMP_PAIRS) &&
+			     t < table_end; t += b->pool[start_at(b, t)].in.size) {
+				b->pool[start_at(b, t)].walked = true;
+				ret = push_todo(b, b->pool[start_at(b, t)].in.target);
 				if (ret)
 					return ret;
 			}
@@ -553,7 +616,7 @@ static int add_words(struct builder *b)
 		const struct code_data *d = &b->in->data[k];
 		long i;
 
-		if (d->off >= b->in->size || d->size > b->in->size - d->off ||
+		if (!d->size || d->off >= b->in->size || d->size > b->in->size - d->off ||
 		    first_covered(b, d->off, d->off + d->size) != d->off + d->size)
 			continue;
 		i = add_pinsn(b, d->off, (uint16_t)d->size, INSN_DATA | INSN_WORD, 0, BY_PATH);
@@ -612,32 +675,88 @@ static int sweep(struct builder *b)
 	return 0;
 }
 
-/* The pool in address order as f->insns (the order of decoding is dropped), with
- * what the final passes need in *fin. */
+/*
+ * The pool in address order as f->insns (the order of decoding is dropped), with
+ * what the final passes need in *fin. A large function's peak is here, so
+ * nothing is held twice: the order is taken and the per-byte map freed; then,
+ * in the pool's own order, each entry goes to its place in f->insns and
+ * leaves its fin in the pool's memory (fin i ends before entry i + 1 starts),
+ * which shrinks before the fins are put in address order too. Scattered
+ * writes, sequential reads: no cycles chased through a pool of 100 MB.
+ */
 static int finish_insns(struct builder *b, struct fin **fin)
 {
 	struct cfg_func *f = b->f;
+	uint32_t *order = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*order)), *rank;
 	size_t n = 0;
+	struct fin *in_pool, *shrunk;
 
-	f->insns = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(*f->insns));
-	*fin = malloc((b->pool_nr ? b->pool_nr : 1) * sizeof(**fin));
-	if (!f->insns || !*fin)
+	_Static_assert(sizeof(struct fin) <= sizeof(struct pinsn), "fin i would overwrite entry i + 1");
+	if (!order)
 		return -ENOMEM;
-	for (uint32_t off = 0; off < b->in->size; off++) {
-		const struct pinsn *pi;
+	/* from each instruction straight to the byte after it: they do not overlap */
+	for (uint32_t off = 0; off < b->in->size;) {
+		long i = start_at(b, off);
 
-		if (b->start[off] < 0)
+		if (i < 0) {
+			off++;
 			continue;
-		pi = &b->pool[b->start[off]];
-		f->insns[n] = pi->in;
-		f->insns[n].text = b->text ? f->strtab + pi->textoff : NULL;
-		(*fin)[n] = (struct fin){ pi->by, pi->cut, pi->table, pi->table_end,
-					  (b->arch->flags & ARCH_JUMP_PAIRS) && pi->table_end > pi->table ?
-					  ARCH_JUMP_ENTRY : 0 };
-		n++;
+		}
+		order[n++] = (uint32_t)i;
+		off += b->pool[i].in.size;
+	}
+	FREE_AND_NULL(b->cover);
+	/* every pool entry starts somewhere: order is a permutation of the pool */
+	if (n != b->pool_nr) {
+		free(order);
+		return -EINVAL;
+	}
+	f->insns_nr = 0;
+	if (!n) {
+		free(order);
+		f->insns = malloc(sizeof(*f->insns));
+		*fin = malloc(sizeof(**fin));
+		return f->insns && *fin ? 0 : -ENOMEM;
+	}
+	/* rank[i]: where pool[i] goes */
+	rank = malloc(n * sizeof(*rank));
+	if (!rank) {
+		free(order);
+		return -ENOMEM;
+	}
+	for (size_t k = 0; k < n; k++)
+		rank[order[k]] = (uint32_t)k;
+	free(order);
+	f->insns = malloc(n * sizeof(*f->insns));
+	if (!f->insns) {
+		free(rank);
+		return -ENOMEM;
+	}
+	in_pool = (struct fin *)(void *)b->pool;
+	for (size_t i = 0; i < n; i++) {
+		const struct pinsn pi = b->pool[i];
+		const struct pjump *jp = pj(b, &pi);
+		struct fin fk = { pi.by, pi.cut, jp->table, jp->table_end,
+				  (b->arch->flags & ARCH_JUMP_PAIRS) && jp->table_end > jp->table ?
+				  ARCH_JUMP_ENTRY : 0 };
+
+		f->insns[rank[i]] = pi.in;
+		f->insns[rank[i]].text = b->text ? f->strtab + pi.textoff : NULL;
+		memcpy(&in_pool[i], &fk, sizeof(fk));
 	}
 	f->insns_nr = n;
-	return 0;
+	/* the pool's memory is the fins now, in the pool's order */
+	b->pool = NULL;
+	shrunk = realloc(in_pool, n * sizeof(*in_pool));
+	if (!shrunk)
+		shrunk = in_pool;
+	*fin = malloc(n * sizeof(**fin));
+	if (*fin)
+		for (size_t i = 0; i < n; i++)
+			(*fin)[rank[i]] = shrunk[i];
+	free(shrunk);
+	free(rank);
+	return *fin ? 0 : -ENOMEM;
 }
 
 static int disassemble(struct builder *b)
@@ -647,11 +766,9 @@ static int disassemble(struct builder *b)
 	size_t nseeds = 0;
 	int ret;
 
-	b->start = malloc(in->size * sizeof(*b->start));
 	b->cover = malloc(in->size * sizeof(*b->cover));
-	if (!b->start || !b->cover)
+	if (!b->cover)
 		return -ENOMEM;
-	memset(b->start, 0xff, in->size * sizeof(*b->start));
 	memset(b->cover, 0xff, in->size * sizeof(*b->cover));
 
 	/* the seeds inside the code, one per offset with the weights summed */
@@ -684,7 +801,7 @@ static int disassemble(struct builder *b)
 	if (!ret && nseeds)
 		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);
 	for (size_t k = nseeds; !ret && k--;)
-		if (b->start[seeds[k].off] >= 0)
+		if (start_at(b, seeds[k].off) >= 0)
 			ret = push_todo(b, seeds[k].off);
 	free(seeds);
 	if (!ret)
@@ -692,7 +809,7 @@ static int disassemble(struct builder *b)
 	while (!ret && b->todo_nr) {
 		uint32_t off = b->todo[--b->todo_nr];
 
-		ret = walk(b, off, b->start[off] >= 0 ? b->pool[b->start[off]].by : BY_PATH);
+		ret = walk(b, off, start_at(b, off) >= 0 ? b->pool[start_at(b, off)].by : BY_PATH);
 	}
 	if (!ret)
 		ret = sweep(b);
@@ -719,8 +836,8 @@ int cfg_decode__insns(struct cfg_func *out, const struct cfg_input *in, const st
 	if (!ret)
 		ret = finish_insns(&b, fin);
 	free(b.pool);
-	free(b.start);
 	free(b.cover);
+	free(b.jumps);
 	free(b.todo);
 	return ret;
 }

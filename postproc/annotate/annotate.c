@@ -417,7 +417,7 @@ const char **annotator__display_names(struct annotator *a, const struct stream *
 
 bool annotator__out_of_memory(const struct annotator *a)
 {
-	return a->texts.oom;
+	return a->texts.oom || wasmtime__out_of_memory(a->wasmtime);
 }
 
 /* Every script a V8 load name of s names, once (NULL: out of memory). */

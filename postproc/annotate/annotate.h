@@ -65,7 +65,7 @@ const char *annotator__display(struct annotator *a, const struct stream *s, size
 char *annotator__demangle(const struct annotator *a, const char *name);
 
 /*
- * Whether memory ran out for a display name or a source cell: they are then
+ * Whether memory ran out for a display name, a source cell or a [Wasm] cell: they are then
  * shown raw or missing, and the report should not be taken as complete.
  */
 bool annotator__out_of_memory(const struct annotator *a);

@@ -82,35 +82,49 @@ const struct wasm_opcode *wasm_opcode__find(uint16_t prefix, uint32_t code)
 
 /* ---- instructions and their immediates ---- */
 
+/*
+ * The instruction at `at`, its text in x->out if has_text: counted against
+ * the module's text bound (the first pass), or kept in x->sink.
+ */
 static int push_insn(struct modctx *x, const uint8_t *at, uint16_t prefix, uint32_t code,
 		     bool has_text)
 {
 	struct wasm_module *m = x->m;
-	struct wasm_insn *in;
+	struct insn_sink *k = x->sink;
+	uint32_t off = (uint32_t)(at - x->ps->base);
 
-	if (VEC_GROW(m->insns, m->nr_insns + 1, m->alloc_insns) ||
-	    VEC_GROW(m->text_off, m->nr_insns + 1, m->alloc_text_off))
+	if (!k) {
+		if (has_text && x->out.len > m->text_limit - m->text_total)
+			return wasm_read__fail(x->ps, at, -E2BIG, "instruction text over %zu bytes in all "
+					       "(names too long?)", m->text_limit);
+		if (has_text)
+			m->text_total += x->out.len + 1;
+		if (x->out.oom)
+			return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
+		return 0;
+	}
+	if (VEC_GROW(k->v, k->nr + 1, k->alloc) ||
+	    (k->want_full && VEC_GROW(k->full, k->nr + 1, k->alloc_full)))
 		return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
-	in = &m->insns[m->nr_insns];
-	*in = (struct wasm_insn){
-		.off = (uint32_t)(at - x->ps->base),
-		.func = x->func,
-		.prefix = prefix,
-		.code = code,
-		.module = x->index,
-	};
-	m->text_off[m->nr_insns] = SIZE_MAX;
-	if (has_text && x->out.len > m->text_limit - m->text.len)
-		return wasm_read__fail(x->ps, at, -E2BIG,
-				 "instruction text over %zu bytes in all (names too long?)", m->text_limit);
+	k->v[k->nr] = (struct body_insn){ off, UINT32_MAX };
+	if (k->want_full)
+		k->full[k->nr] = (struct wasm_insn){
+			.off = off,
+			.func = x->func,
+			.prefix = prefix,
+			.code = code,
+			.module = x->index,
+		};
 	if (has_text) {
-		m->text_off[m->nr_insns] = m->text.len;
-		strbuf_add(&m->text, x->out.buf, x->out.len);
-		strbuf_addch(&m->text, '\0');
-		if (m->text.oom || x->out.oom)
+		if (k->text.len > UINT32_MAX - x->out.len - 1)
+			return wasm_read__fail(x->ps, at, -E2BIG, "one function's text over 4 GiB");
+		k->v[k->nr].text = (uint32_t)k->text.len;
+		strbuf_add(&k->text, x->out.buf, x->out.len);
+		strbuf_addch(&k->text, '\0');
+		if (k->text.oom || x->out.oom)
 			return wasm_read__fail(x->ps, at, -ENOMEM, "out of memory");
 	}
-	m->nr_insns++;
+	k->nr++;
 	return 0;
 }
 
@@ -173,12 +187,31 @@ static int decode_ops(struct modctx *x, struct cursor *c)
 	return wasm_read__fail(x->ps, c->end, -EINVAL, "function body does not end with `end`");
 }
 
+/* A body's locals (c after its size): skipped, as nothing prints them. */
+static int skip_locals(struct ps *ps, struct cursor *c)
+{
+	uint32_t nloc, cnt;
+	int rc;
+
+	if ((rc = wasm_read__u32(ps, c, &nloc, "local count")))
+		return rc;
+	for (uint32_t j = 0; j < nloc; j++) {
+		struct valtype vt;
+
+		if ((rc = wasm_read__u32(ps, c, &cnt, "local count")) ||
+		    (rc = wasm_types__read_valtype(ps, c, &vt)))
+			return rc;
+	}
+	return 0;
+}
+
 /* Code section (spec 5.5.13): count, then size-prefixed bodies of locals + expression. */
 int wasm_insn__decode(struct modctx *x, struct cursor *c)
 {
 	struct ps *ps = x->ps;
+	struct wasm_module *m = x->m;
 	const uint8_t *at = c->p;
-	uint32_t n, nloc, cnt;
+	uint32_t n;
 	int rc;
 
 	if ((rc = wasm_read__u32(ps, c, &n, "function count")))
@@ -188,38 +221,40 @@ int wasm_insn__decode(struct modctx *x, struct cursor *c)
 		return wasm_read__fail(ps, at, -EINVAL, "function and code section have inconsistent lengths "
 				 "(function section %" PRIu32 ", code section %" PRIu32 ")",
 				 x->defined_funcs, n);
-	/*
-	 * Instructions average 2 bytes or more, their text 10 bytes or so: size
-	 * the arrays once instead of growing them through many copies.
-	 */
-	size_t guess = x->m->nr_insns + (size_t)(c->end - c->p) / 2 + 16;
-
-	if (VEC_GROW(x->m->insns, guess, x->m->alloc_insns) ||
-	    VEC_GROW(x->m->text_off, guess, x->m->alloc_text_off))
-		return wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
-	/* Only a hint: on failure the buffer grows as it goes. */
-	(void)VEC_GROW(x->m->text.buf, x->m->text.len + (size_t)(c->end - c->p) * 5 + 1,
-		       x->m->text.alloc);
+	x->sink = NULL;
 	for (uint32_t i = 0; i < n; i++) {
 		struct cursor body;
 
 		if ((rc = wasm_read__region(ps, c, &body, "function body")))
 			return rc;
 		x->func = x->imported[0] + i;
-		if ((rc = wasm_read__u32(ps, &body, &nloc, "local count")))
+		if ((rc = skip_locals(ps, &body)))
 			return rc;
-		for (uint32_t j = 0; j < nloc; j++) {
-			struct valtype vt;
-
-			if ((rc = wasm_read__u32(ps, &body, &cnt, "local count")) ||
-			    (rc = wasm_types__read_valtype(ps, &body, &vt)))
-				return rc;
-		}
+		if (VEC_GROW(m->bodies, m->nr_bodies + 1, m->alloc_bodies))
+			return wasm_read__fail(ps, body.p, -ENOMEM, "out of memory");
+		m->bodies[m->nr_bodies] = (struct wasm_body){
+			.expr = (uint32_t)(body.p - ps->base),
+			.end = (uint32_t)(body.end - ps->base),
+			.func = x->func,
+			.module = x->index,
+		};
 		if ((rc = decode_ops(x, &body)))
 			return rc;
+		m->nr_bodies++;
 	}
 	if (c->p != c->end)
 		return wasm_read__fail(ps, c->p, -EINVAL, "unexpected data at the end of the code section");
 	return 0;
 }
 
+int wasm_insn__decode_body(struct modctx *x, const struct wasm_body *b, struct insn_sink *sink)
+{
+	struct cursor body = { x->ps->base + b->expr, x->ps->base + b->end };
+	int rc;
+
+	x->func = b->func;
+	x->sink = sink;
+	rc = decode_ops(x, &body);
+	x->sink = NULL;
+	return rc;
+}

@@ -383,32 +383,3 @@ int wasm_names__parse(struct modctx *x, struct cursor *c)
 		x->m->name_errors++;
 	return 0;
 }
-
-/* ---- the names wasmtime keeps ---- */
-
-int wasm_names__keep_func_names(struct modctx *x, struct core_module *cm)
-{
-	const struct name_map *fm = &x->names[NK_FUNC];
-	struct strbuf pool = { 0 };
-	size_t n = 0;
-
-	for (size_t i = 0; i < fm->nr; i++)
-		n += fm->v[i].k1 < cm->nfuncs;
-	if (!n)
-		return 0;
-	cm->names = calloc(n, sizeof(*cm->names));
-	if (!cm->names)
-		return -ENOMEM;
-	for (size_t i = 0; i < fm->nr; i++) {
-		const struct naming *nm = &fm->v[i];
-
-		if (nm->k1 >= cm->nfuncs)
-			continue;
-		cm->names[cm->nr_names++] = (struct fname){ nm->k1, pool.len };
-		strbuf_add(&pool, (const char *)nm->s, nm->len);
-		strbuf_addch(&pool, '\0');
-	}
-	cm->pool = pool.buf;
-	return pool.oom ? -ENOMEM : 0;
-}
-

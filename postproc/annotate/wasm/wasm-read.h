@@ -19,6 +19,7 @@
 #define POSTPROC_WASM_READ_H
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -161,26 +162,53 @@ struct name_map {
 
 /* ---- the result and the decoding state ---- */
 
-struct fname {
-	uint32_t idx;
-	size_t off;		/* into core_module.pool */
-};
+struct modctx;
 
 struct core_module {
 	uint32_t off, len;	/* where the module's bytes are in the file */
 	uint32_t imported_funcs;
 	uint32_t nfuncs;
-	struct fname *names;
-	size_t nr_names;
-	char *pool;
+	struct modctx *x;	/* what decoding its bodies needs, kept for lazy decoding */
+	char **fnames;		/* NUL-terminated copies of x->names[NK_FUNC], made when asked */
+};
+
+/* One decoded instruction of a body: its file offset and text (UINT32_MAX: none). */
+struct body_insn {
+	uint32_t off;
+	uint32_t text;		/* into wasm_body.text */
+};
+
+/*
+ * A function body, indexed by the first pass; its instructions are decoded
+ * (text included) only when one of them is asked for.
+ */
+struct wasm_body {
+	uint32_t expr, end;	/* file offsets of its expression [expr, end): after the locals */
+	uint32_t func;		/* function index, imports included */
+	uint32_t module;	/* core module number */
+	bool decoded;		/* insns and text are set (or decoding failed: nr 0) */
+	struct body_insn *insns;
+	uint32_t nr;
+	char *text;
+};
+
+/* Where the instructions of a body being decoded go. */
+struct insn_sink {
+	struct body_insn *v;
+	size_t nr, alloc;
+	struct wasm_insn *full;	/* also the whole instruction (wasm_module__insns), or NULL */
+	size_t alloc_full;
+	bool want_full;
+	struct strbuf text;
 };
 
 struct wasm_module {
-	struct wasm_insn *insns;
-	size_t nr_insns, alloc_insns;
-	size_t *text_off;	/* while parsing: insns[i].text as an offset, SIZE_MAX = NULL */
-	size_t alloc_text_off;
-	struct strbuf text;
+	const uint8_t *buf;	/* the input, borrowed */
+	size_t len;
+	char *name;		/* prefixes messages */
+	struct wasm_body *bodies;	/* in file order */
+	size_t nr_bodies, alloc_bodies;
+	size_t text_total;	/* the text all bodies would have, counted by the first pass */
 	size_t text_limit;	/* bounded memory: long names repeated by many instructions */
 	struct core_module *mods;
 	size_t nr_mods, alloc_mods;
@@ -188,6 +216,11 @@ struct wasm_module {
 	uint32_t dwarf_mods;	/* core modules with a .debug_info section */
 	unsigned name_errors;
 	char name_error[256];
+	pthread_mutex_t lock;	/* lazy decoding: bodies, function names */
+	unsigned lazy_errors;	/* bodies whose decoding failed when asked (out of memory) */
+	char lazy_error[256];	/* the first such failure */
+	struct wasm_insn *all;	/* wasm_module__insns(), made when asked */
+	size_t nr_all;
 };
 
 /*
@@ -238,6 +271,8 @@ struct modctx {
 	size_t nr_labels, alloc_labels;
 	struct label_shadow shadow;
 	struct strbuf out;		/* text of the instruction being decoded */
+	/* where instructions go: counted only (the first pass), or kept */
+	struct insn_sink *sink;
 };
 
 /* wasm-types.c */
@@ -264,8 +299,6 @@ void wasm_names__put_name(struct strbuf *b, const struct naming *n, enum name_ki
 /* " $name" or " 12": print_idx, print_local_idx, print_field_idx. */
 void wasm_names__put_idx(struct modctx *x, enum name_kind kind, uint32_t k1, uint32_t k2, uint32_t idx);
 void wasm_names__put_index(struct modctx *x, enum name_kind kind, uint32_t idx);
-/* Keep the function names wasmtime would: raw, last wins, index < function count. */
-int wasm_names__keep_func_names(struct modctx *x, struct core_module *cm);
 
 /* wasm-labels.c */
 /* The target of a branch `d` labels out, with its leading space. */
@@ -278,8 +311,14 @@ int wasm_labels__push(struct modctx *x, const uint8_t *at);
 void wasm_labels__release(struct modctx *x);
 
 /* wasm-insn.c */
-/* The code section: every instruction of every body into x->m. */
+/*
+ * The code section, first pass: every body into x->m->bodies, each of its
+ * instructions decoded (so malformed code fails here, at its offset) and its
+ * text's length counted, but nothing kept.
+ */
 int wasm_insn__decode(struct modctx *x, struct cursor *c);
+/* Body b's instructions and texts into sink (x: its module's context). */
+int wasm_insn__decode_body(struct modctx *x, const struct wasm_body *b, struct insn_sink *sink);
 
 /* wasm-imm.c */
 /* Immediate kinds of wasm-opcodes.def (the IMM column). */

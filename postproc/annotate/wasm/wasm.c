@@ -129,6 +129,8 @@ static const uint8_t wasm_magic[4] = { 0x00, 'a', 's', 'm' };
 
 static void modctx__release(struct modctx *x)
 {
+	if (!x)
+		return;
 	free(x->types);
 	free(x->vts);
 	for (int k = 0; k < NK__NR; k++)
@@ -217,28 +219,32 @@ static int read_sections(struct modctx *x, struct cursor *s, bool *dwarf)
 /*
  * A core module in c (header included). Sections are read in two passes
  * because instruction text needs the names, and the name section follows the
- * code section.
+ * code section. What decoding a body needs (types, names, import counts) is
+ * kept with the module for the bodies decoded later.
  */
 static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 {
-	struct modctx x = { .ps = ps, .m = m, .index = (uint32_t)m->nr_mods };
+	struct modctx *x = calloc(1, sizeof(*x));
 	struct core_module *cm;
 	struct cursor s = *c;
 	bool dwarf = false;
 	int rc;
 
+	if (!x)
+		return wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
+	*x = (struct modctx){ .ps = ps, .m = m, .index = (uint32_t)m->nr_mods };
 	if ((rc = check_header(ps, &s, module_version)))
-		return rc;
-	if ((rc = read_sections(&x, &s, &dwarf)))
+		goto out;
+	if ((rc = read_sections(x, &s, &dwarf)))
 		goto out;
 	for (int k = 0; k < NK__NR; k++)
-		name_map__finish(&x.names[k]);
-	if (x.has_code && (rc = wasm_insn__decode(&x, &x.code[0])))
+		name_map__finish(&x->names[k]);
+	if (x->has_code && (rc = wasm_insn__decode(x, &x->code[0])))
 		goto out;
-	if (!x.has_code && x.defined_funcs) {
-		rc = wasm_read__fail(ps, x.defined_funcs_at, -EINVAL, "function and code section have "
+	if (!x->has_code && x->defined_funcs) {
+		rc = wasm_read__fail(ps, x->defined_funcs_at, -EINVAL, "function and code section have "
 			       "inconsistent lengths (function section %" PRIu32 ", no code section)",
-			       x.defined_funcs);
+			       x->defined_funcs);
 		goto out;
 	}
 	if (VEC_GROW(m->mods, m->nr_mods + 1, m->alloc_mods)) {
@@ -249,15 +255,17 @@ static int parse_module(struct ps *ps, struct wasm_module *m, struct cursor *c)
 	*cm = (struct core_module){
 		.off = (uint32_t)(c->p - ps->base),
 		.len = (uint32_t)(c->end - c->p),
-		.imported_funcs = x.imported[0],
+		.imported_funcs = x->imported[0],
+		.x = x,
 	};
 	m->dwarf_mods += dwarf;
-	cm->nfuncs = x.imported[0] + x.defined_funcs < x.imported[0] ? UINT32_MAX :
-		     x.imported[0] + x.defined_funcs;
-	if (wasm_names__keep_func_names(&x, cm))
-		rc = wasm_read__fail(ps, c->p, -ENOMEM, "out of memory");
+	cm->nfuncs = x->imported[0] + x->defined_funcs < x->imported[0] ? UINT32_MAX :
+		     x->imported[0] + x->defined_funcs;
+	x->ps = NULL;	/* the caller's: each later decoding brings its own */
+	return 0;
 out:
-	modctx__release(&x);
+	modctx__release(x);
+	free(x);
 	return rc;
 }
 
@@ -294,13 +302,24 @@ void wasm_module__free(struct wasm_module *m)
 	if (!m)
 		return;
 	for (size_t i = 0; i < m->nr_mods; i++) {
-		free(m->mods[i].names);
-		free(m->mods[i].pool);
+		struct core_module *cm = &m->mods[i];
+
+		if (cm->fnames)
+			for (size_t k = 0; k < cm->x->names[NK_FUNC].nr; k++)
+				free(cm->fnames[k]);
+		free(cm->fnames);
+		modctx__release(cm->x);
+		free(cm->x);
 	}
 	free(m->mods);
-	free(m->insns);
-	free(m->text_off);
-	strbuf_release(&m->text);
+	for (size_t i = 0; i < m->nr_bodies; i++) {
+		free(m->bodies[i].insns);
+		free(m->bodies[i].text);
+	}
+	free(m->bodies);
+	free(m->all);
+	free(m->name);
+	pthread_mutex_destroy(&m->lock);
 	free(m);
 }
 
@@ -320,9 +339,18 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 	m = calloc(1, sizeof(*m));
 	if (!m)
 		return wasm_read__fail(&ps, buf, -ENOMEM, "out of memory");
+	pthread_mutex_init(&m->lock, NULL);
+	m->buf = buf;
+	m->len = len;
+	if (!(m->name = strdup(ps.name))) {
+		free(m);
+		return wasm_read__fail(&ps, buf, -ENOMEM, "out of memory");
+	}
 	/*
 	 * Text grows with the input, except that one long name can be repeated by
 	 * every call: wasmprinter would print it all; we stop at a generous bound.
+	 * The first pass counts all of it, so a module is refused as a whole
+	 * whichever of its functions are later shown.
 	 */
 	m->text_limit = ((size_t)64 << 20) + 32 * len;
 	m->component = len >= 8 && !memcmp(buf + 4, component_version, 4);
@@ -334,52 +362,154 @@ int wasm_module__parse(struct wasm_module **out, const uint8_t *buf, size_t len,
 		wasm_module__free(m);
 		return rc;
 	}
-	/* The text pool stopped moving: turn offsets into pointers. */
-	for (size_t i = 0; i < m->nr_insns; i++)
-		m->insns[i].text = m->text_off[i] == SIZE_MAX ? NULL : m->text.buf + m->text_off[i];
-	FREE_AND_NULL(m->text_off);
 	*out = m;
 	return 0;
 }
 
-static const struct wasm_insn *find_insn(const struct wasm_module *m, uint32_t off)
+/* Body b decoded, its texts kept (want_full: whole instructions in *full too). Locked. */
+static int decode_body(struct wasm_module *m, struct wasm_body *b, struct wasm_insn **full)
 {
+	struct modctx *x = m->mods[b->module].x;
+	struct ps ps = { .base = m->buf, .name = m->name };
+	struct insn_sink k = { .want_full = full != NULL };
+	int rc;
+
+	if (!m->lazy_errors) {
+		ps.err = m->lazy_error;
+		ps.errlen = sizeof(m->lazy_error);
+	}
+	x->ps = &ps;
+	rc = wasm_insn__decode_body(x, b, &k);
+	x->ps = NULL;
+	if (!rc && k.nr > UINT32_MAX)
+		rc = -E2BIG;
+	if (rc) {
+		/* Only memory can fail here: the first pass decoded this body. */
+		m->lazy_errors++;
+		free(k.v);
+		free(k.full);
+		strbuf_release(&k.text);
+		return rc;
+	}
+	if (b->insns) {
+		/* decoded before: keep the texts already handed out (the same) */
+		free(k.v);
+		strbuf_release(&k.text);
+	} else {
+		b->insns = k.v;
+		b->nr = (uint32_t)k.nr;
+		b->text = k.text.buf;
+	}
+	b->decoded = true;
+	if (full)
+		*full = k.full;
+	return 0;
+}
+
+/* The body holding file offset off, or NULL. */
+static struct wasm_body *find_body(const struct wasm_module *m, uint32_t off)
+{
+	/* bodies in file order, not overlapping */
+	size_t i = LOWER_BOUND(m->nr_bodies, k, m->bodies[k].end <= off);
+
+	return i < m->nr_bodies && m->bodies[i].expr <= off ? &m->bodies[i] : NULL;
+}
+
+const char *wasm_module__insn_text(struct wasm_module *m, uint32_t off)
+{
+	struct wasm_body *b = m ? find_body(m, off) : NULL;
+	const char *text = NULL;
+
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&m->lock);
+	if (!b->decoded && decode_body(m, b, NULL))
+		b->decoded = true;	/* counted in lazy_errors; not tried again */
 	/* offsets are distinct: instructions in file order */
-	size_t i = LOWER_BOUND(m->nr_insns, k, m->insns[k].off < off);
+	size_t i = LOWER_BOUND(b->nr, k, b->insns[k].off < off);
 
-	return i < m->nr_insns && m->insns[i].off == off ? &m->insns[i] : NULL;
+	if (i < b->nr && b->insns[i].off == off && b->insns[i].text != UINT32_MAX)
+		text = b->text + b->insns[i].text;
+	pthread_mutex_unlock(&m->lock);
+	return text;
 }
 
-const char *wasm_module__insn_text(const struct wasm_module *m, uint32_t off)
+size_t wasm_module__insns(struct wasm_module *m, const struct wasm_insn **insns)
 {
-	const struct wasm_insn *in = m ? find_insn(m, off) : NULL;
+	size_t n = 0, alloc = 0;
+	struct wasm_insn *all = NULL;
 
-	return in ? in->text : NULL;
+	pthread_mutex_lock(&m->lock);
+	if (m->all || !m->nr_bodies)
+		goto out;
+	for (size_t i = 0; i < m->nr_bodies; i++) {
+		struct wasm_body *b = &m->bodies[i];
+		struct wasm_insn *full = NULL;
+
+		if (decode_body(m, b, &full) || VEC_GROW(all, n + b->nr, alloc)) {
+			free(full);
+			free(all);
+			all = NULL;
+			n = 0;
+			break;
+		}
+		for (uint32_t j = 0; j < b->nr; j++) {
+			all[n] = full[j];
+			all[n++].text = b->insns[j].text == UINT32_MAX ? NULL : b->text + b->insns[j].text;
+		}
+		free(full);
+	}
+	m->all = all;
+	m->nr_all = n;
+out:
+	*insns = m->all;
+	pthread_mutex_unlock(&m->lock);
+	return m->nr_all;
 }
 
-size_t wasm_module__insns(const struct wasm_module *m, const struct wasm_insn **insns)
+const char *wasm_module__module_func_name(struct wasm_module *m, uint32_t mod, uint32_t func_index)
 {
-	*insns = m->insns;
-	return m->nr_insns;
-}
-
-const char *wasm_module__module_func_name(const struct wasm_module *m, uint32_t mod,
-					  uint32_t func_index)
-{
-	const struct core_module *cm;
-	size_t i;
+	struct core_module *cm;
+	const struct name_map *fm;
+	const struct naming *n;
+	char *s = NULL;
 
 	if (!m || mod >= m->nr_mods)
 		return NULL;
 	cm = &m->mods[mod];
-	/* one name per index (name_map__finish) */
-	i = LOWER_BOUND(cm->nr_names, k, cm->names[k].idx < func_index);
-	return i < cm->nr_names && cm->names[i].idx == func_index ? cm->pool + cm->names[i].off : NULL;
+	fm = &cm->x->names[NK_FUNC];
+	/* as wasmtime keeps them: raw, the last one of an index, below the function count */
+	if (func_index >= cm->nfuncs || !(n = name_map__find(fm, func_index, 0)))
+		return NULL;
+	pthread_mutex_lock(&m->lock);
+	if (!cm->fnames)
+		cm->fnames = calloc(fm->nr, sizeof(*cm->fnames));
+	if (cm->fnames) {
+		size_t i = (size_t)(n - fm->v);
+
+		if (!cm->fnames[i] && (cm->fnames[i] = malloc((size_t)n->len + 1))) {
+			memcpy(cm->fnames[i], n->s, n->len);
+			cm->fnames[i][n->len] = '\0';
+		}
+		s = cm->fnames[i];
+	}
+	pthread_mutex_unlock(&m->lock);
+	return s;
 }
 
-const char *wasm_module__func_name(const struct wasm_module *m, uint32_t func_index)
+const char *wasm_module__func_name(struct wasm_module *m, uint32_t func_index)
 {
 	return wasm_module__module_func_name(m, 0, func_index);
+}
+
+unsigned wasm_module__lazy_errors(const struct wasm_module *m)
+{
+	return m ? m->lazy_errors : 0;
+}
+
+const char *wasm_module__lazy_error(const struct wasm_module *m)
+{
+	return m && m->lazy_errors ? m->lazy_error : NULL;
 }
 
 uint32_t wasm_module__module_imported_funcs(const struct wasm_module *m, uint32_t mod)

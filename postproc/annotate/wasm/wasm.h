@@ -40,9 +40,13 @@ struct wasm_module;
 
 /*
  * Parse the module (or component) in buf[0..len). buf is borrowed and must stay
- * valid and unchanged until wasm_module__free(); name (borrowed only during the
- * call) prefixes messages. Every instruction of every function body is decoded
- * up front, so lookups afterwards are cheap.
+ * valid and unchanged until wasm_module__free(); name (copied) prefixes
+ * messages. Every instruction of every function body is decoded once here, so
+ * malformed code anywhere fails now, at its offset; but only an index of the
+ * bodies is kept. A body's instructions and their texts are decoded again,
+ * and kept, when one of them is first asked for (wasm_module__insn_text), so
+ * memory follows the functions shown, not the module. Lookups may come from
+ * several threads (they take a lock).
  *
  * Returns 0 and sets *out, or a negative errno and leaves *out NULL:
  * -EINVAL malformed input, -ENOTSUP unknown opcode or binary version,
@@ -63,23 +67,33 @@ void wasm_module__free(struct wasm_module *m);
 /*
  * The text of the instruction whose first byte is at file offset off, as the
  * reference's Wasm column shows it, or NULL: no instruction starts there, or
- * it is a function's final `end`. The string lives as long as m.
+ * it is a function's final `end`, or decoding its body ran out of memory
+ * (counted: wasm_module__lazy_errors). The string lives as long as m.
  */
-const char *wasm_module__insn_text(const struct wasm_module *m, uint32_t off);
+const char *wasm_module__insn_text(struct wasm_module *m, uint32_t off);
 
 /*
- * All instructions in file order (offsets strictly increasing). *insns is set to
- * an array owned by m; returns the count.
+ * All instructions in file order (offsets strictly increasing), for tests and
+ * tools: every body is decoded and kept. *insns is set to an array owned by m;
+ * returns the count (0 and *insns NULL when out of memory).
  */
-size_t wasm_module__insns(const struct wasm_module *m, const struct wasm_insn **insns);
+size_t wasm_module__insns(struct wasm_module *m, const struct wasm_insn **insns);
+
+/*
+ * How many bodies could not be decoded when first asked for (out of memory:
+ * the first pass decoded them all), and the first message ("NAME+0xOFF: ..."),
+ * or NULL. Their instructions have no text.
+ */
+unsigned wasm_module__lazy_errors(const struct wasm_module *m);
+const char *wasm_module__lazy_error(const struct wasm_module *m);
 
 /*
  * The function's raw name from the `name` section of core module 0, as wasmtime
  * keeps it: function subsection only, the last entry for an index wins, and
  * only indices below the number of functions (imports included) count. NULL if
- * none. The string lives as long as m.
+ * none. The string (copied when first asked for) lives as long as m.
  */
-const char *wasm_module__func_name(const struct wasm_module *m, uint32_t func_index);
+const char *wasm_module__func_name(struct wasm_module *m, uint32_t func_index);
 
 /* Number of imported functions of core module 0 (0 if there is none). */
 uint32_t wasm_module__imported_funcs(const struct wasm_module *m);
@@ -101,7 +115,7 @@ int wasm_module__module_range(const struct wasm_module *m, uint32_t mod, uint32_
 			      uint32_t *len);
 
 /* As wasm_module__func_name() and __imported_funcs(), for core module mod. */
-const char *wasm_module__module_func_name(const struct wasm_module *m, uint32_t mod,
+const char *wasm_module__module_func_name(struct wasm_module *m, uint32_t mod,
 					  uint32_t func_index);
 uint32_t wasm_module__module_imported_funcs(const struct wasm_module *m, uint32_t mod);
 

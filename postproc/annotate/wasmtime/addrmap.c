@@ -428,6 +428,85 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 	return 0;
 }
 
+/* Plain: the entries [k0, k1) in text order, copied. */
+static int range_plain(const uint8_t *buf, size_t len, uint32_t fstart, uint32_t last,
+		       struct addrmap_entry **out, size_t *nr)
+{
+	uint32_t n = len >= 4 ? get_le32(buf) : 0;
+	size_t k0, k1;
+	struct addrmap_entry *e;
+
+	if (len < 4 + 8 * (uint64_t)n)
+		return -EINVAL;
+#define TEXT_OFF(i) get_le32(buf + 4 + 4 * (size_t)(i))
+	/* from the last entry at or before fstart, through the last one at or before last */
+	k0 = LOWER_BOUND(n, i, TEXT_OFF(i) <= fstart);
+	k0 = k0 ? k0 - 1 : 0;
+	k1 = LOWER_BOUND(n, i, TEXT_OFF(i) <= last);
+#undef TEXT_OFF
+	if (k1 <= k0)
+		return 0;
+	if (!(e = malloc((k1 - k0) * sizeof(*e))))
+		return -ENOMEM;
+	for (size_t i = k0; i < k1; i++) {
+		e[i - k0].text_off = get_le32(buf + 4 + 4 * i);
+		e[i - k0].wasm_off = get_le32(buf + 4 + 4 * ((size_t)n + i));
+	}
+	*out = e;
+	*nr = k1 - k0;
+	return 0;
+}
+
+/* Blocks: every entry of the blocks from the last one starting at or before
+ * fstart through the last one starting at or before last. */
+static int range_blocks(const uint8_t *buf, size_t len, uint32_t fstart, uint32_t last,
+			struct addrmap_entry **out, size_t *nr)
+{
+	uint32_t n = len >= 8 ? get_le32(buf) : 0, b = len >= 8 ? get_le32(buf + 4) : 0;
+	size_t k0, k1, index_end = 8 + 8 * (size_t)b, got = 0;
+	struct addrmap_entry *e;
+	struct fail f;
+
+	if (len < 8 || index_end > len)
+		return -EINVAL;
+#define FIRST(k) get_le32(buf + 8 + 8 * (size_t)(k))
+	k0 = LOWER_BOUND(b, k, FIRST(k) <= fstart);
+	k0 = k0 ? k0 - 1 : 0;
+	k1 = LOWER_BOUND(b, k, FIRST(k) <= last);
+#undef FIRST
+	if (k1 <= k0)
+		return 0;
+	if (!(e = malloc((k1 - k0) * ADDRMAP_BLOCK_ENTRIES * sizeof(*e))))
+		return -ENOMEM;
+	for (size_t k = k0; k < k1; k++) {
+		uint32_t first = get_le32(buf + 8 + 8 * k), pos = get_le32(buf + 12 + 8 * k);
+		uint32_t cnt = n - (uint32_t)k * ADDRMAP_BLOCK_ENTRIES;
+		struct entry_cursor c = { buf, len, index_end + pos, (uint32_t)k, first, false, 0 };
+
+		if (cnt > ADDRMAP_BLOCK_ENTRIES)
+			cnt = ADDRMAP_BLOCK_ENTRIES;
+		for (uint32_t j = 0; j < cnt; j++)
+			if (decode_entry(&c, j, &e[got++], &f)) {
+				free(e);
+				return -EINVAL;
+			}
+	}
+	*out = e;
+	*nr = got;
+	return 0;
+}
+
+int addrmap__decode_range(const uint8_t *buf, size_t len, enum addrmap_format fmt, uint32_t fstart,
+			  uint32_t fend, struct addrmap_entry **entries, size_t *nr)
+{
+	*entries = NULL;
+	*nr = 0;
+	if (fend <= fstart)
+		return 0;
+	return fmt == ADDRMAP_PLAIN ? range_plain(buf, len, fstart, fend - 1, entries, nr)
+				    : range_blocks(buf, len, fstart, fend - 1, entries, nr);
+}
+
 bool addrmap__lookup(const struct addrmap_entry *e, size_t nr, uint32_t fstart, uint32_t fend,
 		     uint32_t pc, uint32_t *wasm_off)
 {

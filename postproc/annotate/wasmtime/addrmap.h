@@ -81,6 +81,19 @@ int addrmap__encode(const struct addrmap_entry *e, size_t nr, enum addrmap_forma
 		    uint8_t **out, size_t *len);
 
 /*
+ * The entries of a section that addrmap__decode accepted as fmt (buf, len as
+ * given to it) which decide lookups in the function [fstart, fend): over
+ * them addrmap__lookup answers as over the whole map. Only what lies around
+ * the function is read (a binary search over the plain arrays or the block
+ * index, then its blocks), so a map of millions of entries need not be held
+ * for the few functions shown. Returns 0 and sets *entries (free(); NULL
+ * when *nr is 0) and *nr, or -ENOMEM (-EINVAL for a section that was not
+ * accepted).
+ */
+int addrmap__decode_range(const uint8_t *buf, size_t len, enum addrmap_format fmt, uint32_t fstart,
+			  uint32_t fend, struct addrmap_entry **entries, size_t *nr);
+
+/*
  * The wasm offset of the code at text offset pc in the function occupying
  * [fstart, fend) of .text, as the reference computes it (FORMATS.md,
  * "Looking up an instruction"):

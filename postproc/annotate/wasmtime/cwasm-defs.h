@@ -11,9 +11,11 @@
 #include <libelf.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <pthread.h>
 #include <stdint.h>
 
 #include "cwasm.h"
+#include "lib/map-file.h"
 #include "lib/util.h"
 
 /* Functions by (code hash, size): the index behind cwasm__find_code. */
@@ -25,7 +27,8 @@ struct code_key {
 
 struct cwasm {
 	const char *path;		/* borrowed from the caller, only while opening */
-	uint8_t *image;			/* the whole file: every borrowed pointer lives in it */
+	struct mapped_file file;	/* the whole file, mapped: every borrowed pointer lives in it */
+	uint8_t *image;			/* file.buf */
 	Elf *elf;			/* elf_memory() over image */
 	uint64_t file_size;
 	GElf_Ehdr eh;
@@ -39,18 +42,31 @@ struct cwasm {
 	size_t nr_skipped;
 	bool has_symtab;
 	struct idx_table by_name;
-	struct code_key *by_code;	/* nr_funcs of them, sorted */
+	/* nr_funcs of them, sorted; made by the first cwasm__find_code(), as
+	 * hashing every function's code would read all of .text */
+	struct code_key *by_code;
 
 	bool has_addrmap;
-	struct addrmap_entry *addrmap;
+	const uint8_t *addrmap_buf;	/* the section's bytes, checked whole by cwasm__open */
+	size_t addrmap_len;
 	size_t nr_addrmap;
 	enum addrmap_format addrmap_fmt;
+	/* decoded when asked for: all of it (cwasm__addrmap), or what decides
+	 * one function's lookups (funcs[i]'s in fmaps[i]): a map of millions of
+	 * entries is not held for the few functions shown */
+	struct addrmap_entry *addrmap;
+	struct fmap {
+		struct addrmap_entry *e;
+		size_t nr;
+		bool done;
+	} *fmaps;
+	pthread_mutex_t lazy_lock;	/* addrmap, fmaps, by_code */
 
 	char *engine_version;		/* owned */
 	int engine_major;
 };
 
-/* c->by_name and c->by_code, once c->funcs are read. Returns 0 or -ENOMEM. */
+/* c->by_name, once c->funcs are read (c->by_code comes when needed). Returns 0 or -ENOMEM. */
 int cwasm__index(struct cwasm *c);
 
 #endif

@@ -46,17 +46,28 @@ int cwasm__index(struct cwasm *c)
 		if (ret)
 			return ret;
 	}
-	c->by_code = calloc(c->nr_funcs ? c->nr_funcs : 1, sizeof(*c->by_code));
-	if (!c->by_code)
-		return -ENOMEM;
-	for (i = 0; i < c->nr_funcs; i++) {
-		c->by_code[i].hash = code_hash(c->text + c->funcs[i].text_off, c->funcs[i].size);
-		c->by_code[i].size = c->funcs[i].size;
-		c->by_code[i].idx = i;
-	}
-	if (c->nr_funcs)
-		qsort(c->by_code, c->nr_funcs, sizeof(*c->by_code), cmp_code_key);
 	return 0;
+}
+
+/* c->by_code, made once: false when out of memory (then nothing is found by code). */
+static bool by_code(const struct cwasm *cc)
+{
+	struct cwasm *c = (struct cwasm *)cc;	/* an index made on demand, not what c says */
+	struct code_key *k;
+
+	pthread_mutex_lock(&c->lazy_lock);
+	if (!c->by_code && (k = calloc(c->nr_funcs ? c->nr_funcs : 1, sizeof(*k)))) {
+		for (size_t i = 0; i < c->nr_funcs; i++) {
+			k[i].hash = code_hash(c->text + c->funcs[i].text_off, c->funcs[i].size);
+			k[i].size = c->funcs[i].size;
+			k[i].idx = i;
+		}
+		if (c->nr_funcs)
+			qsort(k, c->nr_funcs, sizeof(*k), cmp_code_key);
+		c->by_code = k;
+	}
+	pthread_mutex_unlock(&c->lazy_lock);
+	return c->by_code != NULL;
 }
 
 const struct cwasm_func *cwasm__find_symbol(const struct cwasm *c, const char *symbol)
@@ -73,7 +84,7 @@ const struct cwasm_func *cwasm__find_code(const struct cwasm *c, const void *cod
 	struct code_key key;
 	size_t lo, after;
 
-	if (!size || size > UINT32_MAX)
+	if (!size || size > UINT32_MAX || !by_code(c))
 		return NULL;
 	key.hash = code_hash(code, size);
 	key.size = size;

@@ -305,20 +305,23 @@ out:
 }
 
 /*
- * The whole file into c->image, read now: a mapping would turn a file
- * truncated meanwhile into SIGBUS. Only a regular file: libelf would only say
- * "invalid file descriptor" of a directory or FIFO. Then its ELF header and
- * section table, checked; *shstrndx the section name table.
+ * The whole file into c->image, mapped: only what is read of it (symbols,
+ * address map, the code of sampled functions) costs memory; a file cut short
+ * meanwhile is an error naming it (map-file.h). Only a regular file: libelf
+ * would only say "invalid file descriptor" of a directory or FIFO. Then its
+ * ELF header and section table, checked; *shstrndx the section name table.
  */
 static int load_image(struct cwasm *c, size_t *shstrndx, char *err, size_t errlen)
 {
 	size_t size, shnum;
 	int ret;
 
-	ret = read_file(c->path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", 0, &c->image,
-			&size, err, errlen);
+	ret = map_file(c->path, CWASM_MAX_FILE, "the 1024 MiB a .cwasm may have here", MAP_FILE_WRITABLE,
+		       &c->file, err, errlen);
 	if (ret)
 		return ret;
+	c->image = c->file.buf;
+	size = c->file.len;
 	c->file_size = size;
 	ret = check_short_header(c, err, errlen);
 	if (ret)
@@ -437,6 +440,10 @@ static int read_addrmap(struct cwasm *c, const struct section *am, char *err, si
 				 &c->addrmap_fmt, err, errlen);
 	if (ret)
 		return ret;
+	/* Checked whole; read again where a function shown needs it. */
+	FREE_AND_NULL(c->addrmap);
+	c->addrmap_buf = d ? d->d_buf : NULL;
+	c->addrmap_len = d ? d->d_size : 0;
 	c->has_addrmap = true;
 	return 0;
 }
@@ -456,6 +463,7 @@ int cwasm__open(struct cwasm **out, const char *path, char *err, size_t errlen)
 		return -ENOMEM;
 	c->path = path;
 	c->engine_major = -1;
+	pthread_mutex_init(&c->lazy_lock, NULL);
 	ret = load_image(c, &shstrndx, err, errlen);
 	if (!ret)
 		ret = find_sections(c, shstrndx, &ss, err, errlen);
@@ -493,9 +501,13 @@ void cwasm__close(struct cwasm *c)
 	free(c->by_code);
 	free(c->funcs);
 	free(c->addrmap);
+	for (size_t i = 0; c->fmaps && i < c->nr_funcs; i++)
+		free(c->fmaps[i].e);
+	free(c->fmaps);
 	free(c->engine_version);
 	elf_end(c->elf);
-	free(c->image);
+	unmap_file(&c->file);
+	pthread_mutex_destroy(&c->lazy_lock);
 	free(c);
 }
 
@@ -541,20 +553,59 @@ bool cwasm__has_addrmap(const struct cwasm *c)
 	return c->has_addrmap;
 }
 
-const struct addrmap_entry *cwasm__addrmap(const struct cwasm *c, size_t *nr,
+const struct addrmap_entry *cwasm__addrmap(const struct cwasm *cc, size_t *nr,
 					   enum addrmap_format *fmt)
 {
-	*nr = c->nr_addrmap;
+	struct cwasm *c = (struct cwasm *)cc;	/* decoded on demand, not what c says */
+	size_t n = 0;
+
+	pthread_mutex_lock(&c->lazy_lock);
+	if (!c->addrmap && c->nr_addrmap &&
+	    addrmap__decode(c->addrmap_buf, c->addrmap_len, c->engine_major, "", &c->addrmap, &n,
+			    NULL, NULL, 0))
+		c->addrmap = NULL;
+	pthread_mutex_unlock(&c->lazy_lock);
+	*nr = c->addrmap ? c->nr_addrmap : 0;
 	if (fmt)
 		*fmt = c->addrmap_fmt;
 	return c->addrmap;
 }
 
-bool cwasm__wasm_offset(const struct cwasm *c, const struct cwasm_func *f, uint32_t pc,
+bool cwasm__wasm_offset(const struct cwasm *cc, const struct cwasm_func *f, uint32_t pc,
 			uint32_t *wasm_off)
 {
-	return addrmap__lookup(c->addrmap, c->nr_addrmap, f->text_off, f->text_off + f->size, pc,
-			       wasm_off);
+	struct cwasm *c = (struct cwasm *)cc;	/* decoded on demand, not what c says */
+	size_t i = (size_t)(f - c->funcs);
+	struct fmap *m;
+	bool found;
+
+	if (!c->has_addrmap)
+		return false;
+	if (f < c->funcs || i >= c->nr_funcs) {
+		/* not one of c's (a copy): read its range for this lookup alone */
+		struct addrmap_entry *e;
+		size_t n;
+
+		found = !addrmap__decode_range(c->addrmap_buf, c->addrmap_len, c->addrmap_fmt,
+					       f->text_off, f->text_off + f->size, &e, &n) &&
+			addrmap__lookup(e, n, f->text_off, f->text_off + f->size, pc, wasm_off);
+		free(e);
+		return found;
+	}
+	pthread_mutex_lock(&c->lazy_lock);
+	if (!c->fmaps)
+		c->fmaps = calloc(c->nr_funcs, sizeof(*c->fmaps));
+	m = c->fmaps ? &c->fmaps[i] : NULL;
+	if (m && !m->done) {
+		/* out of memory: no offsets for this function (as with no entries) */
+		if (addrmap__decode_range(c->addrmap_buf, c->addrmap_len, c->addrmap_fmt, f->text_off,
+					  f->text_off + f->size, &m->e, &m->nr))
+			m->e = NULL, m->nr = 0;
+		m->done = true;
+	}
+	found = m && addrmap__lookup(m->e, m->nr, f->text_off, f->text_off + f->size, pc, wasm_off);
+	pthread_mutex_unlock(&c->lazy_lock);
+	return found;
 }
 
 const char *cwasm__engine_version(const struct cwasm *c)

@@ -25,8 +25,8 @@ struct cwasm_func {
 struct cwasm;
 
 /*
- * Open the .cwasm at path: the whole file is read into memory (at most 1 GiB)
- * and kept until cwasm__close. Refuses, before libelf sees it, a directory
+ * Open the .cwasm at path: the whole file (at most 1 GiB) is mapped into memory
+ * (only the pages read cost memory; map-file.h) and kept until cwasm__close. Refuses, before libelf sees it, a directory
  * (-EISDIR, "PATH: is a directory") or any other non-regular file such as a
  * FIFO (-EINVAL, "PATH: not a regular file"; opened O_NONBLOCK, so never
  * waits for a writer). Refuses, with -EINVAL and a message naming the
@@ -100,7 +100,11 @@ const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off
 
 /*
  * The decoded .wasmtime.addrmap: entries sorted by text_off (borrowed; NULL
- * and *nr = 0 when absent or empty) and, if fmt is not NULL, its encoding.
+ * and *nr = 0 when absent, empty or out of memory) and, if fmt is not NULL,
+ * its encoding. cwasm__open checks the whole map but keeps only its bytes:
+ * the entries are decoded when first asked for here (for tests and tools),
+ * and cwasm__wasm_offset reads only the part of each function it is asked
+ * about.
  */
 bool cwasm__has_addrmap(const struct cwasm *c);
 const struct addrmap_entry *cwasm__addrmap(const struct cwasm *c, size_t *nr,

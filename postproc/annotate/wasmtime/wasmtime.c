@@ -16,6 +16,7 @@
 #include "annotate/wasm/wasm.h"
 #include "clif.h"
 #include "cwasm.h"
+#include "lib/map-file.h"
 #include "lib/read-file.h"
 #include "wasmtime.h"
 
@@ -26,8 +27,7 @@ struct wasmtime {
 	struct cwasm *cwasm;
 	struct clif_set *clif;
 	struct wasm_module *wasm;
-	uint8_t *wasm_buf;	/* the module's bytes (the decoder borrows them) */
-	size_t wasm_len;
+	struct mapped_file wasm_file;	/* the module's bytes (the decoder borrows them) */
 	struct srcmap *wasm_src; /* the module's DWARF, if any */
 	bool no_source;
 	const char *cwasm_path, *clif_path, *wasm_path;
@@ -72,23 +72,27 @@ int wasmtime__open(struct wasmtime **out, const char *cwasm, const char *clif_di
 	if (clif_dir && (ret = clif_set__load(&a->clif, clif_dir, err, errlen)) < 0)
 		goto fail;
 	if (wasm) {
-		/* A pipe too: --wasm <(zcat module.wasm.gz). */
-		if ((ret = read_file(wasm, WASM_MAX_FILE, "1 GiB", READ_FILE_PIPES, &a->wasm_buf,
-				     &a->wasm_len, err, errlen)) < 0)
+		/* Mapped: the decoder's first pass reads it all once, then only the
+		 * bodies shown. A pipe too: --wasm <(zcat module.wasm.gz). */
+		if ((ret = map_file(wasm, WASM_MAX_FILE, "1 GiB", READ_FILE_PIPES, &a->wasm_file, err,
+				    errlen)) < 0)
 			goto fail;
-		if ((ret = wasm_module__parse(&a->wasm, a->wasm_buf, a->wasm_len, wasm, err, errlen)) < 0)
+		if ((ret = wasm_module__parse(&a->wasm, a->wasm_file.buf, a->wasm_file.len, wasm, err,
+					      errlen)) < 0)
 			goto fail;
 		/* A component's DWARF describes each core module in that module's
 		 * own offsets; srcmap reads a core module only. Whether that loses
 		 * anything is said in the summary, once functions were matched. */
 		if (!a->no_source && !wasm_module__is_component(a->wasm)) {
-			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_buf, a->wasm_len, wasm,
+			int r = srcmap__open_wasm(&a->wasm_src, a->wasm_file.buf, a->wasm_file.len, wasm,
 						  a->dwarf_error, sizeof(a->dwarf_error));
 
 			/* No DWARF is normal; broken DWARF loses only the column (said in the summary). */
 			if (r >= 0 || r == -ENODATA)
 				a->dwarf_error[0] = '\0';
 		}
+		/* Read through once: from now on only the bodies shown are read. */
+		map_file__forget_pages(&a->wasm_file);
 	}
 	*out = a;
 	return 0;
@@ -104,8 +108,8 @@ void wasmtime__close(struct wasmtime *w)
 	cwasm__close(w->cwasm);
 	clif_set__free(w->clif);
 	wasm_module__free(w->wasm);
-	free(w->wasm_buf);
 	srcmap__close(w->wasm_src);
+	unmap_file(&w->wasm_file);
 	free(w);
 }
 
@@ -198,6 +202,11 @@ bool wasmtime__source_cell(const struct wasmtime *w, const struct annot_func *af
 		*cell = (struct annot_cell){ annot_texts__intern(t, text), woff, fr[0].file, fr[0].line };
 	}
 	return true;
+}
+
+bool wasmtime__out_of_memory(const struct wasmtime *w)
+{
+	return w && wasm_module__lazy_errors(w->wasm);
 }
 
 void wasmtime__summary(const struct wasmtime *a, void (*note)(void *arg, const char *line), void *arg)

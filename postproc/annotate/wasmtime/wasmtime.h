@@ -51,6 +51,12 @@ void wasmtime__cells(const struct wasmtime *w, const struct annot_func *af, uint
 bool wasmtime__source_cell(const struct wasmtime *w, const struct annot_func *af, uint32_t off,
 			   struct annot_cell *cell, struct annot_texts *t);
 
+/*
+ * Whether a [Wasm] cell went missing for want of memory (the module's bodies
+ * are decoded when first shown): the report then fails rather than print less.
+ */
+bool wasmtime__out_of_memory(const struct wasmtime *w);
+
 /* What the user should know of the artifacts, one line each (annotate.h's summary). */
 void wasmtime__summary(const struct wasmtime *w, void (*note)(void *arg, const char *line), void *arg);
 

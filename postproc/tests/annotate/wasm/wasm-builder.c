@@ -112,7 +112,7 @@ struct wasm_module *parse_ok(const struct mb *m)
 	return w;
 }
 
-char *joined(const struct wasm_module *w)
+char *joined(struct wasm_module *w)
 {
 	const struct wasm_insn *in;
 	size_t n = wasm_module__insns(w, &in), len = 1;

@@ -36,7 +36,7 @@ struct mb make_module(unsigned nimports, const struct mb *bodies, unsigned nbodi
 /* Parse as "t.wasm", expecting success. */
 struct wasm_module *parse_ok(const struct mb *m);
 /* The texts of all instructions joined by '|', a final end as '-' (malloc()ed). */
-char *joined(const struct wasm_module *w);
+char *joined(struct wasm_module *w);
 /* One function with the given instruction bytes (and name section payload): its texts. */
 void expect_body(const uint8_t *code, size_t n, const struct mb *names, const char *want);
 #define EXPECT(want, ...)                                          \

@@ -101,6 +101,8 @@ for c in $cases; do
 		[ $k = perfmap ] && pmap=$(ls "$d"/perfmap/perf-*.map)
 		# shellcheck disable=SC2086
 		NAMES=$names JITDUMP=$jd PERFMAP=$pmap node "$checker" "$s.json" "$s.perf" "$d/module.cwasm" "$clif" "$pm" $extra >"$s.out" 2>&1
+		# how it ended, for a checker that says nothing (killed: 128 + the signal)
+		echo "# the checker's exit status: $?" >>"$s.out"
 		for what in samples addrmap clif wasm names reference; do
 			if [ $what = names ] && [ $p = component ] && [ -z "$names" ] && grep -q "^names " "$s.out"; then
 				skip "$c $k: names" "jco is not installed (wasmprinter names what wasmtime 50 leaves unnamed)"
@@ -110,7 +112,7 @@ for c in $cases; do
 			case $what in
 			wasm) [ -n "$map" ] && [ "$pm" = - ] && skip "$c $k: [Wasm] cells vs wasmprinter" "jco is not installed (npm install --prefix build/jco @bytecodealliance/jco@1.35.0)" ;;
 			reference | names) ;;
-			*) not_ok "$c $k: $what (the checker said nothing)" "$s.out" ;;
+			*) not_ok "$c $k: $what (the checker said nothing; $(tail -n 1 "$s.out" | sed 's/^# //'))" "$s.out" ;;
 			esac
 		done
 	done

@@ -25,6 +25,13 @@
 # No wasmtime needed; jco prints the Wasm text (skipped without it, never in CI).
 . "$(dirname "$0")/lib.sh"
 need_private_tmp
+# A build-id cache of its own, empty: not the checkout's, where tests that ran
+# before (wasmtime-live's perf record of cli-46.0.1, the very build of the
+# 46.0.1 recordings) may have put a wasmtime, so that perf, the plugin and the
+# report resolved its samples or not by the order and timing of other runs.
+mkdir -p "$tmp/perf-buildid"
+printf '[buildid]\n\tdir = %s\n' "$tmp/perf-buildid" >"$tmp/perf-buildid.perf-config"
+export PERF_CONFIG="$tmp/perf-buildid.perf-config" PERF_BUILDID_DIR="$tmp/perf-buildid"
 
 R=$top/test-data/wasmtime-real
 checker=$top/scripts/tests/wasmtime-real.js
@@ -132,9 +139,10 @@ for c in $cases; do
 	# need to be told.
 	# (notes of samples in the wasmtime binary, absent here, are expected, and
 	# so are the plugin's of files with samples no symbol covers, e.g. a
-	# [vdso] of another kernel than the recording's; when perf's build-id
-	# cache has this wasmtime, its Rust functions of one name in several
-	# crates are several codes of that name: notes about the binary too)
+	# [vdso] of another kernel than the recording's; should the wasmtime be
+	# found (this test's own build-id cache is empty: it is not), its Rust
+	# functions of one name in several crates are several codes of that
+	# name: notes about the binary too)
 	# (a component without DWARF loses nothing: no word about [Source] either)
 	check "$c: no warning from hotblocks about the real .cwasm, CLIF or module" \
 		sh -c "! grep -h -e warning: -e 'missing CLIF' -e differ -e '\[Source\]' \

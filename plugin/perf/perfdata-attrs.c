@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /* The recording's attrs: where a non-sample record's time is (see perfdata-attrs.h). */
+#include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <linux/perf_event.h>
 
+#include "../lib/errf.h"
 #include "perfdata-attrs.h"
 
 /* u64 slots of the time from the end of a sample_id laid out by sample_type; 0: no time. */
@@ -117,25 +120,40 @@ int scan__attr_record(struct scan *s, const uint8_t *p, size_t size)
 	return 0;
 }
 
-void scan__read_attrs(struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize)
+int scan__read_attrs(struct scan *s, const uint8_t *buf, size_t len)
 {
 	uint64_t asize = get64(s, buf + PERF_FILE_ATTR_SIZE_OFF);
 	uint64_t off = get64(s, buf + PERF_FILE_ATTRS_OFF), size = get64(s, buf + PERF_FILE_ATTRS_OFF + 8);
 
 	s->attrs_nr = s->ids_nr = 0;
+	scan__layout_times(s);
+	if (!size)
+		return 0;	/* no attrs: no times */
 	/* Each entry: a perf_event_attr, then the section {offset, size} of its u64 ids. */
-	if (asize < ATTR_MIN_SIZE + 16 || off > len || size > len - off || hsize < PERF_FILE_DATA_OFF) {
-		scan__layout_times(s);
-		return;
-	}
-	for (uint64_t e = off; e + asize <= off + size; e += asize) {
+	if (off > len || size > len - off)
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, PERF_FILE_ATTRS_OFF,
+			       "attr section 0x%" PRIx64 "+0x%" PRIx64 " runs past end of file (0x%zx bytes)",
+			       off, size, len);
+	if (asize < ATTR_MIN_SIZE + 16 || asize > size)
+		return errf_at(s->err, s->errlen, -EINVAL, s->name, PERF_FILE_ATTR_SIZE_OFF,
+			       "attr entry size %" PRIu64 " does not fit the attr section (%" PRIu64
+			       " bytes; an entry is an attr of at least %d bytes and its ids section)",
+			       asize, size, ATTR_MIN_SIZE);
+	/* (a part entry at the end is ignored, as perf does: it reads size / asize) */
+	for (uint64_t used = 0; asize <= size - used; used += asize) {
+		uint64_t e = off + used;
 		uint64_t ioff = get64(s, buf + e + asize - 16), isize = get64(s, buf + e + asize - 8);
 
+		if (ioff > len || isize > len - ioff)
+			return errf_at(s->err, s->errlen, -EINVAL, s->name, e + asize - 16,
+				       "ids section 0x%" PRIx64 "+0x%" PRIx64
+				       " of the attr at 0x%" PRIx64 " runs past end of file (0x%zx bytes)",
+				       ioff, isize, e, len);
 		if (!add_attr(s, buf + e, (size_t)(asize - 16)))
 			break;
-		if (ioff <= len && isize <= len - ioff)
-			for (uint64_t i = 0; i + 8 <= isize; i += 8)
-				add_attr_id(s, get64(s, buf + ioff + i));
+		for (uint64_t i = 0; i + 8 <= isize; i += 8)
+			add_attr_id(s, get64(s, buf + ioff + i));
 	}
 	scan__layout_times(s);
+	return 0;
 }

@@ -11,9 +11,11 @@
 
 #include "perfdata-scan.h"
 
-/* The file header's attr section (file of len bytes, header hsize): the
- * layout of every record's sample_id. */
-void scan__read_attrs(struct scan *s, const uint8_t *buf, size_t len, uint64_t hsize);
+/* The file header's attr section (file of len bytes, its header read): the
+ * layout of every record's sample_id. Returns 0, or -EINVAL with the message
+ * in s->err when the section, an entry's size or an entry's ids section does
+ * not fit the file (perf refuses such a file too). */
+int scan__read_attrs(struct scan *s, const uint8_t *buf, size_t len);
 
 /* Pipe mode's HEADER_ATTR record of size bytes at p: one attr and its ids,
  * what the file header's attr section carries. Returns 0. */

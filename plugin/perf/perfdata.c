@@ -117,7 +117,8 @@ static int scan_buf(struct scan *s, const uint8_t *buf, size_t len)
 		return errf_at(s->err, s->errlen, -EINVAL, s->name, PERF_FILE_DATA_OFF,
 			       "data section 0x%" PRIx64 "+0x%" PRIx64 " runs past end of file (0x%zx bytes)",
 			       doff, dsize, len);
-	scan__read_attrs(s, buf, len, hsize);
+	if ((ret = scan__read_attrs(s, buf, len)))
+		return ret;
 	if ((ret = scan__walk(s, buf, doff, doff + dsize, false)))
 		return ret;
 	uint64_t aoff, asize;

@@ -112,8 +112,9 @@ uint16_t perfdata__arch_machine(const char *arch);
  * "<path>+0x<offset>: <what>" in err (lowercase, no trailing period; <path>
  * is the file inside the directory for the directory format):
  *   -EINVAL   not a perf.data file, truncated header, a record whose size is
- *             < 8 or that runs past the data section, a data section outside
- *             the file, or path is neither a regular file nor a directory
+ *             < 8 or that runs past the data section, a data or attr section
+ *             (or an attr's ids section) outside the file, an attr entry size
+ *             that does not fit its section, or path is neither a regular file nor a directory
  *             ("<path>: not a regular file")
  *   -ENOTSUP  perf.data version 1 ("PERFFILE")
  *   -ENOMEM, or the errno of open/fstat/mmap/scandir ("<path>: <what>")

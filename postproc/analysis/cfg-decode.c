@@ -771,13 +771,15 @@ static int disassemble(struct builder *b)
 		return -ENOMEM;
 	memset(b->cover, 0xff, in->size * sizeof(*b->cover));
 
-	/* the seeds inside the code, one per offset with the weights summed */
+	/* the seeds inside the code, one per offset with the weights summed; one off
+	 * the architecture's instruction alignment (a damaged stream: no instruction
+	 * starts there) is left out, and the caller counts its samples as unaligned */
 	if (in->seeds_nr) {
 		seeds = malloc(in->seeds_nr * sizeof(*seeds));
 		if (!seeds)
 			return -ENOMEM;
 		for (size_t k = 0; k < in->seeds_nr; k++)
-			if (in->seeds[k] < in->size)
+			if (in->seeds[k] < in->size && in->seeds[k] % b->arch->skip == 0)
 				seeds[nseeds++] = (struct seed){
 					in->seeds[k], in->seed_weights ? in->seed_weights[k] : 1 };
 		qsort(seeds, nseeds, sizeof(*seeds), seed_by_off);

@@ -23,7 +23,9 @@
  * rows, so the sweep re-synchronises at every sampled and reached offset. Seeds
  * are decoded the heaviest first: one inside a heavier one's instruction (the
  * bytes are not those that ran) starts no row; one whose decoding would run into
- * a heavier one's is a data row up to it. Every other seed below size starts a
+ * a heavier one's is a data row up to it. A seed off the architecture's
+ * instruction alignment (arch.skip: 4 on aarch64, 2 on s390x and riscv64) starts
+ * no row: no instruction starts there. Every other seed below size starts a
  * row of insns[].
  *
  * Jump tables: lea/adr/larl of a table, then an indirect jump through it, within a

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../plugin/lib/bsearch.h"
+#include "../plugin/lib/warnings.h"
 #include "../plugin/symbols/elfsyms.h"
 #include "archived.h"
 #include "lib/util.h"
@@ -46,6 +47,10 @@ struct targets {
 	struct file_syms *files;
 	size_t files_nr, files_alloc;
 	struct elfsyms_config cfg;
+	/* what a file's symbols could not be read for (a malformed section, a
+	 * debug file of another build), said once: seeded with the plugin's own
+	 * warnings from the stream, which it has said already */
+	struct warnings warnings;
 	char buildid_dir[4096];
 	struct v8_jump_tables *v8;	/* NULL: no V8 wasm code */
 };
@@ -138,8 +143,11 @@ int targets__new(struct targets **out, const struct stream *s)
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s", getenv("PERF_BUILDID_DIR"));
 	else if (getenv("HOME"))
 		snprintf(t->buildid_dir, sizeof(t->buildid_dir), "%s/.debug", getenv("HOME"));
+	for (size_t i = 0; i < s->warnings_nr && t->warnings.nr < WARNINGS_KEPT; i++)
+		if ((t->warnings.kept[t->warnings.nr] = strdup(s->warnings[i].text)))
+			t->warnings.nr++;
 	t->cfg = (struct elfsyms_config){ .buildid_dir = t->buildid_dir[0] ? t->buildid_dir : NULL,
-					  .debug_dir = "/usr/lib/debug" };
+					  .debug_dir = "/usr/lib/debug", .warnings = &t->warnings };
 	*out = t;
 	return 0;
 }
@@ -157,6 +165,7 @@ void targets__free(struct targets *t)
 	if (archived__mode() == ARCHIVED_REPLAY)
 		strset_release(&replay_names);
 	v8_jump_tables__free(t->v8);
+	warnings__release(&t->warnings);
 	free(t);
 }
 

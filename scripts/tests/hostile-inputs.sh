@@ -70,11 +70,21 @@ cp "$wt/module.cwasm" "$tmp/cut.cwasm"
 mkfifo "$tmp/out.fifo"
 timeout 60 "$POSTPROC" -p 80 --cwasm "$tmp/cut.cwasm" -o "$tmp/out.fifo" "$tmp/wt.hbs" 2>"$tmp/cut.err" &
 pid=$!
-# Wait until it blocks opening the FIFO for writing (the cwasm is open by then).
-i=0
-while [ $i -lt 100 ] && ! grep -q fifo "/proc/$pid/wchan" 2>/dev/null; do sleep 0.1; i=$((i + 1)); done
+# Wait until it blocks opening the FIFO for writing (the cwasm is open by then):
+# in the kernel's wait_for_partner (fifo_open on older kernels). hotblocks is
+# timeout's child: the wchan of $pid is timeout's own wait, which this looked at
+# for "fifo" alone, so it waited its 10 s bound every time, and a loaded machine
+# could cut the file before hotblocks had read it. As long as it takes, which
+# its timeout bounds.
+hb_pid=
+while kill -0 "$pid" 2>/dev/null; do
+	[ -n "$hb_pid" ] || hb_pid=$(awk -v p="$pid" '$4 == p { print $1; exit }' /proc/[0-9]*/stat 2>/dev/null)
+	[ -n "$hb_pid" ] && grep -qE 'fifo|wait_for_partner' "/proc/$hb_pid/wchan" 2>/dev/null && break
+	sleep 0.1
+done
 truncate -s 4096 "$tmp/cut.cwasm"
-cat "$tmp/out.fifo" >"$tmp/cut.out"
+# (bounded too: should hotblocks end without opening it, nothing would)
+timeout 60 cat "$tmp/out.fifo" >"$tmp/cut.out"
 wait "$pid"
 rc=$?
 check "a .cwasm truncated while hotblocks runs: an error, no crash (exit $rc)" test "$rc" -eq 1

@@ -127,13 +127,22 @@ check "MiniDebugInfo: the plugin says which names came from it" sources_are "$tm
 cp "$tmp/stripped.so" "$lib"
 mkdir -p "$tmp/srv" "$tmp/dcache"
 cp "$tmp/libwork.so.debug" "$tmp/srv/"
-port=$((20000 + $$ % 20000))
-debuginfod -F -d "$tmp/db.sqlite" -p "$port" "$tmp/srv" >"$tmp/debuginfod.log" 2>&1 &
-srv=$!
-i=0
-while [ $i -lt 100 ] && ! curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo"; do
-	sleep 0.2
-	i=$((i + 1))
+# A port the kernel says is free now (not one from $$, which is the same in
+# every run's pid namespace, so that two runs at once met on it); should
+# another process take it first, our server dies of it and another is tried.
+# Until our server answers or has died, for a minute at most (it took under 2 s).
+free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+for try in 1 2 3 4 5; do
+	port=$(free_port)
+	debuginfod -F -d "$tmp/db.sqlite" -p "$port" "$tmp/srv" >"$tmp/debuginfod.log" 2>&1 &
+	srv=$! i=0
+	while [ $i -lt 300 ] && kill -0 "$srv" 2>/dev/null &&
+		! curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo"; do
+		sleep 0.2
+		i=$((i + 1))
+	done
+	kill -0 "$srv" 2>/dev/null && break
+	wait "$srv" 2>/dev/null
 done
 if curl -sf -o /dev/null "http://127.0.0.1:$port/buildid/$bid/debuginfo"; then
 	ok "debuginfod: a real server serves the debug file by its build-id on loopback"

@@ -201,9 +201,14 @@ function clifOf(sym) {
 	return undefined;
 }
 if (clifDir !== "-") {
-	for (const f of fs.readdirSync(clifDir)) {
+	// (in name order, and one file per symbol: what the map holds does not
+	// depend on the order the directory lists them)
+	const fileOf = new Map();
+	for (const f of fs.readdirSync(clifDir).sort()) {
 		const lines = fs.readFileSync(`${clifDir}/${f}`, "utf8").split("\n");
 		const sym = lines[0].match(/^;; Intermediate Representation of function <(.*)>:$/)[1];
+		if (fileOf.has(sym)) throw new Error(`${clifDir}: ${fileOf.get(sym)} and ${f} are both the CLIF of ${sym}`);
+		fileOf.set(sym, f);
 		const m = new Map();
 		for (const l of lines) {
 			const t = l.trimStart().match(/^@([0-9a-f]+) (.*)$/);

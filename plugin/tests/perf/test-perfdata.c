@@ -379,6 +379,54 @@ static void rejects_a_data_section_outside_the_file(void **state)
 	perfdata_writer__release(&w);
 }
 
+/* The attr section, its entry size and each entry's ids section must fit the file
+ * (perf refuses such a file too); an entry size near 2^64 used to wrap the entry
+ * walk's end and point before the buffer (UBSan; corpus/perfdata/crash-attr-size-wraps). */
+static void rejects_an_attr_section_that_does_not_fit_the_file(void **state)
+{
+	static const struct {
+		uint64_t asize, off, size;
+		const char *err;
+	} cases[] = {
+		{ 144, 0x1000, 144, "t.data+0x18: attr section 0x1000+0x90 runs past end of file (0xc8 bytes)" },
+		{ 144, 104, UINT64_MAX, "t.data+0x18: attr section 0x68+0xffffffffffffffff runs past end of file" },
+		{ UINT64_MAX - 103 + 16, 104, 64, "t.data+0x10: attr entry size 18446744073709551528 does not fit" },
+		{ 0, 104, 64, "t.data+0x10: attr entry size 0 does not fit the attr section (64 bytes;" },
+		{ 63, 104, 64, "t.data+0x10: attr entry size 63 does not fit" },
+		{ 144, 104, 64, "t.data+0x10: attr entry size 144 does not fit" },
+	};
+	struct perfdata_writer w;
+	struct found f = { 0 };
+	char err[256];
+
+	perfdata_writer__init(&w, PERFDATA_WRITER_FILE, false);
+	perfdata_writer__mmap2(&w, 4242, 4242, 0x1000, 0x1000, MARKER);
+	perfdata_writer__finish(&w);
+	w.mode = PERFDATA_WRITER_RAW;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		perfdata_writer__put_u64(&w, 16, cases[i].asize);
+		perfdata_writer__put_u64(&w, 24, cases[i].off);
+		perfdata_writer__put_u64(&w, 32, cases[i].size);
+		assert_int_equal(scan(&w, &f, NULL, err, sizeof(err)), -EINVAL);
+		assert_memory_equal(err, cases[i].err, strlen(cases[i].err));
+	}
+	assert_int_equal(f.nr, 0);
+	/* one entry of 64 bytes at the end whose ids section lies past the file */
+	perfdata_writer__fill(&w, 0, 48);
+	perfdata_writer__u64(&w, 0x1000);
+	perfdata_writer__u64(&w, 8);
+	perfdata_writer__put_u64(&w, 16, 64);
+	perfdata_writer__put_u64(&w, 24, w.len - 64);
+	perfdata_writer__put_u64(&w, 32, 64);
+	assert_int_equal(scan(&w, &f, NULL, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "t.data+0xf8: ids section 0x1000+0x8 of the attr at 0xc8 runs past end of file (0x108 bytes)");
+	/* in the file, it is read: the marker is found */
+	perfdata_writer__put_u64(&w, w.len - 16, 104);
+	assert_int_equal(scan(&w, &f, NULL, err, sizeof(err)), 0);
+	assert_int_equal(f.nr, 1);
+	perfdata_writer__release(&w);
+}
+
 static void accepts_an_empty_data_section(void **state)
 {
 	struct perfdata_writer w;
@@ -553,6 +601,7 @@ int main(void)
 		cmocka_unit_test(rejects_a_file_that_is_not_perf_data),
 		cmocka_unit_test(rejects_a_header_size_that_is_neither_pipe_nor_file),
 		cmocka_unit_test(rejects_a_data_section_outside_the_file),
+		cmocka_unit_test(rejects_an_attr_section_that_does_not_fit_the_file),
 		cmocka_unit_test(accepts_an_empty_data_section),
 		cmocka_unit_test(returns_the_callback_stop_value),
 		cmocka_unit_test(returns_the_callback_stop_value_from_inside_compressed_data),

@@ -49,6 +49,37 @@ static void aarch64_loop_splits_at_its_header_and_leaves_the_literal_out(void **
 	cfg_func__release(&f);
 }
 
+/* A sampled offset off the alignment (2 on aarch64: a damaged stream, no instruction
+ * starts there) starts no row and moves no decoding: the loop is decoded as without
+ * it, and the offset is inside the add at 0x8 (its samples: unaligned). Found by
+ * fuzz-cfg on s390x (corpus/cfg/crash-s390x-seed-off-alignment), where an odd seed
+ * lay in the data row another seed's cut decoding left. */
+static void aarch64_sample_off_the_alignment_starts_no_row(void **state)
+{
+	static const uint32_t seeds[] = { 0xa, 0x4 };
+	static const uint64_t weights[] = { 100, 1 };
+	struct cfg_input in = {
+		.e_machine = EM_AARCH64, .code = a64_loop, .size = sizeof(a64_loop),
+		.seeds = seeds, .seed_weights = weights, .seeds_nr = ARRAY_SIZE(seeds),
+		.flags = CFG_TRAILING_DATA,
+	};
+	struct cfg_func f;
+	char err[128] = "";
+
+	assert_int_equal(cfg_func__build_from(&f, &in, err, sizeof(err)), 0);
+	check_shape(&f);
+	assert_int_equal(cfg_func__insn_at(&f, 0xa), -1);
+	assert_int_equal(insn(&f, 0x8)->size, 4);
+	assert_string_equal(insn(&f, 0x8)->text, "add     x2, x2, x3");
+	assert_int_equal(f.code_end, 0x20);
+	assert_int_equal(f.blocks_nr, 3);
+	assert_block(&f, 0, 0x0, 0x4);
+	assert_block(&f, 1, 0x4, 0x14);
+	assert_block(&f, 2, 0x14, 0x20);
+	cfg_func__release(&f);
+	(void)state;
+}
+
 /* a64-jump-table.S: the shape of Cranelift's aarch64 JTSequence and its trap */
 static const uint8_t a64_jump_table[] = {
 	0x1f, 0x08, 0x00, 0x71,			/*  0: cmp w0, #2 */
@@ -270,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(aarch64_loop_splits_at_its_header_and_leaves_the_literal_out),
+		cmocka_unit_test(aarch64_sample_off_the_alignment_starts_no_row),
 		cmocka_unit_test(aarch64_jump_table_and_udf_trap),
 		cmocka_unit_test(aarch64_pointer_auth_branches_are_decoded_by_hand),
 		cmocka_unit_test(s390x_jump_table_big_endian_and_cranelift_traps),

@@ -155,12 +155,100 @@ static void a_file_read_elsewhere_names_its_targets(void **state)
 	(void)state;
 }
 
+/* A copy of this test's own program whose section headers lie past its end. */
+static void bad_elf(char *path, size_t len)
+{
+	FILE *in = fopen("/proc/self/exe", "rb"), *out;
+	uint64_t shoff = UINT64_MAX / 2;
+	char buf[65536];
+	size_t n;
+	int fd;
+
+	snprintf(path, len, "/tmp/hotblocks-targets-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(in && fd >= 0 && (out = fdopen(fd, "wb")));
+	while ((n = fread(buf, 1, sizeof(buf), in)))
+		assert_int_equal(fwrite(buf, 1, n, out), n);
+	assert_int_equal(fseek(out, 0x28, SEEK_SET), 0);	/* e_shoff of ELF64 */
+	assert_int_equal(fwrite(&shoff, sizeof(shoff), 1, out), 1);
+	fclose(in);
+	assert_int_equal(fclose(out), 0);
+}
+
+/* What targets__find's own read of a file refused, on stderr (into err). */
+static void find_in(const char *path, const char *extra, char *err, size_t len)
+{
+	char text[2048], log[] = "/tmp/hotblocks-targets-err-XXXXXX";
+	struct stream s;
+	struct targets *t;
+	struct target x;
+	int fd = mkstemp(log), saved = dup(2);
+	ssize_t n;
+
+	snprintf(text, sizeof(text),
+		 "hotblocks-stream 1\n"
+		 "event 0 cpu-clock\n"
+		 "total 0 all 1 1\n"
+		 "object 0 native pid=7 e_machine=62 addr=0x7000 size=32 dso=/usr/bin/prog sym-start=0x1000 name=caller\n"
+		 "sample 0 0 0x0 1 1\n"
+		 "map pid=7 addr=0x7f0000000000 size=65536 pgoff=0x0 time=5 dso=/gone/libbad.so found=%s\n"
+		 "%s"
+		 "end\n", path, extra);
+	stream_text__load(&s, text);
+	assert_int_equal(targets__new(&t, &s), 0);
+	assert_true(fd >= 0 && saved >= 0);
+	fflush(stderr);
+	dup2(fd, 2);
+	/* two targets in the file: it is read once, and said once */
+	assert_true(targets__find(t, 0, 0x7f0000000100, &x));
+	assert_true(targets__find(t, 0, 0x7f0000000200, &x));
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	assert_true(x.in_file);
+	n = pread(fd, err, len - 1, 0);
+	err[n > 0 ? n : 0] = '\0';
+	close(fd);
+	unlink(log);
+	targets__free(t);
+	stream__release(&s);
+}
+
+/* A file whose symbols cannot be read says why, once; not when the stream
+ * carries the plugin's same warning (the plugin said it already). */
+static void a_file_whose_symbols_cannot_be_read_says_why_once(void **state)
+{
+	char path[64], err[4096], want[512], warning[1200];
+	const char *at;
+
+	bad_elf(path, sizeof(path));
+	find_in(path, "", err, sizeof(err));
+	snprintf(want, sizeof(want), "hotblocks: warning: %s+0x28: e_shoff 0x7fffffffffffffff and e_shnum ", path);
+	at = strstr(err, want);
+	assert_non_null(at);
+	assert_null(strstr(at + 1, want));
+	assert_non_null(strstr(err, "put the section headers past the end of the file"));
+	/* the stream's warning: the plugin's text of the same file */
+	/* (a stream's string: spaces and '%' %-escaped, STREAM.md) */
+	size_t w = (size_t)snprintf(warning, sizeof(warning), "warning ");
+
+	for (at = strchr(strstr(err, "warning: "), ' ') + 1; *at && *at != '\n' && w + 4 < sizeof(warning); at++)
+		w += (size_t)(*at == ' ' || *at == '%' ? snprintf(warning + w, 4, "%%%02X", *at)
+						      : snprintf(warning + w, 2, "%c", *at));
+	snprintf(warning + w, sizeof(warning) - w, "\n");
+	find_in(path, warning, err, sizeof(err));
+	assert_string_equal(err, "");
+	unlink(path);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(targets_land_where_the_code_was_when_the_caller_was_loaded),
 		cmocka_unit_test(a_map_without_its_fields_is_an_error),
 		cmocka_unit_test(a_file_read_elsewhere_names_its_targets),
+		cmocka_unit_test(a_file_whose_symbols_cannot_be_read_says_why_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,6 +217,11 @@ static int put_func(struct json_writer *w, const struct report *rep, size_t fi)
 			json_writer__object(w, NULL, JSON_INLINE);
 			json_writer__u64(w, "offset", f->offsets[i].off);
 			json_writer__u64(w, "samples", f->offsets[i].samples);
+			if (f->code.joined_bytes && f->offsets[i].off < f->code.joined_bytes) {
+				/* in the range joined in front (BEAM's prologue): perf's name */
+				json_writer__str(w, "symbol", f->offsets[i].name);
+				json_writer__u64(w, "symbol_offset", f->offsets[i].name_off);
+			}
 			json_writer__end(w);
 		}
 		json_writer__end(w);

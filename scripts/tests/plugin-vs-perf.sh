@@ -189,7 +189,11 @@ json_vs_perf() {	# json perf-keys
 		}
 		const lost = f.unaligned_samples + f.outside_code_samples;
 		if (lost) add(ours, fk + " not-at-an-instruction", lost);
-		if (!f.disassembled) add(ours, fk + " not-disassembled", f.samples);
+		if (!f.disassembled && f.offsets && f.offsets.some((o) => o.symbol)) {
+			// a perf map BEAM function: offsets in its prologue carry the name perf gives them
+			for (const o of f.offsets)
+				add(ours, (o.symbol ? "native " + f.dso + " " + o.symbol : fk) + " not-disassembled", o.samples);
+		} else if (!f.disassembled) add(ours, fk + " not-disassembled", f.samples);
 	}
 	for (const line of fs.readFileSync(process.argv[2], "utf8").split("\n")) {
 		const t = line.split(" ");

@@ -43,6 +43,9 @@ struct func_ctx {
 	unsigned span_line;
 	enum report_source source_rows;
 	struct report_func_store *store;	/* where its strings go */
+	/* the assembly cells of a disassembly without text; NULL with one:
+	 * rows gone through for what they decide, their text unread */
+	struct cfg_text *insn_text;
 };
 
 /* sb's text, owned by the function's store from now on (dropped with its
@@ -261,6 +264,8 @@ static int whole_rows(struct func_ctx *c, struct report_row *rows, size_t *nr,
 	for (; cur->insn < cfg->insns_nr && *nr < limit; cur->insn++) {
 		const size_t i = cur->insn;
 		const struct cfg_insn *in = &cfg->insns[i];
+		struct cfg_insn untexted;
+		char buf[CFG_TEXT_MAX];
 		const struct cfg_block *blks = cfg->blocks;
 		int32_t in_block = -1, to = -1;
 
@@ -276,7 +281,21 @@ static int whole_rows(struct func_ctx *c, struct report_row *rows, size_t *nr,
 		}
 		if (in->flags & INSN_HAS_TARGET)
 			to = (int32_t)report__block_at_start(cfg, in->target);
+		if (!in->text) {
+			/* decoded without text (report__func_open_blocks) */
+			untexted = *in;
+			untexted.text = c->insn_text ? (char *)cfg_text__insn(c->insn_text, in, buf) :
+						       (char *)"";
+			in = &untexted;
+		}
 		ret = fill_row(c, &rows[*nr], in, d->insn_samples[i], in_block, to);
+		if (!ret && c->insn_text && rows[*nr].text == buf) {
+			struct strbuf sb = { 0 };
+
+			strbuf_addstr(&sb, buf);
+			if (!(rows[*nr].text = own(c->store, &sb)))
+				ret = -ENOMEM;
+		}
 		if (ret)
 			break;
 		++*nr;
@@ -426,6 +445,8 @@ void report_rows__drop(struct report_func *f)
 	FREE_AND_NULL(f->store->strs);
 	f->store->strs_nr = f->store->strs_alloc = 0;
 	rank_decoded__release(&f->store->decoded);
+	cfg_text__close(f->store->insn_text);
+	f->store->insn_text = NULL;
 	f->store->built = f->store->windowed = f->store->by_block = false;
 	f->store->data_samples = 0;
 }
@@ -462,7 +483,7 @@ static struct func_ctx func_ctx(const struct report *rep, size_t i)
 	return (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
 				  b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
 				  NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
-							      REPORT_SOURCE_DEFAULT, rep->funcs[i].store };
+							      REPORT_SOURCE_DEFAULT, rep->funcs[i].store, NULL };
 }
 
 /* A source cell the annotator could not make for want of memory would be
@@ -600,7 +621,7 @@ int report__func_open_blocks(const struct report *rep, size_t i)
 	c = func_ctx(rep, i);
 	st->built = st->by_block = true;
 	st->users = 1;
-	ret = rank__decode(b->r, b->rank_of[i], &st->decoded);
+	ret = rank__decode_no_text(b->r, b->rank_of[i], &st->decoded);
 	if (!ret)
 		ret = whole_blocks(&c, f, &st->decoded);
 	if (!ret)
@@ -641,7 +662,15 @@ int report__func_block_rows(const struct report *rep, size_t i, size_t b, struct
 			rows[nr++] = f->rows[r];
 		return (int)nr;
 	}
+	if (!st->insn_text) {
+		struct cfg_input in;
+
+		rank__input(rep->build->r, rep->build->rank_of[i], &in);
+		if ((ret = cfg_text__open(&st->insn_text, &in, NULL, 0)))
+			return ret;
+	}
 	c = func_ctx(rep, i);
+	c.insn_text = st->insn_text;
 	ret = whole_rows(&c, rows, &nr, &st->decoded, &cur, blk->insns);
 	if (!ret)
 		ret = annotated(rep->build);

@@ -165,9 +165,13 @@ const struct cwasm_func *cwasm__match(const struct cwasm *c, const char *name, c
 		if (!first)
 			first = f;
 		if (f->wasm_name && !strcmp(f->wasm_name, name))
-			return f;
+			break;
 	}
-	return first;
+	/* The code read to find it (the functions of its size, hashed, and
+	 * those compared) is read no more: its pages are the file's again
+	 * (.text is handed out as it is, never written). */
+	map_file__forget_range(&c->file, c->text, c->text_size);
+	return f ? f : first;
 }
 
 const struct cwasm_func *cwasm__func_at(const struct cwasm *c, uint64_t text_off)

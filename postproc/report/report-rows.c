@@ -537,6 +537,18 @@ int report__func_open(const struct report *rep, size_t i)
 	return ret;
 }
 
+/* What writes the texts of funcs[i]'s rows, its disassembly having none. */
+static int open_insn_text(const struct report *rep, size_t i)
+{
+	struct report_func_store *st = rep->funcs[i].store;
+	struct cfg_input in;
+
+	if (st->insn_text)
+		return 0;
+	rank__input(rep->build->r, rep->build->rank_of[i], &in);
+	return cfg_text__open(&st->insn_text, &in, NULL, 0);
+}
+
 static size_t rows_window(const struct report_build *b)
 {
 	return b->o.rows_window ? b->o.rows_window : ROWS_WINDOW;
@@ -557,7 +569,10 @@ int report__func_open_rows(const struct report *rep, size_t i)
 	st->built = st->windowed = true;
 	st->users = 1;
 	st->cursor = (struct rows_cursor){ .prev = -2 };
-	ret = rank__decode(b->r, b->rank_of[i], &st->decoded);
+	/* its rows' texts written a window at a time (insn_text) */
+	ret = rank__decode_no_text(b->r, b->rank_of[i], &st->decoded);
+	if (!ret)
+		ret = open_insn_text(rep, i);
 	if (!ret)
 		ret = whole_blocks(&c, f, &st->decoded);
 	if (!ret && !(f->rows = malloc(rows_window(b) * sizeof(*f->rows))))
@@ -595,6 +610,7 @@ long report__func_rows(const struct report *rep, size_t i, size_t *next)
 	drop_strs(st);
 	f->rows_nr = 0;
 	c = func_ctx(rep, i);
+	c.insn_text = st->insn_text;
 	ret = whole_rows(&c, f->rows, &f->rows_nr, &st->decoded, &st->cursor,
 			 rows_window(rep->build));
 	if (!ret)
@@ -662,13 +678,8 @@ int report__func_block_rows(const struct report *rep, size_t i, size_t b, struct
 			rows[nr++] = f->rows[r];
 		return (int)nr;
 	}
-	if (!st->insn_text) {
-		struct cfg_input in;
-
-		rank__input(rep->build->r, rep->build->rank_of[i], &in);
-		if ((ret = cfg_text__open(&st->insn_text, &in, NULL, 0)))
-			return ret;
-	}
+	if ((ret = open_insn_text(rep, i)))
+		return ret;
 	c = func_ctx(rep, i);
 	c.insn_text = st->insn_text;
 	ret = whole_rows(&c, rows, &nr, &st->decoded, &cur, blk->insns);

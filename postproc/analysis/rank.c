@@ -390,7 +390,7 @@ void rank__insn(const struct rank *r, const struct rank_sum *sum, uint32_t k, ui
 	*off += ri->size;
 }
 
-int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d)
+static int decode(const struct rank *r, size_t fi, unsigned flags, struct rank_decoded *d)
 {
 	const struct rank_func *f = &r->funcs[fi];
 	const struct stream_object *obj = &r->stream->objects[f->obj];
@@ -403,7 +403,7 @@ int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d)
 	memset(d, 0, sizeof(*d));
 	if (f->status != RANK_DISASSEMBLED)
 		return -EINVAL;
-	ret = rank_fold__disassemble(obj, 0, &d->cfg, err, sizeof(err));
+	ret = rank_fold__disassemble(obj, flags, &d->cfg, err, sizeof(err));
 	if (ret)
 		return ret == -ENOMEM ? ret : -EIO;
 	if (d->cfg.insns_nr != f->insns_nr || d->cfg.blocks_nr != f->blocks_nr ||
@@ -425,6 +425,16 @@ int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d)
 		d->block_rank[sum->block] = sum->rank;
 	}
 	return 0;
+}
+
+int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d)
+{
+	return decode(r, fi, 0, d);
+}
+
+int rank__decode_no_text(const struct rank *r, size_t fi, struct rank_decoded *d)
+{
+	return decode(r, fi, CFG_NO_TEXT, d);
 }
 
 void rank_decoded__release(struct rank_decoded *d)

@@ -170,6 +170,11 @@ struct rank_decoded {
  * if it came out otherwise (a bug); d must be released either way.
  */
 int rank__decode(const struct rank *r, size_t fi, struct rank_decoded *d);
+
+/* As rank__decode, without the instructions' text (CFG_NO_TEXT: a whole
+ * function's text is about as big as its instructions; cfg_text__insn
+ * writes the cell of those it shows). */
+int rank__decode_no_text(const struct rank *r, size_t fi, struct rank_decoded *d);
 void rank_decoded__release(struct rank_decoded *d);
 
 /* What funcs[fi] is disassembled from: its code, address and flags (no

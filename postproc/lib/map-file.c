@@ -172,6 +172,20 @@ void map_file__forget_pages(struct mapped_file *f)
 		(void)madvise(f->buf, f->len, MADV_DONTNEED);
 }
 
+void map_file__forget_range(const struct mapped_file *f, const void *p, size_t len)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), from, to;
+
+	if (!f->mapped || !len || (const uint8_t *)p < f->buf ||
+	    (const uint8_t *)p + len > f->buf + f->len)
+		return;
+	/* whole pages inside the range: those of the bytes around it may be written */
+	from = ((uintptr_t)p + page - 1) & ~(page - 1);
+	to = ((uintptr_t)p + len) & ~(page - 1);
+	if (from < to)
+		(void)madvise((void *)from, to - from, MADV_DONTNEED);
+}
+
 void unmap_file(struct mapped_file *f)
 {
 	if (f->mapped) {

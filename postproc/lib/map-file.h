@@ -50,6 +50,13 @@ int map_file(const char *path, size_t max, const char *max_text, unsigned flags,
  */
 void map_file__forget_pages(struct mapped_file *f);
 
+/*
+ * As map_file__forget_pages, for the whole pages of f's bytes [p, p + len)
+ * alone, also of a file mapped writable: bytes the caller knows were never
+ * written (a section libelf hands out as it is, ELF_T_BYTE).
+ */
+void map_file__forget_range(const struct mapped_file *f, const void *p, size_t len);
+
 /* Unmap or free, and zero *f. A zeroed f is fine. */
 void unmap_file(struct mapped_file *f);
 

@@ -530,7 +530,7 @@ static int region_section(const struct page *pg, size_t i, size_t rank, size_t r
 	*buf = NULL;
 	*len = 0;
 	*least = SIZE_MAX;
-	if ((ret = report__func_open(pg->rep, i)))
+	if ((ret = report__func_open_blocks(pg->rep, i)))
 		goto out;
 	if ((ret = html_region__order(f, &order, &order_nr)) || !order_nr)
 		goto out;
@@ -547,7 +547,7 @@ static int region_section(const struct page *pg, size_t i, size_t rank, size_t r
 			size_t n = 0;
 			FILE *m;
 
-			if ((ret = html_region__build(&r, f, order, k, rest_tries[t])))
+			if ((ret = html_region__build(&r, pg->rep, i, order, k, rest_tries[t])))
 				break;
 			ro = (struct region_of){ &r, order, order_nr };
 			if (!(m = open_memstream(&b, &n))) {

@@ -43,6 +43,9 @@ struct func_ctx {
 	unsigned span_line;
 	enum report_source source_rows;
 	struct report_func_store *store;	/* where its strings go */
+	/* the assembly cells of a disassembly without text; NULL with one:
+	 * rows gone through for what they decide, their text unread */
+	struct cfg_text *insn_text;
 };
 
 /* sb's text, owned by the function's store from now on (dropped with its
@@ -246,20 +249,23 @@ static int whole_blocks(const struct func_ctx *c, struct report_func *f, const s
 
 /*
  * A whole function's rows from cur on, one an instruction (trailing data
- * included), until f->rows holds limit. cur follows the instructions and
- * blocks along, and carries the source line span over to the next call.
+ * included), into rows[*nr ..] until *nr is limit. cur follows the
+ * instructions and blocks along, and carries the source line span over to
+ * the next call.
  */
-static int whole_rows(struct func_ctx *c, struct report_func *f, const struct rank_decoded *d,
-		      struct rows_cursor *cur, size_t limit)
+static int whole_rows(struct func_ctx *c, struct report_row *rows, size_t *nr,
+		      const struct rank_decoded *d, struct rows_cursor *cur, size_t limit)
 {
 	const struct cfg_func *cfg = &d->cfg;
 	int ret = 0;
 
 	c->span_file = cur->span_file;
 	c->span_line = cur->span_line;
-	for (; cur->insn < cfg->insns_nr && f->rows_nr < limit; cur->insn++) {
+	for (; cur->insn < cfg->insns_nr && *nr < limit; cur->insn++) {
 		const size_t i = cur->insn;
 		const struct cfg_insn *in = &cfg->insns[i];
+		struct cfg_insn untexted;
+		char buf[CFG_TEXT_MAX];
 		const struct cfg_block *blks = cfg->blocks;
 		int32_t in_block = -1, to = -1;
 
@@ -275,10 +281,24 @@ static int whole_rows(struct func_ctx *c, struct report_func *f, const struct ra
 		}
 		if (in->flags & INSN_HAS_TARGET)
 			to = (int32_t)report__block_at_start(cfg, in->target);
-		ret = fill_row(c, &f->rows[f->rows_nr], in, d->insn_samples[i], in_block, to);
+		if (!in->text) {
+			/* decoded without text (report__func_open_blocks) */
+			untexted = *in;
+			untexted.text = c->insn_text ? (char *)cfg_text__insn(c->insn_text, in, buf) :
+						       (char *)"";
+			in = &untexted;
+		}
+		ret = fill_row(c, &rows[*nr], in, d->insn_samples[i], in_block, to);
+		if (!ret && c->insn_text && rows[*nr].text == buf) {
+			struct strbuf sb = { 0 };
+
+			strbuf_addstr(&sb, buf);
+			if (!(rows[*nr].text = own(c->store, &sb)))
+				ret = -ENOMEM;
+		}
 		if (ret)
 			break;
-		f->rows_nr++;
+		++*nr;
 	}
 	cur->span_file = c->span_file;
 	cur->span_line = c->span_line;
@@ -297,7 +317,7 @@ static int fill_whole(struct func_ctx *c, struct report_func *f, const struct ra
 	f->rows = malloc((d->cfg.insns_nr ? d->cfg.insns_nr : 1) * sizeof(*f->rows));
 	if (!f->rows)
 		return -ENOMEM;
-	ret = whole_rows(c, f, d, &cur, d->cfg.insns_nr);
+	ret = whole_rows(c, f->rows, &f->rows_nr, d, &cur, d->cfg.insns_nr);
 	return ret ? ret : report_edges__build(f, &d->cfg);
 }
 
@@ -425,7 +445,10 @@ void report_rows__drop(struct report_func *f)
 	FREE_AND_NULL(f->store->strs);
 	f->store->strs_nr = f->store->strs_alloc = 0;
 	rank_decoded__release(&f->store->decoded);
-	f->store->built = f->store->windowed = false;
+	cfg_text__close(f->store->insn_text);
+	f->store->insn_text = NULL;
+	f->store->built = f->store->windowed = f->store->by_block = false;
+	f->store->data_samples = 0;
 }
 
 /* The built functions of the shown blocks no output has open, dropped once
@@ -460,7 +483,7 @@ static struct func_ctx func_ctx(const struct report *rep, size_t i)
 	return (struct func_ctx){ &b->env, (struct report *)rep, b->r, rf, b->annot,
 				  b->annot ? annotator__func(b->annot, b->r->stream, rf->obj) : NULL, &b->o,
 				  NULL, 0, b->o.source_rows ? b->o.source_rows(b->o.source_rows_arg, rf->obj) :
-							      REPORT_SOURCE_DEFAULT, rep->funcs[i].store };
+							      REPORT_SOURCE_DEFAULT, rep->funcs[i].store, NULL };
 }
 
 /* A source cell the annotator could not make for want of memory would be
@@ -480,8 +503,9 @@ int report__func_open(const struct report *rep, size_t i)
 	if (!f->store)
 		return 0;
 	if (f->store->built) {
-		/* rows a window at a time are no function's rows to read */
-		if (f->store->windowed)
+		/* rows a window at a time or a block at a time are no
+		 * function's rows to read */
+		if (f->store->windowed || f->store->by_block)
 			return -EINVAL;
 		f->store->users++;
 		return 0;
@@ -513,6 +537,18 @@ int report__func_open(const struct report *rep, size_t i)
 	return ret;
 }
 
+/* What writes the texts of funcs[i]'s rows, its disassembly having none. */
+static int open_insn_text(const struct report *rep, size_t i)
+{
+	struct report_func_store *st = rep->funcs[i].store;
+	struct cfg_input in;
+
+	if (st->insn_text)
+		return 0;
+	rank__input(rep->build->r, rep->build->rank_of[i], &in);
+	return cfg_text__open(&st->insn_text, &in, NULL, 0);
+}
+
 static size_t rows_window(const struct report_build *b)
 {
 	return b->o.rows_window ? b->o.rows_window : ROWS_WINDOW;
@@ -533,7 +569,10 @@ int report__func_open_rows(const struct report *rep, size_t i)
 	st->built = st->windowed = true;
 	st->users = 1;
 	st->cursor = (struct rows_cursor){ .prev = -2 };
-	ret = rank__decode(b->r, b->rank_of[i], &st->decoded);
+	/* its rows' texts written a window at a time (insn_text) */
+	ret = rank__decode_no_text(b->r, b->rank_of[i], &st->decoded);
+	if (!ret)
+		ret = open_insn_text(rep, i);
 	if (!ret)
 		ret = whole_blocks(&c, f, &st->decoded);
 	if (!ret && !(f->rows = malloc(rows_window(b) * sizeof(*f->rows))))
@@ -571,7 +610,9 @@ long report__func_rows(const struct report *rep, size_t i, size_t *next)
 	drop_strs(st);
 	f->rows_nr = 0;
 	c = func_ctx(rep, i);
-	ret = whole_rows(&c, f, &st->decoded, &st->cursor, rows_window(rep->build));
+	c.insn_text = st->insn_text;
+	ret = whole_rows(&c, f->rows, &f->rows_nr, &st->decoded, &st->cursor,
+			 rows_window(rep->build));
 	if (!ret)
 		ret = annotated(rep->build);
 	if (ret)
@@ -579,6 +620,88 @@ long report__func_rows(const struct report *rep, size_t i, size_t *next)
 	st->cursor.next += f->rows_nr;
 	*next = st->cursor.next;
 	return (long)f->rows_nr;
+}
+
+int report__func_open_blocks(const struct report *rep, size_t i)
+{
+	struct report_func *f = &rep->funcs[i];
+	struct report_build *b = rep->build;
+	struct report_func_store *st = f->store;
+	struct rows_cursor cur = { .prev = -2 };
+	struct func_ctx c;
+	int ret;
+
+	/* Branch stacks measure every row at once (report_branches__measure). */
+	if (!st || !f->whole || st->built || rep->branch_stack)
+		return report__func_open(rep, i);
+	c = func_ctx(rep, i);
+	st->built = st->by_block = true;
+	st->users = 1;
+	ret = rank__decode_no_text(b->r, b->rank_of[i], &st->decoded);
+	if (!ret)
+		ret = whole_blocks(&c, f, &st->decoded);
+	if (!ret)
+		ret = report_edges__build(f, &st->decoded.cfg);
+	if (!ret && !(f->rows = malloc(rows_window(b) * sizeof(*f->rows))))
+		ret = -ENOMEM;
+	/* what every row decides, a window of them at a time */
+	report_show__columns(f, NULL, 0, true);
+	while (!ret && cur.insn < st->decoded.cfg.insns_nr) {
+		drop_strs(st);
+		f->rows_nr = 0;
+		ret = whole_rows(&c, f->rows, &f->rows_nr, &st->decoded, &cur, rows_window(b));
+		if (ret)
+			break;
+		report_show__columns(f, f->rows, f->rows_nr, false);
+		for (size_t r = 0; r < f->rows_nr; r++)
+			if (f->rows[r].block < 0)
+				st->data_samples = sat_add(st->data_samples, f->rows[r].samples);
+	}
+	drop_strs(st);
+	FREE_AND_NULL(f->rows);
+	f->rows_nr = 0;
+	return ret ? ret : annotated(b);
+}
+
+int report__func_block_rows(const struct report *rep, size_t i, size_t b, struct report_row *rows)
+{
+	const struct report_func *f = &rep->funcs[i];
+	struct report_func_store *st = f->store;
+	const struct report_block *blk = &f->blocks[b];
+	struct rows_cursor cur = { .insn = blk->first_row, .block = b, .prev = -2 };
+	struct func_ctx c;
+	size_t nr = 0;
+	int ret;
+
+	if (!st || !st->by_block) {
+		for (size_t r = blk->first_row; r < blk->first_row + blk->insns && r < f->rows_nr; r++)
+			rows[nr++] = f->rows[r];
+		return (int)nr;
+	}
+	if ((ret = open_insn_text(rep, i)))
+		return ret;
+	c = func_ctx(rep, i);
+	c.insn_text = st->insn_text;
+	ret = whole_rows(&c, rows, &nr, &st->decoded, &cur, blk->insns);
+	if (!ret)
+		ret = annotated(rep->build);
+	if (ret)
+		return ret;
+	report_show__ditto(rows, nr);
+	return (int)nr;
+}
+
+uint64_t report__func_data_samples(const struct report *rep, size_t i)
+{
+	const struct report_func *f = &rep->funcs[i];
+	uint64_t samples = 0;
+
+	if (f->store && f->store->by_block)
+		return f->store->data_samples;
+	for (size_t r = 0; r < f->rows_nr; r++)
+		if (f->rows[r].block < 0)
+			samples = sat_add(samples, f->rows[r].samples);
+	return samples;
 }
 
 void report__func_close(const struct report *rep, size_t i)

@@ -54,6 +54,11 @@ struct report_func_store {
 	size_t strs_nr, strs_alloc;
 	bool built;			/* blocks, rows and edges are there */
 	bool windowed;			/* whole, its rows a window at a time: cursor */
+	bool by_block;			/* whole, its rows a block at a time
+					 * (report__func_open_blocks) */
+	uint64_t data_samples;		/* by_block: its rows' outside any block */
+	struct cfg_text *insn_text;	/* windowed, by_block: its rows' texts, its
+					 * disassembly (decoded) having none */
 	struct rows_cursor cursor;
 	unsigned users;			/* opened and not closed */
 };

@@ -9,13 +9,13 @@
  * trailing data): a cell with the same text and key as the one above is a
  * continuation; an absent one breaks the run.
  */
-static void ditto(struct report_func *f)
+void report_show__ditto(struct report_row *rows, size_t nr)
 {
 	const struct report_cell *above[REPORT_COL__NR];
 	int32_t cur = -2;
 
-	for (size_t i = 0; i < f->rows_nr; i++) {
-		struct report_row *row = &f->rows[i];
+	for (size_t i = 0; i < nr; i++) {
+		struct report_row *row = &rows[i];
 
 		if (row->block != cur) {
 			cur = row->block;
@@ -42,15 +42,18 @@ static void ditto(struct report_func *f)
  * table (the text report) looks at its own rows, a function's listing at
  * all of them, trailing data included.
  */
-static void columns(struct report_func *f)
+void report_show__columns(struct report_func *f, const struct report_row *rows, size_t nr,
+			  bool first)
 {
-	for (int c = 0; c < REPORT_COL__NR; c++)
-		f->show[c] = c != REPORT_COL_SOURCE && f->has[c];
-	for (size_t b = 0; b < f->blocks_nr; b++)
+	if (first) {
 		for (int c = 0; c < REPORT_COL__NR; c++)
-			f->blocks[b].show[c] = c != REPORT_COL_SOURCE && f->has[c];
-	for (size_t i = 0; i < f->rows_nr; i++) {
-		const struct report_row *row = &f->rows[i];
+			f->show[c] = c != REPORT_COL_SOURCE && f->has[c];
+		for (size_t b = 0; b < f->blocks_nr; b++)
+			for (int c = 0; c < REPORT_COL__NR; c++)
+				f->blocks[b].show[c] = c != REPORT_COL_SOURCE && f->has[c];
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const struct report_row *row = &rows[i];
 
 		if (!row->cells[REPORT_COL_SOURCE].text)
 			continue;
@@ -62,8 +65,8 @@ static void columns(struct report_func *f)
 
 void report_show__func(struct report_func *f)
 {
-	ditto(f);
-	columns(f);
+	report_show__ditto(f->rows, f->rows_nr);
+	report_show__columns(f, f->rows, f->rows_nr, true);
 	/* a whole function's: every row's, known before it is built */
 	if (f->whole)
 		return;

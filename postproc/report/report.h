@@ -592,4 +592,27 @@ int report__func_open_rows(const struct report *rep, size_t i);
  */
 long report__func_rows(const struct report *rep, size_t i, size_t *next);
 
+/*
+ * funcs[i] opened for an output that shows the rows of some of its blocks
+ * only (a page's region of a function too big for it): a whole function's
+ * blocks and edges are there as report__func_open has them, and what its
+ * rows decide (report_block.show, report_func.show), but no rows: its rows
+ * were gone through a window at a time, and a block's are built when asked
+ * for (report__func_block_rows). Any other function (and one branch stacks
+ * measured) opens as with report__func_open. Closed by report__func_close;
+ * not opened otherwise while open so.
+ */
+int report__func_open_blocks(const struct report *rep, size_t i);
+
+/*
+ * Of funcs[i] opened by report__func_open_blocks: the rows of its block b
+ * into rows[0 .. blocks[b].insns), as report__func_open has them (their
+ * strings the function's until it is closed). Returns how many, or -ENOMEM.
+ */
+int report__func_block_rows(const struct report *rep, size_t i, size_t b, struct report_row *rows);
+
+/* Of funcs[i] opened by report__func_open or _blocks: the samples of its
+ * rows in no block (the data after its code). */
+uint64_t report__func_data_samples(const struct report *rep, size_t i);
+
 #endif

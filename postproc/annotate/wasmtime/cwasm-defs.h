@@ -42,9 +42,12 @@ struct cwasm {
 	size_t nr_skipped;
 	bool has_symtab;
 	struct idx_table by_name;
-	/* nr_funcs of them, sorted; made by the first cwasm__find_code(), as
-	 * hashing every function's code would read all of .text */
+	/* nr_funcs of them, by size, made by the first cwasm__find_code();
+	 * the keys of one size hashed and sorted when a code of that size is
+	 * first looked for (code_hashed set at their first), as hashing every
+	 * function's code would read all of .text (and keep it resident) */
 	struct code_key *by_code;
+	bool *code_hashed;
 
 	bool has_addrmap;
 	const uint8_t *addrmap_buf;	/* the section's bytes, checked whole by cwasm__open */

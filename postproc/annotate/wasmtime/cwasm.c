@@ -499,6 +499,7 @@ void cwasm__close(struct cwasm *c)
 		return;
 	idx_table_release(&c->by_name);
 	free(c->by_code);
+	free(c->code_hashed);
 	free(c->funcs);
 	free(c->addrmap);
 	for (size_t i = 0; c->fmaps && i < c->nr_funcs; i++)

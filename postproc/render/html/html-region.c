@@ -50,10 +50,10 @@ void html_region__release(struct html_region *r)
 	memset(r, 0, sizeof(*r));
 }
 
-int html_region__build(struct html_region *r, const struct report_func *whole,
+int html_region__build(struct html_region *r, const struct report *rep, size_t fi,
 		       const uint32_t *order, size_t k, size_t rest_rows)
 {
-	const struct report_func *w = whole;
+	const struct report_func *w = &rep->funcs[fi];
 	/* each whole block: 0 not in, 1 region, 2 stub; then its new index */
 	unsigned char *in = calloc(w->blocks_nr ? w->blocks_nr : 1, 1);
 	uint32_t *to = malloc((w->blocks_nr ? w->blocks_nr : 1) * sizeof(*to));
@@ -62,6 +62,7 @@ int html_region__build(struct html_region *r, const struct report_func *whole,
 	memset(r, 0, sizeof(*r));
 	r->whole = w;
 	r->rest_rows = rest_rows;
+	r->data_samples = report__func_data_samples(rep, fi);
 	if (!in || !to)
 		goto oom;
 	for (size_t i = 0; i < k; i++) {
@@ -114,18 +115,26 @@ int html_region__build(struct html_region *r, const struct report_func *whole,
 		nbk->first_row = r->f.rows_nr;
 		nbk->first_edge = r->f.edges_nr;
 		nbk->edges_nr = 0;
-		if (in[b] == 1)
-			for (size_t i = w->blocks[b].first_row; i < w->blocks[b].first_row +
-			     w->blocks[b].insns && i < w->rows_nr; i++) {
-				struct report_row *row = &r->f.rows[r->f.rows_nr++];
-				int32_t t = w->rows[i].target_block;
+		if (in[b] == 1) {
+			struct report_row *rows = &r->f.rows[r->f.rows_nr];
+			int n = report__func_block_rows(rep, fi, b, rows);
 
-				*row = w->rows[i];
-				row->block = (int32_t)to[b];
-				/* a branch into the region or a stub keeps its link */
-				row->target_block = t >= 0 && (size_t)t < w->blocks_nr && in[t] ?
-						    (int32_t)to[t] : -1;
+			if (n < 0) {
+				free(in);
+				free(to);
+				html_region__release(r);
+				return n;
 			}
+			for (int i = 0; i < n; i++) {
+				int32_t t = rows[i].target_block;
+
+				rows[i].block = (int32_t)to[b];
+				/* a branch into the region or a stub keeps its link */
+				rows[i].target_block = t >= 0 && (size_t)t < w->blocks_nr && in[t] ?
+						       (int32_t)to[t] : -1;
+			}
+			r->f.rows_nr += (size_t)n;
+		}
 		for (size_t e = w->blocks[b].first_edge; e < w->blocks[b].first_edge +
 		     w->blocks[b].edges_nr && e < w->edges_nr; e++) {
 			const struct report_edge *we = &w->edges[e];
@@ -201,10 +210,7 @@ static void put_rest(FILE *out, const struct html_listing *l, const struct html_
 			" lists every block</tr>\n", more, more_samples, more, plural(more),
 			more_samples, plural(more_samples));
 	/* samples in the data after the code are in no block: told too */
-	samples = 0;
-	for (size_t i = 0; i < w->rows_nr; i++)
-		if (w->rows[i].block < 0)
-			samples = sat_add(samples, w->rows[i].samples);
+	samples = r->data_samples;
 	if (samples)
 		fprintf(out, "<tr class=\"trail\" data-samples=%" PRIu64 "><td colspan=3>%" PRIu64
 			" sample%s in the data after the code</tr>\n", samples, samples, plural(samples));

@@ -20,7 +20,8 @@
 #include "report/report.h"
 
 struct html_region {
-	const struct report_func *whole;	/* opened whole (report__func_open) */
+	/* opened whole, its rows by block (report__func_open_blocks) */
+	const struct report_func *whole;
 	struct report_func f;		/* the region and its stubs */
 	size_t *orig;			/* [f.blocks_nr]: the block's index in whole */
 	bool *stub;			/* [f.blocks_nr]: a neighbour, its rows left out */
@@ -28,15 +29,18 @@ struct html_region {
 	size_t stubs;
 	uint64_t samples;		/* the region's blocks' samples */
 	size_t rest_rows;		/* at most this many rows in the list of the rest */
+	uint64_t data_samples;		/* whole's in the data after its code */
 };
 
 /* whole's sampled blocks, hottest first (ties by address): *order, *nr.
  * Returns 0 or -ENOMEM. */
 int html_region__order(const struct report_func *whole, uint32_t **order, size_t *nr);
 
-/* The region of whole's hottest k blocks of order into r, its list of the
- * rest at most rest_rows rows. Returns 0 or -ENOMEM (r released). */
-int html_region__build(struct html_region *r, const struct report_func *whole,
+/* The region of the hottest k blocks of order of rep's funcs[fi] (opened
+ * by report__func_open_blocks) into r, its rows built for the region's
+ * blocks alone, its list of the rest at most rest_rows rows. Returns 0 or
+ * -ENOMEM (r released). */
+int html_region__build(struct html_region *r, const struct report *rep, size_t fi,
 		       const uint32_t *order, size_t k, size_t rest_rows);
 void html_region__release(struct html_region *r);
 

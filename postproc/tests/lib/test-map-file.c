@@ -53,6 +53,39 @@ static const char *put(const char *name, const char *text, size_t len)
 	return path;
 }
 
+/*
+ * Forgetting a range drops its whole pages alone: a byte written in a page
+ * the range only begins in stays written, and every byte reads as before
+ * (the forgotten pages come back from the file).
+ */
+static void a_forgotten_range_keeps_the_bytes_and_the_pages_around_it(void **state)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), n = 4 * page;
+	char *text = malloc(n);
+	struct mapped_file f;
+
+	(void)state;
+	assert_non_null(text);
+	for (size_t i = 0; i < n; i++)
+		text[i] = (char)('a' + i % 23);
+	put("big", text, n);
+	assert_int_equal(map_file(path, 1 << 20, "1 MiB", MAP_FILE_WRITABLE, &f, err, sizeof(err)), 0);
+	assert_true(f.mapped);
+	f.buf[page - 1] = '!';		/* written: in the page the range begins in */
+	f.buf[3 * page + 60] = '?';	/* and in the one it ends in */
+	map_file__forget_range(&f, f.buf + page - 10, 2 * page + 100);
+	assert_int_equal(f.buf[page - 1], '!');
+	assert_int_equal(f.buf[3 * page + 60], '?');
+	text[page - 1] = '!';
+	text[3 * page + 60] = '?';
+	assert_memory_equal(f.buf, text, n);
+	/* out of the file: nothing */
+	map_file__forget_range(&f, f.buf + n - 10, 100);
+	assert_memory_equal(f.buf, text, n);
+	unmap_file(&f);
+	free(text);
+}
+
 static void regular_files_are_mapped_and_others_read(void **state)
 {
 	struct mapped_file f;
@@ -152,6 +185,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(regular_files_are_mapped_and_others_read),
+		cmocka_unit_test(a_forgotten_range_keeps_the_bytes_and_the_pages_around_it),
 		cmocka_unit_test(refusals_are_read_files),
 		cmocka_unit_test(a_file_cut_short_is_an_error_naming_it),
 	};

@@ -447,6 +447,104 @@ static void rows_a_window_at_a_time_are_the_rows(void **state)
 	unlink(path);
 }
 
+/*
+ * Rows a block at a time (report__func_open_blocks, a page's region) are the
+ * rows report__func_open builds, texts (written again: the function is
+ * decoded without them), cells and their ditto marks included, asked for
+ * in any order; the blocks, edges and columns are its, and so are the
+ * samples in no block, which the rows were gone through for (in windows of
+ * every size).
+ */
+static void rows_a_block_at_a_time_are_the_rows(void **state)
+{
+	char path[] = "/tmp/hotblocks-report-unit-XXXXXX", text[2048];
+	const struct rank_opts ro = { .percent = 100.0, .no_threshold = true, .top = NO_TOP };
+	int fd = mkstemp(path);
+	bool named = false, dittoed = false, data_seen = false;
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "one\ntwo\nthree\nfour\n", 19), 19);
+	close(fd);
+	/* caller as above, and its data after the code (0x6: a byte, in no block) */
+	snprintf(text, sizeof(text),
+		 "hotblocks-stream 1\nevent 0 e\ntotal 0 all 7 7\n"
+		 "object 0 jit pid=1 e_machine=62 addr=0x1000 size=7 code-index=0 load-time=1 dump=d name=caller\n"
+		 "code 0 0x0 e8fb0f0000c3ff\n"
+		 "object 1 jit pid=1 e_machine=62 addr=0x2000 size=14 code-index=1 load-time=1 dump=d name=n\n"
+		 "code 1 0x0 " NESTED "\n"
+		 "debug 1 0x2000 1 0 %s\ndebug 1 0x2004 3 0 %%FF\ndebug 1 0x2008 3 0 %%FF\n"
+		 "debug 1 0x200b 4 0 %%FF\n"
+		 "sample 0 0 0x0 2 2\nsample 1 0 0x2 1 1\nsample 1 0 0x4 1 1\n"
+		 "sample 1 0 0x6 1 1\nsample 1 0 0x8 1 1\n"
+		 "sample 1 0 0xd 1 1\nend\n",
+		 path);
+	for (size_t w = 1; w <= 8; w++) {
+		struct report_opts o = { .list_selected = true, .whole_functions = true,
+					 .source_lines = true, .rows_window = w };
+		struct fixture all, blk;
+
+		build(&all, text, ro, (struct report_opts){ .list_selected = true, .whole_functions = true,
+							    .source_lines = true }, true);
+		build(&blk, text, ro, o, true);
+		assert_int_equal(all.rep.funcs_nr, 2);
+		assert_int_equal(blk.rep.funcs_nr, 2);
+		for (size_t i = 0; i < all.rep.funcs_nr; i++) {
+			const struct report_func *a = opened(&all.rep, i), *f = &blk.rep.funcs[i];
+			uint64_t data = 0;
+
+			assert_int_equal(report__func_open_blocks(&blk.rep, i), 0);
+			assert_int_equal(f->rows_nr, 0);
+			assert_int_equal(f->blocks_nr, a->blocks_nr);
+			assert_int_equal(f->edges_nr, a->edges_nr);
+			for (size_t e = 0; e < a->edges_nr; e++) {
+				assert_int_equal(f->edges[e].from, a->edges[e].from);
+				assert_int_equal(f->edges[e].to, a->edges[e].to);
+				assert_int_equal(f->edges[e].kind, a->edges[e].kind);
+				assert_int_equal(f->edges[e].back, a->edges[e].back);
+			}
+			assert_memory_equal(f->show, a->show, sizeof(a->show));
+			for (size_t r = 0; r < a->rows_nr; r++)
+				if (a->rows[r].block < 0) {
+					data += a->rows[r].samples;
+					data_seen = true;
+				}
+			assert_int_equal(report__func_data_samples(&blk.rep, i), data);
+			assert_int_equal(report__func_data_samples(&all.rep, i), data);
+			/* last block first: each block's rows stand alone */
+			for (size_t k = a->blocks_nr; k-- > 0;) {
+				const struct report_block *ab = &a->blocks[k], *fb = &f->blocks[k];
+				struct report_row rows[16];
+
+				assert_true(ab->insns <= 16);
+				assert_int_equal(fb->first_row, ab->first_row);
+				assert_int_equal(fb->insns, ab->insns);
+				assert_memory_equal(fb->show, ab->show, sizeof(ab->show));
+				assert_int_equal(report__func_block_rows(&blk.rep, i, k, rows), (int)ab->insns);
+				for (size_t r = 0; r < ab->insns; r++) {
+					const struct report_row *ar = &a->rows[ab->first_row + r];
+
+					assert_same_row(ar, &rows[r]);
+					for (int c = 0; c < REPORT_COL__NR; c++) {
+						assert_int_equal(rows[r].cells[c].ditto, ar->cells[c].ditto);
+						dittoed |= ar->cells[c].ditto;
+					}
+					named |= rows[r].target_name && !strcmp(rows[r].target_name, "n");
+				}
+			}
+			report__func_close(&blk.rep, i);
+			assert_null(f->rows);
+			assert_null(f->blocks);
+		}
+		release(&blk);
+		release(&all);
+	}
+	assert_true(named);
+	assert_true(dittoed);
+	assert_true(data_seen);
+	unlink(path);
+}
+
 /* A loop is a back edge; so is the outer one of two nested loops. */
 static void edges_fall_through_branch_and_close_loops(void **state)
 {
@@ -811,6 +909,7 @@ int main(void)
 		cmocka_unit_test(shown_blocks_and_their_functions_are_listed),
 		cmocka_unit_test(every_function_lists_everything),
 		cmocka_unit_test(rows_a_window_at_a_time_are_the_rows),
+		cmocka_unit_test(rows_a_block_at_a_time_are_the_rows),
 		cmocka_unit_test(edges_fall_through_branch_and_close_loops),
 		cmocka_unit_test(jump_tables_give_case_edges),
 		cmocka_unit_test(source_lines_start_each_run),
